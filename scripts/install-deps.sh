@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package cdcflow needs to build, test and benchmark.
+# Idempotent: installs only what is missing. Run as root (or through sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libyajl-dev            # JSON: yajl's streaming callback parser and generator
+  librdkafka-dev kafkacat # Kafka client library; kcat proves interoperability
+  libpq-dev default-libmysqlclient-dev libsqlite3-dev
+  libcriterion-dev       # unit tests
+  clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
+  python3                # benchmark peers
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,221 @@
+/*
+ * cdc_plugin.h — the only header formats and connectors include.
+ *
+ * A format factory builds deserializers (message bytes -> rows) and
+ * serializers (row -> message bytes) and declares the changelog mode it
+ * produces. A connector factory builds sources (readers that fill batches) and
+ * sinks (writers that apply batches). Each is one static designated-initializer
+ * struct registered by one line in src/cdc_registry.c; optional callbacks are
+ * NULL and the core decides what their absence means.
+ */
+#ifndef CDC_PLUGIN_H
+#define CDC_PLUGIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cdc_arena.h"
+#include "cdc_error.h"
+#include "cdc_options.h"
+#include "cdc_row.h"
+#include "cdc_types.h"
+
+/* ---- formats ---------------------------------------------------------------- */
+
+/** A metadata key a format or connector offers (Flink's listReadableMetadata). */
+typedef struct cdc_metadata_def_s {
+    const char *key;
+    const char *type; /* SQL type text */
+    const char *description;
+} cdc_metadata_def_t;
+
+typedef struct cdc_format_ctx_s {
+    const cdc_config_t *cfg;     /* the format's validated options */
+    const cdc_type_t *row_type;  /* ROW of the physical fields to produce/consume */
+    const char *const *metadata; /* requested metadata keys, appended after the fields */
+    int nmetadata;
+    const char *table; /* qualified table name, for messages */
+} cdc_format_ctx_t;
+
+/* Results of cdc_deser_ops_t.decode. */
+#define CDC_DECODE_OK 0
+#define CDC_DECODE_SKIPPED 1 /* a bad message dropped because ignore-parse-errors is set */
+#define CDC_DECODE_ERROR -1  /* reason in deser->errmsg */
+
+typedef struct cdc_deser_s cdc_deser_t;
+
+typedef struct cdc_deser_ops_s {
+    /**
+     * Decodes one message into 0..n rows appended to out (arity = fields +
+     * metadata). msg may be NULL/len 0 for a tombstone. On error, the reason is
+     * written to deser->errmsg; the caller removes rows added for this message.
+     * Must not allocate per message in steady state.
+     */
+    int (*decode)(cdc_deser_t *deser, const char *msg, size_t len, cdc_batch_t *out);
+    void (*destroy)(cdc_deser_t *deser);
+} cdc_deser_ops_t;
+
+/** Base of every deserializer: plugins embed it as their first member. */
+struct cdc_deser_s {
+    const cdc_deser_ops_t *ops;
+    cdc_buf_t errmsg; /* last error reason (the per-record error slot) */
+    uint64_t skipped; /* messages dropped by ignore-parse-errors */
+};
+
+typedef struct cdc_ser_s cdc_ser_t;
+
+typedef struct cdc_ser_ops_s {
+    /**
+     * Appends the message for row to out. Returns 0 when a message was written,
+     * 1 when the row produces no message, -1 on error (reason in ser->errmsg).
+     */
+    int (*encode)(cdc_ser_t *ser, const cdc_row_t *row, cdc_buf_t *out);
+    void (*destroy)(cdc_ser_t *ser);
+} cdc_ser_ops_t;
+
+struct cdc_ser_s {
+    const cdc_ser_ops_t *ops;
+    cdc_buf_t errmsg;
+};
+
+typedef struct cdc_format_factory_s {
+    const char *identifier; /* lowercase with dashes: "debezium-json" */
+    const char *description;
+    const cdc_option_def_t *options;                             /* terminated by {0} */
+    void (*check)(const cdc_config_t *cfg, cdc_buf_t *problems); /* cross-option rules */
+    const cdc_metadata_def_t *metadata; /* terminated by {0}; NULL = none */
+    /** Changelog mode of decoded rows; NULL = insert-only. */
+    cdc_changelog_mode_t (*decode_mode)(const cdc_config_t *cfg);
+    /** Changelog mode the serializer accepts; NULL = insert-only. */
+    cdc_changelog_mode_t (*encode_mode)(const cdc_config_t *cfg);
+    int (*deser_new)(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_error_t **err);
+    int (*ser_new)(const cdc_format_ctx_t *ctx, cdc_ser_t **out, cdc_error_t **err);
+} cdc_format_factory_t;
+
+/* ---- connectors ---------------------------------------------------------------- */
+
+/** A format resolved for a table: the option that named it ("format", "value.format"). */
+typedef struct cdc_table_format_s {
+    const char *option; /* "format", "key.format", "value.format" */
+    const cdc_format_factory_t *factory;
+    const cdc_config_t *cfg;
+} cdc_table_format_t;
+
+typedef struct cdc_table_ctx_s {
+    const char *name;         /* "catalog.db.table" */
+    const cdc_type_t *schema; /* ROW of physical columns */
+    const int *pk;            /* primary key column indexes */
+    int npk;
+    const cdc_config_t *cfg; /* the connector's validated options */
+    const cdc_table_format_t *formats;
+    int nformats;
+    int parallelism; /* requested by the run (>= 1) */
+} cdc_table_ctx_t;
+
+/** The format a table names through `option`, or NULL. */
+const cdc_table_format_t *cdc_table_format(const cdc_table_ctx_t *ctx, const char *option);
+
+typedef struct cdc_reader_s cdc_reader_t;
+typedef struct cdc_source_s cdc_source_t;
+typedef struct cdc_writer_s cdc_writer_t;
+typedef struct cdc_sink_s cdc_sink_t;
+
+#define CDC_POLL_OK 0  /* rows may have been added (maybe none yet) */
+#define CDC_POLL_END 1 /* bounded input is exhausted; no rows added */
+#define CDC_POLL_ERROR -1
+
+typedef struct cdc_reader_ops_s {
+    /** Adds up to max_rows rows to out. */
+    int (*poll)(cdc_reader_t *reader, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err);
+    /** Makes the position of every row polled so far durable upstream; NULL = nothing to do. */
+    int (*commit)(cdc_reader_t *reader, cdc_error_t **err);
+    void (*close)(cdc_reader_t *reader);
+} cdc_reader_ops_t;
+
+struct cdc_reader_s {
+    const cdc_reader_ops_t *ops;
+};
+
+typedef struct cdc_source_ops_s {
+    cdc_changelog_mode_t (*changelog_mode)(cdc_source_t *src);
+    /** Optional: produce only these fields, in this order. Returns 0 when accepted. */
+    int (*apply_projection)(cdc_source_t *src, const int *fields, int n);
+    /** Optional: stop after limit rows per reader split set. Returns 0 when accepted. */
+    int (*apply_limit)(cdc_source_t *src, int64_t limit);
+    /** Opens split `split` of `nsplits`. */
+    int (*open_reader)(cdc_source_t *src, int split, int nsplits, cdc_reader_t **out,
+                       cdc_error_t **err);
+    /** One-line summary for EXPLAIN ("datagen(number-of-rows=10)"). Optional. */
+    void (*describe)(cdc_source_t *src, cdc_buf_t *out);
+    void (*destroy)(cdc_source_t *src);
+} cdc_source_ops_t;
+
+struct cdc_source_s {
+    const cdc_source_ops_t *ops;
+    const cdc_type_t *produced; /* ROW type of the rows the readers produce */
+};
+
+typedef struct cdc_writer_ops_s {
+    int (*write)(cdc_writer_t *writer, const cdc_batch_t *batch, cdc_error_t **err);
+    /** Returns only when every written row is durable. */
+    int (*flush)(cdc_writer_t *writer, cdc_error_t **err);
+    void (*close)(cdc_writer_t *writer);
+} cdc_writer_ops_t;
+
+struct cdc_writer_s {
+    const cdc_writer_ops_t *ops;
+};
+
+typedef struct cdc_sink_ops_s {
+    /** Which of the requested kinds the sink accepts. */
+    cdc_changelog_mode_t (*changelog_mode)(cdc_sink_t *sink, cdc_changelog_mode_t requested);
+    /** Opens the writer for subtask `subtask` of `nsubtasks`. */
+    int (*open_writer)(cdc_sink_t *sink, int subtask, int nsubtasks, cdc_writer_t **out,
+                       cdc_error_t **err);
+    void (*destroy)(cdc_sink_t *sink);
+} cdc_sink_ops_t;
+
+struct cdc_sink_s {
+    const cdc_sink_ops_t *ops;
+};
+
+typedef struct cdc_connector_factory_s {
+    const char *identifier;
+    const char *description;
+    const cdc_option_def_t *options; /* terminated by {0} */
+    void (*check)(const cdc_config_t *cfg, cdc_buf_t *problems);
+    const cdc_metadata_def_t *metadata; /* NULL = none */
+    int (*source_new)(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
+    int (*sink_new)(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err);
+} cdc_connector_factory_t;
+
+/* ---- registry ------------------------------------------------------------------ */
+
+const cdc_format_factory_t *cdc_registry_format(const char *identifier);
+const cdc_connector_factory_t *cdc_registry_connector(const char *identifier);
+/** NULL-terminated lists. */
+const cdc_format_factory_t *const *cdc_registry_formats(void);
+const cdc_connector_factory_t *const *cdc_registry_connectors(void);
+/** Checks every factory (names, duplicates, callbacks, defaults that parse). */
+int cdc_registry_check(cdc_error_t **err);
+
+/**
+ * A table's options resolved against its connector and the formats it names:
+ * validates everything at once (cdc_options_validate) and fills the context.
+ */
+typedef struct cdc_resolved_s {
+    const cdc_connector_factory_t *connector;
+    cdc_config_t *cfg;
+    cdc_table_format_t formats[4];
+    int nformats;
+} cdc_resolved_t;
+
+int cdc_resolve_options(const cdc_kv_t *options, const char *table, cdc_resolved_t *out,
+                        cdc_error_t **err);
+void cdc_resolved_free(cdc_resolved_t *res);
+
+/** Formats an unknown-identifier error with a "did you mean". */
+cdc_error_t *cdc_registry_unknown(const char *kind, const char *identifier);
+
+#endif

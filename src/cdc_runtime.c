@@ -1,0 +1,458 @@
+/*
+ * cdc_runtime.c — statement execution and the job loop.
+ *
+ * A job is one INSERT or a statement set of several. Each pipe runs one
+ * thread per source split; each thread owns a reader, a sink writer and a
+ * batch, and loops: poll, project, write; every `N` rows or `T` ms it flushes
+ * the writer and only then commits the reader's position.
+ */
+#include "cdc_runtime.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "cdc_catalog.h"
+#include "cdc_planner.h"
+
+static atomic_int stop_requested;
+
+void cdc_runtime_request_stop(void)
+{
+    atomic_store(&stop_requested, 1);
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&stop_requested, 1);
+}
+
+void cdc_runtime_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- job execution ----------------------------------------------------------- */
+
+typedef struct job_settings {
+    uint32_t batch_rows; /* rows per poll */
+    int64_t flush_rows;  /* flush + commit after this many rows */
+    int64_t flush_interval_ms;
+} job_settings_t;
+
+typedef struct split_task {
+    cdc_pipe_t *pipe;
+    int split;
+    const job_settings_t *settings;
+    atomic_llong *limit_left; /* shared by the splits of a pipe when the limit is not pushed */
+    cdc_error_t *err;
+    uint64_t rows;
+} split_task_t;
+
+static void project_batch(cdc_batch_t *batch, uint32_t from, const int *proj, int nproj)
+{
+    for (uint32_t r = from; r < batch->n; r++) {
+        cdc_row_t *row = &batch->rows[r];
+        cdc_value_t *vals = cdc_arena_alloc(&batch->arena, sizeof(cdc_value_t) * (size_t)nproj);
+        for (int i = 0; i < nproj; i++)
+            vals[i] = row->values[proj[i]];
+        row->values = vals;
+        row->arity = (uint32_t)nproj;
+    }
+}
+
+static void *run_split(void *arg)
+{
+    split_task_t *t = arg;
+    cdc_pipe_t *p = t->pipe;
+    cdc_reader_t *reader = NULL;
+    cdc_writer_t *writer = NULL;
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    if (p->src->ops->open_reader(p->src, t->split, p->parallelism, &reader, &t->err) < 0)
+        goto done;
+    if (p->sink->ops->open_writer(p->sink, t->split, p->parallelism, &writer, &t->err) < 0)
+        goto done;
+    int64_t last_flush = now_ms();
+    int64_t unflushed = 0;
+    bool end = false;
+    while (!end) {
+        if (atomic_load(&stop_requested))
+            break;
+        cdc_batch_reset(&batch);
+        uint32_t want = t->settings->batch_rows;
+        int rc = reader->ops->poll(reader, &batch, want, &t->err);
+        if (rc == CDC_POLL_ERROR) {
+            if (!t->err)
+                t->err = cdc_error_new(CDC_ERR_INTERNAL, "source reader failed without a reason");
+            cdc_error_add_context(t->err, "reading table \"%s\" (split %d of %d)", p->source_name,
+                                  t->split + 1, p->parallelism);
+            goto done;
+        }
+        if (rc == CDC_POLL_END)
+            end = true;
+        if (t->limit_left && batch.n > 0) {
+            long long left = atomic_fetch_sub(t->limit_left, (long long)batch.n);
+            if (left <= 0) {
+                batch.n = 0;
+                end = true;
+            } else if (left < (long long)batch.n) {
+                batch.n = (uint32_t)left;
+                end = true;
+            }
+        }
+        if (batch.n > 0) {
+            if (p->proj)
+                project_batch(&batch, 0, p->proj, p->nproj);
+            if (writer->ops->write(writer, &batch, &t->err) < 0) {
+                cdc_error_add_context(t->err, "writing table \"%s\"", p->sink_name);
+                goto done;
+            }
+            t->rows += batch.n;
+            unflushed += batch.n;
+        }
+        int64_t now = now_ms();
+        if (unflushed > 0 && (unflushed >= t->settings->flush_rows ||
+                              now - last_flush >= t->settings->flush_interval_ms)) {
+            if (writer->ops->flush(writer, &t->err) < 0) {
+                cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
+                goto done;
+            }
+            if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+                goto done;
+            unflushed = 0;
+            last_flush = now;
+        }
+    }
+    /* end of input or stop: make everything durable, then commit */
+    if (writer->ops->flush(writer, &t->err) < 0) {
+        cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
+        goto done;
+    }
+    if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+        goto done;
+done:
+    if (writer)
+        writer->ops->close(writer);
+    if (reader)
+        reader->ops->close(reader);
+    cdc_batch_free(&batch);
+    return NULL;
+}
+
+static int run_job(cdc_pipe_t **pipes, int npipes, const job_settings_t *settings,
+                   cdc_error_t **err)
+{
+    int ntasks = 0;
+    for (int i = 0; i < npipes; i++)
+        ntasks += pipes[i]->parallelism;
+    split_task_t *tasks = cdc_xcalloc((size_t)ntasks, sizeof(*tasks));
+    pthread_t *threads = cdc_xcalloc((size_t)ntasks, sizeof(*threads));
+    atomic_llong *limits = cdc_xcalloc((size_t)npipes, sizeof(*limits));
+    int k = 0;
+    for (int i = 0; i < npipes; i++) {
+        bool runtime_limit = pipes[i]->limit >= 0 && !pipes[i]->limit_pushed;
+        atomic_init(&limits[i], pipes[i]->limit);
+        for (int s = 0; s < pipes[i]->parallelism; s++, k++) {
+            tasks[k] = (split_task_t){.pipe = pipes[i],
+                                      .split = s,
+                                      .settings = settings,
+                                      .limit_left = runtime_limit ? &limits[i] : NULL};
+        }
+    }
+    int started = 0;
+    for (k = 0; k < ntasks; k++) {
+        if (ntasks == 1) {
+            run_split(&tasks[k]);
+            continue;
+        }
+        if (pthread_create(&threads[k], NULL, run_split, &tasks[k]) != 0) {
+            tasks[k].err =
+                cdc_error_new(CDC_ERR_INTERNAL, "could not start a thread: %s", strerror(errno));
+            cdc_runtime_request_stop();
+            break;
+        }
+        started++;
+    }
+    for (k = 0; k < started; k++)
+        pthread_join(threads[k], NULL);
+    int rc = 0;
+    for (k = 0; k < ntasks; k++) {
+        if (tasks[k].err && rc == 0) {
+            *err = tasks[k].err;
+            tasks[k].err = NULL;
+            rc = -1;
+        }
+        cdc_error_destroy(tasks[k].err);
+    }
+    free(tasks);
+    free(threads);
+    free(limits);
+    return rc;
+}
+
+/* ---- statements ------------------------------------------------------------------ */
+
+typedef struct run_ctx {
+    cdc_catalog_t *cat;
+    cdc_kv_t settings;
+    const char *text;
+    size_t len;
+    const char *filename;
+    const cdc_run_opts_t *opts;
+} run_ctx_t;
+
+static const char *const known_settings[] = {
+    "parallelism.default",
+    "table.exec.resource.default-parallelism",
+    "execution.batch-size",
+    "execution.checkpointing.interval",
+    "pipeline.name",
+    "execution.runtime-mode",
+    "sql-client.execution.result-mode",
+    NULL,
+};
+
+static int job_params(run_ctx_t *rc, job_settings_t *js, int *parallelism, cdc_error_t **err)
+{
+    *js = (job_settings_t){.batch_rows = 1024, .flush_rows = 10000, .flush_interval_ms = 1000};
+    *parallelism = rc->opts->parallelism > 0 ? rc->opts->parallelism : 1;
+    for (int i = 0; i < rc->settings.n; i++) {
+        const char *k = rc->settings.keys[i], *v = rc->settings.values[i];
+        int64_t n;
+        if (strcmp(k, "parallelism.default") == 0 ||
+            strcmp(k, "table.exec.resource.default-parallelism") == 0) {
+            if (cdc_parse_int(v, &n) < 0 || n < 1 || n > 256)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected an integer from 1 to 256, found "
+                                     "\"%s\"",
+                                     k, v);
+            if (rc->opts->parallelism <= 0)
+                *parallelism = (int)n;
+        } else if (strcmp(k, "execution.batch-size") == 0) {
+            if (cdc_parse_int(v, &n) < 0 || n < 1 || n > 1000000)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected an integer from 1 to 1000000, "
+                                     "found \"%s\"",
+                                     k, v);
+            js->batch_rows = (uint32_t)n;
+        } else if (strcmp(k, "execution.checkpointing.interval") == 0) {
+            if (cdc_parse_duration_ms(v, &n) < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected a duration, found \"%s\"", k, v);
+            js->flush_interval_ms = n;
+        }
+    }
+    return 0;
+}
+
+static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool explain_only,
+                      cdc_error_t **err)
+{
+    job_settings_t js;
+    int parallelism;
+    if (job_params(rc, &js, &parallelism, err) < 0)
+        return -1;
+    cdc_pipe_t **pipes = cdc_xcalloc(n, sizeof(*pipes));
+    int status = 0;
+    size_t planned = 0;
+    for (; planned < n; planned++) {
+        if (cdc_plan_insert(rc->cat, &inserts[planned]->insert, rc->text, rc->len, rc->filename,
+                            parallelism, &pipes[planned], err) < 0) {
+            status = -1;
+            break;
+        }
+    }
+    if (status == 0 && explain_only) {
+        cdc_buf_t b = {0};
+        cdc_buf_puts(&b, "== Physical Plan ==\n");
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                cdc_buf_putc(&b, '\n');
+            cdc_pipe_explain(pipes[i], &b);
+        }
+        fwrite(b.data, 1, b.len, rc->opts->out);
+        fflush(rc->opts->out);
+        cdc_buf_free(&b);
+    } else if (status == 0) {
+        status = run_job(pipes, (int)n, &js, err);
+    }
+    for (size_t i = 0; i < planned; i++)
+        cdc_pipe_destroy(pipes[i]);
+    free(pipes);
+    return status;
+}
+
+static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
+{
+    switch (st->kind) {
+    case CDC_SQL_STMT_CREATE_TABLE:
+        return cdc_catalog_create_table(rc->cat, &st->create_table, rc->text, rc->len, rc->filename,
+                                        err);
+    case CDC_SQL_STMT_SET:
+        if (!st->set.key) {
+            for (int i = 0; i < rc->settings.n; i++)
+                fprintf(rc->opts->out, "'%s' = '%s'\n", rc->settings.keys[i],
+                        rc->settings.values[i]);
+            return 0;
+        }
+        {
+            bool known = false;
+            for (int i = 0; known_settings[i]; i++)
+                known = known || strcmp(known_settings[i], st->set.key) == 0;
+            if (!known && strncmp(st->set.key, "table.", 6) != 0) {
+                *err =
+                    cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename, st->set.key_line,
+                                     st->set.key_col, "unknown setting \"%s\"", st->set.key);
+                const char *sug =
+                    cdc_closest(st->set.key, known_settings,
+                                (int)(sizeof(known_settings) / sizeof(known_settings[0])) - 1);
+                if (sug)
+                    cdc_error_set_hint(*err, "did you mean \"%s\"?", sug);
+                return -1;
+            }
+        }
+        cdc_kv_set(&rc->settings, st->set.key, st->set.value);
+        return 0;
+    case CDC_SQL_STMT_RESET:
+        if (st->set.key)
+            cdc_kv_remove(&rc->settings, st->set.key);
+        else
+            cdc_kv_free(&rc->settings);
+        return 0;
+    case CDC_SQL_STMT_INSERT:
+        return do_inserts(rc, &st, 1, rc->opts->explain_only, err);
+    case CDC_SQL_STMT_STATEMENT_SET:
+        return do_inserts(rc, st->statement_set.inserts, st->statement_set.count,
+                          rc->opts->explain_only, err);
+    case CDC_SQL_STMT_EXPLAIN: {
+        cdc_sql_stmt_t *inner = st->explain.stmt;
+        if (inner->kind == CDC_SQL_STMT_INSERT)
+            return do_inserts(rc, &inner, 1, true, err);
+        if (inner->kind == CDC_SQL_STMT_STATEMENT_SET)
+            return do_inserts(rc, inner->statement_set.inserts, inner->statement_set.count, true,
+                              err);
+        break;
+    }
+    default:
+        break;
+    }
+    *err =
+        cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename, st->line, st->col,
+                         "%s statements are not supported yet", cdc_sql_stmt_kind_name(st->kind));
+    return -1;
+}
+
+int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
+                           const cdc_run_opts_t *opts, cdc_error_t **err)
+{
+    cdc_sql_script_t *script = NULL;
+    if (cdc_sql_parse(text, len, filename, &script, err) < 0)
+        return -1;
+    run_ctx_t rc = {
+        .cat = cdc_catalog_new(), .text = text, .len = len, .filename = filename, .opts = opts};
+    int status = 0;
+    for (size_t i = 0; i < script->count && status == 0; i++) {
+        if (atomic_load(&stop_requested))
+            break;
+        status = exec_stmt(&rc, script->stmts[i], err);
+    }
+    cdc_kv_free(&rc.settings);
+    cdc_catalog_destroy(rc.cat);
+    cdc_sql_script_destroy(script);
+    return status;
+}
+
+static char *read_file(const char *path, size_t *len, cdc_error_t **err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        cdc_error_set(err, CDC_ERR_IO, "could not open \"%s\": %s", path, strerror(errno));
+        return NULL;
+    }
+    cdc_buf_t b = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+        cdc_buf_append(&b, chunk, n);
+    bool bad = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (bad) {
+        cdc_buf_free(&b);
+        cdc_error_set(err, CDC_ERR_IO, "could not read \"%s\"", path);
+        return NULL;
+    }
+    cdc_buf_cstr(&b);
+    *len = b.len;
+    return b.data;
+}
+
+int cdc_runtime_main(int argc, char **argv, bool explain_only)
+{
+    cdc_run_opts_t opts = {.parallelism = 0, .explain_only = explain_only, .out = stdout};
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if ((strcmp(argv[i], "--parallelism") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
+            int64_t n;
+            if (cdc_parse_int(argv[++i], &n) < 0 || n < 1 || n > 256) {
+                fprintf(stderr, "cdcflow: error: --parallelism takes 1 to 256, found \"%s\"\n",
+                        argv[i]);
+                return 2;
+            }
+            opts.parallelism = (int)n;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "cdcflow: error: unknown option \"%s\"\n", argv[i]);
+            return 2;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "cdcflow: error: one pipeline file at a time, found \"%s\" too\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (!path) {
+        fprintf(stderr, "cdcflow: error: %s needs a pipeline file (FILE.sql or -)\n",
+                explain_only ? "explain" : "run");
+        return 2;
+    }
+    cdc_error_t *err = NULL;
+    size_t len = 0;
+    char *text = read_file(path, &len, &err);
+    if (!text) {
+        fprintf(stderr, "cdcflow: ");
+        cdc_error_print(err, stderr);
+        cdc_error_destroy(err);
+        return 2;
+    }
+    cdc_runtime_install_signals();
+    int rc =
+        cdc_runtime_run_script(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &opts, &err);
+    free(text);
+    if (rc < 0) {
+        fprintf(stderr, "cdcflow: ");
+        cdc_error_print(err, stderr);
+        cdc_error_destroy(err);
+        return 1;
+    }
+    return 0;
+}

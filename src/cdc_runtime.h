@@ -1,0 +1,35 @@
+/*
+ * cdc_runtime.h — runs a pipeline script: executes DDL and SET statements in
+ * order, plans each INSERT (or statement set) and runs it as a job, in
+ * batches, one thread per source split; flushes sinks, then commits sources.
+ */
+#ifndef CDC_RUNTIME_H
+#define CDC_RUNTIME_H
+
+#include <stdio.h>
+
+#include "cdc_plugin.h"
+
+typedef struct cdc_run_opts_s {
+    int parallelism;   /* default 1; SET 'parallelism.default' and scan.parallelism override */
+    bool explain_only; /* print plans, run nothing */
+    FILE *out;         /* EXPLAIN and SHOW output */
+} cdc_run_opts_t;
+
+/**
+ * Runs a script. Returns 0, or -1 with *err (which names the statement's
+ * line:col). SIGINT/SIGTERM (see cdc_runtime_install_signals) stop unbounded
+ * jobs cleanly: sinks flushed, sources committed, return 0.
+ */
+int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
+                           const cdc_run_opts_t *opts, cdc_error_t **err);
+
+/** Installs SIGINT/SIGTERM handlers that ask running jobs to stop. */
+void cdc_runtime_install_signals(void);
+/** Asks running jobs to stop (what the signal handlers call). */
+void cdc_runtime_request_stop(void);
+
+/** `cdcflow run|explain FILE.sql [--parallelism N]`; returns the exit status. */
+int cdc_runtime_main(int argc, char **argv, bool explain_only);
+
+#endif

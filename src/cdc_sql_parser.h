@@ -1,0 +1,529 @@
+/*
+ * cdc_sql_parser.h — the syntax tree of cdcflow's Flink-style SQL and the
+ * recursive-descent parser that builds it.
+ *
+ * A script is a sequence of statements separated by ";" (the last ";" is
+ * optional): DDL (CREATE/DROP TABLE, VIEW, CATALOG, DATABASE, FUNCTION),
+ * USE/SHOW/DESCRIBE, SET/RESET, INSERT, statement sets, EXPLAIN and queries.
+ *
+ * The parser checks syntax only. Data types are not interpreted: their exact
+ * source text is kept (cdc_sql_type_text_t) for the type module to parse.
+ * Names, options, columns and expressions keep their 1-based line:col so
+ * later stages can point at the source with cdc_sql_caret().
+ *
+ * Ownership: every pointer in the tree is owned by its parent node and
+ * freed by cdc_sql_script_destroy(). A consumer that wants to keep a
+ * statement or expression longer may take it (set the parent's pointer to
+ * NULL) and later free it with cdc_sql_stmt_destroy()/cdc_sql_expr_destroy(),
+ * or copy an expression with cdc_sql_expr_clone().
+ */
+#ifndef CDC_SQL_PARSER_H
+#define CDC_SQL_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cdc_error.h"
+#include "cdc_sql_lexer.h"
+
+typedef struct cdc_sql_expr cdc_sql_expr_t;
+typedef struct cdc_sql_stmt cdc_sql_stmt_t;
+
+/* ---- names, options, type text --------------------------------------------------------------- */
+
+/** A 1-, 2- or 3-part object name (catalog.database.object), parts unquoted. */
+typedef struct cdc_sql_name {
+    char *parts[3]; /* parts[0..nparts-1]; the rest NULL */
+    int nparts;     /* 0 when absent */
+    int line, col;  /* of the first part */
+} cdc_sql_name_t;
+
+/** One identifier with its position (column lists, PARTITIONED BY, aliases). */
+typedef struct cdc_sql_ident {
+    char *name;
+    int line, col;
+} cdc_sql_ident_t;
+
+typedef struct cdc_sql_ident_list {
+    cdc_sql_ident_t *items;
+    size_t count;
+} cdc_sql_ident_list_t;
+
+/** One 'key' = 'value' pair of a WITH clause (or k = 'v' of a PARTITION spec). */
+typedef struct cdc_sql_option {
+    char *key;
+    char *value;
+    int line, col;             /* of the key */
+    int value_line, value_col; /* of the value */
+} cdc_sql_option_t;
+
+/** Options in source order; duplicates are kept (validation reports them). */
+typedef struct cdc_sql_options {
+    cdc_sql_option_t *items;
+    size_t count;
+} cdc_sql_options_t;
+
+/** A data type as written: "DECIMAL(10, 2)", "ROW<a INT NOT NULL>", "TIMESTAMP(3) WITH LOCAL
+ * TIME ZONE". A top-level NOT NULL is not part of it (see cdc_sql_column_t.not_null). */
+typedef struct cdc_sql_type_text {
+    char *text; /* NULL when absent */
+    int line, col;
+} cdc_sql_type_text_t;
+
+/* ---- expressions ----------------------------------------------------------------------------- */
+
+typedef enum cdc_sql_expr_kind {
+    CDC_SQL_EXPR_LITERAL = 1,
+    CDC_SQL_EXPR_COLUMN,   /* a, t.a, a.b.c */
+    CDC_SQL_EXPR_STAR,     /* *, t.*  (select items and COUNT(*) only) */
+    CDC_SQL_EXPR_UNARY,    /* NOT x, -x, +x */
+    CDC_SQL_EXPR_BINARY,   /* x op y */
+    CDC_SQL_EXPR_CALL,     /* f(args), also SUBSTRING/TRIM special forms */
+    CDC_SQL_EXPR_CAST,     /* CAST / TRY_CAST (x AS type) */
+    CDC_SQL_EXPR_CASE,     /* CASE [x] WHEN .. THEN .. [ELSE ..] END */
+    CDC_SQL_EXPR_IN,       /* x [NOT] IN (list) */
+    CDC_SQL_EXPR_BETWEEN,  /* x [NOT] BETWEEN lo AND hi */
+    CDC_SQL_EXPR_LIKE,     /* x [NOT] LIKE pattern [ESCAPE e] */
+    CDC_SQL_EXPR_IS_NULL,  /* x IS [NOT] NULL */
+    CDC_SQL_EXPR_SUBSCRIPT /* x[i], m['k'] */
+} cdc_sql_expr_kind_t;
+
+typedef enum cdc_sql_literal_kind {
+    CDC_SQL_LIT_INTEGER = 1, /* text "42" */
+    CDC_SQL_LIT_DECIMAL,     /* text "4.20", "1e3" as written */
+    CDC_SQL_LIT_STRING,      /* text without quotes, '' undone */
+    CDC_SQL_LIT_BOOLEAN,     /* text "TRUE" or "FALSE" */
+    CDC_SQL_LIT_NULL,        /* text "NULL" */
+    CDC_SQL_LIT_DATE,        /* DATE '2020-01-01': text "2020-01-01" */
+    CDC_SQL_LIT_TIME,        /* TIME '12:00:00' */
+    CDC_SQL_LIT_TIMESTAMP,   /* TIMESTAMP '2020-01-01 12:00:00' */
+    CDC_SQL_LIT_INTERVAL,    /* INTERVAL '5' SECOND: text "5", unit "SECOND" */
+    CDC_SQL_LIT_SYMBOL       /* a keyword argument such as TRIM's BOTH/LEADING/TRAILING */
+} cdc_sql_literal_kind_t;
+
+typedef enum cdc_sql_unary_op {
+    CDC_SQL_UNARY_NOT = 1,
+    CDC_SQL_UNARY_MINUS,
+    CDC_SQL_UNARY_PLUS
+} cdc_sql_unary_op_t;
+
+typedef enum cdc_sql_binary_op {
+    CDC_SQL_BINARY_OR = 1,
+    CDC_SQL_BINARY_AND,
+    CDC_SQL_BINARY_EQ,
+    CDC_SQL_BINARY_NE, /* <> and != */
+    CDC_SQL_BINARY_LT,
+    CDC_SQL_BINARY_LE,
+    CDC_SQL_BINARY_GT,
+    CDC_SQL_BINARY_GE,
+    CDC_SQL_BINARY_CONCAT, /* || */
+    CDC_SQL_BINARY_ADD,
+    CDC_SQL_BINARY_SUB,
+    CDC_SQL_BINARY_MUL,
+    CDC_SQL_BINARY_DIV,
+    CDC_SQL_BINARY_MOD
+} cdc_sql_binary_op_t;
+
+typedef struct cdc_sql_case_when {
+    cdc_sql_expr_t *when;
+    cdc_sql_expr_t *then;
+} cdc_sql_case_when_t;
+
+/**
+ * An expression node. line:col is where the node starts for literals,
+ * columns, calls, CAST and CASE; the operator's token for unary, binary,
+ * IN, BETWEEN, LIKE, IS NULL; the "[" for subscripts.
+ */
+struct cdc_sql_expr {
+    cdc_sql_expr_kind_t kind;
+    int line, col;
+    union {
+        struct {
+            cdc_sql_literal_kind_t kind;
+            char *text;
+            char *unit; /* INTERVAL only: "SECOND", "DAY TO SECOND"; else NULL */
+        } literal;
+        struct {
+            char **parts; /* a.b.c: {"a", "b", "c"} as written (unquoted) */
+            size_t nparts;
+        } column;
+        struct {
+            cdc_sql_name_t qualifier; /* nparts 0 for a bare "*" */
+        } star;
+        struct {
+            cdc_sql_unary_op_t op;
+            cdc_sql_expr_t *operand;
+        } unary;
+        struct {
+            cdc_sql_binary_op_t op;
+            cdc_sql_expr_t *left, *right;
+        } binary;
+        struct {
+            /* As written ("upper"); SUBSTRING and TRIM forms use "SUBSTRING"/"TRIM".
+             * Compare case-insensitively. */
+            char *name;
+            cdc_sql_expr_t **args;
+            size_t nargs;
+            bool distinct; /* COUNT(DISTINCT x) */
+            bool niladic;  /* CURRENT_TIMESTAMP etc. written without parentheses */
+        } call;
+        struct {
+            cdc_sql_expr_t *operand;
+            cdc_sql_type_text_t type;
+            bool try_cast;
+        } cast;
+        struct {
+            cdc_sql_expr_t *operand; /* CASE x WHEN ...; NULL for CASE WHEN cond ... */
+            cdc_sql_case_when_t *whens;
+            size_t nwhens;
+            cdc_sql_expr_t *else_expr; /* may be NULL */
+        } case_expr;
+        struct {
+            cdc_sql_expr_t *operand;
+            cdc_sql_expr_t **items;
+            size_t nitems;
+            bool negated;
+        } in_list;
+        struct {
+            cdc_sql_expr_t *operand, *low, *high;
+            bool negated;
+        } between;
+        struct {
+            cdc_sql_expr_t *operand, *pattern;
+            cdc_sql_expr_t *escape; /* may be NULL */
+            bool negated;
+        } like;
+        struct {
+            cdc_sql_expr_t *operand;
+            bool negated; /* IS NOT NULL */
+        } is_null;
+        struct {
+            cdc_sql_expr_t *base, *index;
+        } subscript;
+    };
+};
+
+/*
+ * Normalized special forms (both print back as valid SQL):
+ *   SUBSTRING(s FROM a [FOR b])           -> call "SUBSTRING" args {s, a[, b]}
+ *   TRIM([BOTH|LEADING|TRAILING] [c FROM] s) -> call "TRIM" args {SYMBOL mode, c, s};
+ *       mode defaults to BOTH, c to the string ' '.
+ */
+
+/* ---- queries --------------------------------------------------------------------------------- */
+
+typedef struct cdc_sql_select_item {
+    cdc_sql_expr_t *expr; /* CDC_SQL_EXPR_STAR for * and t.* */
+    char *alias;          /* NULL when none */
+    int alias_line, alias_col;
+} cdc_sql_select_item_t;
+
+typedef struct cdc_sql_table_ref {
+    cdc_sql_name_t name;
+    char *alias; /* NULL when none */
+    int alias_line, alias_col;
+} cdc_sql_table_ref_t;
+
+typedef enum cdc_sql_join_kind { CDC_SQL_JOIN_INNER = 1, CDC_SQL_JOIN_LEFT } cdc_sql_join_kind_t;
+
+/** [LEFT|INNER] JOIN table [FOR SYSTEM_TIME AS OF expr] [[AS] alias] ON cond */
+typedef struct cdc_sql_join {
+    cdc_sql_join_kind_t kind;
+    cdc_sql_table_ref_t table;
+    cdc_sql_expr_t *system_time; /* lookup join; NULL for a regular join */
+    cdc_sql_expr_t *on;
+    int line, col; /* of LEFT/INNER/JOIN */
+} cdc_sql_join_t;
+
+typedef struct cdc_sql_query {
+    int line, col; /* of SELECT */
+    char *text;    /* exact source text of the query */
+    bool distinct;
+    cdc_sql_select_item_t *items;
+    size_t nitems;
+    cdc_sql_table_ref_t from;
+    cdc_sql_join_t *joins;
+    size_t njoins;
+    cdc_sql_expr_t *where; /* may be NULL */
+    bool has_limit;
+    long long limit;
+    int limit_line, limit_col;
+} cdc_sql_query_t;
+
+/* ---- CREATE TABLE ---------------------------------------------------------------------------- */
+
+typedef enum cdc_sql_column_kind {
+    CDC_SQL_COLUMN_PHYSICAL = 1, /* name TYPE [NOT NULL] */
+    CDC_SQL_COLUMN_COMPUTED,     /* name AS expr */
+    CDC_SQL_COLUMN_METADATA      /* name TYPE METADATA [FROM 'key'] [VIRTUAL] */
+} cdc_sql_column_kind_t;
+
+typedef struct cdc_sql_column {
+    cdc_sql_column_kind_t kind;
+    char *name;
+    int line, col;
+    cdc_sql_type_text_t type; /* text NULL for computed columns */
+    bool not_null;            /* top-level NOT NULL */
+    char *comment;            /* NULL when none */
+    cdc_sql_expr_t *expr;     /* computed columns */
+    char *metadata_key;       /* METADATA FROM 'key'; NULL means the column name */
+    bool is_virtual;          /* METADATA ... VIRTUAL */
+} cdc_sql_column_t;
+
+typedef struct cdc_sql_primary_key {
+    char *constraint_name; /* CONSTRAINT name, or NULL */
+    cdc_sql_ident_list_t columns;
+    bool is_inline; /* written on the column: id INT PRIMARY KEY NOT ENFORCED */
+    int line, col;  /* of PRIMARY (or CONSTRAINT) */
+} cdc_sql_primary_key_t;
+
+typedef struct cdc_sql_watermark {
+    cdc_sql_ident_t column;
+    cdc_sql_expr_t *expr;
+    int line, col; /* of WATERMARK */
+} cdc_sql_watermark_t;
+
+typedef enum cdc_sql_like_mode {
+    CDC_SQL_LIKE_INCLUDING = 1,
+    CDC_SQL_LIKE_EXCLUDING,
+    CDC_SQL_LIKE_OVERWRITING
+} cdc_sql_like_mode_t;
+
+typedef enum cdc_sql_like_feature {
+    CDC_SQL_LIKE_ALL = 1,
+    CDC_SQL_LIKE_CONSTRAINTS,
+    CDC_SQL_LIKE_GENERATED,
+    CDC_SQL_LIKE_METADATA,
+    CDC_SQL_LIKE_OPTIONS,
+    CDC_SQL_LIKE_PARTITIONS,
+    CDC_SQL_LIKE_WATERMARKS
+} cdc_sql_like_feature_t;
+
+typedef struct cdc_sql_like_option {
+    cdc_sql_like_mode_t mode;
+    cdc_sql_like_feature_t feature;
+    int line, col;
+} cdc_sql_like_option_t;
+
+typedef struct cdc_sql_like {
+    cdc_sql_name_t source;
+    cdc_sql_like_option_t *options; /* in source order */
+    size_t noptions;
+    int line, col; /* of LIKE */
+} cdc_sql_like_t;
+
+typedef struct cdc_sql_create_table {
+    cdc_sql_name_t name;
+    bool temporary;
+    bool if_not_exists;
+    cdc_sql_column_t *columns; /* in source order */
+    size_t ncolumns;
+    cdc_sql_primary_key_t *primary_key; /* table-level or inline; NULL when none */
+    cdc_sql_watermark_t *watermark;     /* NULL when none */
+    char *comment;                      /* NULL when none */
+    cdc_sql_ident_list_t partitioned_by;
+    cdc_sql_options_t options; /* WITH (...) */
+    cdc_sql_like_t *like;      /* NULL when none */
+} cdc_sql_create_table_t;
+
+/* ---- other statements ------------------------------------------------------------------------ */
+
+typedef struct cdc_sql_create_view {
+    cdc_sql_name_t name;
+    bool temporary;
+    bool if_not_exists;
+    cdc_sql_ident_list_t columns; /* optional (c1, c2) */
+    char *comment;
+    cdc_sql_query_t *query;
+} cdc_sql_create_view_t;
+
+/** DROP TABLE/VIEW/FUNCTION/CATALOG/DATABASE. */
+typedef struct cdc_sql_drop {
+    cdc_sql_name_t name;
+    bool temporary;
+    bool system; /* DROP TEMPORARY SYSTEM FUNCTION */
+    bool if_exists;
+    bool cascade; /* DROP DATABASE ... CASCADE (RESTRICT is the default) */
+} cdc_sql_drop_t;
+
+typedef struct cdc_sql_create_catalog {
+    cdc_sql_name_t name; /* one part */
+    bool if_not_exists;
+    cdc_sql_options_t options;
+} cdc_sql_create_catalog_t;
+
+typedef struct cdc_sql_create_database {
+    cdc_sql_name_t name; /* [catalog.]database */
+    bool if_not_exists;
+    char *comment;
+    cdc_sql_options_t options;
+} cdc_sql_create_database_t;
+
+typedef struct cdc_sql_create_function {
+    cdc_sql_name_t name;
+    bool temporary;
+    bool system; /* CREATE TEMPORARY SYSTEM FUNCTION */
+    bool if_not_exists;
+    char *identifier; /* AS 'text': the implementation's identifier */
+    int identifier_line, identifier_col;
+    char *language; /* upper-cased, e.g. "C"; NULL when absent */
+} cdc_sql_create_function_t;
+
+typedef enum cdc_sql_show_kind {
+    CDC_SQL_SHOW_CATALOGS = 1,
+    CDC_SQL_SHOW_DATABASES,
+    CDC_SQL_SHOW_TABLES,
+    CDC_SQL_SHOW_VIEWS,
+    CDC_SQL_SHOW_FUNCTIONS,
+    CDC_SQL_SHOW_CURRENT_CATALOG,
+    CDC_SQL_SHOW_CURRENT_DATABASE
+} cdc_sql_show_kind_t;
+
+typedef struct cdc_sql_show_create {
+    cdc_sql_name_t name;
+    bool view; /* SHOW CREATE VIEW; false for SHOW CREATE TABLE */
+} cdc_sql_show_create_t;
+
+/** SET 'k' = 'v' / SET / RESET 'k' / RESET: key and value NULL when absent. */
+typedef struct cdc_sql_set {
+    char *key;
+    char *value;
+    int key_line, key_col;
+    int value_line, value_col;
+} cdc_sql_set_t;
+
+typedef struct cdc_sql_insert {
+    bool overwrite;
+    cdc_sql_name_t table;
+    cdc_sql_options_t partition;  /* PARTITION (k='v', ...): key = column, value = literal text */
+    cdc_sql_ident_list_t columns; /* optional target column list */
+    cdc_sql_query_t *query;
+} cdc_sql_insert_t;
+
+/** EXECUTE STATEMENT SET BEGIN ... END or BEGIN STATEMENT SET; ... END. */
+typedef struct cdc_sql_statement_set {
+    cdc_sql_stmt_t **inserts; /* each CDC_SQL_STMT_INSERT */
+    size_t count;
+} cdc_sql_statement_set_t;
+
+/* EXPLAIN detail flags (EXPLAIN CHANGELOG_MODE, ESTIMATED_COST ... stmt). */
+#define CDC_SQL_EXPLAIN_CHANGELOG_MODE 0x1u
+#define CDC_SQL_EXPLAIN_ESTIMATED_COST 0x2u
+#define CDC_SQL_EXPLAIN_JSON_EXECUTION_PLAN 0x4u
+
+typedef struct cdc_sql_explain {
+    cdc_sql_stmt_t *stmt; /* INSERT, QUERY or STATEMENT_SET */
+    unsigned details;     /* CDC_SQL_EXPLAIN_* */
+} cdc_sql_explain_t;
+
+typedef enum cdc_sql_stmt_kind {
+    CDC_SQL_STMT_CREATE_TABLE = 1,
+    CDC_SQL_STMT_CREATE_VIEW,
+    CDC_SQL_STMT_CREATE_CATALOG,
+    CDC_SQL_STMT_CREATE_DATABASE,
+    CDC_SQL_STMT_CREATE_FUNCTION,
+    CDC_SQL_STMT_DROP_TABLE,
+    CDC_SQL_STMT_DROP_VIEW,
+    CDC_SQL_STMT_DROP_CATALOG,
+    CDC_SQL_STMT_DROP_DATABASE,
+    CDC_SQL_STMT_DROP_FUNCTION,
+    CDC_SQL_STMT_USE_CATALOG,
+    CDC_SQL_STMT_USE_DATABASE,
+    CDC_SQL_STMT_SHOW,
+    CDC_SQL_STMT_SHOW_CREATE,
+    CDC_SQL_STMT_DESCRIBE,
+    CDC_SQL_STMT_SET,
+    CDC_SQL_STMT_RESET,
+    CDC_SQL_STMT_INSERT,
+    CDC_SQL_STMT_STATEMENT_SET,
+    CDC_SQL_STMT_EXPLAIN,
+    CDC_SQL_STMT_QUERY
+} cdc_sql_stmt_kind_t;
+
+struct cdc_sql_stmt {
+    cdc_sql_stmt_kind_t kind;
+    int line, col; /* of the first token */
+    char *text;    /* exact source text, without the terminating ";" */
+    union {
+        cdc_sql_create_table_t create_table;       /* CREATE_TABLE */
+        cdc_sql_create_view_t create_view;         /* CREATE_VIEW */
+        cdc_sql_create_catalog_t create_catalog;   /* CREATE_CATALOG */
+        cdc_sql_create_database_t create_database; /* CREATE_DATABASE */
+        cdc_sql_create_function_t create_function; /* CREATE_FUNCTION */
+        cdc_sql_drop_t drop;                       /* DROP_* */
+        cdc_sql_name_t use;                        /* USE_CATALOG, USE_DATABASE */
+        cdc_sql_show_kind_t show;                  /* SHOW */
+        cdc_sql_show_create_t show_create;         /* SHOW_CREATE */
+        cdc_sql_name_t describe;                   /* DESCRIBE */
+        cdc_sql_set_t set;                         /* SET, RESET */
+        cdc_sql_insert_t insert;                   /* INSERT */
+        cdc_sql_statement_set_t statement_set;     /* STATEMENT_SET */
+        cdc_sql_explain_t explain;                 /* EXPLAIN */
+        cdc_sql_query_t *query;                    /* QUERY */
+    };
+};
+
+typedef struct cdc_sql_script {
+    cdc_sql_stmt_t **stmts; /* entries may be set to NULL by a consumer that takes them */
+    size_t count;
+} cdc_sql_script_t;
+
+/* ---- API ------------------------------------------------------------------------------------- */
+
+/**
+ * Parses a whole script of @p len bytes (@p text need not be NUL-terminated).
+ * @p filename (may be NULL: "<input>") is used in messages only.
+ *
+ * On success returns 0 and stores in @p out a new script the caller frees
+ * with cdc_sql_script_destroy(); an empty script has count 0.
+ * On failure returns -1, leaves @p out untouched and stores in @p err a new
+ * CDC_ERR_SQL error the caller owns:
+ *   message "syntax error at FILE:LINE:COL: expected X, found Y"
+ *           (Y is "token text" in double quotes or end of input; lexical and
+ *           a few other errors use their own wording after the location),
+ *   detail  the source line, a newline, and a caret under the column.
+ */
+int cdc_sql_parse(const char *text, size_t len, const char *filename, cdc_sql_script_t **out,
+                  cdc_error_t **err);
+
+/** Frees a script and every statement it still holds; NULL is accepted. */
+void cdc_sql_script_destroy(cdc_sql_script_t *script);
+
+/** Frees one statement (taken out of a script) and everything under it; NULL is accepted. */
+void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt);
+
+/** Frees one query and everything under it; NULL is accepted. */
+void cdc_sql_query_destroy(cdc_sql_query_t *query);
+
+/** Frees one expression tree; NULL is accepted. */
+void cdc_sql_expr_destroy(cdc_sql_expr_t *expr);
+
+/** Returns a deep copy of @p expr (NULL for NULL); the caller frees it with
+ * cdc_sql_expr_destroy(). */
+cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *expr);
+
+/**
+ * Prints @p expr as canonical SQL: single spaces around infix operators,
+ * keywords and function names upper-cased, identifiers as written
+ * (backtick-quoted when needed), parentheses only where precedence needs
+ * them: "a + 1 > 10 AND UPPER(name) LIKE 'A%'", "CAST(a AS BIGINT)".
+ * Returns a new string the caller frees.
+ */
+char *cdc_sql_expr_to_string(const cdc_sql_expr_t *expr);
+
+/** Prints a name as "cat.db.t", quoting parts that need it. Returns a new string the caller
+ * frees. */
+char *cdc_sql_name_to_string(const cdc_sql_name_t *name);
+
+/** Returns @p ident quoted with backticks when it is not a plain non-reserved word, else a copy.
+ * The caller frees the result. */
+char *cdc_sql_quote_ident(const char *ident);
+
+/** Looks up an option by exact key; the last occurrence wins. Returns NULL when absent.
+ * The result is borrowed from @p opts. */
+const cdc_sql_option_t *cdc_sql_options_find(const cdc_sql_options_t *opts, const char *key);
+
+/** The SQL words of a statement kind, e.g. "CREATE TABLE". Static string. */
+const char *cdc_sql_stmt_kind_name(cdc_sql_stmt_kind_t kind);
+
+#endif

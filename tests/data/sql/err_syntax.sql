@@ -1,0 +1,4 @@
+CREATE TABLE t (
+    id INT,
+    name STRING
+WITH ('connector' = 'datagen');
