@@ -105,7 +105,10 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
         return 2;
     }
     char *label = cdc_strdup_printf("format \"%s\"", fmt->identifier);
-    cdc_config_t *cfg = cdc_config_new(fmt->options, label, &args->options, &err);
+    cdc_option_scope_t scope = {
+        .defs = fmt->options, .prefix = "", .label = label, .check = fmt->check};
+    cdc_config_t *cfg = NULL;
+    cdc_options_validate(&scope, 1, &args->options, &cfg, &err);
     free(label);
     if (!cfg) {
         print_error(errout, err);
@@ -170,7 +173,8 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
             cdc_batch_truncate(&batch, batch.n - before);
             if (rc == CDC_DECODE_ERROR) {
                 status = 1;
-                fwrite(text.data, 1, text.len, out);
+                if (text.len)
+                    fwrite(text.data, 1, text.len, out);
                 cdc_buf_clear(&text);
                 fflush(out);
                 fprintf(errout, "cdcflow: error: cannot decode line %llu: %s\n",
@@ -197,7 +201,8 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
             cdc_buf_clear(&text);
         }
     }
-    fwrite(text.data, 1, text.len, out);
+    if (text.len)
+        fwrite(text.data, 1, text.len, out);
     fflush(out);
     if (deser->skipped)
         fprintf(errout,

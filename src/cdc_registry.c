@@ -12,13 +12,21 @@
 
 #include "cdc_plugin.h"
 
+extern const cdc_format_factory_t cdc_format_canal_json;
+extern const cdc_format_factory_t cdc_format_debezium_json;
 extern const cdc_format_factory_t cdc_format_json;
+extern const cdc_format_factory_t cdc_format_maxwell_json;
+extern const cdc_format_factory_t cdc_format_ogg_json;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 
 static const cdc_format_factory_t *const formats[] = {
+    &cdc_format_canal_json,
+    &cdc_format_debezium_json,
     &cdc_format_json,
+    &cdc_format_maxwell_json,
+    &cdc_format_ogg_json,
     NULL,
 };
 

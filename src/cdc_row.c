@@ -200,15 +200,17 @@ int cdc_decimal_parse(const char *s, size_t len, int precision, int scale, cdc_i
     }
     cdc_i128 limit = cdc_pow10_i128(precision);
     cdc_i128 v = 0;
+    /* check before each step so that v * 10 + digit never leaves the int128 range */
     for (int k = 0; k < keep; k++) {
-        v = v * 10 + (dig[k] - '0');
-        if (v >= limit)
+        int digit = dig[k] - '0';
+        if (v > (limit - 1 - digit) / 10)
             return -1;
+        v = v * 10 + digit;
     }
     for (long k = 0; k < shift && v != 0; k++) {
-        v *= 10;
-        if (v >= limit)
+        if (v > (limit - 1) / 10)
             return -1;
+        v *= 10;
     }
     if (round_digit >= 5) /* HALF_UP, as Java's BigDecimal.setScale */
         v += 1;

@@ -245,6 +245,11 @@ Test(decimal, parse_and_round)
     cr_expect_eq(rc, -1, "9.995 rounds to 10.00 which does not fit DECIMAL(3, 2)");
     dec("100000000000000000000000000000000000000", 38, 0, &rc);
     cr_expect_eq(rc, -1);
+    /* regress: 2^129 used to wrap around to 0 */
+    dec("680564733841876926926749214863536422912", 38, 0, &rc);
+    cr_expect_eq(rc, -1);
+    dec("-99999999999999999999999999999999999999999999999999", 38, 0, &rc);
+    cr_expect_eq(rc, -1);
 }
 
 Test(datetime, parse)
