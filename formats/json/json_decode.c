@@ -1,0 +1,2036 @@
+/*
+ * json_decode.c — JSON to rows: the pooled yajl parser, scalar conversion and
+ * the streaming row decoder shared by every JSON format (see cdc_json.h).
+ *
+ * The row decoder is a stack machine driven by yajl events. Each frame is an
+ * open container: the row being filled (ROW), an array or map collecting its
+ * elements in a scratch vector the frame keeps across messages, a subtree being
+ * skipped (unknown field), or a subtree being re-serialized as text (an object
+ * or array given for a STRING field, like Flink's JsonNode.toString()).
+ * Nothing is allocated per message except output in the caller's arena.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cdc_json.h"
+
+/* Hot-path helpers are forced inline into yajl's callbacks; rare paths are kept out of them. */
+#define HOT static inline __attribute__((always_inline))
+#define COLD static __attribute__((noinline))
+
+static inline uint64_t load8(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w; /* p[0] in the low byte */
+}
+
+/* ---- pool allocator for yajl ---------------------------------------------------------- */
+
+/*
+ * yajl 2.1 cannot reset a handle: after a message that did not end cleanly
+ * the parser drops its handle and takes a new one. The handle's allocations
+ * come from this pool, rewound at each drop, so that costs no malloc either: a
+ * bump allocator with a size header, in-place growth of the newest block
+ * (yajl's buffers grow by realloc), and frees that only roll back the newest
+ * block.
+ */
+typedef struct pool_chunk_s {
+    struct pool_chunk_s *next;
+    size_t size;
+    _Alignas(16) unsigned char data[];
+} pool_chunk_t;
+
+typedef struct pool_s {
+    pool_chunk_t *head;
+    size_t used;
+    size_t last; /* offset of the newest block's header in head, or SIZE_MAX */
+} pool_t;
+
+#define POOL_HDR 16
+#define POOL_MIN_CHUNK (16 * 1024)
+
+static size_t align16(size_t n)
+{
+    return (n + 15) & ~(size_t)15;
+}
+
+static void *pool_malloc(void *ctx, size_t sz)
+{
+    pool_t *pool = ctx;
+    size_t need = POOL_HDR + align16(sz);
+    if (!pool->head || pool->used + need > pool->head->size) {
+        size_t size = POOL_MIN_CHUNK;
+        if (pool->head && pool->head->size * 2 > size)
+            size = pool->head->size * 2;
+        while (size < need)
+            size *= 2;
+        pool_chunk_t *c = cdc_xmalloc(sizeof(*c) + size);
+        c->size = size;
+        c->next = pool->head;
+        pool->head = c;
+        pool->used = 0;
+    }
+    unsigned char *hdr = pool->head->data + pool->used;
+    memcpy(hdr, &sz, sizeof(sz));
+    pool->last = pool->used;
+    pool->used += need;
+    return hdr + POOL_HDR;
+}
+
+static bool pool_is_last(pool_t *pool, void *ptr)
+{
+    return pool->head && pool->last != SIZE_MAX &&
+           (unsigned char *)ptr == pool->head->data + pool->last + POOL_HDR;
+}
+
+static void *pool_realloc(void *ctx, void *ptr, size_t sz)
+{
+    pool_t *pool = ctx;
+    if (!ptr)
+        return pool_malloc(ctx, sz);
+    size_t old;
+    memcpy(&old, (unsigned char *)ptr - POOL_HDR, sizeof(old));
+    if (pool_is_last(pool, ptr) && pool->last + POOL_HDR + align16(sz) <= pool->head->size) {
+        memcpy((unsigned char *)ptr - POOL_HDR, &sz, sizeof(sz));
+        pool->used = pool->last + POOL_HDR + align16(sz);
+        return ptr;
+    }
+    void *p = pool_malloc(ctx, sz);
+    memcpy(p, ptr, old < sz ? old : sz);
+    return p;
+}
+
+static void pool_free(void *ctx, void *ptr)
+{
+    pool_t *pool = ctx;
+    if (ptr && pool_is_last(pool, ptr)) {
+        pool->used = pool->last;
+        pool->last = SIZE_MAX;
+    }
+}
+
+/* Rewinds; keeps the newest (largest) chunk. */
+static void pool_reset(pool_t *pool)
+{
+    if (!pool->head)
+        return;
+    pool_chunk_t *c = pool->head->next;
+    while (c) {
+        pool_chunk_t *next = c->next;
+        free(c);
+        c = next;
+    }
+    pool->head->next = NULL;
+    pool->used = 0;
+    pool->last = SIZE_MAX;
+}
+
+static void pool_destroy(pool_t *pool)
+{
+    pool_reset(pool);
+    free(pool->head);
+    pool->head = NULL;
+}
+
+/* ---- parser ---------------------------------------------------------------------------- */
+
+struct cdc_json_parser_s {
+    pool_t pool;
+    yajl_alloc_funcs afs;
+    const yajl_callbacks *callbacks;
+    void *ctx;
+    yajl_handle hand; /* kept across messages while they parse cleanly */
+    size_t root_end;  /* offset marked by cdc_json_parser_mark_end, or SIZE_MAX */
+};
+
+cdc_json_parser_t *cdc_json_parser_new(const yajl_callbacks *callbacks, void *ctx)
+{
+    cdc_json_parser_t *p = cdc_xcalloc(1, sizeof(*p));
+    p->pool.last = SIZE_MAX;
+    p->afs.malloc = pool_malloc;
+    p->afs.realloc = pool_realloc;
+    p->afs.free = pool_free;
+    p->afs.ctx = &p->pool;
+    p->callbacks = callbacks;
+    p->ctx = ctx;
+    return p;
+}
+
+static void drop_handle(cdc_json_parser_t *p)
+{
+    if (p->hand)
+        yajl_free(p->hand); /* frees into the pool: nothing */
+    p->hand = NULL;
+    pool_reset(&p->pool);
+}
+
+void cdc_json_parser_destroy(cdc_json_parser_t *p)
+{
+    if (!p)
+        return;
+    drop_handle(p);
+    pool_destroy(&p->pool);
+    free(p);
+}
+
+size_t cdc_json_parser_offset(const cdc_json_parser_t *p)
+{
+    return p->hand ? yajl_get_bytes_consumed(p->hand) : 0;
+}
+
+void cdc_json_parser_mark_end(cdc_json_parser_t *p)
+{
+    if (p->root_end == SIZE_MAX)
+        p->root_end = cdc_json_parser_offset(p);
+}
+
+static bool is_json_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void set_invalid(cdc_buf_t *err, size_t at, const char *reason, size_t rlen)
+{
+    cdc_buf_clear(err);
+    cdc_buf_printf(err, "invalid JSON at byte %zu: %.*s", at, (int)rlen, reason);
+}
+
+/* Offset of the first non-whitespace byte at or after from, or len. */
+static size_t skip_space(const char *msg, size_t len, size_t from)
+{
+    while (from < len && is_json_space(msg[from]))
+        from++;
+    return from;
+}
+
+/*
+ * One yajl handle in yajl_allow_multiple_values mode parses message after
+ * message. That is only sound while every message ends cleanly: the top-level
+ * value was marked complete and only whitespace follows (so the lexer holds no
+ * partial token). Any other outcome takes the slow path: yajl_complete_parse
+ * for its diagnosis, then the handle is dropped and the next message gets a
+ * fresh one from the pool. A message of whitespace only never reaches yajl
+ * (a used handle would accept it).
+ */
+int cdc_json_parser_parse(cdc_json_parser_t *p, const char *msg, size_t len, cdc_buf_t *err)
+{
+    if (skip_space(msg, len, 0) == len) {
+        set_invalid(err, len, "premature EOF", 13);
+        return CDC_JSON_PARSE_INVALID;
+    }
+    if (!p->hand) {
+        p->hand = yajl_alloc(p->callbacks, &p->afs, p->ctx);
+        if (!p->hand) {
+            set_invalid(err, 0, "out of memory", 13);
+            return CDC_JSON_PARSE_INVALID;
+        }
+        yajl_config(p->hand, yajl_allow_multiple_values, 1);
+    }
+    p->root_end = SIZE_MAX;
+    yajl_status st = yajl_parse(p->hand, (const unsigned char *)msg, len);
+    size_t at = yajl_get_bytes_consumed(p->hand);
+    if (st == yajl_status_ok && p->root_end != SIZE_MAX && skip_space(msg, len, p->root_end) == len)
+        return CDC_JSON_PARSE_OK; /* the fast path: keep the handle */
+
+    int rc = CDC_JSON_PARSE_OK;
+    size_t junk = p->root_end != SIZE_MAX ? skip_space(msg, len, p->root_end) : len;
+    if (junk < len) {
+        /* whatever yajl made of it, bytes follow the complete value */
+        set_invalid(err, junk, "trailing garbage", 16);
+        rc = CDC_JSON_PARSE_INVALID;
+    } else {
+        bool finishing = false;
+        if (st == yajl_status_ok) {
+            finishing = true;
+            st = yajl_complete_parse(p->hand);
+        }
+        if (st == yajl_status_client_canceled) {
+            rc = CDC_JSON_PARSE_CANCELED;
+        } else if (st != yajl_status_ok) {
+            /* "parse error: premature EOF\n" -> "premature EOF" */
+            unsigned char *text = yajl_get_error(p->hand, 0, (const unsigned char *)msg, len);
+            const char *r = text ? (const char *)text : "unknown error";
+            const char *colon = strstr(r, ": ");
+            if (colon)
+                r = colon + 2;
+            size_t rl = strlen(r);
+            while (rl && (r[rl - 1] == '\n' || r[rl - 1] == '.' || r[rl - 1] == ' '))
+                rl--;
+            set_invalid(err, finishing ? len : at, r, rl);
+            if (text)
+                yajl_free_error(p->hand, text);
+            rc = CDC_JSON_PARSE_INVALID;
+        }
+    }
+    drop_handle(p);
+    return rc;
+}
+
+/* ---- small text helpers ---------------------------------------------------------------- */
+
+/* Appends printf output to a fixed buffer at *pos (truncating). */
+static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...) CDC_PRINTF(4, 5);
+static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
+{
+    if (*pos >= cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *pos, cap - *pos, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *pos = *pos + (size_t)n < cap ? *pos + (size_t)n : cap - 1;
+}
+
+/* Writes the type as SQL text ("DECIMAL(5, 2)", "ARRAY<INT NOT NULL>"). */
+static void type_text(const cdc_type_t *t, char *buf, size_t cap, size_t *pos, bool with_null)
+{
+    switch (t->root) {
+    case CDC_T_DECIMAL:
+        bput(buf, cap, pos, "DECIMAL(%d, %d)", (int)t->precision, (int)t->scale);
+        break;
+    case CDC_T_CHAR:
+    case CDC_T_BINARY:
+        bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
+        break;
+    case CDC_T_VARCHAR:
+    case CDC_T_VARBINARY:
+        if (t->length == CDC_MAX_LENGTH)
+            bput(buf, cap, pos, "%s", t->root == CDC_T_VARCHAR ? "STRING" : "BYTES");
+        else
+            bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
+        break;
+    case CDC_T_TIME:
+    case CDC_T_TIMESTAMP:
+    case CDC_T_TIMESTAMP_LTZ:
+        bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->precision);
+        break;
+    case CDC_T_ARRAY:
+        bput(buf, cap, pos, "ARRAY<");
+        type_text(t->children[0], buf, cap, pos, true);
+        bput(buf, cap, pos, ">");
+        break;
+    case CDC_T_MAP:
+        bput(buf, cap, pos, "MAP<");
+        type_text(t->children[0], buf, cap, pos, true);
+        bput(buf, cap, pos, ", ");
+        type_text(t->children[1], buf, cap, pos, true);
+        bput(buf, cap, pos, ">");
+        break;
+    case CDC_T_ROW:
+        bput(buf, cap, pos, "ROW<");
+        for (int i = 0; i < t->nchildren; i++) {
+            bput(buf, cap, pos, "%s%s ", i ? ", " : "", t->names[i]);
+            type_text(t->children[i], buf, cap, pos, true);
+        }
+        bput(buf, cap, pos, ">");
+        break;
+    default:
+        bput(buf, cap, pos, "%s", cdc_type_root_name(t->root));
+        break;
+    }
+    if (with_null && !t->nullable)
+        bput(buf, cap, pos, " NOT NULL");
+}
+
+/* Writes `found string "abc"` / `found number 1.5` / `found boolean true` / `found null`. */
+static void found_text(char kind, const char *s, size_t len, char *buf, size_t cap, size_t *pos)
+{
+    switch (kind) {
+    case 'n':
+        bput(buf, cap, pos, "found null");
+        return;
+    case 'b':
+        bput(buf, cap, pos, "found boolean %.*s", (int)len, s);
+        return;
+    case '#':
+    case 's': {
+        size_t shown = len;
+        bool cut = false;
+        if (shown > 40) {
+            shown = 40;
+            while (shown > 0 && ((unsigned char)s[shown] & 0xC0) == 0x80)
+                shown--; /* do not split a UTF-8 sequence */
+            cut = true;
+        }
+        if (kind == '#')
+            bput(buf, cap, pos, "found number %.*s%s", (int)shown, s, cut ? "..." : "");
+        else
+            bput(buf, cap, pos, "found string \"%.*s%s\"", (int)shown, s, cut ? "..." : "");
+        return;
+    }
+    default:
+        bput(buf, cap, pos, "found %s", kind == '{' ? "an object" : "an array");
+        return;
+    }
+}
+
+/* "a number", "a string", ... for container mismatches. */
+static const char *kind_noun(char kind)
+{
+    switch (kind) {
+    case 'n':
+        return "null";
+    case 'b':
+        return "a boolean";
+    case '#':
+        return "a number";
+    case 's':
+        return "a string";
+    case '{':
+        return "an object";
+    default:
+        return "an array";
+    }
+}
+
+static const char *container_noun(const cdc_type_t *t)
+{
+    return t->root == CDC_T_ARRAY ? "an array" : "an object";
+}
+
+static bool is_container(const cdc_type_t *t)
+{
+    return t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW;
+}
+
+/* `expected INT, found string "abc"` (or `expected an array, found a number`). */
+static int mismatch(const cdc_type_t *t, char kind, const char *s, size_t len, char *errbuf,
+                    size_t errlen)
+{
+    size_t pos = 0;
+    if (is_container(t) && kind != 'n') {
+        bput(errbuf, errlen, &pos, "expected %s, found %s", container_noun(t), kind_noun(kind));
+        return -1;
+    }
+    bput(errbuf, errlen, &pos, "expected ");
+    type_text(t, errbuf, errlen, &pos, kind == 'n');
+    bput(errbuf, errlen, &pos, ", ");
+    found_text(kind, s, len, errbuf, errlen, &pos);
+    return -1;
+}
+
+/* `value 300 does not fit TINYINT` */
+static int overflow(const cdc_type_t *t, const char *s, size_t len, char *errbuf, size_t errlen)
+{
+    size_t pos = 0;
+    bput(errbuf, errlen, &pos, "value %.*s%s does not fit ", (int)(len > 60 ? 60 : len), s,
+         len > 60 ? "..." : "");
+    type_text(t, errbuf, errlen, &pos, false);
+    return -1;
+}
+
+/* ---- scalar conversion ------------------------------------------------------------------- */
+
+static void trim(const char **s, size_t *len)
+{
+    while (*len && isspace((unsigned char)**s)) {
+        (*s)++;
+        (*len)--;
+    }
+    while (*len && isspace((unsigned char)(*s)[*len - 1]))
+        (*len)--;
+}
+
+/* Parses [+-]?digits. Returns 0, -1 when not an integer, -2 when beyond 64 bits. */
+static int parse_i64(const char *s, size_t len, int64_t *out)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    if (i == len)
+        return -1;
+    uint64_t v = 0;
+    bool big = false;
+    for (; i < len; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9)
+            return -1;
+        if (v > (UINT64_MAX - d) / 10)
+            big = true;
+        v = v * 10 + d;
+    }
+    if (big || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
+        return -2;
+    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return 0;
+}
+
+/* [+-]? (d+ (. d*)? | . d+) ([eE] [+-]? d+)?  — the decimal text Java's parsers accept. */
+static bool is_number_text(const char *s, size_t len)
+{
+    size_t i = 0, nd = 0;
+    if (i < len && (s[i] == '+' || s[i] == '-'))
+        i++;
+    while (i < len && s[i] >= '0' && s[i] <= '9') {
+        i++;
+        nd++;
+    }
+    if (i < len && s[i] == '.') {
+        i++;
+        while (i < len && s[i] >= '0' && s[i] <= '9') {
+            i++;
+            nd++;
+        }
+    }
+    if (nd == 0)
+        return false;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        size_t ne = 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9') {
+            i++;
+            ne++;
+        }
+        if (ne == 0)
+            return false;
+    }
+    return i == len;
+}
+
+/*
+ * Reads up to 19 digits of decimal text [+-]?d*[.d*] without an exponent:
+ * *mant = the digits as an integer, *nfrac = digits after the point, *ndigits
+ * = all digits.
+ * Returns false when the text has another shape or more digits (slow path).
+ */
+static bool small_decimal(const char *s, size_t len, bool *neg, uint64_t *mant, int *nfrac,
+                          int *ndigits)
+{
+    size_t i = 0;
+    *neg = false;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        *neg = s[i++] == '-';
+    uint64_t m = 0;
+    int nd = 0, nf = 0;
+    bool dot = false;
+    for (; i < len; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d <= 9) {
+            if (++nd > 19)
+                return false;
+            m = m * 10 + d;
+            nf += dot;
+        } else if (s[i] == '.' && !dot) {
+            dot = true;
+        } else {
+            return false;
+        }
+    }
+    if (nd == 0)
+        return false;
+    *mant = m;
+    *nfrac = nf;
+    *ndigits = nd;
+    return true;
+}
+
+/*
+ * Decimal text to double. Clinger's fast path when the digits fit 2^53 and the
+ * power of ten is exact (the result is then correctly rounded, as strtod's);
+ * strtod otherwise, on a terminated copy (stack, or the arena for long text).
+ */
+static double text_to_double(const char *s, size_t len, cdc_arena_t *arena)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    bool neg;
+    uint64_t m;
+    int nf, nd;
+    if (small_decimal(s, len, &neg, &m, &nf, &nd) && m <= (1ull << 53) && nf <= 22) {
+        double d = (double)m / p10[nf];
+        return neg ? -d : d;
+    }
+    char small[64];
+    char *z;
+    if (len < sizeof(small)) {
+        memcpy(small, s, len);
+        small[len] = '\0';
+        z = small;
+    } else {
+        z = cdc_arena_memdup(arena, s, len);
+    }
+    return strtod(z, NULL);
+}
+
+static float text_to_float(const char *s, size_t len, cdc_arena_t *arena)
+{
+    static const float p10[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
+    bool neg;
+    uint64_t m;
+    int nf, nd;
+    if (small_decimal(s, len, &neg, &m, &nf, &nd) && m <= (1ull << 24) && nf <= 10) {
+        float f = (float)m / p10[nf];
+        return neg ? -f : f;
+    }
+    char small[64];
+    char *z;
+    if (len < sizeof(small)) {
+        memcpy(small, s, len);
+        small[len] = '\0';
+        z = small;
+    } else {
+        z = cdc_arena_memdup(arena, s, len);
+    }
+    return strtof(z, NULL);
+}
+
+/* NaN, Infinity, +Infinity, -Infinity as Java's Double.parseDouble reads them. */
+static bool special_real(const char *s, size_t len, double *out)
+{
+    if (len == 3 && memcmp(s, "NaN", 3) == 0) {
+        *out = NAN;
+        return true;
+    }
+    bool neg = false;
+    if (len && (s[0] == '-' || s[0] == '+')) {
+        neg = s[0] == '-';
+        s++;
+        len--;
+    }
+    if (len == 8 && memcmp(s, "Infinity", 8) == 0) {
+        *out = neg ? -INFINITY : INFINITY;
+        return true;
+    }
+    return false;
+}
+
+/* 10^0 .. 10^38 as constants (no lazy initialization: decoders may start on any thread). */
+#define P10(k) ((cdc_i128)1 * k##ull)
+#define P19(k) ((cdc_i128)10000000000000000000ull * k##ull)
+static const cdc_i128 pow10_tab[CDC_MAX_DECIMAL_PRECISION + 1] = {
+    P10(1),
+    P10(10),
+    P10(100),
+    P10(1000),
+    P10(10000),
+    P10(100000),
+    P10(1000000),
+    P10(10000000),
+    P10(100000000),
+    P10(1000000000),
+    P10(10000000000),
+    P10(100000000000),
+    P10(1000000000000),
+    P10(10000000000000),
+    P10(100000000000000),
+    P10(1000000000000000),
+    P10(10000000000000000),
+    P10(100000000000000000),
+    P10(1000000000000000000),
+    P19(1),
+    P19(10),
+    P19(100),
+    P19(1000),
+    P19(10000),
+    P19(100000),
+    P19(1000000),
+    P19(10000000),
+    P19(100000000),
+    P19(1000000000),
+    P19(10000000000),
+    P19(100000000000),
+    P19(1000000000000),
+    P19(10000000000000),
+    P19(100000000000000),
+    P19(1000000000000000),
+    P19(10000000000000000),
+    P19(100000000000000000),
+    P19(1000000000000000000),
+    P19(10000000000000000000),
+};
+#undef P10
+#undef P19
+
+/*
+ * True when decimal text (already checked: [+-]?digits[.digits][e[+-]digits])
+ * has more integer digits than DECIMAL(p, s) holds. Checked before calling
+ * cdc_decimal_parse, whose digit loop overflows 128 bits on such input.
+ */
+static bool too_many_int_digits(const char *s, size_t len, int precision, int scale)
+{
+    size_t i = 0;
+    if (i < len && (s[i] == '+' || s[i] == '-'))
+        i++;
+    long ipos = 0; /* digits before the point, from the first nonzero digit */
+    long lead = 0; /* zeros after the point before the first nonzero digit */
+    bool nz = false, dot = false;
+    for (; i < len; i++) {
+        char c = s[i];
+        if (c == '.') {
+            dot = true;
+        } else if (c >= '0' && c <= '9') {
+            if (c != '0')
+                nz = true;
+            if (!dot && nz)
+                ipos++;
+            else if (dot && !nz)
+                lead++;
+        } else {
+            break;
+        }
+    }
+    if (!nz)
+        return false; /* zero */
+    long e = 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = i < len && s[i] == '-';
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+            if (e < 1000000)
+                e = e * 10 + (s[i] - '0');
+        if (eneg)
+            e = -e;
+    }
+    /* the first nonzero digit has weight 10^(mag - 1) */
+    long mag = (ipos > 0 ? ipos : -lead) + e;
+    return mag > precision - scale;
+}
+
+/*
+ * Decimal text to DECIMAL(p, s): a fast path for plain text whose fraction
+ * fits the scale and whose scaled value stays below 10^38 (no rounding, no
+ * 128-bit overflow); cdc_decimal_parse otherwise.
+ */
+static int text_to_decimal(const char *s, size_t len, const cdc_type_t *t, cdc_i128 *out)
+{
+    bool neg;
+    uint64_t m;
+    int nf, nd;
+    if (small_decimal(s, len, &neg, &m, &nf, &nd) && nf <= t->scale &&
+        nd - nf + t->scale <= CDC_MAX_DECIMAL_PRECISION) {
+        cdc_i128 v = (cdc_i128)m * pow10_tab[t->scale - nf];
+        if (v >= pow10_tab[t->precision])
+            return -1;
+        *out = neg ? -v : v;
+        return 0;
+    }
+    if (too_many_int_digits(s, len, t->precision, t->scale))
+        return -1;
+    return cdc_decimal_parse(s, len, t->precision, t->scale, out);
+}
+
+static const signed char b64_index[256] = {
+    ['A'] = 1,  ['B'] = 2,  ['C'] = 3,  ['D'] = 4,  ['E'] = 5,  ['F'] = 6,  ['G'] = 7,  ['H'] = 8,
+    ['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12, ['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16,
+    ['Q'] = 17, ['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22, ['W'] = 23, ['X'] = 24,
+    ['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28, ['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32,
+    ['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36, ['k'] = 37, ['l'] = 38, ['m'] = 39, ['n'] = 40,
+    ['o'] = 41, ['p'] = 42, ['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47, ['v'] = 48,
+    ['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52, ['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56,
+    ['4'] = 57, ['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62, ['+'] = 63, ['/'] = 64,
+}; /* value + 1; 0 = not in the alphabet */
+
+/* Standard base64, padding optional. Returns the decoded length or -1. */
+static long base64_decode(const char *s, size_t len, unsigned char *out)
+{
+    while (len && s[len - 1] == '=')
+        len--;
+    if (len % 4 == 1)
+        return -1;
+    unsigned char *w = out;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        int v = b64_index[(unsigned char)s[i]];
+        if (!v)
+            return -1;
+        acc = (acc << 6) | (uint32_t)(v - 1);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            *w++ = (unsigned char)(acc >> bits);
+        }
+    }
+    return (long)(w - out);
+}
+
+/* The layout a timestamp must have, for messages ("yyyy-MM-dd HH:mm:ss.SSS"). */
+static void ts_layout(const cdc_type_t *t, bool iso8601, char *buf, size_t cap, size_t *pos)
+{
+    bput(buf, cap, pos, "yyyy-MM-dd%cHH:mm:ss", iso8601 ? 'T' : ' ');
+    if (t->precision > 0)
+        bput(buf, cap, pos, ".%.*s", (int)t->precision, "SSSSSSSSS");
+    if (t->root == CDC_T_TIMESTAMP_LTZ)
+        bput(buf, cap, pos, "Z");
+}
+
+static int ts_mismatch(const cdc_type_t *t, const char *s, size_t len, bool iso8601, char *errbuf,
+                       size_t errlen)
+{
+    size_t pos = 0;
+    bput(errbuf, errlen, &pos, "expected ");
+    type_text(t, errbuf, errlen, &pos, false);
+    bput(errbuf, errlen, &pos, " as %s \"", iso8601 ? "ISO-8601" : "SQL");
+    ts_layout(t, iso8601, errbuf, errlen, &pos);
+    bput(errbuf, errlen, &pos, "\", ");
+    found_text('s', s, len, errbuf, errlen, &pos);
+    return -1;
+}
+
+static int dig2(const char *s)
+{
+    unsigned a = (unsigned)(unsigned char)s[0] - '0', b = (unsigned)(unsigned char)s[1] - '0';
+    return a <= 9 && b <= 9 ? (int)(a * 10 + b) : -1;
+}
+
+/*
+ * The exact layout "yyyy-mm-dd?hh:mm:ss[.f{1,9}]" with the separator sep,
+ * giving what cdc_timestamp_parse gives. Returns -1 for anything else (the
+ * caller then takes cdc_timestamp_parse's verdict).
+ */
+static int ts_fast(const char *s, size_t n, char sep, int precision, cdc_ts_t *out)
+{
+    static const uint8_t mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (n < 19 || s[4] != '-' || s[7] != '-' || s[10] != sep || s[13] != ':' || s[16] != ':')
+        return -1;
+    int yh = dig2(s), yl = dig2(s + 2), mo = dig2(s + 5), d = dig2(s + 8);
+    int h = dig2(s + 11), mi = dig2(s + 14), sec = dig2(s + 17);
+    if ((yh | yl | mo | d | h | mi | sec) < 0)
+        return -1;
+    int y = yh * 100 + yl;
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap) || h > 23 || mi > 59 ||
+        sec > 59)
+        return -1;
+    int64_t frac = 0;
+    if (n > 19) {
+        if (s[19] != '.' || n == 20 || n > 29)
+            return -1;
+        int nd = 0;
+        for (size_t i = 20; i < n; i++, nd++) {
+            unsigned dd = (unsigned)(unsigned char)s[i] - '0';
+            if (dd > 9)
+                return -1;
+            frac = frac * 10 + dd;
+        }
+        for (; nd < 9; nd++)
+            frac *= 10;
+        static const int64_t unit[] = {1000000000, 100000000, 10000000, 1000000, 100000,
+                                       10000,      1000,      100,      10,      1};
+        frac -= frac % unit[precision];
+    }
+    int64_t days = cdc_days_from_civil(y, (unsigned)mo, (unsigned)d);
+    int64_t ms_of_day = ((int64_t)h * 3600 + mi * 60 + sec) * 1000 + frac / 1000000;
+    out->millis = days * 86400000LL + ms_of_day;
+    out->nanos = (int32_t)(frac % 1000000);
+    return 0;
+}
+
+/*
+ * The conversion behind cdc_json_convert_scalar and the row decoder. Strings
+ * lying inside [in, in + inlen) are referenced instead of copied.
+ */
+static int convert(const cdc_type_t *t, char kind, const char *s, size_t len, bool iso8601,
+                   cdc_arena_t *arena, const char *in, size_t inlen, cdc_value_t *out, char *errbuf,
+                   size_t errlen)
+{
+    if (kind == 'n') {
+        if (!t->nullable)
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        out->flags = CDC_V_NULL;
+        return 0;
+    }
+    const char *ts = s; /* trimmed text, for numbers given as strings (Flink trims) */
+    size_t tl = len;
+    switch (t->root) {
+    case CDC_T_BOOLEAN:
+        if (kind == 'b') {
+            out->v.b = s[0] == 't';
+        } else if (kind == 's') {
+            trim(&ts, &tl);
+            if (tl == 4 && strncasecmp(ts, "true", 4) == 0)
+                out->v.b = true;
+            else if (tl == 5 && strncasecmp(ts, "false", 5) == 0)
+                out->v.b = false;
+            else
+                return mismatch(t, kind, s, len, errbuf, errlen);
+        } else {
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        }
+        break;
+    case CDC_T_TINYINT:
+    case CDC_T_SMALLINT:
+    case CDC_T_INT:
+    case CDC_T_BIGINT: {
+        if (kind != '#' && kind != 's')
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        if (kind == 's')
+            trim(&ts, &tl);
+        int64_t v;
+        int rc = parse_i64(ts, tl, &v);
+        if (rc == -1)
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
+        static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
+        int w = t->root - CDC_T_TINYINT;
+        if (rc == -2 || v < lo[w] || v > hi[w])
+            return overflow(t, ts, tl, errbuf, errlen);
+        out->v.i = v;
+        break;
+    }
+    case CDC_T_FLOAT:
+    case CDC_T_DOUBLE: {
+        bool is_float = t->root == CDC_T_FLOAT;
+        double d;
+        if (kind == '#') {
+            /* yajl checked the syntax; JSON number text is a subset of strtod's */
+        } else if (kind == 's') {
+            trim(&ts, &tl);
+            if (special_real(ts, tl, &d)) {
+                if (is_float)
+                    out->v.f = (float)d;
+                else
+                    out->v.d = d;
+                break;
+            }
+            if (!is_number_text(ts, tl))
+                return mismatch(t, kind, s, len, errbuf, errlen);
+        } else {
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        }
+        /* out of range becomes +-Infinity or 0, as in Java */
+        if (is_float)
+            out->v.f = text_to_float(ts, tl, arena);
+        else
+            out->v.d = text_to_double(ts, tl, arena);
+        break;
+    }
+    case CDC_T_DECIMAL:
+        if (kind == 's') {
+            trim(&ts, &tl);
+            if (!is_number_text(ts, tl))
+                return mismatch(t, kind, s, len, errbuf, errlen);
+        } else if (kind != '#') {
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        }
+        if (text_to_decimal(ts, tl, t, &out->v.dec) < 0)
+            return overflow(t, ts, tl, errbuf, errlen);
+        break;
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+        if (kind == 'b') {
+            out->v.s.ptr = s[0] == 't' ? "true" : "false";
+            out->v.s.len = s[0] == 't' ? 4 : 5;
+            break;
+        }
+        if (len > UINT32_MAX)
+            return overflow(t, s, 20, errbuf, errlen);
+        if (in && (uintptr_t)s >= (uintptr_t)in && (uintptr_t)s + len <= (uintptr_t)in + inlen)
+            out->v.s.ptr = s;
+        else
+            out->v.s.ptr = cdc_arena_memdup(arena, s, len);
+        out->v.s.len = (uint32_t)len;
+        break;
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY: {
+        if (kind != 's')
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        unsigned char *bytes = cdc_arena_alloc(arena, len / 4 * 3 + 3);
+        long n = base64_decode(s, len, bytes);
+        if (n < 0) {
+            size_t pos = 0;
+            bput(errbuf, errlen, &pos, "expected base64 text for ");
+            type_text(t, errbuf, errlen, &pos, false);
+            bput(errbuf, errlen, &pos, ", ");
+            found_text(kind, s, len, errbuf, errlen, &pos);
+            return -1;
+        }
+        out->v.s.ptr = (const char *)bytes;
+        out->v.s.len = (uint32_t)n;
+        break;
+    }
+    case CDC_T_DATE: {
+        int32_t days;
+        if (kind != 's' || cdc_date_parse(s, len, &days) < 0)
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        out->v.i = days;
+        break;
+    }
+    case CDC_T_TIME:
+        if (kind != 's' || cdc_time_parse(s, len, t->precision, &out->v.i) < 0)
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        break;
+    case CDC_T_TIMESTAMP:
+    case CDC_T_TIMESTAMP_LTZ: {
+        if (kind != 's')
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        size_t n = len;
+        if (t->root == CDC_T_TIMESTAMP_LTZ) {
+            if (n == 0 || s[n - 1] != 'Z')
+                return ts_mismatch(t, s, len, iso8601, errbuf, errlen);
+            n--;
+        }
+        /* the standard fixes the date/time separator; seconds may be left out */
+        char sep = iso8601 ? 'T' : ' ';
+        if (ts_fast(s, n, sep, t->precision, &out->v.ts) == 0)
+            break;
+        if (n < 11 || !memchr(s, sep, n) || memchr(s, iso8601 ? ' ' : 'T', n) ||
+            cdc_timestamp_parse(s, n, t->precision, false, &out->v.ts, NULL) < 0)
+            return ts_mismatch(t, s, len, iso8601, errbuf, errlen);
+        break;
+    }
+    case CDC_T_ARRAY:
+    case CDC_T_MAP:
+    case CDC_T_ROW:
+    default:
+        return mismatch(t, kind, s, len, errbuf, errlen);
+    }
+    out->flags = 0;
+    return 0;
+}
+
+int cdc_json_convert_scalar(const cdc_type_t *t, char kind, const char *s, size_t len, bool iso8601,
+                            cdc_arena_t *arena, cdc_value_t *out, char *errbuf, size_t errlen)
+{
+    if (errlen)
+        errbuf[0] = '\0';
+    return convert(t, kind, s, len, iso8601, arena, NULL, 0, out, errbuf, errlen);
+}
+
+int cdc_json_check_type(const cdc_type_t *t, cdc_error_t **err)
+{
+    if (t->root == CDC_T_MAP && is_container(t->children[0])) {
+        char buf[256];
+        size_t pos = 0;
+        type_text(t, buf, sizeof(buf), &pos, false);
+        cdc_error_t *e =
+            cdc_error_new(CDC_ERR_OPTION, "JSON format doesn't support %s as key type of a map",
+                          cdc_type_root_name(t->children[0]->root));
+        cdc_error_set_detail(e, "the type is %s", buf);
+        cdc_error_set_hint(e, "JSON object keys are text: use a scalar key type such as STRING.");
+        if (err) {
+            cdc_error_destroy(*err);
+            *err = e;
+        } else {
+            cdc_error_destroy(e);
+        }
+        return -1;
+    }
+    for (int i = 0; i < t->nchildren; i++)
+        if (cdc_json_check_type(t->children[i], err) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- row decoder ------------------------------------------------------------------------- */
+
+/* A precomputed view of a type: children and, for ROW, a field-name index. */
+typedef struct plan_s plan_t;
+struct plan_s {
+    const cdc_type_t *type;
+    plan_t **kids;             /* ROW: fields; ARRAY: element; MAP: key, value */
+    const cdc_type_t **ktypes; /* the kids' types */
+    uint32_t n;                /* number of kids */
+    const char **names;        /* ROW: zero-padded to a multiple of 8 bytes */
+    uint32_t *name_len;
+    int32_t *slots; /* open-addressing table of field indexes, -1 = empty */
+    uint32_t mask;
+    uint8_t *roots;     /* the kids' type roots */
+    uint64_t *w0;       /* ROW: the first 8 bytes of each name, zero-padded */
+    uint32_t *not_null; /* ROW: indexes of the NOT NULL fields */
+    uint32_t n_not_null;
+};
+
+/* F_HOST: outside any row (the json format's own level); events there return 2 */
+enum { F_ROW, F_ARRAY, F_MAP, F_SKIP, F_CAPTURE, F_HOST };
+
+typedef struct frame_s {
+    uint8_t kind;
+    int32_t cur;        /* ROW: field the next value is for, -1 = unknown key (skip it) */
+    int32_t expect;     /* ROW: the field after the last one seen: keys usually come in order */
+    uint32_t nseen;     /* ROW */
+    uint32_t n, cap;    /* ARRAY, MAP: items; the scratch vectors are kept across messages */
+    uint32_t slot;      /* where the container goes in the parent frame */
+    uint32_t depth;     /* SKIP, CAPTURE: nesting inside the skipped/captured subtree */
+    const plan_t *plan; /* the container's plan (ROW/ARRAY/MAP) */
+    const cdc_type_t *const *ktypes; /* plan->ktypes */
+    const char *const *names;        /* ROW: plan->names */
+    const uint32_t *name_len;        /* ROW: plan->name_len */
+    const uint64_t *w0;              /* ROW: plan->w0 */
+    const uint8_t *roots;            /* plan->roots */
+    uint32_t nfields;                /* ROW: plan->n */
+    cdc_value_t *vals;               /* ROW: row->values */
+    cdc_row_t *row;
+    uint64_t *seen;     /* ROW: fields seen */
+    cdc_value_t *items; /* ARRAY elements, MAP values */
+    cdc_value_t *keys;  /* MAP keys */
+} frame_t;
+
+struct cdc_json_rowdec_s {
+    frame_t *f; /* the top frame */
+    int top;
+    cdc_json_opts_t opts;
+    cdc_arena_t *arena;
+    const char *in; /* the message, for string references */
+    size_t inlen;
+    plan_t *root;
+    frame_t frames[CDC_JSON_MAX_DEPTH + 1];
+    frame_t host;   /* kind F_HOST: where f points between rows of the json format */
+    uint64_t *seen; /* seen_words per frame */
+    uint32_t seen_words;
+    /* capture of an object/array given for a STRING field */
+    cdc_buf_t cap;
+    bool cap_after_key;
+    bool cap_first[CDC_JSON_MAX_DEPTH + 2];
+    char reason[400];
+    char err[512];
+};
+
+static uint32_t hash_name(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static plan_t *plan_new(const cdc_type_t *t, uint32_t *max_fields)
+{
+    plan_t *p = cdc_xcalloc(1, sizeof(*p));
+    p->type = t;
+    p->n = (uint32_t)t->nchildren;
+    p->kids = cdc_xcalloc(p->n + 1, sizeof(plan_t *));
+    p->ktypes = cdc_xcalloc(p->n + 1, sizeof(cdc_type_t *));
+    p->roots = cdc_xcalloc(p->n + 1, 1);
+    for (uint32_t i = 0; i < p->n; i++) {
+        p->kids[i] = plan_new(t->children[i], max_fields);
+        p->ktypes[i] = t->children[i];
+        p->roots[i] = (uint8_t)t->children[i]->root;
+    }
+    if (t->root == CDC_T_ROW) {
+        if (p->n > *max_fields)
+            *max_fields = p->n;
+        p->names = cdc_xcalloc(p->n + 1, sizeof(char *));
+        p->name_len = cdc_xcalloc(p->n + 1, sizeof(uint32_t));
+        p->not_null = cdc_xcalloc(p->n + 1, sizeof(uint32_t));
+        p->w0 = cdc_xcalloc(p->n + 1, sizeof(uint64_t));
+        uint32_t size = 4;
+        while (size < p->n * 2)
+            size *= 2;
+        p->mask = size - 1;
+        p->slots = cdc_xmalloc(size * sizeof(int32_t));
+        for (uint32_t i = 0; i < size; i++)
+            p->slots[i] = -1;
+        for (uint32_t i = 0; i < p->n; i++) {
+            p->name_len[i] = (uint32_t)strlen(t->names[i]);
+            char *padded = cdc_xcalloc(1, (p->name_len[i] + 8) & ~(size_t)7);
+            memcpy(padded, t->names[i], p->name_len[i]);
+            p->names[i] = padded;
+            p->w0[i] = load8(padded);
+            if (!t->children[i]->nullable)
+                p->not_null[p->n_not_null++] = i;
+            uint32_t h = hash_name(p->names[i], p->name_len[i]) & p->mask;
+            while (p->slots[h] >= 0)
+                h = (h + 1) & p->mask;
+            p->slots[h] = (int32_t)i;
+        }
+    }
+    return p;
+}
+
+static void plan_free(plan_t *p)
+{
+    if (!p)
+        return;
+    for (uint32_t i = 0; i < p->n; i++)
+        plan_free(p->kids[i]);
+    free(p->kids);
+    free(p->ktypes);
+    free(p->roots);
+    free(p->w0);
+    for (uint32_t i = 0; p->names && i < p->n; i++)
+        free((char *)p->names[i]);
+    free(p->names);
+    free(p->name_len);
+    free(p->not_null);
+    free(p->slots);
+    free(p);
+}
+
+/* Sets up a zeroed decoder. */
+static void rowdec_init(cdc_json_rowdec_t *dec, const cdc_type_t *row_type,
+                        const cdc_json_opts_t *opts)
+{
+    uint32_t max_fields = 1;
+    dec->root = plan_new(row_type, &max_fields);
+    if (opts)
+        dec->opts = *opts;
+    dec->seen_words = (max_fields + 63) / 64;
+    dec->seen = cdc_xcalloc((size_t)dec->seen_words * (CDC_JSON_MAX_DEPTH + 1), sizeof(uint64_t));
+    for (int i = 0; i <= CDC_JSON_MAX_DEPTH; i++)
+        dec->frames[i].seen = dec->seen + (size_t)i * dec->seen_words;
+    dec->f = &dec->frames[0];
+    dec->host.kind = F_HOST;
+}
+
+cdc_json_rowdec_t *cdc_json_rowdec_new(const cdc_type_t *row_type, const cdc_json_opts_t *opts)
+{
+    cdc_json_rowdec_t *dec = cdc_xcalloc(1, sizeof(*dec));
+    rowdec_init(dec, row_type, opts);
+    return dec;
+}
+
+/* Frees what a decoder owns, not the decoder. */
+static void rowdec_fini(cdc_json_rowdec_t *dec)
+{
+    for (int i = 0; i <= CDC_JSON_MAX_DEPTH; i++) {
+        free(dec->frames[i].items);
+        free(dec->frames[i].keys);
+    }
+    free(dec->seen);
+    cdc_buf_free(&dec->cap);
+    plan_free(dec->root);
+}
+
+void cdc_json_rowdec_destroy(cdc_json_rowdec_t *dec)
+{
+    if (!dec)
+        return;
+    rowdec_fini(dec);
+    free(dec);
+}
+
+void cdc_json_rowdec_set_input(cdc_json_rowdec_t *dec, const char *msg, size_t len)
+{
+    dec->in = msg;
+    dec->inlen = msg ? len : 0;
+}
+
+const char *cdc_json_rowdec_error(const cdc_json_rowdec_t *dec)
+{
+    return dec->err;
+}
+
+static void row_frame_init(cdc_json_rowdec_t *dec, frame_t *f, const plan_t *p, cdc_row_t *row)
+{
+    f->kind = F_ROW;
+    f->plan = p;
+    f->ktypes = p->ktypes;
+    f->names = p->names;
+    f->name_len = p->name_len;
+    f->w0 = p->w0;
+    f->roots = p->roots;
+    f->nfields = p->n;
+    f->row = row;
+    f->vals = row->values;
+    f->cur = -1;
+    f->expect = 0;
+    f->nseen = 0;
+    if (dec->seen_words == 1)
+        f->seen[0] = 0;
+    else
+        memset(f->seen, 0, (size_t)dec->seen_words * sizeof(uint64_t));
+}
+
+void cdc_json_rowdec_begin(cdc_json_rowdec_t *dec, cdc_row_t *row, cdc_arena_t *arena)
+{
+    dec->arena = arena;
+    dec->top = 0;
+    dec->f = &dec->frames[0];
+    dec->err[0] = '\0';
+    row_frame_init(dec, dec->f, dec->root, row);
+}
+
+/* ---- errors with the field path ---- */
+
+/* Writes a map key for a path ("[k1]"); no allocation. */
+static void key_text(const cdc_value_t *k, const cdc_type_t *t, char *buf, size_t cap, size_t *pos)
+{
+    if (cdc_value_is_null(k))
+        bput(buf, cap, pos, "[null]");
+    else if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR)
+        bput(buf, cap, pos, "[%.*s]", (int)(k->v.s.len > 40 ? 40 : k->v.s.len), k->v.s.ptr);
+    else if (cdc_type_is_integer(t))
+        bput(buf, cap, pos, "[%lld]", (long long)k->v.i);
+    else if (t->root == CDC_T_BOOLEAN)
+        bput(buf, cap, pos, "[%s]", k->v.b ? "true" : "false");
+    else
+        bput(buf, cap, pos, "[...]");
+}
+
+/* Writes the path of frames 0..upto ("a.b[2]") into buf. */
+static void path_text(const cdc_json_rowdec_t *dec, int upto, char *buf, size_t cap, size_t *pos)
+{
+    size_t start = *pos;
+    for (int i = 0; i <= upto; i++) {
+        const frame_t *f = &dec->frames[i];
+        if (f->kind == F_ROW) {
+            if (f->cur < 0)
+                return;
+            bput(buf, cap, pos, "%s%s", *pos > start ? "." : "", f->plan->names[f->cur]);
+        } else if (f->kind == F_ARRAY) {
+            if (f->n == 0)
+                return;
+            bput(buf, cap, pos, "[%u]", f->n - 1);
+        } else if (f->kind == F_MAP) {
+            if (f->n == 0)
+                return;
+            key_text(&f->keys[f->n - 1], f->plan->ktypes[0], buf, cap, pos);
+        } else {
+            return;
+        }
+    }
+}
+
+/* dec->err = `field "PATH[.extra]": REASON` */
+static int fail_at(cdc_json_rowdec_t *dec, int upto, const char *extra, const char *reason)
+{
+    size_t pos = 0;
+    char *b = dec->err;
+    size_t cap = sizeof(dec->err);
+    bput(b, cap, &pos, "field \"");
+    size_t before = pos;
+    path_text(dec, upto, b, cap, &pos);
+    if (extra)
+        bput(b, cap, &pos, "%s%s", pos > before ? "." : "", extra);
+    bput(b, cap, &pos, "\": %s", reason);
+    return -1;
+}
+
+static int fail_depth(cdc_json_rowdec_t *dec)
+{
+    snprintf(dec->err, sizeof(dec->err), "JSON nested deeper than %d levels", CDC_JSON_MAX_DEPTH);
+    return -1;
+}
+
+/* ---- value slots ---- */
+
+static void grow(frame_t *f, bool keys)
+{
+    uint32_t cap = f->cap ? f->cap * 2 : 16;
+    f->items = cdc_xrealloc(f->items, cap * sizeof(cdc_value_t));
+    if (keys || f->keys)
+        f->keys = cdc_xrealloc(f->keys, cap * sizeof(cdc_value_t));
+    f->cap = cap;
+}
+
+static inline cdc_value_t *slot_value(frame_t *f, uint32_t slot)
+{
+    return f->kind == F_ROW ? &f->vals[slot] : &f->items[slot];
+}
+
+/* ---- capture: a subtree re-serialized as compact JSON text ---- */
+
+static void cap_sep(cdc_json_rowdec_t *dec, uint32_t level)
+{
+    if (dec->cap_after_key) {
+        dec->cap_after_key = false;
+    } else {
+        if (!dec->cap_first[level])
+            cdc_buf_putc(&dec->cap, ',');
+        dec->cap_first[level] = false;
+    }
+}
+
+static void cap_open(cdc_json_rowdec_t *dec, frame_t *f, char c)
+{
+    cap_sep(dec, f->depth);
+    cdc_buf_putc(&dec->cap, c);
+    f->depth++;
+    dec->cap_first[f->depth] = true;
+}
+
+static void cap_scalar(cdc_json_rowdec_t *dec, frame_t *f, char kind, const char *s, size_t len)
+{
+    cap_sep(dec, f->depth);
+    if (kind == 's')
+        cdc_json_write_string(&dec->cap, s, len);
+    else if (kind == 'n')
+        cdc_buf_append(&dec->cap, "null", 4);
+    else
+        cdc_buf_append(&dec->cap, s, len);
+}
+
+/* ---- events ---- */
+
+/* The general case of a scalar: conversion with full checks and messages. */
+static int scalar_slow(cdc_json_rowdec_t *dec, const cdc_type_t *t, char kind, const char *s,
+                       size_t len, cdc_value_t *dst)
+{
+    dec->reason[0] = '\0';
+    if (convert(t, kind, s, len, dec->opts.iso8601, dec->arena, dec->in, dec->inlen, dst,
+                dec->reason, sizeof(dec->reason)) < 0)
+        return fail_at(dec, dec->top, NULL, dec->reason);
+    return 0;
+}
+
+/* A string for CHAR/VARCHAR: referenced when it lies in the message, else copied. */
+HOT void store_string(cdc_json_rowdec_t *dec, const char *s, size_t len, cdc_value_t *dst)
+{
+    if ((uintptr_t)s - (uintptr_t)dec->in < dec->inlen &&
+        len <= dec->inlen - ((uintptr_t)s - (uintptr_t)dec->in))
+        dst->v.s.ptr = s; /* unescaped: points into the message */
+    else
+        dst->v.s.ptr = cdc_arena_memdup(dec->arena, s, len);
+    dst->v.s.len = (uint32_t)len;
+    dst->flags = 0;
+}
+
+/* True when all 8 bytes of w are ASCII digits. */
+static inline bool eight_digits(uint64_t w)
+{
+    uint64_t hi = w & 0xF0F0F0F0F0F0F0F0ull;                                     /* 0x30 each */
+    uint64_t carry = ((w + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4; /* 0x03: <= '9' */
+    return (hi | carry) == 0x3333333333333333ull;
+}
+
+/* The value of 8 ASCII digits (p[0] most significant), three multiplications. */
+static inline uint32_t eight_digits_value(uint64_t w)
+{
+    w -= 0x3030303030303030ull;
+    w = w * 10 + (w >> 8); /* byte 2k: the 2-digit number of digits 2k, 2k+1 */
+    uint64_t pairs02 = w & 0x000000FF000000FFull;         /* pairs 0 and 2 */
+    uint64_t pairs13 = (w >> 16) & 0x000000FF000000FFull; /* pairs 1 and 3 */
+    return (uint32_t)((pairs02 * (100 + (1000000ull << 32)) + pairs13 * (1 + (10000ull << 32))) >>
+                      32);
+}
+
+/* A JSON integer for TINYINT..BIGINT; 1 when it needs the slow path (and its message). */
+HOT int store_integer(cdc_type_root_t root, const char *s, size_t len, cdc_value_t *dst)
+{
+    static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
+    static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
+    const char *p = s, *e = s + len;
+    bool neg = len && *p == '-';
+    p += neg;
+    if (e - p > 19 || p == e)
+        return 1; /* 19 digits always fit 64 unsigned bits */
+    uint64_t v = 0;
+    for (; e - p >= 8; p += 8) {
+        uint64_t w = load8(p);
+        if (!eight_digits(w))
+            return 1;
+        v = v * 100000000u + eight_digits_value(w);
+    }
+    for (; p < e; p++) {
+        unsigned d = (unsigned)(unsigned char)*p - '0';
+        if (d > 9)
+            return 1;
+        v = v * 10 + d;
+    }
+    if (v > (uint64_t)INT64_MAX + neg)
+        return 1;
+    int64_t x = neg ? (int64_t)(0 - v) : (int64_t)v;
+    int w = root - CDC_T_TINYINT;
+    if (x < lo[w] || x > hi[w])
+        return 1;
+    dst->v.i = x;
+    dst->flags = 0;
+    return 0;
+}
+
+/*
+ * Any scalar into a resolved slot: the fast paths of the common conversions,
+ * then the general conversion with full checks and messages.
+ */
+COLD int store_scalar(cdc_json_rowdec_t *dec, const cdc_type_t *t, char kind, const char *s,
+                      size_t len, cdc_value_t *dst)
+{
+    cdc_type_root_t root = t->root;
+    if (kind == 's') {
+        if ((root == CDC_T_VARCHAR || root == CDC_T_CHAR) && len <= UINT32_MAX) {
+            store_string(dec, s, len, dst);
+            return 0;
+        }
+        if (root == CDC_T_TIMESTAMP || root == CDC_T_TIMESTAMP_LTZ) {
+            size_t n = len - (root == CDC_T_TIMESTAMP_LTZ);
+            if ((root == CDC_T_TIMESTAMP || (len && s[n] == 'Z')) &&
+                ts_fast(s, n, dec->opts.iso8601 ? 'T' : ' ', t->precision, &dst->v.ts) == 0) {
+                dst->flags = 0;
+                return 0;
+            }
+        }
+    } else if (kind == '#') {
+        /* yajl checked the number syntax */
+        if (root == CDC_T_DOUBLE) {
+            dst->v.d = text_to_double(s, len, dec->arena);
+            dst->flags = 0;
+            return 0;
+        }
+        if (root == CDC_T_DECIMAL && text_to_decimal(s, len, t, &dst->v.dec) == 0) {
+            dst->flags = 0;
+            return 0;
+        }
+        if (root >= CDC_T_TINYINT && root <= CDC_T_BIGINT && store_integer(root, s, len, dst) == 0)
+            return 0;
+    } else if (kind == 'b' && root == CDC_T_BOOLEAN) {
+        dst->v.b = s[0] == 't';
+        dst->flags = 0;
+        return 0;
+    }
+    return scalar_slow(dec, t, kind, s, len, dst);
+}
+
+/* A scalar anywhere but in a known ROW field: array element, map value, skip, capture. */
+COLD int scalar_general(cdc_json_rowdec_t *dec, char kind, const char *s, size_t len)
+{
+    frame_t *f = dec->f;
+    switch (f->kind) {
+    case F_ROW:
+        if (f->cur < 0)
+            return 0;
+        return store_scalar(dec, f->ktypes[f->cur], kind, s, len, &f->vals[f->cur]);
+    case F_ARRAY:
+        if (f->n == f->cap)
+            grow(f, false);
+        f->n++;
+        return store_scalar(dec, f->ktypes[0], kind, s, len, &f->items[f->n - 1]);
+    case F_MAP: /* the key was added by map_key */
+        return store_scalar(dec, f->ktypes[1], kind, s, len, &f->items[f->n - 1]);
+    case F_CAPTURE:
+        cap_scalar(dec, f, kind, s, len);
+        return 0;
+    case F_HOST:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+/* A scalar event. Kept small: it is inlined into every yajl callback. */
+HOT int scalar(cdc_json_rowdec_t *dec, char kind, const char *s, size_t len)
+{
+    frame_t *f = dec->f;
+    if (f->kind == F_ROW && f->cur >= 0) {
+        cdc_type_root_t root = (cdc_type_root_t)f->roots[f->cur];
+        cdc_value_t *dst = &f->vals[f->cur];
+        if (kind == 's' && (root == CDC_T_VARCHAR || root == CDC_T_CHAR) && len <= UINT32_MAX) {
+            store_string(dec, s, len, dst);
+            return 0;
+        }
+        if (kind == '#' && root >= CDC_T_TINYINT && root <= CDC_T_BIGINT &&
+            store_integer(root, s, len, dst) == 0)
+            return 0;
+        return store_scalar(dec, f->ktypes[f->cur], kind, s, len, dst);
+    }
+    return scalar_general(dec, kind, s, len);
+}
+
+int cdc_json_rowdec_null(cdc_json_rowdec_t *dec)
+{
+    return scalar(dec, 'n', "null", 4);
+}
+
+int cdc_json_rowdec_bool(cdc_json_rowdec_t *dec, int b)
+{
+    return b ? scalar(dec, 'b', "true", 4) : scalar(dec, 'b', "false", 5);
+}
+
+int cdc_json_rowdec_number(cdc_json_rowdec_t *dec, const char *s, size_t len)
+{
+    return scalar(dec, '#', s, len);
+}
+
+int cdc_json_rowdec_string(cdc_json_rowdec_t *dec, const unsigned char *s, size_t len)
+{
+    return scalar(dec, 's', (const char *)s, len);
+}
+
+/*
+ * Compares a key with a field name (w0: its first 8 bytes). The names are
+ * stored zero-padded to a multiple of 8 bytes, so when the key lies inside the
+ * message with 8-byte words to spare, both are compared a word at a time (the
+ * bytes read past the key are masked off); otherwise byte by byte.
+ */
+HOT bool name_eq(const cdc_json_rowdec_t *dec, const char *key, const char *padded, uint64_t w0,
+                 size_t len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uintptr_t off = (uintptr_t)key - (uintptr_t)dec->in;
+    if (off < dec->inlen && ((len + 7) & ~(size_t)7) <= dec->inlen - off) {
+        if (len <= 8) /* the usual case: one word, without touching the name */
+            return len == 0 || ((load8(key) ^ w0) & (~(uint64_t)0 >> (64 - 8 * len))) == 0;
+        size_t i = 0;
+        for (; i + 8 <= len; i += 8)
+            if (load8(key + i) != load8(padded + i))
+                return false;
+        return i == len ||
+               ((load8(key + i) ^ load8(padded + i)) & (~(uint64_t)0 >> (64 - 8 * (len - i)))) == 0;
+    }
+#else
+    (void)dec;
+    (void)w0;
+#endif
+    return memcmp(key, padded, len) == 0;
+}
+
+HOT int32_t find_field(const cdc_json_rowdec_t *dec, const frame_t *f, const char *s, size_t len)
+{
+    uint32_t g = (uint32_t)f->expect;
+    if (g < f->nfields && f->name_len[g] == len && name_eq(dec, s, f->names[g], f->w0[g], len))
+        return (int32_t)g;
+    const plan_t *p = f->plan;
+    for (uint32_t h = hash_name(s, len) & p->mask;; h = (h + 1) & p->mask) {
+        int32_t i = p->slots[h];
+        if (i < 0)
+            return -1;
+        if (p->name_len[i] == len && name_eq(dec, s, p->names[i], p->w0[i], len))
+            return i;
+    }
+}
+
+COLD int map_key_slow(cdc_json_rowdec_t *dec, frame_t *f, const char *s, size_t len)
+{
+    switch (f->kind) {
+    case F_ROW: {
+        int32_t i = find_field(dec, f, s, len);
+        f->cur = i;
+        if (i >= 0) {
+            f->expect = i + 1;
+            if (dec->opts.fail_on_missing_field) {
+                uint64_t bit = (uint64_t)1 << (i & 63);
+                uint64_t *w = &f->seen[i >> 6];
+                f->nseen += !(*w & bit);
+                *w |= bit;
+            }
+        }
+        return 0;
+    }
+    case F_MAP: {
+        if (f->n == f->cap)
+            grow(f, true);
+        dec->reason[0] = '\0';
+        int rc = convert(f->ktypes[0], 's', s, len, dec->opts.iso8601, dec->arena, dec->in,
+                         dec->inlen, &f->keys[f->n], dec->reason, sizeof(dec->reason));
+        if (rc < 0) {
+            char msg[450];
+            size_t pos = 0;
+            bput(msg, sizeof(msg), &pos, "map key: %s", dec->reason);
+            return fail_at(dec, dec->top - 1, NULL, msg);
+        }
+        f->items[f->n].flags = CDC_V_NULL;
+        f->n++;
+        return 0;
+    }
+    case F_CAPTURE:
+        cap_sep(dec, f->depth);
+        cdc_json_write_string(&dec->cap, s, len);
+        cdc_buf_putc(&dec->cap, ':');
+        dec->cap_after_key = true;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+/*
+ * A key event. The fast path: a ROW whose keys come in schema order (the
+ * usual case: producers write fields in a fixed order) and no seen-set to
+ * keep (only fail-on-missing-field needs it; NOT NULL is checked on the values).
+ */
+HOT int map_key(cdc_json_rowdec_t *dec, const char *s, size_t len)
+{
+    frame_t *f = dec->f;
+    uint32_t g = (uint32_t)f->expect;
+    if (f->kind == F_ROW && !dec->opts.fail_on_missing_field && g < f->nfields &&
+        f->name_len[g] == len && name_eq(dec, s, f->names[g], f->w0[g], len)) {
+        f->cur = (int32_t)g;
+        f->expect = (int32_t)g + 1;
+        return 0;
+    }
+    return map_key_slow(dec, f, s, len);
+}
+
+int cdc_json_rowdec_map_key(cdc_json_rowdec_t *dec, const unsigned char *key, size_t len)
+{
+    return map_key(dec, (const char *)key, len);
+}
+
+static int open_container(cdc_json_rowdec_t *dec, char kind)
+{
+    frame_t *f = dec->f;
+    if (f->kind == F_HOST)
+        return 2;
+    if (f->kind == F_SKIP || f->kind == F_CAPTURE) {
+        if (dec->top + (int)f->depth >= CDC_JSON_MAX_DEPTH)
+            return fail_depth(dec);
+        if (f->kind == F_CAPTURE)
+            cap_open(dec, f, kind == '{' ? '{' : '[');
+        else
+            f->depth++;
+        return 0;
+    }
+    if (dec->top >= CDC_JSON_MAX_DEPTH)
+        return fail_depth(dec);
+    frame_t *c = f + 1;
+    uint32_t slot;
+    int kid; /* which plan kid types the value */
+    switch (f->kind) {
+    case F_ROW:
+        if (f->cur < 0) { /* unknown field: skip the subtree */
+            c->kind = F_SKIP;
+            c->depth = 1;
+            dec->top++;
+            dec->f = c;
+            return 0;
+        }
+        slot = (uint32_t)f->cur;
+        kid = f->cur;
+        break;
+    case F_ARRAY:
+        if (f->n == f->cap)
+            grow(f, false);
+        slot = f->n++;
+        kid = 0;
+        break;
+    default: /* F_MAP: the key was added by map_key */
+        slot = f->n - 1;
+        kid = 1;
+        break;
+    }
+    const plan_t *p = f->plan->kids[kid];
+    const cdc_type_t *t = p->type;
+    slot_value(f, slot)->flags = CDC_V_NULL;
+    if (kind == '{' && t->root == CDC_T_ROW) {
+        row_frame_init(dec, c, p, cdc_row_new_in(dec->arena, p->n));
+    } else if ((kind == '{' && t->root == CDC_T_MAP) || (kind == '[' && t->root == CDC_T_ARRAY)) {
+        c->kind = kind == '{' ? F_MAP : F_ARRAY;
+        c->plan = p;
+        c->ktypes = p->ktypes;
+        c->n = 0;
+        if (c->kind == F_MAP && c->cap && !c->keys)
+            c->keys = cdc_xmalloc(c->cap * sizeof(cdc_value_t));
+    } else if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR) {
+        c->kind = F_CAPTURE;
+        c->depth = 0;
+        cdc_buf_clear(&dec->cap);
+        dec->cap_after_key = false;
+        dec->cap_first[0] = true;
+        cap_open(dec, c, kind);
+    } else {
+        dec->reason[0] = '\0';
+        mismatch(t, kind, NULL, 0, dec->reason, sizeof(dec->reason));
+        return fail_at(dec, dec->top, NULL, dec->reason);
+    }
+    c->slot = slot;
+    dec->top++;
+    dec->f = c;
+    return 0;
+}
+
+static int fail_missing_not_null(cdc_json_rowdec_t *dec, const frame_t *f, uint32_t i)
+{
+    size_t pos = 0;
+    bput(dec->reason, sizeof(dec->reason), &pos, "missing, expected ");
+    type_text(f->ktypes[i], dec->reason, sizeof(dec->reason), &pos, true);
+    return fail_at(dec, dec->top - 1, f->names[i], dec->reason);
+}
+
+/*
+ * Checks a finished ROW frame: fields absent under fail-on-missing-field, and
+ * NOT NULL fields still NULL (a null value fails on arrival, so such a field
+ * was absent).
+ */
+static int check_row_end(cdc_json_rowdec_t *dec, const frame_t *f)
+{
+    const plan_t *p = f->plan;
+    if (dec->opts.fail_on_missing_field && f->nseen < p->n) {
+        for (uint32_t i = 0; i < p->n; i++) {
+            if (!(f->seen[i >> 6] & ((uint64_t)1 << (i & 63))))
+                return fail_at(dec, dec->top - 1, p->names[i], "missing");
+        }
+    }
+    for (uint32_t k = 0; k < p->n_not_null; k++) {
+        uint32_t i = p->not_null[k];
+        if (cdc_value_is_null(&f->vals[i]))
+            return fail_missing_not_null(dec, f, i);
+    }
+    return 0;
+}
+
+/* Closes the top frame and stores its value in the parent. Returns 1 at the root. */
+static int close_container(cdc_json_rowdec_t *dec, char kind)
+{
+    frame_t *f = dec->f;
+    cdc_value_t v;
+    v.flags = 0;
+    switch (f->kind) {
+    case F_HOST:
+        return 2;
+    case F_SKIP:
+        if (--f->depth > 0)
+            return 0;
+        dec->top--;
+        dec->f = f - 1;
+        return 0;
+    case F_CAPTURE:
+        cdc_buf_putc(&dec->cap, kind == '}' ? '}' : ']');
+        if (--f->depth > 0)
+            return 0;
+        v.v.s.ptr = cdc_arena_memdup(dec->arena, dec->cap.data, dec->cap.len);
+        v.v.s.len = (uint32_t)dec->cap.len;
+        break;
+    case F_ROW:
+        if ((dec->opts.fail_on_missing_field || f->plan->n_not_null) && check_row_end(dec, f) < 0)
+            return -1;
+        if (dec->top == 0)
+            return 1;
+        v.v.row = f->row;
+        break;
+    default: { /* F_ARRAY, F_MAP */
+        size_t sz = (size_t)f->n * sizeof(cdc_value_t);
+        v.v.arr.n = f->n;
+        v.v.arr.elems = cdc_arena_alloc(dec->arena, sz);
+        v.v.arr.vals = NULL;
+        if (f->kind == F_MAP) {
+            memcpy(v.v.arr.elems, f->keys, sz);
+            v.v.arr.vals = cdc_arena_alloc(dec->arena, sz);
+            memcpy(v.v.arr.vals, f->items, sz);
+        } else if (sz) {
+            memcpy(v.v.arr.elems, f->items, sz);
+        }
+        break;
+    }
+    }
+    dec->top--;
+    dec->f = f - 1;
+    *slot_value(f - 1, f->slot) = v;
+    return 0;
+}
+
+int cdc_json_rowdec_start_map(cdc_json_rowdec_t *dec)
+{
+    return open_container(dec, '{');
+}
+
+int cdc_json_rowdec_end_map(cdc_json_rowdec_t *dec)
+{
+    return close_container(dec, '}');
+}
+
+int cdc_json_rowdec_start_array(cdc_json_rowdec_t *dec)
+{
+    return open_container(dec, '[');
+}
+
+int cdc_json_rowdec_end_array(cdc_json_rowdec_t *dec)
+{
+    return close_container(dec, ']');
+}
+
+/* ---- the json format's deserializer ----------------------------------------------------- */
+
+/*
+ * It lives here, beside the row decoder, so that its yajl callbacks inline the
+ * decoder's event handlers: this is the hot path of the format.
+ */
+
+enum { S_START, S_ARRAY, S_DONE };
+
+typedef struct json_deser_s {
+    cdc_deser_t base;
+    cdc_type_t *row_type;
+    cdc_json_parser_t *parser;
+    bool ignore_parse_errors;
+    /* the message being decoded */
+    cdc_batch_t *out;
+    uint32_t added;
+    int state;
+    bool in_array;               /* the message is a top-level array of objects (Flink 1.15+) */
+    cdc_json_rowdec_t rowdec[1]; /* embedded: one load less per event */
+} json_deser_t;
+
+/*
+ * The row decoder handles every event; those outside a row come back as 2
+ * (F_HOST) and are handled here: the top-level object or array of objects.
+ */
+
+/* A value where a row object must be: cancels the parse (after the value: ignored). */
+static int root_error(json_deser_t *d, const char *found)
+{
+    if (d->state == S_DONE)
+        return 1; /* trailing garbage, reported by the parser */
+    cdc_buf_clear(&d->base.errmsg);
+    cdc_buf_printf(&d->base.errmsg, "expected a JSON object%s, found %s",
+                   d->in_array ? " in the top-level array" : "", found);
+    return 0;
+}
+
+/* A row decoder error as a yajl callback result. */
+static int fwd_error(json_deser_t *d)
+{
+    cdc_buf_clear(&d->base.errmsg);
+    cdc_buf_puts(&d->base.errmsg, d->rowdec->err);
+    return 0;
+}
+
+static int scalar_result(json_deser_t *d, int rc, const char *found)
+{
+    return rc == 0 ? 1 : rc == 2 ? root_error(d, found) : fwd_error(d);
+}
+
+static int on_null(void *ctx)
+{
+    json_deser_t *d = ctx;
+    return scalar_result(d, scalar(d->rowdec, 'n', "null", 4), "null");
+}
+
+static int on_bool(void *ctx, int b)
+{
+    json_deser_t *d = ctx;
+    int rc = b ? scalar(d->rowdec, 'b', "true", 4) : scalar(d->rowdec, 'b', "false", 5);
+    return scalar_result(d, rc, "a boolean");
+}
+
+static int on_number(void *ctx, const char *s, size_t len)
+{
+    json_deser_t *d = ctx;
+    return scalar_result(d, scalar(d->rowdec, '#', s, len), "a number");
+}
+
+static int on_string(void *ctx, const unsigned char *s, size_t len)
+{
+    json_deser_t *d = ctx;
+    return scalar_result(d, scalar(d->rowdec, 's', (const char *)s, len), "a string");
+}
+
+static int on_map_key(void *ctx, const unsigned char *s, size_t len)
+{
+    json_deser_t *d = ctx; /* outside a row only after the value: ignored */
+    return map_key(d->rowdec, (const char *)s, len) >= 0 ? 1 : fwd_error(d);
+}
+
+static int on_start_map(void *ctx)
+{
+    json_deser_t *d = ctx;
+    int rc = open_container(d->rowdec, '{');
+    if (rc != 2)
+        return rc == 0 ? 1 : fwd_error(d);
+    if (d->state == S_DONE)
+        return 1;
+    cdc_row_t *row = cdc_batch_add(d->out, CDC_INSERT, (uint32_t)d->row_type->nchildren);
+    d->added++;
+    cdc_json_rowdec_begin(d->rowdec, row, &d->out->arena);
+    return 1;
+}
+
+static int on_end_map(void *ctx)
+{
+    json_deser_t *d = ctx;
+    int rc = close_container(d->rowdec, '}');
+    if (rc == 0 || rc == 2) /* 2: after the value */
+        return 1;
+    if (rc < 0)
+        return fwd_error(d);
+    d->rowdec->f = &d->rowdec->host; /* the row is complete */
+    if (!d->in_array) {
+        d->state = S_DONE;
+        cdc_json_parser_mark_end(d->parser);
+    }
+    return 1;
+}
+
+static int on_start_array(void *ctx)
+{
+    json_deser_t *d = ctx;
+    int rc = open_container(d->rowdec, '[');
+    if (rc != 2)
+        return rc == 0 ? 1 : fwd_error(d);
+    if (d->state == S_DONE)
+        return 1;
+    if (d->state == S_ARRAY)
+        return root_error(d, "an array");
+    d->in_array = true;
+    d->state = S_ARRAY;
+    return 1;
+}
+
+static int on_end_array(void *ctx)
+{
+    json_deser_t *d = ctx;
+    int rc = close_container(d->rowdec, ']');
+    if (rc != 2)
+        return rc == 0 ? 1 : fwd_error(d);
+    if (d->state == S_DONE)
+        return 1;
+    d->state = S_DONE;
+    cdc_json_parser_mark_end(d->parser);
+    return 1;
+}
+
+static const yajl_callbacks json_callbacks = {
+    .yajl_null = on_null,
+    .yajl_boolean = on_bool,
+    .yajl_number = on_number,
+    .yajl_string = on_string,
+    .yajl_start_map = on_start_map,
+    .yajl_map_key = on_map_key,
+    .yajl_end_map = on_end_map,
+    .yajl_start_array = on_start_array,
+    .yajl_end_array = on_end_array,
+};
+
+static int json_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
+{
+    json_deser_t *d = (json_deser_t *)base;
+    if (!msg || len == 0)
+        return CDC_DECODE_OK; /* tombstone */
+    d->out = out;
+    d->added = 0;
+    d->state = S_START;
+    d->in_array = false;
+    d->rowdec->f = &d->rowdec->host;
+    /* msg outlives the rows (the caller keeps it until the batch is reset) */
+    cdc_json_rowdec_set_input(d->rowdec, msg, len);
+    int rc = cdc_json_parser_parse(d->parser, msg, len, &d->base.errmsg);
+    cdc_json_rowdec_set_input(d->rowdec, NULL, 0);
+    if (rc == CDC_JSON_PARSE_OK)
+        return CDC_DECODE_OK;
+    cdc_batch_truncate(out, d->added);
+    if (d->ignore_parse_errors) {
+        /*
+         * Flink's ignore-parse-errors sets only the failing field to NULL and
+         * keeps the row; we drop the whole message and count it, so a row is
+         * never half-filled with guesses (and the count shows the loss).
+         */
+        d->base.skipped++;
+        return CDC_DECODE_SKIPPED;
+    }
+    return CDC_DECODE_ERROR;
+}
+
+static void json_deser_destroy(cdc_deser_t *base)
+{
+    json_deser_t *d = (json_deser_t *)base;
+    if (!d)
+        return;
+    cdc_json_parser_destroy(d->parser);
+    rowdec_fini(d->rowdec);
+    cdc_type_destroy(d->row_type);
+    cdc_buf_free(&d->base.errmsg);
+    free(d);
+}
+
+static const cdc_deser_ops_t json_deser_ops = {
+    .decode = json_decode,
+    .destroy = json_deser_destroy,
+};
+
+cdc_deser_t *cdc_json_deser_new(cdc_type_t *row_type, const cdc_json_opts_t *opts,
+                                bool ignore_parse_errors)
+{
+    json_deser_t *d = cdc_xcalloc(1, sizeof(*d));
+    d->base.ops = &json_deser_ops;
+    d->row_type = row_type;
+    d->ignore_parse_errors = ignore_parse_errors;
+    rowdec_init(d->rowdec, row_type, opts);
+    d->parser = cdc_json_parser_new(&json_callbacks, d);
+    return &d->base;
+}
