@@ -1,5 +1,5 @@
 /*
- * fuzz/cdcjson_fuzz.h — the libFuzzer driver shared by the canal-json,
+ * fuzz/cdcjson_fuzz.h — the libFuzzer driver shared by the json, canal-json,
  * maxwell-json and ogg-json targets (fuzz/{canal,maxwell,ogg}_json.c).
  *
  * Two deserializers over a schema of many types with every metadata key
