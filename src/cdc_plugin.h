@@ -48,7 +48,8 @@ typedef struct cdc_deser_s cdc_deser_t;
 typedef struct cdc_deser_ops_s {
     /**
      * Decodes one message into 0..n rows appended to out (arity = fields +
-     * metadata). msg may be NULL/len 0 for a tombstone. On error, the reason is
+     * metadata). msg may be NULL/len 0 for a tombstone. The caller keeps msg
+     * alive until the batch is reset: values may point into it. On error, the reason is
      * written to deser->errmsg; the caller removes rows added for this message.
      * Must not allocate per message in steady state.
      */

@@ -1544,31 +1544,43 @@ int cdc_json_rowdec_string(cdc_json_rowdec_t *dec, const unsigned char *s, size_
 }
 
 /*
- * Compares a key with a field name (w0: its first 8 bytes). The names are
- * stored zero-padded to a multiple of 8 bytes, so when the key lies inside the
- * message with 8-byte words to spare, both are compared a word at a time (the
- * bytes read past the key are masked off); otherwise byte by byte.
+ * True when a key equals a field name (w0: its first 8 bytes), decided a word
+ * at a time; false when they differ or when the key does not lie inside the
+ * message with 8-byte words to spare (the caller then takes the slow path).
+ * The names are stored zero-padded to a multiple of 8 bytes; the key bytes
+ * read past its end are masked off. No call: the callbacks that inline this
+ * need no stack frame on their fast path.
  */
-HOT bool name_eq(const cdc_json_rowdec_t *dec, const char *key, const char *padded, uint64_t w0,
-                 size_t len)
+HOT bool name_eq_fast(const cdc_json_rowdec_t *dec, const char *key, const char *padded,
+                      uint64_t w0, size_t len)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uintptr_t off = (uintptr_t)key - (uintptr_t)dec->in;
-    if (off < dec->inlen && ((len + 7) & ~(size_t)7) <= dec->inlen - off) {
-        if (len <= 8) /* the usual case: one word, without touching the name */
-            return len == 0 || ((load8(key) ^ w0) & (~(uint64_t)0 >> (64 - 8 * len))) == 0;
-        size_t i = 0;
-        for (; i + 8 <= len; i += 8)
-            if (load8(key + i) != load8(padded + i))
-                return false;
-        return i == len ||
-               ((load8(key + i) ^ load8(padded + i)) & (~(uint64_t)0 >> (64 - 8 * (len - i)))) == 0;
-    }
+    if (off >= dec->inlen || ((len + 7) & ~(size_t)7) > dec->inlen - off)
+        return false;
+    if (len <= 8) /* the usual case: one word, without touching the name */
+        return len == 0 || ((load8(key) ^ w0) & (~(uint64_t)0 >> (64 - 8 * len))) == 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8)
+        if (load8(key + i) != load8(padded + i))
+            return false;
+    return i == len ||
+           ((load8(key + i) ^ load8(padded + i)) & (~(uint64_t)0 >> (64 - 8 * (len - i)))) == 0;
 #else
     (void)dec;
+    (void)key;
+    (void)padded;
     (void)w0;
+    (void)len;
+    return false;
 #endif
-    return memcmp(key, padded, len) == 0;
+}
+
+/* Compares a key with a field name: word-wise when possible, else memcmp. */
+static bool name_eq(const cdc_json_rowdec_t *dec, const char *key, const char *padded, uint64_t w0,
+                    size_t len)
+{
+    return name_eq_fast(dec, key, padded, w0, len) || memcmp(key, padded, len) == 0;
 }
 
 HOT int32_t find_field(const cdc_json_rowdec_t *dec, const frame_t *f, const char *s, size_t len)
@@ -1640,7 +1652,7 @@ HOT int map_key(cdc_json_rowdec_t *dec, const char *s, size_t len)
     frame_t *f = dec->f;
     uint32_t g = (uint32_t)f->expect;
     if (f->kind == F_ROW && !dec->opts.fail_on_missing_field && g < f->nfields &&
-        f->name_len[g] == len && name_eq(dec, s, f->names[g], f->w0[g], len)) {
+        f->name_len[g] == len && name_eq_fast(dec, s, f->names[g], f->w0[g], len)) {
         f->cur = (int32_t)g;
         f->expect = (int32_t)g + 1;
         return 0;
@@ -1790,9 +1802,11 @@ static int close_container(cdc_json_rowdec_t *dec, char kind)
         v.v.arr.elems = cdc_arena_alloc(dec->arena, sz);
         v.v.arr.vals = NULL;
         if (f->kind == F_MAP) {
-            memcpy(v.v.arr.elems, f->keys, sz);
             v.v.arr.vals = cdc_arena_alloc(dec->arena, sz);
-            memcpy(v.v.arr.vals, f->items, sz);
+            if (sz) { /* keys/items are NULL until the first non-empty map */
+                memcpy(v.v.arr.elems, f->keys, sz);
+                memcpy(v.v.arr.vals, f->items, sz);
+            }
         } else if (sz) {
             memcpy(v.v.arr.elems, f->items, sz);
         }
@@ -1889,22 +1903,72 @@ static int on_bool(void *ctx, int b)
     return scalar_result(d, rc, "a boolean");
 }
 
+/*
+ * The three busiest callbacks do only their fast path inline and end in a tail
+ * call otherwise, so the fast path needs no stack frame.
+ */
+COLD int on_number_slow(json_deser_t *d, const char *s, size_t len)
+{
+    return scalar_result(d, scalar(d->rowdec, '#', s, len), "a number");
+}
+
 static int on_number(void *ctx, const char *s, size_t len)
 {
     json_deser_t *d = ctx;
-    return scalar_result(d, scalar(d->rowdec, '#', s, len), "a number");
+    frame_t *f = d->rowdec->f;
+    if (f->kind == F_ROW && f->cur >= 0) {
+        cdc_type_root_t root = (cdc_type_root_t)f->roots[f->cur];
+        if (root >= CDC_T_TINYINT && root <= CDC_T_BIGINT &&
+            store_integer(root, s, len, &f->vals[f->cur]) == 0)
+            return 1;
+    }
+    return on_number_slow(d, s, len);
+}
+
+COLD int on_string_slow(json_deser_t *d, const unsigned char *s, size_t len)
+{
+    return scalar_result(d, scalar(d->rowdec, 's', (const char *)s, len), "a string");
 }
 
 static int on_string(void *ctx, const unsigned char *s, size_t len)
 {
     json_deser_t *d = ctx;
-    return scalar_result(d, scalar(d->rowdec, 's', (const char *)s, len), "a string");
+    cdc_json_rowdec_t *dec = d->rowdec;
+    frame_t *f = dec->f;
+    if (f->kind == F_ROW && f->cur >= 0) {
+        cdc_type_root_t root = (cdc_type_root_t)f->roots[f->cur];
+        uintptr_t off = (uintptr_t)s - (uintptr_t)dec->in;
+        if ((root == CDC_T_VARCHAR || root == CDC_T_CHAR) && off < dec->inlen &&
+            len <= dec->inlen - off && len <= UINT32_MAX) {
+            cdc_value_t *dst = &f->vals[f->cur];
+            dst->v.s.ptr = (const char *)s; /* unescaped: points into the message */
+            dst->v.s.len = (uint32_t)len;
+            dst->flags = 0;
+            return 1;
+        }
+    }
+    return on_string_slow(d, s, len);
+}
+
+COLD int on_map_key_slow(json_deser_t *d, const unsigned char *s, size_t len)
+{
+    /* outside a row only after the value: ignored */
+    return map_key_slow(d->rowdec, d->rowdec->f, (const char *)s, len) >= 0 ? 1 : fwd_error(d);
 }
 
 static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 {
-    json_deser_t *d = ctx; /* outside a row only after the value: ignored */
-    return map_key(d->rowdec, (const char *)s, len) >= 0 ? 1 : fwd_error(d);
+    json_deser_t *d = ctx;
+    cdc_json_rowdec_t *dec = d->rowdec;
+    frame_t *f = dec->f;
+    uint32_t g = (uint32_t)f->expect;
+    if (f->kind == F_ROW && !dec->opts.fail_on_missing_field && g < f->nfields &&
+        f->name_len[g] == len && name_eq_fast(dec, (const char *)s, f->names[g], f->w0[g], len)) {
+        f->cur = (int32_t)g;
+        f->expect = (int32_t)g + 1;
+        return 1;
+    }
+    return on_map_key_slow(d, s, len);
 }
 
 static int on_start_map(void *ctx)
