@@ -14,8 +14,44 @@ gcc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -I"$here/src" -I"$here/formats/json
     "$here/src/cdc_row.c" "$here/src/cdc_options.c" "$here"/formats/json/*.c \
     "$here/bench/json_decode.c" -lyajl -lm -o "$out"
 
+echo "== in process: the json deserializer against yajl with empty callbacks"
 echo "== N=$n"
 "$out" "$n"
 echo
 echo "== N=$((n * 5))"
 "$out" "$((n * 5))"
+
+bin=${CDCFLOW_BIN:-$here/build/cdcflow}
+schema='id BIGINT NOT NULL, user_id INT, seq BIGINT, name STRING, email STRING, city STRING, score DOUBLE, price DECIMAL(12, 2), created TIMESTAMP(3), active BOOLEAN, tags ARRAY<STRING>, qty INT, note STRING'
+if [ ! -x "$bin" ]; then
+  echo "(build cdcflow first, or set CDCFLOW_BIN, for the end-to-end figures)"
+  exit 0
+fi
+file=${TMPDIR:-/tmp}/cdcflow_json_bench.jsonl
+for size in "$n" "$((n * 5))"; do
+  echo
+  echo "== end to end: cdcflow decode --format json, N=$size (best of 3; peak RSS by GNU time)"
+  eval "$("$out" "$size" dump "$file" | grep '^ceiling_s=')"
+  for mode in count print; do
+    best=999999
+    rss=0
+    for rep in 1 2 3; do
+      if [ $mode = count ]; then
+        /usr/bin/time -f '%e %M' -o "$file.time" "$bin" decode --format json --schema "$schema" --count "$file" >/dev/null
+      else
+        /usr/bin/time -f '%e %M' -o "$file.time" "$bin" decode --format json --schema "$schema" "$file" >/dev/null
+      fi
+      read -r t m <"$file.time"
+      best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (b < a) ? b : a }')
+      rss=$m
+    done
+    awk -v t="$best" -v c="$ceiling_s" -v bytes="$bytes" -v msgs="$msgs" -v rss="$rss" -v mode="$mode" 'BEGIN {
+      if (t < 0.01) t = 0.01
+      printf "%-28s %8.3f s %10.0f msgs/s %8.1f MB/s  ratio to ceiling %.2f  peak RSS %.1f MB\n",
+        (mode == "count" ? "decode into rows (--count)" : "decode + print rows"), t, msgs / t,
+        bytes / t / 1e6, c / t, rss / 1024 }'
+  done
+  awk -v c="$ceiling_s" -v bytes="$bytes" -v msgs="$msgs" 'BEGIN {
+    printf "%-28s %8.3f s %10.0f msgs/s %8.1f MB/s\n", "ceiling (yajl, empty cb)", c, msgs / c, bytes / c / 1e6 }'
+done
+rm -f "$file" "$file.time"

@@ -10,7 +10,7 @@ packages=(
   libpq-dev default-libmysqlclient-dev libsqlite3-dev
   libcriterion-dev       # unit tests
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
-  python3                # benchmark peers
+  python3 time           # benchmark peers; GNU time reports peak RSS
 )
 
 missing=()

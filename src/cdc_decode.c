@@ -159,7 +159,7 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
     cdc_batch_init(&batch);
     cdc_buf_t text = {0};
     int status = 0;
-    uint64_t lineno = 0;
+    uint64_t lineno = 0, nrows = 0;
     size_t len;
     const char *line;
     while ((line = next_line(&rd, &len)) != NULL) {
@@ -186,7 +186,8 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
                         (unsigned long long)lineno);
             }
         }
-        for (uint32_t i = before; i < batch.n; i++) {
+        nrows += batch.n - before;
+        for (uint32_t i = before; i < batch.n && !args->count_only; i++) {
             const cdc_row_t *row = &batch.rows[i];
             if (args->with_table && row->origin) {
                 cdc_buf_puts(&text, row->origin);
@@ -203,6 +204,9 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
     }
     if (text.len)
         fwrite(text.data, 1, text.len, out);
+    if (args->count_only)
+        fprintf(out, "%llu rows from %llu messages\n", (unsigned long long)nrows,
+                (unsigned long long)lineno);
     fflush(out);
     if (deser->skipped)
         fprintf(errout,

@@ -453,13 +453,19 @@ static int shortest(double v, bool is_float, char *buf)
     if (v == 0)
         return sprintf(buf, signbit(v) ? "-0.0" : "0.0");
     char tmp[40];
-    int maxp = is_float ? 9 : 17;
-    for (int p = 1; p <= maxp; p++) {
-        snprintf(tmp, sizeof(tmp), "%.*e", p - 1, v);
+    /* the fewest significant digits that round-trip: round-tripping is monotone
+       in the digit count, so binary-search it (4-5 conversions, not up to 17) */
+    int lo = 1, hi = is_float ? 9 : 17;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        snprintf(tmp, sizeof(tmp), "%.*e", mid - 1, v);
         bool ok = is_float ? strtof(tmp, NULL) == (float)v : strtod(tmp, NULL) == v;
-        if (ok || p == maxp)
-            break;
+        if (ok)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
+    snprintf(tmp, sizeof(tmp), "%.*e", lo - 1, v);
     /* tmp: [-]d.ddde[+-]xx */
     bool neg = tmp[0] == '-';
     const char *p = tmp + neg;
@@ -486,17 +492,52 @@ int cdc_double_format(double d, char *buf)
 
 /* ---- printing --------------------------------------------------------------- */
 
+/* Appends v in decimal without printf (the print path is hot in `decode`). */
+static void put_int(cdc_buf_t *out, int64_t v)
+{
+    char tmp[24];
+    char *w = tmp + sizeof(tmp);
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--w = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--w = '-';
+    cdc_buf_append(out, w, (size_t)(tmp + sizeof(tmp) - w));
+}
+
+/* Appends v zero-padded to `width` digits (v >= 0). */
+static void put_padded(cdc_buf_t *out, int64_t v, int width)
+{
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v && n < 20);
+    while (n < width)
+        tmp[n++] = '0';
+    cdc_buf_reserve(out, (size_t)n);
+    while (n)
+        out->data[out->len++] = tmp[--n];
+}
+
 static void print_time_of_day(cdc_buf_t *out, int64_t nanos, int precision)
 {
     int64_t secs = nanos / 1000000000LL;
     int64_t frac = nanos % 1000000000LL;
-    cdc_buf_printf(out, "%02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60),
-                   (int)(secs % 60));
+    put_padded(out, secs / 3600, 2);
+    cdc_buf_putc(out, ':');
+    put_padded(out, secs / 60 % 60, 2);
+    cdc_buf_putc(out, ':');
+    put_padded(out, secs % 60, 2);
     if (precision > 0) {
-        char f[16];
-        snprintf(f, sizeof(f), "%09lld", (long long)frac);
+        int64_t scaled = frac;
+        for (int k = precision; k < 9; k++)
+            scaled /= 10;
         cdc_buf_putc(out, '.');
-        cdc_buf_append(out, f, (size_t)precision);
+        put_padded(out, scaled, precision);
     }
 }
 
@@ -505,10 +546,15 @@ static void print_date(cdc_buf_t *out, int64_t days)
     int64_t y;
     unsigned m, d;
     cdc_civil_from_days(days, &y, &m, &d);
-    if (y < 0)
-        cdc_buf_printf(out, "-%04lld-%02u-%02u", (long long)-y, m, d);
-    else
-        cdc_buf_printf(out, "%04lld-%02u-%02u", (long long)y, m, d);
+    if (y < 0) {
+        cdc_buf_putc(out, '-');
+        y = -y;
+    }
+    put_padded(out, y, 4);
+    cdc_buf_putc(out, '-');
+    put_padded(out, m, 2);
+    cdc_buf_putc(out, '-');
+    put_padded(out, d, 2);
 }
 
 static void print_ts(cdc_buf_t *out, cdc_ts_t ts, int precision)
@@ -543,7 +589,7 @@ void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *t)
     case CDC_T_SMALLINT:
     case CDC_T_INT:
     case CDC_T_BIGINT:
-        cdc_buf_printf(out, "%lld", (long long)v->v.i);
+        put_int(out, v->v.i);
         break;
     case CDC_T_FLOAT:
         cdc_buf_append(out, tmp, (size_t)cdc_float_format(v->v.f, tmp));

@@ -17,7 +17,7 @@ static void usage(FILE *out)
           "commands:\n"
           "  run FILE.sql [--parallelism N]       run a pipeline (CREATE TABLE ..., INSERT INTO "
           "...)\n"
-          "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [FILE|-]\n"
+          "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [--count] [FILE|-]\n"
           "                                       decode one message per line into printed rows\n"
           "  describe [NAME]                      list connectors and formats, or one's options\n"
           "  version                              print the version\n",
@@ -50,6 +50,8 @@ static int cmd_decode(int argc, char **argv)
             free(key);
         } else if (strcmp(a, "--table") == 0) {
             args.with_table = true;
+        } else if (strcmp(a, "--count") == 0) {
+            args.count_only = true;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "cdcflow: error: unknown decode option \"%s\"\n", a);
             cdc_kv_free(&args.options);
