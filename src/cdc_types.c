@@ -468,8 +468,6 @@ static cdc_type_t *parse_row_fields(tparser_t *p, cdc_type_t *row, char close, i
             next_token(p);
             continue;
         }
-        char what[8];
-        snprintf(what, sizeof(what), "\"%c\"", close);
         if (!is_punct(p, close)) {
             fail(p, close == '>' ? "\",\" or \">\"" : "\",\" or \")\"");
             return row;
@@ -477,6 +475,22 @@ static cdc_type_t *parse_row_fields(tparser_t *p, cdc_type_t *row, char close, i
         next_token(p);
         return row;
     }
+}
+
+/* Consumes "TIME ZONE"; false (and an error) when something else follows. */
+static bool expect_time_zone(tparser_t *p)
+{
+    if (!is_word(p, "TIME")) {
+        fail(p, "\"TIME ZONE\"");
+        return false;
+    }
+    next_token(p);
+    if (!is_word(p, "ZONE")) {
+        fail(p, "\"ZONE\"");
+        return false;
+    }
+    next_token(p);
+    return true;
 }
 
 static cdc_type_t *parse_type(tparser_t *p, int depth)
@@ -490,24 +504,23 @@ static cdc_type_t *parse_type(tparser_t *p, int depth)
         fail(p, "a data type");
         return NULL;
     }
-    if (is_word(p, "BOOLEAN")) {
-        t = cdc_type_new(CDC_T_BOOLEAN);
-        next_token(p);
-    } else if (is_word(p, "TINYINT")) {
-        t = cdc_type_new(CDC_T_TINYINT);
-        next_token(p);
-    } else if (is_word(p, "SMALLINT")) {
-        t = cdc_type_new(CDC_T_SMALLINT);
-        next_token(p);
-    } else if (is_word(p, "INT") || is_word(p, "INTEGER")) {
-        t = cdc_type_new(CDC_T_INT);
-        next_token(p);
-    } else if (is_word(p, "BIGINT")) {
-        t = cdc_type_new(CDC_T_BIGINT);
-        next_token(p);
-    } else if (is_word(p, "FLOAT")) {
-        t = cdc_type_new(CDC_T_FLOAT);
-        next_token(p);
+    /* keywords that name a type with no parameters */
+    static const struct {
+        const char *word;
+        cdc_type_root_t root;
+    } plain[] = {
+        {"BOOLEAN", CDC_T_BOOLEAN}, {"TINYINT", CDC_T_TINYINT}, {"SMALLINT", CDC_T_SMALLINT},
+        {"INT", CDC_T_INT},         {"INTEGER", CDC_T_INT},     {"BIGINT", CDC_T_BIGINT},
+        {"FLOAT", CDC_T_FLOAT},     {"DATE", CDC_T_DATE},
+    };
+    for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]) && !t; i++) {
+        if (is_word(p, plain[i].word)) {
+            t = cdc_type_new(plain[i].root);
+            next_token(p);
+        }
+    }
+    if (t) {
+        /* done */
     } else if (is_word(p, "DOUBLE")) {
         t = cdc_type_new(CDC_T_DOUBLE);
         next_token(p);
@@ -589,25 +602,14 @@ static cdc_type_t *parse_type(tparser_t *p, int depth)
         next_token(p);
         t = cdc_type_new(CDC_T_VARBINARY);
         t->length = CDC_MAX_LENGTH;
-    } else if (is_word(p, "DATE")) {
-        next_token(p);
-        t = cdc_type_new(CDC_T_DATE);
     } else if (is_word(p, "TIME")) {
         next_token(p);
         t = cdc_type_new(CDC_T_TIME);
         t->precision = opt_size(p, 0, 0, 9, "a precision");
         if (is_word(p, "WITHOUT")) {
             next_token(p);
-            if (!is_word(p, "TIME")) {
-                fail(p, "\"TIME ZONE\"");
+            if (!expect_time_zone(p))
                 goto bad;
-            }
-            next_token(p);
-            if (!is_word(p, "ZONE")) {
-                fail(p, "\"ZONE\"");
-                goto bad;
-            }
-            next_token(p);
         }
     } else if (is_word(p, "TIMESTAMP")) {
         next_token(p);
@@ -624,16 +626,8 @@ static cdc_type_t *parse_type(tparser_t *p, int depth)
                 next_token(p);
                 t->root = CDC_T_TIMESTAMP_LTZ;
             }
-            if (!is_word(p, "TIME")) {
-                fail(p, "\"TIME ZONE\"");
+            if (!expect_time_zone(p))
                 goto bad;
-            }
-            next_token(p);
-            if (!is_word(p, "ZONE")) {
-                fail(p, "\"ZONE\"");
-                goto bad;
-            }
-            next_token(p);
         }
     } else if (is_word(p, "TIMESTAMP_LTZ")) {
         next_token(p);
