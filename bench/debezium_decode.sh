@@ -9,7 +9,8 @@
 #             message from the formats' pooled parser; yajl-malloc = plain yajl_alloc/free)
 #   decode    our deserializer into row batches, in memory (best of 3)
 #   python    Python's json.loads building the same row tuples (best of 3)
-#   cdcflow   `cdcflow decode --format debezium-json` printing rows to /dev/null (best of 3)
+#   cdcflow   `cdcflow decode --format debezium-json` decoding only (--count) and
+#             printing rows to /dev/null (best of 3 each)
 # then peak RSS of a streaming decode at N and 4N messages (it must stay flat, < 16 MB).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,6 +74,13 @@ for _ in 1 2 3; do
   t1=$(date +%s.%N)
   c_s=$(python3 -c "print(min($c_s, $t1 - $t0))")
 done
+k_s=1e30
+for _ in 1 2 3; do
+  t0=$(date +%s.%N)
+  "$cdcflow" decode --format debezium-json --schema "$schema" --count "$file" >/dev/null
+  t1=$(date +%s.%N)
+  k_s=$(python3 -c "print(min($k_s, $t1 - $t0))")
+done
 read -r _ rss_n < <("$bench" rss "$file")
 read -r _ rss_4n < <("$bench" rss "$big")
 cli_rss() {
@@ -83,12 +91,13 @@ crss_n=$(cli_rss "$file")
 crss_4n=$(cli_rss "$big")
 
 python3 - "$n" "$bytes" "$y_s" "$ym_s" "$d_s" "$p_s" "$c_s" "$d_rows" "$rss_n" "$rss_4n" \
-  "$crss_n" "$crss_4n" <<'EOF'
+  "$crss_n" "$crss_4n" "$k_s" <<'EOF'
 import sys
 n, size = int(sys.argv[1]), int(sys.argv[2])
 y, ym, d, p, c = map(float, sys.argv[3:8])
 rows = int(sys.argv[8])
 rss_n, rss_4n, crss_n, crss_4n = (int(x) / 1024 for x in sys.argv[9:13])
+k = float(sys.argv[13])
 mb = size / 1e6
 print(f"debezium-json decode benchmark: {n} messages, {mb:.1f} MB ({size / n:.0f} bytes/message), {rows} rows")
 print(f"{'':34s} {'seconds':>8s} {'msgs/s':>11s} {'MB/s':>8s} {'vs ceiling':>10s} {'vs python':>9s}")
@@ -98,6 +107,7 @@ line("yajl, empty callbacks (ceiling)", y)
 line("yajl-malloc, empty callbacks", ym)
 line("debezium-json deserializer -> rows", d)
 line("python json.loads -> tuples", p)
+line("cdcflow decode --count", k)
 line("cdcflow decode > /dev/null", c)
 print(f"peak RSS, streaming deserializer:  {rss_n:.1f} MB at {n} msgs, {rss_4n:.1f} MB at {4 * n} msgs")
 print(f"peak RSS, cdcflow decode:          {crss_n:.1f} MB at {n} msgs, {crss_4n:.1f} MB at {4 * n} msgs")
