@@ -113,11 +113,11 @@ void cdc_pipe_explain(const cdc_pipe_t *p, cdc_buf_t *out)
 }
 
 static int build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_table_ctx_t *ctx,
-                     int parallelism, const char *filename, cdc_error_t **err)
+                     int parallelism, cdc_error_t **err)
 {
     if (cdc_resolve_options(&def->options, def->qualified, res, err) < 0) {
-        cdc_error_add_context(*err, "CREATE TABLE at %s:%d:%d", filename ? filename : "<input>",
-                              def->line, def->col);
+        cdc_error_add_context(*err, "CREATE TABLE at %s:%d:%d",
+                              def->origin ? def->origin : "<input>", def->line, def->col);
         return -1;
     }
     *ctx = (cdc_table_ctx_t){.name = def->qualified,
@@ -164,6 +164,27 @@ int cdc_plan_insert(cdc_catalog_t *cat, const cdc_sql_insert_t *ins, const char 
     if (!src_def)
         return -1;
 
+    const cdc_table_def_t *defs[2] = {src_def, sink_def};
+    const cdc_sql_name_t *names[2] = {&q->from.name, &ins->table};
+    for (int k = 0; k < 2; k++) {
+        for (int c = 0; c < defs[k]->ncolumns; c++) {
+            if (defs[k]->columns[c].kind != CDC_COLUMN_PHYSICAL) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, names[k]->line,
+                                        names[k]->col,
+                                        "table \"%s\" has computed or metadata column \"%s\": "
+                                        "reading and writing such tables is not supported yet",
+                                        defs[k]->qualified, defs[k]->columns[c].name);
+                return -1;
+            }
+        }
+        if (defs[k]->npartition_keys > 0) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, names[k]->line, names[k]->col,
+                                    "table \"%s\" is partitioned: no connector supports "
+                                    "partitioned tables yet",
+                                    defs[k]->qualified);
+            return -1;
+        }
+    }
     cdc_pipe_t *p = cdc_xcalloc(1, sizeof(*p));
     p->source_name = cdc_xstrdup(src_def->qualified);
     p->source_path =
@@ -260,7 +281,7 @@ int cdc_plan_insert(cdc_catalog_t *cat, const cdc_sql_insert_t *ins, const char 
     }
 
     /* build the source and the sink */
-    if (build_ctx(src_def, &p->src_res, &p->src_ctx, parallelism, filename, err) < 0)
+    if (build_ctx(src_def, &p->src_res, &p->src_ctx, parallelism, err) < 0)
         goto fail;
     if (cdc_config_declares(p->src_res.cfg, "scan.parallelism") &&
         cdc_config_isset(p->src_res.cfg, "scan.parallelism"))
@@ -280,7 +301,7 @@ int cdc_plan_insert(cdc_catalog_t *cat, const cdc_sql_insert_t *ins, const char 
         cdc_error_add_context(*err, "table \"%s\"", src_def->qualified);
         goto fail;
     }
-    if (build_ctx(sink_def, &p->sink_res, &p->sink_ctx, p->parallelism, filename, err) < 0)
+    if (build_ctx(sink_def, &p->sink_res, &p->sink_ctx, p->parallelism, err) < 0)
         goto fail;
     if (!p->sink_res.connector->sink_new) {
         *err = cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, ins->table.line, ins->table.col,

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "cdc_catalog.h"
+#include "cdc_ddl.h"
 #include "cdc_planner.h"
 
 static atomic_int stop_requested;
@@ -303,10 +304,11 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
 
 static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
 {
+    /* catalog statements: CREATE/DROP/USE/SHOW/DESCRIBE */
+    int ddl = cdc_ddl_execute(rc->cat, st, rc->text, rc->len, rc->filename, rc->opts->out, err);
+    if (ddl <= 0)
+        return ddl;
     switch (st->kind) {
-    case CDC_SQL_STMT_CREATE_TABLE:
-        return cdc_catalog_create_table(rc->cat, &st->create_table, rc->text, rc->len, rc->filename,
-                                        err);
     case CDC_SQL_STMT_SET:
         if (!st->set.key) {
             for (int i = 0; i < rc->settings.n; i++)
@@ -367,8 +369,13 @@ int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
     cdc_sql_script_t *script = NULL;
     if (cdc_sql_parse(text, len, filename, &script, err) < 0)
         return -1;
-    run_ctx_t rc = {
-        .cat = cdc_catalog_new(), .text = text, .len = len, .filename = filename, .opts = opts};
+    cdc_catalog_t *cat =
+        opts->catalog_dir ? cdc_catalog_new_with_dir(opts->catalog_dir, err) : cdc_catalog_new();
+    if (!cat) {
+        cdc_sql_script_destroy(script);
+        return -1;
+    }
+    run_ctx_t rc = {.cat = cat, .text = text, .len = len, .filename = filename, .opts = opts};
     int status = 0;
     for (size_t i = 0; i < script->count && status == 0; i++) {
         if (atomic_load(&stop_requested))
@@ -419,6 +426,8 @@ int cdc_runtime_main(int argc, char **argv, bool explain_only)
                 return 2;
             }
             opts.parallelism = (int)n;
+        } else if (strcmp(argv[i], "--catalog-dir") == 0 && i + 1 < argc) {
+            opts.catalog_dir = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "cdcflow: error: unknown option \"%s\"\n", argv[i]);
             return 2;

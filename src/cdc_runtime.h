@@ -14,6 +14,7 @@ typedef struct cdc_run_opts_s {
     int parallelism;   /* default 1; SET 'parallelism.default' and scan.parallelism override */
     bool explain_only; /* print plans, run nothing */
     FILE *out;         /* EXPLAIN and SHOW output */
+    const char *catalog_dir; /* default_catalog is a file catalog here when set */
 } cdc_run_opts_t;
 
 /**
@@ -29,7 +30,8 @@ void cdc_runtime_install_signals(void);
 /** Asks running jobs to stop (what the signal handlers call). */
 void cdc_runtime_request_stop(void);
 
-/** `cdcflow run|explain FILE.sql [--parallelism N]`; returns the exit status. */
+/** `cdcflow run|explain FILE.sql [--parallelism N] [--catalog-dir DIR]`; returns the exit status.
+ */
 int cdc_runtime_main(int argc, char **argv, bool explain_only);
 
 #endif

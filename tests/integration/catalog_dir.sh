@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The file catalog through the binary: tables created by one `cdcflow run
+# --catalog-dir DIR` are there for the next run; temporary ones are not.
+set -uo pipefail
+bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+cat >"$tmp/create.sql" <<'SQL'
+CREATE DATABASE inventory;
+CREATE TABLE inventory.gen (id BIGINT NOT NULL, name STRING) WITH (
+  'connector' = 'datagen', 'number-of-rows' = '3', 'seed' = '5',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3');
+CREATE TABLE inventory.out (id BIGINT NOT NULL, name STRING) WITH ('connector' = 'print');
+CREATE TEMPORARY TABLE inventory.scratch (id INT) WITH ('connector' = 'blackhole');
+SQL
+cat >"$tmp/use.sql" <<'SQL'
+USE inventory;
+SHOW TABLES;
+INSERT INTO `out` SELECT * FROM gen;
+SQL
+if "$bin" run --catalog-dir "$tmp/cat" "$tmp/create.sql" >"$tmp/o1" 2>&1; then ok; else ko "create: $(cat "$tmp/o1")"; fi
+[[ -f $tmp/cat/inventory/gen.table.sql && -f $tmp/cat/inventory/out.table.sql ]] && ok || ko "no table files: $(ls -R "$tmp/cat")"
+[[ ! -e $tmp/cat/inventory/scratch.table.sql ]] && ok || ko "a temporary table was persisted"
+if "$bin" run --catalog-dir "$tmp/cat" "$tmp/use.sql" >"$tmp/o2" 2>&1; then
+  printf 'gen\nout\n' >"$tmp/want_tables"
+  head -2 "$tmp/o2" | cmp -s - "$tmp/want_tables" && ok || ko "SHOW TABLES: $(head -3 "$tmp/o2")"
+  [[ $(grep -c '^+I\[' "$tmp/o2") -eq 3 ]] && ok || ko "pipeline from the catalog: $(cat "$tmp/o2")"
+else
+  ko "second run: $(cat "$tmp/o2")"
+fi
+# the same DDL again fails: the table is already there
+if "$bin" run --catalog-dir "$tmp/cat" "$tmp/create.sql" >"$tmp/o3" 2>&1; then
+  ko "re-creating a persisted database succeeded"
+else
+  grep -q 'already exists' "$tmp/o3" && ok || ko "unexpected error: $(cat "$tmp/o3")"
+fi
+# two processes creating tables at once leave a catalog both can read
+for k in 1 2 3 4; do
+  printf "CREATE TABLE inventory.t%s (id INT) WITH ('connector' = 'blackhole');\n" "$k" >"$tmp/c$k.sql"
+done
+for k in 1 2 3 4; do "$bin" run --catalog-dir "$tmp/cat" "$tmp/c$k.sql" >"$tmp/oc$k" 2>&1 & done
+wait
+echo "USE inventory; SHOW TABLES;" >"$tmp/show.sql"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/show.sql" >"$tmp/o4" 2>&1
+[[ $(grep -c '^t[1-4]$' "$tmp/o4") -eq 4 ]] && ok || ko "concurrent creates: $(cat "$tmp/o4")"
+
+echo "catalog_dir: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]
