@@ -138,8 +138,44 @@ struct cdc_reader_s {
     const cdc_reader_ops_t *ops;
 };
 
+/* ---- source and sink abilities (FLIP-95) ---------------------------------------------
+ * The planner applies them in this order: partitions, filters, projection,
+ * limit, metadata. Each is optional: a NULL callback means the source does not
+ * have the ability and the runtime does the work instead.
+ */
+
+typedef enum cdc_filter_op {
+    CDC_FILTER_EQ,
+    CDC_FILTER_NE,
+    CDC_FILTER_LT,
+    CDC_FILTER_LE,
+    CDC_FILTER_GT,
+    CDC_FILTER_GE,
+    CDC_FILTER_IS_NULL,
+    CDC_FILTER_IS_NOT_NULL
+} cdc_filter_op_t;
+
+/** One conjunct of a WHERE clause in a form a source can decide: `field op literal`. */
+typedef struct cdc_filter_s {
+    int field; /* index into the table's physical columns (ctx->schema) */
+    cdc_filter_op_t op;
+    cdc_value_t value; /* literal of the field's type; unused for IS [NOT] NULL */
+    const char *text;  /* canonical SQL ("amount > 10"), for EXPLAIN and messages */
+} cdc_filter_t;
+
 typedef struct cdc_source_ops_s {
     cdc_changelog_mode_t (*changelog_mode)(cdc_source_t *src);
+    /** Optional: every partition of the table (each maps partition column to value text). */
+    int (*list_partitions)(cdc_source_t *src, cdc_kv_t **parts, int *nparts, cdc_error_t **err);
+    /** Optional: read only these partitions (a subset of list_partitions). */
+    int (*apply_partitions)(cdc_source_t *src, const cdc_kv_t *parts, int nparts,
+                            cdc_error_t **err);
+    /**
+     * Optional: for each filter, sets accepted[i] when the source guarantees it
+     * (rows failing it are never produced). Filters not accepted are evaluated
+     * by the runtime. Returns 0.
+     */
+    int (*apply_filters)(cdc_source_t *src, const cdc_filter_t *filters, int n, bool *accepted);
     /** Optional: produce only these fields, in this order. Returns 0 when accepted. */
     int (*apply_projection)(cdc_source_t *src, const int *fields, int n);
     /** Optional: stop after limit rows per reader split set. Returns 0 when accepted. */
@@ -147,6 +183,13 @@ typedef struct cdc_source_ops_s {
     /** Opens split `split` of `nsplits`. */
     int (*open_reader)(cdc_source_t *src, int split, int nsplits, cdc_reader_t **out,
                        cdc_error_t **err);
+    /**
+     * Optional: append these metadata columns (keys the connector or its
+     * format declares) after the physical fields, in this order.
+     */
+    int (*apply_metadata)(cdc_source_t *src, const char *const *keys, int n, cdc_error_t **err);
+    /** Optional statistics: the number of rows the source will produce, or -1 when unknown. */
+    int64_t (*report_row_count)(cdc_source_t *src);
     /** One-line summary for EXPLAIN ("datagen(number-of-rows=10)"). Optional. */
     void (*describe)(cdc_source_t *src, cdc_buf_t *out);
     void (*destroy)(cdc_source_t *src);
@@ -171,6 +214,10 @@ struct cdc_writer_s {
 typedef struct cdc_sink_ops_s {
     /** Which of the requested kinds the sink accepts. */
     cdc_changelog_mode_t (*changelog_mode)(cdc_sink_t *sink, cdc_changelog_mode_t requested);
+    /** Optional: INSERT ... PARTITION (k='v'): every row goes to this static partition. */
+    int (*apply_static_partition)(cdc_sink_t *sink, const cdc_kv_t *partition, cdc_error_t **err);
+    /** Optional: INSERT OVERWRITE replaces what the job writes to. */
+    int (*apply_overwrite)(cdc_sink_t *sink, bool overwrite, cdc_error_t **err);
     /** Opens the writer for subtask `subtask` of `nsubtasks`. */
     int (*open_writer)(cdc_sink_t *sink, int subtask, int nsubtasks, cdc_writer_t **out,
                        cdc_error_t **err);
