@@ -1,12 +1,375 @@
 /*
- * cdc_planner.c — planning INSERT INTO ... SELECT: table resolution, column
- * mapping, projection and limit pushdown, changelog mode negotiation.
+ * cdc_planner.c — planning INSERT INTO ... SELECT: tables and views, the
+ * query's expressions, pushdown into the source (partitions, filters,
+ * projection, limit, metadata), changelog negotiation (ChangelogNormalize,
+ * DropUpdateBefore, rejection with Flink's message), and the per-row steps
+ * the runtime runs (cdc_pipe_transform).
  */
 #include "cdc_planner.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "cdc_json.h" /* cdc_json_convert_scalar: partition values from their text */
+
+#define MAX_VIEW_DEPTH 8
+#define MAX_CONJUNCTS 64
+
+/* ---- row copies (state of ChangelogNormalize) ------------------------------------ */
+
+static void copy_value(cdc_value_t *dst, const cdc_value_t *src, const cdc_type_t *t,
+                       cdc_arena_t *arena);
+
+static cdc_row_t *copy_row(const cdc_row_t *src, const cdc_type_t *t, cdc_arena_t *arena)
+{
+    cdc_row_t *row = cdc_row_new_in(arena, src->arity);
+    row->kind = src->kind;
+    row->origin = src->origin ? cdc_arena_strdup(arena, src->origin) : NULL;
+    for (uint32_t i = 0; i < src->arity; i++)
+        copy_value(&row->values[i], &src->values[i],
+                   i < (uint32_t)t->nchildren ? t->children[i] : NULL, arena);
+    return row;
+}
+
+static void copy_value(cdc_value_t *dst, const cdc_value_t *src, const cdc_type_t *t,
+                       cdc_arena_t *arena)
+{
+    *dst = *src;
+    if (!t || (src->flags & CDC_V_NULL))
+        return;
+    switch (t->root) {
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY:
+        dst->v.s.ptr = cdc_arena_memdup(arena, src->v.s.ptr, src->v.s.len);
+        break;
+    case CDC_T_ARRAY:
+    case CDC_T_MAP: {
+        uint32_t n = src->v.arr.n;
+        dst->v.arr.elems = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
+        for (uint32_t i = 0; i < n; i++)
+            copy_value(&dst->v.arr.elems[i], &src->v.arr.elems[i], t->children[0], arena);
+        if (t->root == CDC_T_MAP) {
+            dst->v.arr.vals = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
+            for (uint32_t i = 0; i < n; i++)
+                copy_value(&dst->v.arr.vals[i], &src->v.arr.vals[i], t->children[1], arena);
+        }
+        break;
+    }
+    case CDC_T_ROW:
+        dst->v.row = copy_row(src->v.row, t, arena);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Key bytes of a row: the key columns' values in a self-delimiting binary form. */
+static void key_bytes(const cdc_row_t *row, const int *key, int nkey, const cdc_type_t *t,
+                      cdc_buf_t *out)
+{
+    cdc_buf_clear(out);
+    for (int k = 0; k < nkey; k++) {
+        const cdc_value_t *v = &row->values[key[k]];
+        if (v->flags & CDC_V_NULL) {
+            cdc_buf_putc(out, 0);
+            continue;
+        }
+        cdc_buf_putc(out, 1);
+        switch (t->children[key[k]]->root) {
+        case CDC_T_CHAR:
+        case CDC_T_VARCHAR:
+        case CDC_T_BINARY:
+        case CDC_T_VARBINARY:
+            cdc_buf_append(out, &v->v.s.len, sizeof(v->v.s.len));
+            cdc_buf_append(out, v->v.s.ptr, v->v.s.len);
+            break;
+        case CDC_T_DECIMAL:
+            cdc_buf_append(out, &v->v.dec, sizeof(v->v.dec));
+            break;
+        case CDC_T_TIMESTAMP:
+        case CDC_T_TIMESTAMP_LTZ:
+            cdc_buf_append(out, &v->v.ts.millis, sizeof(v->v.ts.millis));
+            cdc_buf_append(out, &v->v.ts.nanos, sizeof(v->v.ts.nanos));
+            break;
+        case CDC_T_FLOAT:
+            cdc_buf_append(out, &v->v.f, sizeof(v->v.f));
+            break;
+        case CDC_T_DOUBLE:
+            cdc_buf_append(out, &v->v.d, sizeof(v->v.d));
+            break;
+        case CDC_T_BOOLEAN:
+            cdc_buf_putc(out, v->v.b ? 1 : 0);
+            break;
+        default: /* integers, DATE, TIME */
+            cdc_buf_append(out, &v->v.i, sizeof(v->v.i));
+            break;
+        }
+    }
+}
+
+/*
+ * The state: an open-addressing hash table from key bytes to the last row of
+ * that key, each entry with its own arena-free copy (one malloc'ed arena per
+ * entry would be wasteful, so rows are copied into a private cdc_arena_t that
+ * is compacted when too much of it is garbage).
+ */
+typedef struct norm_entry {
+    char *key; /* NULL = empty slot; TOMBSTONE = deleted */
+    size_t keylen;
+    cdc_row_t *row; /* in the state's arena */
+} norm_entry_t;
+
+static char tombstone_mark;
+#define TOMBSTONE (&tombstone_mark)
+
+struct cdc_norm_state_s {
+    norm_entry_t *slots;
+    size_t cap, used, live;
+    cdc_arena_t arena;
+    size_t arena_live; /* bytes of live rows, estimated at copy time */
+    const cdc_type_t *type;
+    cdc_buf_t key;
+};
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static norm_entry_t *norm_find(cdc_norm_state_t *st, const char *key, size_t len, bool insert)
+{
+    if (insert && (st->used + 1) * 4 >= st->cap * 3) {
+        /* grow (and drop tombstones) */
+        size_t ncap = st->cap ? st->cap * 2 : 1024;
+        while (st->live * 2 >= ncap)
+            ncap *= 2;
+        norm_entry_t *old = st->slots;
+        size_t ocap = st->cap;
+        st->slots = cdc_xcalloc(ncap, sizeof(*st->slots));
+        st->cap = ncap;
+        st->used = st->live;
+        for (size_t i = 0; i < ocap; i++) {
+            if (!old[i].key || old[i].key == TOMBSTONE)
+                continue;
+            size_t j = hash_bytes(old[i].key, old[i].keylen) & (ncap - 1);
+            while (st->slots[j].key)
+                j = (j + 1) & (ncap - 1);
+            st->slots[j] = old[i];
+        }
+        free(old);
+    }
+    if (st->cap == 0)
+        return NULL;
+    size_t j = hash_bytes(key, len) & (st->cap - 1);
+    norm_entry_t *free_slot = NULL;
+    for (;;) {
+        norm_entry_t *e = &st->slots[j];
+        if (!e->key)
+            return insert ? (free_slot ? free_slot : e) : NULL;
+        if (e->key == TOMBSTONE) {
+            if (!free_slot)
+                free_slot = e;
+        } else if (e->keylen == len && memcmp(e->key, key, len) == 0) {
+            return e;
+        }
+        j = (j + 1) & (st->cap - 1);
+    }
+}
+
+/* Compacts the state's arena when most of it holds replaced rows. */
+static void norm_compact(cdc_norm_state_t *st)
+{
+    if (st->arena.total < (1u << 24) || st->arena.total < st->arena_live * 4)
+        return;
+    cdc_arena_t fresh;
+    cdc_arena_init(&fresh);
+    for (size_t i = 0; i < st->cap; i++)
+        if (st->slots[i].key && st->slots[i].key != TOMBSTONE)
+            st->slots[i].row = copy_row(st->slots[i].row, st->type, &fresh);
+    cdc_arena_free(&st->arena);
+    st->arena = fresh;
+    st->arena_live = fresh.total;
+}
+
+static cdc_norm_state_t *norm_new(const cdc_type_t *type)
+{
+    cdc_norm_state_t *st = cdc_xcalloc(1, sizeof(*st));
+    cdc_arena_init(&st->arena);
+    st->type = type;
+    return st;
+}
+
+static void norm_destroy(cdc_norm_state_t *st)
+{
+    if (!st)
+        return;
+    for (size_t i = 0; i < st->cap; i++)
+        if (st->slots[i].key && st->slots[i].key != TOMBSTONE)
+            free(st->slots[i].key);
+    free(st->slots);
+    cdc_arena_free(&st->arena);
+    cdc_buf_free(&st->key);
+    free(st);
+}
+
+static bool rows_equal(const cdc_row_t *a, const cdc_row_t *b, const cdc_type_t *t)
+{
+    cdc_buf_t x = {0}, y = {0};
+    cdc_row_t ra = *a, rb = *b;
+    ra.kind = rb.kind = CDC_INSERT;
+    cdc_row_print(&x, &ra, t);
+    cdc_row_print(&y, &rb, t);
+    bool eq = x.len == y.len && memcmp(x.data, y.data, x.len) == 0;
+    cdc_buf_free(&x);
+    cdc_buf_free(&y);
+    return eq;
+}
+
+/*
+ * ChangelogNormalize: turns upserts (and duplicated CDC events) into a proper
+ * changelog: +I for a new key, -U/+U for a changed row, nothing for an
+ * unchanged one, -D with the full old row for a known key, nothing for an
+ * unknown one. Emitted rows are copied into `arena`.
+ */
+static int normalize_row(cdc_pipe_t *p, const cdc_row_t *row, cdc_arena_t *arena, cdc_row_t **outs)
+{
+    cdc_norm_state_t *st = p->norm;
+    key_bytes(row, p->norm_key, p->nnorm_key, p->table_type, &st->key);
+    int n = 0;
+    if (row->kind == CDC_INSERT || row->kind == CDC_UPDATE_AFTER) {
+        norm_entry_t *e = norm_find(st, st->key.data, st->key.len, true);
+        if (e->key && e->key != TOMBSTONE) {
+            if (rows_equal(e->row, row, p->table_type))
+                return 0;
+            cdc_row_t *old = copy_row(e->row, p->table_type, arena);
+            old->kind = CDC_UPDATE_BEFORE;
+            outs[n++] = old;
+            e->row = copy_row(row, p->table_type, &st->arena);
+            cdc_row_t *nw = copy_row(row, p->table_type, arena);
+            nw->kind = CDC_UPDATE_AFTER;
+            outs[n++] = nw;
+        } else {
+            if (!e->key)
+                st->used++;
+            e->key = cdc_xstrndup(st->key.data, st->key.len);
+            e->keylen = st->key.len;
+            e->row = copy_row(row, p->table_type, &st->arena);
+            st->live++;
+            cdc_row_t *nw = copy_row(row, p->table_type, arena);
+            nw->kind = CDC_INSERT;
+            outs[n++] = nw;
+        }
+        st->arena_live += sizeof(cdc_value_t) * row->arity + 64;
+    } else if (row->kind == CDC_DELETE) {
+        norm_entry_t *e = norm_find(st, st->key.data, st->key.len, false);
+        if (!e)
+            return 0;
+        cdc_row_t *old = copy_row(e->row, p->table_type, arena);
+        old->kind = CDC_DELETE;
+        outs[n++] = old;
+        free(e->key);
+        e->key = TOMBSTONE;
+        e->row = NULL;
+        st->live--;
+    }
+    /* -U rows of the input carry nothing the state does not know */
+    norm_compact(st);
+    return n;
+}
+
+/* ---- per-row steps ------------------------------------------------------------- */
+
+static int run_stages(cdc_pipe_t *p, cdc_row_t *row, cdc_arena_t *arena, cdc_row_t **out,
+                      char *errbuf, size_t errlen)
+{
+    cdc_row_t *cur = row;
+    for (int s = 0; s < p->nstages; s++) {
+        cdc_stage_t *st = &p->stages[s];
+        if (st->where) {
+            bool keep = false;
+            if (cdc_expr_eval_predicate(st->where, cur, arena, &keep, errbuf, errlen) < 0)
+                return -1;
+            if (!keep)
+                return 0;
+        }
+        cdc_row_t *next = cdc_row_new_in(arena, (uint32_t)st->nitems);
+        next->kind = cur->kind;
+        next->origin = cur->origin;
+        for (int i = 0; i < st->nitems; i++)
+            if (cdc_expr_eval(st->items[i], cur, arena, &next->values[i], errbuf, errlen) < 0)
+                return -1;
+        cur = next;
+    }
+    *out = cur;
+    return 1;
+}
+
+int cdc_pipe_transform(cdc_pipe_t *p, cdc_batch_t *in, cdc_batch_t *out, uint64_t *skipped,
+                       char *errbuf, size_t errlen)
+{
+    for (uint32_t r = 0; r < in->n; r++) {
+        cdc_row_t *row = &in->rows[r];
+        cdc_row_t *trow = row;
+        if (!p->identity_table) {
+            trow = cdc_row_new_in(&out->arena, (uint32_t)p->table_type->nchildren);
+            trow->kind = row->kind;
+            trow->origin = row->origin;
+            for (int c = 0; c < p->table_type->nchildren; c++) {
+                if (p->col_scan[c] >= 0) {
+                    trow->values[c] = row->values[p->col_scan[c]];
+                } else if (p->col_expr[c]) {
+                    if (cdc_expr_eval(p->col_expr[c], row, &out->arena, &trow->values[c], errbuf,
+                                      errlen) < 0)
+                        goto bad_row;
+                }
+            }
+        }
+        cdc_row_t *norm_out[2] = {trow, NULL};
+        int nnorm = 1;
+        if (p->normalize) {
+            pthread_mutex_lock(&p->norm_lock);
+            nnorm = normalize_row(p, trow, &out->arena, norm_out);
+            pthread_mutex_unlock(&p->norm_lock);
+        }
+        for (int k = 0; k < nnorm; k++) {
+            cdc_row_t *res = NULL;
+            int rc = run_stages(p, norm_out[k], &out->arena, &res, errbuf, errlen);
+            if (rc < 0)
+                goto bad_row;
+            if (rc == 0)
+                continue;
+            if (p->drop_update_before && res->kind == CDC_UPDATE_BEFORE)
+                continue;
+            cdc_row_t *dst = cdc_batch_add(out, res->kind, 0);
+            dst->arity = res->arity;
+            dst->values = res->values;
+            dst->origin = res->origin;
+        }
+        continue;
+    bad_row:
+        if (!p->skip_bad_rows) {
+            char reason[512];
+            snprintf(reason, sizeof(reason), "%s", errbuf);
+            cdc_buf_t shown = {0};
+            cdc_row_print(&shown, row, p->src->produced);
+            snprintf(errbuf, errlen, "%s, in row %s", reason, cdc_buf_cstr(&shown));
+            cdc_buf_free(&shown);
+            return -1;
+        }
+        (*skipped)++;
+    }
+    return 0;
+}
+
+/* ---- plan ---------------------------------------------------------------------- */
 
 void cdc_pipe_destroy(cdc_pipe_t *p)
 {
@@ -18,11 +381,33 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
         p->sink->ops->destroy(p->sink);
     cdc_resolved_free(&p->src_res);
     cdc_resolved_free(&p->sink_res);
+    if (p->table_type) {
+        for (int c = 0; c < p->table_type->nchildren; c++)
+            cdc_expr_destroy(p->col_expr[c]);
+    }
+    cdc_type_destroy(p->table_type);
+    free(p->col_scan);
+    free(p->col_expr);
+    for (int s = 0; s < p->nstages; s++) {
+        for (int i = 0; i < p->stages[s].nitems; i++)
+            cdc_expr_destroy(p->stages[s].items[i]);
+        free(p->stages[s].items);
+        cdc_expr_destroy(p->stages[s].where);
+        cdc_type_destroy(p->stages[s].out_type);
+        free(p->stages[s].explain);
+    }
+    free(p->stages);
+    norm_destroy(p->norm);
+    if (p->normalize)
+        pthread_mutex_destroy(&p->norm_lock);
+    free(p->norm_key);
     free(p->source_name);
     free(p->source_path);
     free(p->sink_name);
-    free(p->proj);
     free(p->proj_text);
+    free(p->pushed_filters);
+    free(p->pushed_partitions);
+    free(p->pushed_metadata);
     free(p);
 }
 
@@ -68,48 +453,84 @@ static void kinds_text(cdc_changelog_mode_t missing, cdc_buf_t *out)
         cdc_buf_puts(out, "insert");
 }
 
-static void scan_node(const cdc_pipe_t *p, cdc_buf_t *out, const cdc_table_def_t *src_def)
+static void scan_node(const cdc_pipe_t *p, cdc_buf_t *out, bool with_mode)
 {
-    (void)src_def;
     char mode[16];
     const cdc_type_t *prod = p->src->produced;
     cdc_buf_printf(out, "TableSourceScan(table=[[%s]], fields=[", p->source_path);
     for (int i = 0; i < prod->nchildren; i++)
         cdc_buf_printf(out, "%s%s", i ? ", " : "", prod->names[i]);
-    cdc_buf_printf(out, "], changelogMode=%s",
-                   cdc_changelog_mode_str(p->src->ops->changelog_mode(p->src), mode));
+    cdc_buf_putc(out, ']');
+    if (with_mode)
+        cdc_buf_printf(out, ", changelogMode=%s", cdc_changelog_mode_str(p->scan_mode, mode));
+    if (p->pushed_partitions)
+        cdc_buf_printf(out, ", partitions=%s", p->pushed_partitions);
+    if (p->pushed_filters)
+        cdc_buf_printf(out, ", filter=%s", p->pushed_filters);
     if (p->proj_text)
         cdc_buf_printf(out, ", project=%s", p->proj_text);
     if (p->limit_pushed)
         cdc_buf_printf(out, ", limit=%lld", (long long)p->limit);
+    if (p->pushed_metadata)
+        cdc_buf_printf(out, ", metadata=%s", p->pushed_metadata);
+    if (with_mode && p->row_count >= 0)
+        cdc_buf_printf(out, ", rowCount=%lld", (long long)p->row_count);
     cdc_buf_putc(out, ')');
 }
 
 void cdc_pipe_explain(const cdc_pipe_t *p, cdc_buf_t *out)
 {
     char mode[16];
+    int depth = 0;
+#define INDENT()                                                                                   \
+    do {                                                                                           \
+        for (int d_ = 1; d_ < depth; d_++)                                                         \
+            cdc_buf_puts(out, "   ");                                                              \
+        if (depth)                                                                                 \
+            cdc_buf_puts(out, "+- ");                                                              \
+        depth++;                                                                                   \
+    } while (0)
+    INDENT();
     cdc_buf_printf(out, "Sink(table=[%s], fields=[", p->sink_name);
     for (int i = 0; i < p->sink_schema->nchildren; i++)
         cdc_buf_printf(out, "%s%s", i ? ", " : "", p->sink_schema->names[i]);
     cdc_buf_printf(out, "], changelogMode=%s, parallelism=%d)\n",
                    cdc_changelog_mode_str(p->mode, mode), p->parallelism);
-    const char *indent = "+- ";
     if (p->limit >= 0 && !p->limit_pushed) {
-        cdc_buf_printf(out, "%sLimit(fetch=%lld, changelogMode=%s)\n", indent, (long long)p->limit,
+        INDENT();
+        cdc_buf_printf(out, "Limit(fetch=%lld, changelogMode=%s)\n", (long long)p->limit,
                        cdc_changelog_mode_str(p->mode, mode));
-        indent = "   +- ";
     }
-    if (p->proj) {
-        const cdc_type_t *prod = p->src->produced;
-        cdc_buf_printf(out, "%sCalc(select=[", indent);
-        for (int i = 0; i < p->nproj; i++)
-            cdc_buf_printf(out, "%s%s", i ? ", " : "", prod->names[p->proj[i]]);
-        cdc_buf_printf(out, "], changelogMode=%s)\n", cdc_changelog_mode_str(p->mode, mode));
-        indent = strlen(indent) == 3 ? "   +- " : "      +- ";
+    if (p->drop_update_before) {
+        INDENT();
+        cdc_buf_printf(out, "DropUpdateBefore(changelogMode=%s)\n",
+                       cdc_changelog_mode_str(p->mode, mode));
     }
-    cdc_buf_puts(out, indent);
-    scan_node(p, out, NULL);
+    cdc_changelog_mode_t mid = p->normalize ? CDC_MODE_ALL : p->scan_mode;
+    for (int s = p->nstages - 1; s >= 0; s--) {
+        INDENT();
+        cdc_buf_printf(out, "Calc(%s, changelogMode=%s)\n", p->stages[s].explain,
+                       cdc_changelog_mode_str(mid, mode));
+    }
+    if (p->normalize) {
+        INDENT();
+        cdc_buf_puts(out, "ChangelogNormalize(key=[");
+        for (int k = 0; k < p->nnorm_key; k++)
+            cdc_buf_printf(out, "%s%s", k ? ", " : "", p->table_type->names[p->norm_key[k]]);
+        cdc_buf_printf(out, "], changelogMode=%s)\n", cdc_changelog_mode_str(mid, mode));
+    }
+    if (!p->identity_table) {
+        INDENT();
+        cdc_buf_puts(out, "TableRow(columns=[");
+        for (int c = 0; c < p->table_type->nchildren; c++) {
+            cdc_buf_printf(out, "%s%s", c ? ", " : "", p->table_type->names[c]);
+        }
+        cdc_buf_printf(out, "], changelogMode=%s)\n", cdc_changelog_mode_str(p->scan_mode, mode));
+    }
+    INDENT();
+    scan_node(p, out, true);
     cdc_buf_putc(out, '\n');
+#undef INDENT
 }
 
 static int build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_table_ctx_t *ctx,
@@ -131,157 +552,374 @@ static int build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_table_
     return 0;
 }
 
-int cdc_plan_insert(cdc_catalog_t *cat, const cdc_sql_insert_t *ins, const char *text, size_t len,
-                    const char *filename, int parallelism, cdc_pipe_t **out, cdc_error_t **err)
+static const cdc_udf_def_t *udf_lookup(void *ctx, const char *name)
 {
-    const cdc_sql_query_t *q = ins->query;
+    return cdc_catalog_lookup_function((cdc_catalog_t *)ctx, name);
+}
+
+/* One query level: the INSERT's query, or a view's, with where its text lives. */
+typedef struct level {
+    const cdc_sql_query_t *q;
+    const char *text;
+    size_t len;
+    const char *filename; /* owned when `owned_name` */
+    bool owned_name;
+    const cdc_view_def_t *view; /* the view whose query this is, NULL for the INSERT's */
+} level_t;
+
+/* Name of a column reference: "t.a" -> "a" when t names the relation; "a.b" -> "a". */
+static const char *ref_name(const cdc_sql_expr_t *e, const char *const *quals, int nquals)
+{
+    if (e->column.nparts >= 2) {
+        for (int q = 0; q < nquals; q++)
+            if (quals[q] && strcmp(quals[q], e->column.parts[0]) == 0)
+                return e->column.parts[1];
+    }
+    return e->column.parts[0];
+}
+
+/* Marks in `need` (per field of row_type) every column an expression may read. */
+static void mark_refs(const cdc_sql_expr_t *e, const cdc_type_t *row_type, const char *const *quals,
+                      int nquals, bool *need)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case CDC_SQL_EXPR_COLUMN: {
+        int idx = cdc_type_field_index(row_type, ref_name(e, quals, nquals));
+        if (idx >= 0)
+            need[idx] = true;
+        break;
+    }
+    case CDC_SQL_EXPR_STAR:
+        for (int i = 0; i < row_type->nchildren; i++)
+            need[i] = true;
+        break;
+    case CDC_SQL_EXPR_UNARY:
+        mark_refs(e->unary.operand, row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_BINARY:
+        mark_refs(e->binary.left, row_type, quals, nquals, need);
+        mark_refs(e->binary.right, row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_CALL:
+        for (size_t i = 0; i < e->call.nargs; i++)
+            mark_refs(e->call.args[i], row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_CAST:
+        mark_refs(e->cast.operand, row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_CASE:
+        mark_refs(e->case_expr.operand, row_type, quals, nquals, need);
+        for (size_t i = 0; i < e->case_expr.nwhens; i++) {
+            mark_refs(e->case_expr.whens[i].when, row_type, quals, nquals, need);
+            mark_refs(e->case_expr.whens[i].then, row_type, quals, nquals, need);
+        }
+        mark_refs(e->case_expr.else_expr, row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_IN:
+        mark_refs(e->in_list.operand, row_type, quals, nquals, need);
+        for (size_t i = 0; i < e->in_list.nitems; i++)
+            mark_refs(e->in_list.items[i], row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_BETWEEN:
+        mark_refs(e->between.operand, row_type, quals, nquals, need);
+        mark_refs(e->between.low, row_type, quals, nquals, need);
+        mark_refs(e->between.high, row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_LIKE:
+        mark_refs(e->like.operand, row_type, quals, nquals, need);
+        mark_refs(e->like.pattern, row_type, quals, nquals, need);
+        mark_refs(e->like.escape, row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_IS_NULL:
+        mark_refs(e->is_null.operand, row_type, quals, nquals, need);
+        break;
+    case CDC_SQL_EXPR_SUBSCRIPT:
+        mark_refs(e->subscript.base, row_type, quals, nquals, need);
+        mark_refs(e->subscript.index, row_type, quals, nquals, need);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Compiles one query level against `in_type` into a stage. */
+static int compile_stage(const cdc_plan_env_t *penv, const level_t *lv, const cdc_type_t *in_type,
+                         const char *rel_name, cdc_stage_t *st, cdc_error_t **err)
+{
+    const cdc_sql_query_t *q = lv->q;
+    const char *quals[2] = {rel_name, q->from.alias};
+    cdc_expr_env_t env = {.row_type = in_type,
+                          .qualifiers = quals,
+                          .nqualifiers = q->from.alias ? 2 : 1,
+                          .udf_lookup = udf_lookup,
+                          .udf_ctx = penv->cat,
+                          .text = lv->text,
+                          .len = lv->len,
+                          .filename = lv->filename};
+    cdc_buf_t ex = {0};
+    cdc_buf_puts(&ex, "select=[");
+    st->out_type = cdc_type_new_row();
+    st->out_type->nullable = false;
+    int cap = 8;
+    st->items = cdc_xcalloc((size_t)cap, sizeof(*st->items));
+    for (size_t i = 0; i < q->nitems; i++) {
+        const cdc_sql_select_item_t *it = &q->items[i];
+        if (it->expr->kind == CDC_SQL_EXPR_STAR) {
+            for (int c = 0; c < in_type->nchildren; c++) {
+                cdc_sql_expr_t ref = {
+                    .kind = CDC_SQL_EXPR_COLUMN, .line = it->expr->line, .col = it->expr->col};
+                char *parts[1] = {in_type->names[c]};
+                ref.column.parts = parts;
+                ref.column.nparts = 1;
+                if (st->nitems == cap) {
+                    cap *= 2;
+                    st->items = cdc_xrealloc(st->items, sizeof(*st->items) * (size_t)cap);
+                }
+                if (cdc_expr_compile(&ref, &env, &st->items[st->nitems], err) < 0)
+                    goto fail;
+                cdc_type_row_add(st->out_type, in_type->names[c],
+                                 cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
+                cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", in_type->names[c]);
+                st->nitems++;
+            }
+            continue;
+        }
+        if (st->nitems == cap) {
+            cap *= 2;
+            st->items = cdc_xrealloc(st->items, sizeof(*st->items) * (size_t)cap);
+        }
+        if (cdc_expr_compile(it->expr, &env, &st->items[st->nitems], err) < 0)
+            goto fail;
+        char *text = cdc_sql_expr_to_string(it->expr);
+        char fallback[32];
+        const char *name = it->alias;
+        if (!name && it->expr->kind == CDC_SQL_EXPR_COLUMN)
+            name = it->expr->column.parts[it->expr->column.nparts - 1];
+        if (!name) {
+            snprintf(fallback, sizeof(fallback), "EXPR$%d", st->nitems);
+            name = fallback;
+        }
+        if (cdc_type_field_index(st->out_type, name) >= 0) {
+            *err = cdc_expr_error_at(&env, it->expr->line, it->expr->col,
+                                     "column \"%s\" appears twice in the select list; give it "
+                                     "an alias",
+                                     name);
+            free(text);
+            goto fail;
+        }
+        cdc_type_row_add(st->out_type, name, cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
+        if (it->alias)
+            cdc_buf_printf(&ex, "%s%s AS %s", st->nitems ? ", " : "", text, it->alias);
+        else
+            cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", text);
+        free(text);
+        st->nitems++;
+    }
+    cdc_buf_putc(&ex, ']');
+    if (q->where) {
+        if (cdc_expr_compile(q->where, &env, &st->where, err) < 0)
+            goto fail;
+        if (cdc_expr_require_boolean(st->where, q->where, &env, "WHERE", err) < 0)
+            goto fail;
+        char *text = cdc_sql_expr_to_string(q->where);
+        cdc_buf_printf(&ex, ", where=[%s]", text);
+        free(text);
+    }
+    /* a view's declared column list renames its output */
+    if (lv->view && lv->view->ncolumns > 0) {
+        if (lv->view->ncolumns != st->nitems) {
+            *err =
+                cdc_error_new(CDC_ERR_SQL, "view \"%s\" declares %d columns but its query has %d",
+                              lv->view->qualified, lv->view->ncolumns, st->nitems);
+            goto fail;
+        }
+        for (int i = 0; i < st->nitems; i++) {
+            free(st->out_type->names[i]);
+            st->out_type->names[i] = cdc_xstrdup(lv->view->columns[i]);
+        }
+    }
+    st->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
+    cdc_buf_free(&ex);
+    return 0;
+fail:
+    cdc_buf_free(&ex);
+    return -1;
+}
+
+/* A WHERE conjunct as a pushable filter: `col op literal`, `literal op col`, `col IS [NOT] NULL`.
+ */
+static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const char *rel,
+                      const char *alias, cdc_arena_t *arena, cdc_filter_t *f)
+{
+    const char *quals[2] = {rel, alias};
+    const cdc_type_t *schema = def->schema;
+    if (c->kind == CDC_SQL_EXPR_IS_NULL) {
+        const cdc_sql_expr_t *o = c->is_null.operand;
+        if (o->kind != CDC_SQL_EXPR_COLUMN)
+            return false;
+        int idx = cdc_type_field_index(schema, ref_name(o, quals, alias ? 2 : 1));
+        if (idx < 0)
+            return false;
+        f->field = idx;
+        f->op = c->is_null.negated ? CDC_FILTER_IS_NOT_NULL : CDC_FILTER_IS_NULL;
+        return true;
+    }
+    if (c->kind != CDC_SQL_EXPR_BINARY)
+        return false;
+    static const struct {
+        cdc_sql_binary_op_t sql;
+        cdc_filter_op_t op, flipped;
+    } ops[] = {
+        {CDC_SQL_BINARY_EQ, CDC_FILTER_EQ, CDC_FILTER_EQ},
+        {CDC_SQL_BINARY_NE, CDC_FILTER_NE, CDC_FILTER_NE},
+        {CDC_SQL_BINARY_LT, CDC_FILTER_LT, CDC_FILTER_GT},
+        {CDC_SQL_BINARY_LE, CDC_FILTER_LE, CDC_FILTER_GE},
+        {CDC_SQL_BINARY_GT, CDC_FILTER_GT, CDC_FILTER_LT},
+        {CDC_SQL_BINARY_GE, CDC_FILTER_GE, CDC_FILTER_LE},
+    };
+    int k = -1;
+    for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+        if (ops[i].sql == c->binary.op)
+            k = (int)i;
+    if (k < 0)
+        return false;
+    const cdc_sql_expr_t *col = c->binary.left, *lit = c->binary.right;
+    bool flip = false;
+    if (col->kind != CDC_SQL_EXPR_COLUMN) {
+        col = c->binary.right;
+        lit = c->binary.left;
+        flip = true;
+    }
+    if (col->kind != CDC_SQL_EXPR_COLUMN || lit->kind != CDC_SQL_EXPR_LITERAL)
+        return false;
+    int idx = cdc_type_field_index(schema, ref_name(col, quals, alias ? 2 : 1));
+    if (idx < 0)
+        return false;
+    const cdc_type_t *t = schema->children[idx];
+    if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW)
+        return false;
+    /* the literal as a value of the column's type, through its text */
+    const cdc_sql_expr_t *l = lit;
+    if (l->literal.kind == CDC_SQL_LIT_NULL)
+        return false;
+    char errbuf[128];
+    const char *s = l->literal.text;
+    cdc_type_t *nullable = cdc_type_copy(t);
+    nullable->nullable = true;
+    bool is_string = l->literal.kind == CDC_SQL_LIT_STRING;
+    bool col_string = t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR;
+    bool ok = is_string == col_string &&
+              cdc_json_convert_scalar(nullable, is_string ? 's' : '#', s, strlen(s), true, arena,
+                                      &f->value, errbuf, sizeof(errbuf)) == 0;
+    cdc_type_destroy(nullable);
+    if (!ok)
+        return false;
+    f->field = idx;
+    f->op = flip ? ops[k].flipped : ops[k].op;
+    return true;
+}
+
+int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc_pipe_t **out,
+                    cdc_error_t **err)
+{
+    cdc_catalog_t *cat = penv->cat;
+    const char *text = penv->text;
+    size_t len = penv->len;
+    const char *filename = penv->filename;
+    level_t levels[MAX_VIEW_DEPTH + 1];
+    int nlevels = 0;
+    cdc_pipe_t *p = NULL;
+    cdc_arena_t scratch;
+    cdc_arena_init(&scratch);
+    bool *need = NULL;
+    const cdc_sql_expr_t *conj[MAX_CONJUNCTS];
+    cdc_filter_t *filters = NULL;
+    char *filter_texts[MAX_CONJUNCTS] = {0};
+
     const cdc_table_def_t *sink_def =
         cdc_catalog_get_table(cat, &ins->table, text, len, filename, err);
     if (!sink_def)
         return -1;
-    if (q->njoins) {
-        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, q->joins[0].line, q->joins[0].col,
-                                "joins are not supported yet");
-        return -1;
-    }
-    if (q->where) {
-        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, q->where->line, q->where->col,
-                                "WHERE is not supported yet");
-        return -1;
-    }
-    if (q->distinct) {
-        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, q->line, q->col,
-                                "SELECT DISTINCT is not supported yet");
-        return -1;
-    }
-    if (ins->overwrite || ins->partition.count) {
-        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->table.line, ins->table.col,
-                                "INSERT OVERWRITE and PARTITION are not supported yet");
-        return -1;
-    }
-    const cdc_table_def_t *src_def =
-        cdc_catalog_get_table(cat, &q->from.name, text, len, filename, err);
-    if (!src_def)
-        return -1;
 
-    const cdc_table_def_t *defs[2] = {src_def, sink_def};
-    const cdc_sql_name_t *names[2] = {&q->from.name, &ins->table};
-    for (int k = 0; k < 2; k++) {
-        for (int c = 0; c < defs[k]->ncolumns; c++) {
-            if (defs[k]->columns[c].kind != CDC_COLUMN_PHYSICAL) {
-                *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, names[k]->line,
-                                        names[k]->col,
-                                        "table \"%s\" has computed or metadata column \"%s\": "
-                                        "reading and writing such tables is not supported yet",
-                                        defs[k]->qualified, defs[k]->columns[c].name);
-                return -1;
-            }
+    /* the chain of queries: the INSERT's, then each view's down to a table */
+    levels[nlevels++] = (level_t){.q = ins->query, .text = text, .len = len, .filename = filename};
+    const cdc_table_def_t *src_def = NULL;
+    for (;;) {
+        level_t *lv = &levels[nlevels - 1];
+        if (lv->q->njoins) {
+            *err =
+                cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->joins[0].line,
+                                 lv->q->joins[0].col, "joins are not supported yet");
+            goto fail;
         }
-        if (defs[k]->npartition_keys > 0) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, names[k]->line, names[k]->col,
-                                    "table \"%s\" is partitioned: no connector supports "
-                                    "partitioned tables yet",
-                                    defs[k]->qualified);
-            return -1;
+        if (lv->q->distinct) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->line,
+                                    lv->q->col, "SELECT DISTINCT is not supported yet");
+            goto fail;
+        }
+        if (lv->q->has_limit && nlevels > 1) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->limit_line,
+                                    lv->q->limit_col, "LIMIT inside a view is not supported yet");
+            goto fail;
+        }
+        const cdc_table_def_t *t = NULL;
+        const cdc_view_def_t *v = NULL;
+        int found = cdc_catalog_find(cat, &lv->q->from.name, &t, &v, err);
+        if (found < 0)
+            goto fail;
+        if (found == 0) {
+            /* reuse the catalog's message, positioned in this level's text */
+            if (!cdc_catalog_get_table(cat, &lv->q->from.name, lv->text, lv->len, lv->filename,
+                                       err))
+                goto fail;
+        }
+        if (t) {
+            src_def = t;
+            break;
+        }
+        if (nlevels > MAX_VIEW_DEPTH) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename,
+                                    lv->q->from.name.line, lv->q->from.name.col,
+                                    "views nest deeper than %d levels", MAX_VIEW_DEPTH);
+            goto fail;
+        }
+        levels[nlevels++] = (level_t){.q = v->query_ast,
+                                      .text = v->query,
+                                      .len = strlen(v->query),
+                                      .filename = cdc_strdup_printf("view %s", v->qualified),
+                                      .owned_name = true,
+                                      .view = v};
+    }
+    const level_t *inner = &levels[nlevels - 1];
+
+    if (ins->overwrite || ins->partition.count) {
+        /* checked against the sink's abilities below */
+    }
+    for (int c = 0; c < sink_def->ncolumns; c++) {
+        if (sink_def->columns[c].kind != CDC_COLUMN_PHYSICAL) {
+            *err =
+                cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->table.line, ins->table.col,
+                                 "table \"%s\" has computed or metadata column \"%s\": "
+                                 "writing such tables is not supported yet",
+                                 sink_def->qualified, sink_def->columns[c].name);
+            goto fail;
         }
     }
-    cdc_pipe_t *p = cdc_xcalloc(1, sizeof(*p));
+
+    p = cdc_xcalloc(1, sizeof(*p));
+    p->limit = ins->query->has_limit ? ins->query->limit : -1;
+    p->row_count = -1;
+    p->skip_bad_rows = penv->skip_bad_rows;
     p->source_name = cdc_xstrdup(src_def->qualified);
     p->source_path =
         cdc_strdup_printf("%s, %s, %s", src_def->catalog, src_def->database, src_def->name);
     p->sink_name = cdc_xstrdup(sink_def->qualified);
     p->sink_schema = sink_def->schema;
-    p->limit = q->has_limit ? q->limit : -1;
-
-    /* the query's columns, as indexes into the source's physical columns */
-    const cdc_type_t *ss = src_def->schema;
-    int *cols = cdc_xcalloc((size_t)ss->nchildren * (q->nitems + 1) + 1, sizeof(int));
-    int ncols = 0;
-    for (size_t i = 0; i < q->nitems; i++) {
-        const cdc_sql_expr_t *e = q->items[i].expr;
-        if (e->kind == CDC_SQL_EXPR_STAR) {
-            for (int k = 0; k < ss->nchildren; k++)
-                cols[ncols++] = k;
-            continue;
-        }
-        if (e->kind != CDC_SQL_EXPR_COLUMN) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, e->line, e->col,
-                                    "expressions in SELECT are not supported yet; select "
-                                    "columns by name or *");
-            goto fail;
-        }
-        const char *name = e->column.parts[e->column.nparts - 1];
-        int idx = cdc_type_field_index(ss, name);
-        if (idx < 0) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, e->line, e->col,
-                                    "column \"%s\" not found in table \"%s\"", name,
-                                    src_def->qualified);
-            const char *sug = cdc_closest(name, (const char *const *)ss->names, ss->nchildren);
-            if (sug)
-                cdc_error_set_hint(*err, "did you mean \"%s\"?", sug);
-            goto fail;
-        }
-        cols[ncols++] = idx;
-    }
-    /* the sink's columns, in the order the query fills them */
-    const cdc_type_t *ks = sink_def->schema;
-    if (ins->columns.count) {
-        if ((int)ins->columns.count != ks->nchildren) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->columns.items[0].line,
-                                    ins->columns.items[0].col,
-                                    "the column list must name every column of \"%s\" (%d "
-                                    "columns)",
-                                    sink_def->qualified, ks->nchildren);
-            goto fail;
-        }
-        int *reordered = cdc_xcalloc((size_t)ks->nchildren + 1, sizeof(int));
-        for (size_t i = 0; i < ins->columns.count; i++) {
-            int idx = cdc_type_field_index(ks, ins->columns.items[i].name);
-            if (idx < 0) {
-                free(reordered);
-                *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename,
-                                        ins->columns.items[i].line, ins->columns.items[i].col,
-                                        "column \"%s\" not found in table \"%s\"",
-                                        ins->columns.items[i].name, sink_def->qualified);
-                goto fail;
-            }
-            if (i < (size_t)ncols)
-                reordered[idx] = cols[i];
-        }
-        if (ncols == ks->nchildren)
-            memcpy(cols, reordered, sizeof(int) * (size_t)ncols);
-        free(reordered);
-    }
-    if (ncols != ks->nchildren) {
-        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, q->line, q->col,
-                                "the query produces %d columns but table \"%s\" has %d", ncols,
-                                sink_def->qualified, ks->nchildren);
-        goto fail;
-    }
-    for (int i = 0; i < ncols; i++) {
-        const cdc_type_t *from = ss->children[cols[i]];
-        const cdc_type_t *to = ks->children[i];
-        if (!assignable(from, to)) {
-            char *a = cdc_type_to_string(from), *b = cdc_type_to_string(to);
-            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, q->line, q->col,
-                                    "column \"%s\" of type %s cannot be written to column "
-                                    "\"%s\" of type %s",
-                                    ss->names[cols[i]], a, ks->names[i], b);
-            free(a);
-            free(b);
-            goto fail;
-        }
-        if (!to->nullable && from->nullable) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, q->line, q->col,
-                                    "column \"%s\" may be NULL but column \"%s\" of \"%s\" is "
-                                    "NOT NULL",
-                                    ss->names[cols[i]], ks->names[i], sink_def->qualified);
-            goto fail;
-        }
-    }
 
     /* build the source and the sink */
-    if (build_ctx(src_def, &p->src_res, &p->src_ctx, parallelism, err) < 0)
+    if (build_ctx(src_def, &p->src_res, &p->src_ctx, penv->parallelism, err) < 0)
         goto fail;
     if (cdc_config_declares(p->src_res.cfg, "scan.parallelism") &&
         cdc_config_isset(p->src_res.cfg, "scan.parallelism"))
@@ -290,11 +928,11 @@ int cdc_plan_insert(cdc_catalog_t *cat, const cdc_sql_insert_t *ins, const char 
         p->src_ctx.parallelism = 1;
     p->parallelism = p->src_ctx.parallelism;
     if (!p->src_res.connector->source_new) {
-        *err =
-            cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, q->from.name.line, q->from.name.col,
-                             "connector \"%s\" of table \"%s\" cannot be read (it is a sink "
-                             "only)",
-                             p->src_res.connector->identifier, src_def->qualified);
+        *err = cdc_sql_error_at(CDC_ERR_PLAN, inner->text, inner->len, inner->filename,
+                                inner->q->from.name.line, inner->q->from.name.col,
+                                "connector \"%s\" of table \"%s\" cannot be read (it is a sink "
+                                "only)",
+                                p->src_res.connector->identifier, src_def->qualified);
         goto fail;
     }
     if (p->src_res.connector->source_new(&p->src_ctx, &p->src, err) < 0) {
@@ -314,53 +952,566 @@ int cdc_plan_insert(cdc_catalog_t *cat, const cdc_sql_insert_t *ins, const char 
         cdc_error_add_context(*err, "table \"%s\"", sink_def->qualified);
         goto fail;
     }
+    p->scan_mode = p->src->ops->changelog_mode(p->src);
 
-    /* projection: push into the source when it can, else project at run time */
-    bool identity = ncols == ss->nchildren;
-    for (int i = 0; identity && i < ncols; i++)
-        identity = cols[i] == i;
-    if (!identity) {
-        if (p->src->ops->apply_projection &&
-            p->src->ops->apply_projection(p->src, cols, ncols) == 0) {
-            cdc_buf_t t = {0};
-            cdc_buf_putc(&t, '[');
-            for (int i = 0; i < ncols; i++)
-                cdc_buf_printf(&t, "%s%s", i ? ", " : "", ss->names[cols[i]]);
-            cdc_buf_putc(&t, ']');
-            p->proj_text = cdc_xstrdup(cdc_buf_cstr(&t));
-            cdc_buf_free(&t);
-        } else {
-            p->proj = cdc_xcalloc((size_t)ncols, sizeof(int));
-            memcpy(p->proj, cols, sizeof(int) * (size_t)ncols);
-            p->nproj = ncols;
+    /* the table row type: every column in declared order */
+    int ncols = src_def->ncolumns;
+    p->table_type = cdc_type_new_row();
+    p->table_type->nullable = false;
+    for (int c = 0; c < ncols; c++) {
+        const cdc_column_def_t *col = &src_def->columns[c];
+        const cdc_type_t *ct =
+            col->kind == CDC_COLUMN_PHYSICAL ? src_def->schema->children[col->physical] : col->type;
+        if (!ct) { /* computed column whose type the catalog could not derive: compile later */
+            ct = NULL;
+        }
+        cdc_type_row_add(p->table_type, col->name,
+                         ct ? cdc_type_copy(ct) : cdc_type_new(CDC_T_VARCHAR));
+    }
+    p->col_scan = cdc_xcalloc((size_t)ncols + 1, sizeof(int));
+    p->col_expr = cdc_xcalloc((size_t)ncols + 1, sizeof(cdc_expr_t *));
+
+    /* columns the innermost query needs, and through computed columns, what those need */
+    need = cdc_xcalloc((size_t)ncols + 1, sizeof(bool));
+    {
+        const char *quals[2] = {src_def->name, inner->q->from.alias};
+        for (size_t i = 0; i < inner->q->nitems; i++)
+            mark_refs(inner->q->items[i].expr, p->table_type, quals, 2, need);
+        mark_refs(inner->q->where, p->table_type, quals, 2, need);
+        for (int c = 0; c < ncols; c++)
+            if (need[c] && src_def->columns[c].kind == CDC_COLUMN_COMPUTED)
+                mark_refs(src_def->columns[c].expr, p->table_type, NULL, 0, need);
+    }
+    /* primary key columns are needed when the changes are keyed (normalize, upsert sinks) */
+    if (p->scan_mode != CDC_MODE_INSERT_ONLY) {
+        for (int k = 0; k < src_def->npk; k++)
+            for (int c = 0; c < ncols; c++)
+                if (src_def->columns[c].kind == CDC_COLUMN_PHYSICAL &&
+                    src_def->columns[c].physical == src_def->pk[k])
+                    need[c] = true;
+    }
+
+    /* partition pushdown: conjuncts over partition columns only, decided per partition */
+    size_t nconj = inner->q->where ? cdc_expr_conjuncts(inner->q->where, conj, MAX_CONJUNCTS) : 0;
+    if (nconj > MAX_CONJUNCTS)
+        nconj = MAX_CONJUNCTS;
+    if (src_def->npartition_keys > 0 && p->src->ops->list_partitions &&
+        p->src->ops->apply_partitions && nlevels == 1 && nconj > 0) {
+        cdc_kv_t *parts = NULL;
+        int nparts = 0;
+        if (p->src->ops->list_partitions(p->src, &parts, &nparts, err) < 0)
+            goto fail;
+        const cdc_type_t *phys = src_def->schema;
+        cdc_expr_env_t env = {.row_type = phys,
+                              .udf_lookup = udf_lookup,
+                              .udf_ctx = cat,
+                              .text = text,
+                              .len = len,
+                              .filename = filename};
+        cdc_kv_t *kept = cdc_xcalloc((size_t)nparts + 1, sizeof(cdc_kv_t));
+        int nkept = 0;
+        bool pruned_any = false;
+        for (int i = 0; i < nparts; i++) {
+            bool keep = true;
+            cdc_row_t *row = cdc_row_new_in(&scratch, (uint32_t)phys->nchildren);
+            for (int k = 0; k < parts[i].n; k++) {
+                int idx = cdc_type_field_index(phys, parts[i].keys[k]);
+                if (idx < 0)
+                    continue;
+                char eb[128];
+                cdc_type_t *nt = cdc_type_copy(phys->children[idx]);
+                nt->nullable = true;
+                if (cdc_json_convert_scalar(nt, 's', parts[i].values[k], strlen(parts[i].values[k]),
+                                            true, &scratch, &row->values[idx], eb, sizeof(eb)) < 0)
+                    row->values[idx].flags = CDC_V_NULL;
+                cdc_type_destroy(nt);
+            }
+            for (size_t c = 0; c < nconj && keep; c++) {
+                bool *refs = cdc_xcalloc((size_t)phys->nchildren + 1, sizeof(bool));
+                mark_refs(conj[c], phys, NULL, 0, refs);
+                bool only_parts = true, any = false;
+                for (int f = 0; f < phys->nchildren; f++) {
+                    if (!refs[f])
+                        continue;
+                    any = true;
+                    bool is_part = false;
+                    for (int pk = 0; pk < src_def->npartition_keys; pk++)
+                        is_part = is_part || src_def->partition_keys[pk] == f;
+                    only_parts = only_parts && is_part;
+                }
+                free(refs);
+                if (!any || !only_parts)
+                    continue;
+                cdc_expr_t *e = NULL;
+                cdc_error_t *cerr = NULL;
+                if (cdc_expr_compile(conj[c], &env, &e, &cerr) == 0) {
+                    bool k2 = true;
+                    char eb[128];
+                    if (cdc_expr_eval_predicate(e, row, &scratch, &k2, eb, sizeof(eb)) == 0)
+                        keep = k2;
+                }
+                cdc_error_destroy(cerr);
+                cdc_expr_destroy(e);
+            }
+            if (keep)
+                cdc_kv_copy(&kept[nkept++], &parts[i]);
+            else
+                pruned_any = true;
+        }
+        if (pruned_any) {
+            if (p->src->ops->apply_partitions(p->src, kept, nkept, err) < 0) {
+                for (int i = 0; i < nkept; i++)
+                    cdc_kv_free(&kept[i]);
+                free(kept);
+                for (int i = 0; i < nparts; i++)
+                    cdc_kv_free(&parts[i]);
+                free(parts);
+                goto fail;
+            }
+            cdc_buf_t b = {0};
+            cdc_buf_putc(&b, '[');
+            for (int i = 0; i < nkept; i++) {
+                cdc_buf_puts(&b, i ? ", {" : "{");
+                for (int k = 0; k < kept[i].n; k++)
+                    cdc_buf_printf(&b, "%s%s=%s", k ? ", " : "", kept[i].keys[k],
+                                   kept[i].values[k]);
+                cdc_buf_putc(&b, '}');
+            }
+            cdc_buf_putc(&b, ']');
+            p->pushed_partitions = cdc_xstrdup(cdc_buf_cstr(&b));
+            cdc_buf_free(&b);
+        }
+        for (int i = 0; i < nkept; i++)
+            cdc_kv_free(&kept[i]);
+        free(kept);
+        for (int i = 0; i < nparts; i++)
+            cdc_kv_free(&parts[i]);
+        free(parts);
+    }
+
+    /* filter pushdown: simple conjuncts of the innermost WHERE (still evaluated by the Calc) */
+    if (p->src->ops->apply_filters && nconj > 0) {
+        filters = cdc_xcalloc(nconj, sizeof(*filters));
+        int nf = 0;
+        for (size_t c = 0; c < nconj; c++) {
+            if (as_filter(conj[c], src_def, src_def->name, inner->q->from.alias, &scratch,
+                          &filters[nf])) {
+                filter_texts[nf] = cdc_sql_expr_to_string(conj[c]);
+                filters[nf].text = filter_texts[nf];
+                nf++;
+            }
+        }
+        if (nf > 0) {
+            bool accepted[MAX_CONJUNCTS] = {0};
+            p->src->ops->apply_filters(p->src, filters, nf, accepted);
+            cdc_buf_t b = {0};
+            int na = 0;
+            for (int i = 0; i < nf; i++)
+                if (accepted[i])
+                    cdc_buf_printf(&b, "%s%s", na++ ? ", " : "[", filters[i].text);
+            if (na) {
+                cdc_buf_putc(&b, ']');
+                p->pushed_filters = cdc_xstrdup(cdc_buf_cstr(&b));
+            }
+            cdc_buf_free(&b);
         }
     }
-    if (p->limit >= 0 && p->src->ops->apply_limit &&
+
+    /* projection: the needed physical columns, pushed when the source can */
+    int nphys = src_def->schema->nchildren;
+    int *proj = cdc_xcalloc((size_t)nphys + 1, sizeof(int));
+    int nproj = 0;
+    for (int c = 0; c < ncols; c++)
+        if (need[c] && src_def->columns[c].kind == CDC_COLUMN_PHYSICAL)
+            proj[nproj++] = src_def->columns[c].physical;
+    /* keep table order of physical columns */
+    for (int i = 1; i < nproj; i++)
+        for (int j = i; j > 0 && proj[j - 1] > proj[j]; j--) {
+            int tmp = proj[j];
+            proj[j] = proj[j - 1];
+            proj[j - 1] = tmp;
+        }
+    int *phys_pos = cdc_xcalloc((size_t)nphys + 1, sizeof(int)); /* physical -> scan index */
+    for (int i = 0; i < nphys; i++)
+        phys_pos[i] = i;
+    if (nproj < nphys && p->src->ops->apply_projection &&
+        p->src->ops->apply_projection(p->src, proj, nproj) == 0) {
+        cdc_buf_t b = {0};
+        cdc_buf_putc(&b, '[');
+        for (int i = 0; i < nphys; i++)
+            phys_pos[i] = -1;
+        for (int i = 0; i < nproj; i++) {
+            phys_pos[proj[i]] = i;
+            cdc_buf_printf(&b, "%s%s", i ? ", " : "", src_def->schema->names[proj[i]]);
+        }
+        cdc_buf_putc(&b, ']');
+        p->proj_text = cdc_xstrdup(cdc_buf_cstr(&b));
+        cdc_buf_free(&b);
+    } else {
+        nproj = nphys;
+    }
+    free(proj);
+
+    /* metadata columns: requested from the source, appended after the physical fields */
+    {
+        const char *keys[64];
+        int nkeys = 0;
+        for (int c = 0; c < ncols; c++) {
+            p->col_scan[c] = -1;
+            if (src_def->columns[c].kind == CDC_COLUMN_PHYSICAL)
+                p->col_scan[c] = phys_pos[src_def->columns[c].physical];
+            else if (src_def->columns[c].kind == CDC_COLUMN_METADATA && need[c] && nkeys < 64) {
+                p->col_scan[c] = nproj + nkeys;
+                keys[nkeys++] = src_def->columns[c].metadata_key;
+            }
+        }
+        if (nkeys > 0) {
+            if (!p->src->ops->apply_metadata) {
+                *err =
+                    cdc_sql_error_at(CDC_ERR_PLAN, inner->text, inner->len, inner->filename,
+                                     inner->q->from.name.line, inner->q->from.name.col,
+                                     "connector \"%s\" of table \"%s\" offers no metadata "
+                                     "(column reads '%s')",
+                                     p->src_res.connector->identifier, src_def->qualified, keys[0]);
+                free(phys_pos);
+                goto fail;
+            }
+            if (p->src->ops->apply_metadata(p->src, keys, nkeys, err) < 0) {
+                free(phys_pos);
+                goto fail;
+            }
+            cdc_buf_t b = {0};
+            for (int i = 0; i < nkeys; i++)
+                cdc_buf_printf(&b, "%s%s", i ? ", " : "[", keys[i]);
+            cdc_buf_putc(&b, ']');
+            p->pushed_metadata = cdc_xstrdup(cdc_buf_cstr(&b));
+            cdc_buf_free(&b);
+        }
+    }
+    free(phys_pos);
+
+    /* computed columns over the scan row */
+    {
+        const cdc_type_t *scan = p->src->produced;
+        cdc_expr_env_t env = {.row_type = scan,
+                              .udf_lookup = udf_lookup,
+                              .udf_ctx = cat,
+                              .text = NULL,
+                              .len = 0,
+                              .filename = src_def->origin};
+        for (int c = 0; c < ncols; c++) {
+            const cdc_column_def_t *col = &src_def->columns[c];
+            if (col->kind != CDC_COLUMN_COMPUTED || !need[c])
+                continue;
+            if (cdc_expr_compile(col->expr, &env, &p->col_expr[c], err) < 0) {
+                cdc_error_add_context(*err, "computed column \"%s\" of table \"%s\"", col->name,
+                                      src_def->qualified);
+                goto fail;
+            }
+            cdc_type_destroy(p->table_type->children[c]);
+            p->table_type->children[c] = cdc_type_copy(cdc_expr_type(p->col_expr[c]));
+        }
+    }
+    p->identity_table = ncols == p->src->produced->nchildren;
+    for (int c = 0; c < ncols && p->identity_table; c++)
+        p->identity_table = p->col_scan[c] == c;
+
+    /* limit: pushed only when nothing between scan and sink can drop or add rows */
+    bool simple = nlevels == 1 && !inner->q->where && p->scan_mode == CDC_MODE_INSERT_ONLY;
+    if (p->limit >= 0 && simple && p->src->ops->apply_limit &&
         p->src->ops->apply_limit(p->src, p->limit) == 0)
         p->limit_pushed = true;
+    if (p->src->ops->report_row_count)
+        p->row_count = p->src->ops->report_row_count(p->src);
+
+    /* the Calc stages, innermost first; the last one is skipped when it is an identity */
+    p->stages = cdc_xcalloc((size_t)nlevels, sizeof(*p->stages));
+    const cdc_type_t *in_type = p->table_type;
+    const char *rel_name = src_def->name;
+    for (int l = nlevels - 1; l >= 0; l--) {
+        if (compile_stage(penv, &levels[l], in_type, rel_name, &p->stages[p->nstages], err) < 0) {
+            p->nstages++;
+            goto fail;
+        }
+        in_type = p->stages[p->nstages].out_type;
+        rel_name = l > 0 ? levels[l].view->name : NULL;
+        p->nstages++;
+    }
+    if (p->nstages == 1 && !p->stages[0].where) {
+        bool identity = p->stages[0].nitems == p->table_type->nchildren;
+        for (int i = 0; identity && i < p->stages[0].nitems; i++)
+            identity = cdc_expr_column_index(p->stages[0].items[i]) == i;
+        if (identity) {
+            cdc_stage_t *st = &p->stages[0];
+            for (int i = 0; i < st->nitems; i++)
+                cdc_expr_destroy(st->items[i]);
+            free(st->items);
+            cdc_type_destroy(st->out_type);
+            free(st->explain);
+            p->nstages = 0;
+            in_type = p->table_type;
+        }
+    }
+    const cdc_type_t *query_type = in_type;
+
+    /* map the query's columns onto the sink's */
+    const cdc_type_t *ks = sink_def->schema;
+    int nq = query_type->nchildren;
+    int *order = NULL; /* sink column -> query column */
+    if (ins->columns.count) {
+        if ((int)ins->columns.count != ks->nchildren) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->columns.items[0].line,
+                                    ins->columns.items[0].col,
+                                    "the column list must name every column of \"%s\" (%d "
+                                    "columns)",
+                                    sink_def->qualified, ks->nchildren);
+            goto fail;
+        }
+        order = cdc_xcalloc((size_t)ks->nchildren + 1, sizeof(int));
+        for (size_t i = 0; i < ins->columns.count; i++) {
+            int idx = cdc_type_field_index(ks, ins->columns.items[i].name);
+            if (idx < 0) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename,
+                                        ins->columns.items[i].line, ins->columns.items[i].col,
+                                        "column \"%s\" not found in table \"%s\"",
+                                        ins->columns.items[i].name, sink_def->qualified);
+                free(order);
+                goto fail;
+            }
+            order[idx] = (int)i;
+        }
+    }
+    if (nq != ks->nchildren) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->query->line, ins->query->col,
+                                "the query produces %d columns but table \"%s\" has %d", nq,
+                                sink_def->qualified, ks->nchildren);
+        free(order);
+        goto fail;
+    }
+    for (int i = 0; i < nq; i++) {
+        int qi = order ? order[i] : i;
+        const cdc_type_t *from = query_type->children[qi];
+        const cdc_type_t *to = ks->children[i];
+        if (!assignable(from, to)) {
+            char *a = cdc_type_to_string(from), *b = cdc_type_to_string(to);
+            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->query->line,
+                                    ins->query->col,
+                                    "column \"%s\" of type %s cannot be written to column "
+                                    "\"%s\" of type %s",
+                                    query_type->names[qi], a, ks->names[i], b);
+            free(a);
+            free(b);
+            free(order);
+            goto fail;
+        }
+        if (!to->nullable && from->nullable) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->query->line,
+                                    ins->query->col,
+                                    "column \"%s\" may be NULL but column \"%s\" of \"%s\" is "
+                                    "NOT NULL",
+                                    query_type->names[qi], ks->names[i], sink_def->qualified);
+            free(order);
+            goto fail;
+        }
+    }
+    if (order) {
+        /* a final Calc that reorders into the sink's column order */
+        bool identity = true;
+        for (int i = 0; i < nq; i++)
+            identity = identity && order[i] == i;
+        if (!identity) {
+            p->stages = cdc_xrealloc(p->stages, sizeof(*p->stages) * (size_t)(p->nstages + 1));
+            cdc_stage_t *st = &p->stages[p->nstages];
+            memset(st, 0, sizeof(*st));
+            st->out_type = cdc_type_new_row();
+            st->items = cdc_xcalloc((size_t)nq, sizeof(*st->items));
+            cdc_buf_t ex = {0};
+            cdc_buf_puts(&ex, "select=[");
+            cdc_expr_env_t env = {.row_type = query_type, .text = text, .len = len};
+            for (int i = 0; i < nq; i++) {
+                cdc_sql_expr_t ref = {.kind = CDC_SQL_EXPR_COLUMN, .line = 1, .col = 1};
+                char *parts[1] = {query_type->names[order[i]]};
+                ref.column.parts = parts;
+                ref.column.nparts = 1;
+                if (cdc_expr_compile(&ref, &env, &st->items[i], err) < 0) {
+                    cdc_buf_free(&ex);
+                    free(order);
+                    p->nstages++;
+                    goto fail;
+                }
+                st->nitems++;
+                cdc_type_row_add(st->out_type, ks->names[i],
+                                 cdc_type_copy(query_type->children[order[i]]));
+                cdc_buf_printf(&ex, "%s%s", i ? ", " : "", query_type->names[order[i]]);
+            }
+            cdc_buf_putc(&ex, ']');
+            st->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
+            cdc_buf_free(&ex);
+            p->nstages++;
+        }
+        free(order);
+    }
+
+    /* sink abilities asked for by the statement */
+    if (ins->overwrite) {
+        if (!p->sink->ops->apply_overwrite) {
+            *err =
+                cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, ins->table.line, ins->table.col,
+                                 "connector \"%s\" of table \"%s\" does not support INSERT "
+                                 "OVERWRITE",
+                                 p->sink_res.connector->identifier, sink_def->qualified);
+            goto fail;
+        }
+        if (p->sink->ops->apply_overwrite(p->sink, true, err) < 0)
+            goto fail;
+    }
+    if (ins->partition.count) {
+        if (!p->sink->ops->apply_static_partition) {
+            *err =
+                cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, ins->table.line, ins->table.col,
+                                 "connector \"%s\" of table \"%s\" does not support static "
+                                 "partitions",
+                                 p->sink_res.connector->identifier, sink_def->qualified);
+            goto fail;
+        }
+        cdc_kv_t kv = {0};
+        for (size_t i = 0; i < ins->partition.count; i++) {
+            const cdc_sql_option_t *o = &ins->partition.items[i];
+            bool is_key = false;
+            for (int k = 0; k < sink_def->npartition_keys; k++)
+                is_key = is_key ||
+                         strcmp(sink_def->schema->names[sink_def->partition_keys[k]], o->key) == 0;
+            if (!is_key) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, o->line, o->col,
+                                        "\"%s\" is not a partition column of \"%s\"", o->key,
+                                        sink_def->qualified);
+                cdc_kv_free(&kv);
+                goto fail;
+            }
+            cdc_kv_set(&kv, o->key, o->value);
+        }
+        int rc = p->sink->ops->apply_static_partition(p->sink, &kv, err);
+        cdc_kv_free(&kv);
+        if (rc < 0)
+            goto fail;
+    }
 
     /* changelog negotiation */
-    cdc_changelog_mode_t produced = p->src->ops->changelog_mode(p->src);
-    cdc_changelog_mode_t accepted = p->sink->ops->changelog_mode(p->sink, produced);
-    cdc_changelog_mode_t missing = produced & (cdc_changelog_mode_t)~accepted;
+    cdc_changelog_mode_t mode = p->scan_mode;
+    bool has_ua = (mode & CDC_MODE_BIT(CDC_UPDATE_AFTER)) != 0;
+    bool has_ub = (mode & CDC_MODE_BIT(CDC_UPDATE_BEFORE)) != 0;
+    if (has_ub && !has_ua) {
+        *err = cdc_error_new(CDC_ERR_PLAN,
+                             "Table '%s' produces a changelog stream that contains "
+                             "UPDATE_BEFORE but no UPDATE_AFTER, which is invalid",
+                             src_def->qualified);
+        goto fail;
+    }
+    bool upsert_source = has_ua && !has_ub;
+    if ((upsert_source || (penv->cdc_events_duplicate && mode != CDC_MODE_INSERT_ONLY)) &&
+        src_def->npk == 0) {
+        if (upsert_source)
+            *err = cdc_error_new(CDC_ERR_PLAN,
+                                 "Table '%s' produces a changelog stream that contains "
+                                 "UPDATE_AFTER but no UPDATE_BEFORE. This requires defining a "
+                                 "primary key constraint on the table.",
+                                 src_def->qualified);
+        else
+            *err = cdc_error_new(CDC_ERR_PLAN,
+                                 "Configuration 'table.exec.source.cdc-events-duplicate' is "
+                                 "enabled which requires the changelog sources to define a "
+                                 "PRIMARY KEY. However, table '%s' doesn't have a primary key.",
+                                 src_def->qualified);
+        goto fail;
+    }
+    cdc_changelog_mode_t accepted = p->sink->ops->changelog_mode(p->sink, mode | CDC_MODE_ALL);
+    if (upsert_source && (accepted & CDC_MODE_BIT(CDC_UPDATE_BEFORE)))
+        p->normalize = true;
+    if (penv->cdc_events_duplicate && mode != CDC_MODE_INSERT_ONLY)
+        p->normalize = true;
+    if (p->normalize) {
+        mode = CDC_MODE_ALL;
+        p->nnorm_key = src_def->npk;
+        p->norm_key = cdc_xcalloc((size_t)src_def->npk, sizeof(int));
+        for (int k = 0; k < src_def->npk; k++)
+            for (int c = 0; c < ncols; c++)
+                if (src_def->columns[c].kind == CDC_COLUMN_PHYSICAL &&
+                    src_def->columns[c].physical == src_def->pk[k])
+                    p->norm_key[k] = c;
+        p->norm = norm_new(p->table_type);
+        pthread_mutex_init(&p->norm_lock, NULL);
+    }
+    if ((mode & CDC_MODE_BIT(CDC_UPDATE_BEFORE)) && !(accepted & CDC_MODE_BIT(CDC_UPDATE_BEFORE)) &&
+        (accepted & CDC_MODE_BIT(CDC_UPDATE_AFTER))) {
+        p->drop_update_before = true;
+        mode &= (cdc_changelog_mode_t)~CDC_MODE_BIT(CDC_UPDATE_BEFORE);
+    }
+    cdc_changelog_mode_t missing = mode & (cdc_changelog_mode_t)~accepted;
     if (missing) {
         cdc_buf_t kinds = {0}, node = {0};
         kinds_text(missing, &kinds);
-        scan_node(p, &node, src_def);
+        scan_node(p, &node, false);
         *err = cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, ins->table.line, ins->table.col,
                                 "Table sink '%s' doesn't support consuming %s changes which is "
                                 "produced by node %s",
                                 sink_def->qualified, cdc_buf_cstr(&kinds), cdc_buf_cstr(&node));
+        if (sink_def->npk == 0 && (accepted & CDC_MODE_BIT(CDC_UPDATE_AFTER)) == 0)
+            cdc_error_set_hint(*err,
+                               "declare a PRIMARY KEY on \"%s\" if its connector can "
+                               "apply updates and deletes by key",
+                               sink_def->qualified);
         cdc_buf_free(&kinds);
         cdc_buf_free(&node);
         goto fail;
     }
-    p->mode = produced;
-    free(cols);
+    /* a sink keyed by a primary key must get changes keyed the same way */
+    if (mode != CDC_MODE_INSERT_ONLY && sink_def->npk > 0) {
+        bool ok = src_def->npk == sink_def->npk;
+        for (int k = 0; ok && k < sink_def->npk; k++) {
+            /* the sink's key column must be a bare reference, through every stage, to a
+               primary key column of the source */
+            int idx = sink_def->pk[k];
+            for (int s = p->nstages - 1; s >= 0 && idx >= 0; s--)
+                idx = cdc_expr_column_index(p->stages[s].items[idx]);
+            bool in_src_pk = false;
+            for (int j = 0; idx >= 0 && j < src_def->npk; j++)
+                in_src_pk = in_src_pk || (src_def->columns[idx].kind == CDC_COLUMN_PHYSICAL &&
+                                          src_def->columns[idx].physical == src_def->pk[j]);
+            ok = in_src_pk;
+        }
+        if (!ok) {
+            *err =
+                cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, ins->table.line, ins->table.col,
+                                 "the primary key of table sink '%s' does not match the key "
+                                 "of the changes from '%s'",
+                                 sink_def->qualified, src_def->qualified);
+            cdc_error_set_hint(*err, "updates and deletes are applied by key: the sink's "
+                                     "PRIMARY KEY columns must be the source's PRIMARY KEY "
+                                     "columns, selected unchanged");
+            goto fail;
+        }
+    }
+    p->mode = mode;
+
+    for (int i = 0; i < MAX_CONJUNCTS; i++)
+        free(filter_texts[i]);
+    free(filters);
+    free(need);
+    cdc_arena_free(&scratch);
+    for (int l = 0; l < nlevels; l++)
+        if (levels[l].owned_name)
+            free((char *)levels[l].filename);
     *out = p;
     return 0;
 fail:
-    free(cols);
+    for (int i = 0; i < MAX_CONJUNCTS; i++)
+        free(filter_texts[i]);
+    free(filters);
+    free(need);
+    cdc_arena_free(&scratch);
+    for (int l = 0; l < nlevels; l++)
+        if (levels[l].owned_name)
+            free((char *)levels[l].filename);
     cdc_pipe_destroy(p);
     return -1;
 }

@@ -1,12 +1,30 @@
 /*
  * cdc_planner.h — turns INSERT INTO sink SELECT ... FROM source into a pipe:
  * the source and sink built by their factories, what was pushed into the
- * source, what the runtime still has to do, and the negotiated changelog mode.
+ * source (partitions, filters, projection, limit), the steps the runtime
+ * still runs (table row with computed columns, ChangelogNormalize, Calc
+ * stages for views and the query, DropUpdateBefore, Limit), and the
+ * negotiated changelog mode.
  */
 #ifndef CDC_PLANNER_H
 #define CDC_PLANNER_H
 
+#include <pthread.h>
+
 #include "cdc_catalog.h"
+#include "cdc_expr.h"
+
+/** A Calc: one output field per item, rows kept only where `where` is TRUE. */
+typedef struct cdc_stage_s {
+    cdc_type_t *out_type; /* ROW */
+    cdc_expr_t **items;
+    int nitems;
+    cdc_expr_t *where; /* NULL when none */
+    char *explain;     /* "select=[a, UPPER(b)], where=[a > 1]" */
+} cdc_stage_t;
+
+/** Keyed state of ChangelogNormalize: the last row per primary key. */
+typedef struct cdc_norm_state_s cdc_norm_state_t;
 
 typedef struct cdc_pipe_s {
     char *source_name; /* qualified */
@@ -17,25 +35,67 @@ typedef struct cdc_pipe_s {
     cdc_source_t *src;
     cdc_sink_t *sink;
     const cdc_type_t *sink_schema;
-    int *proj; /* runtime projection of the source's rows, or NULL */
-    int nproj;
-    char *proj_text; /* "[a, c]" when pushed into the source, else NULL */
-    int64_t limit;   /* -1 when none */
+
+    /* the table row (every column of the source table, in declared order) from the scan row */
+    cdc_type_t *table_type; /* ROW of all columns */
+    int *col_scan;          /* per column: index in the scan row, or -1 */
+    cdc_expr_t **col_expr;  /* per column: computed expression over the scan row, or NULL */
+    bool identity_table;    /* the scan row is the table row */
+
+    /* pushed into the source, for EXPLAIN */
+    char *pushed_partitions; /* "[{p=1}, {p=2}]" or NULL */
+    char *pushed_filters;    /* "[a > 1, b IS NULL]" or NULL */
+    char *proj_text;         /* "[a, c]" when a projection was pushed, else NULL */
+    char *pushed_metadata;   /* "[offset]" or NULL */
+    int64_t row_count;       /* statistics, -1 when unknown */
+
+    /* ChangelogNormalize keyed by the source's primary key (indexes into the table row) */
+    bool normalize;
+    int *norm_key;
+    int nnorm_key;
+    cdc_norm_state_t *norm;
+    pthread_mutex_t norm_lock;
+
+    cdc_stage_t *stages; /* applied in order after normalize */
+    int nstages;
+
+    bool drop_update_before;
+    int64_t limit; /* -1 when none */
     bool limit_pushed;
-    cdc_changelog_mode_t mode; /* what flows from source to sink */
+    cdc_changelog_mode_t scan_mode; /* what the source produces */
+    cdc_changelog_mode_t mode;      /* what reaches the sink */
     int parallelism;
+    bool skip_bad_rows; /* per-record expression errors: skip and count instead of failing */
 } cdc_pipe_t;
 
+/** Planner inputs besides the statement. */
+typedef struct cdc_plan_env_s {
+    cdc_catalog_t *cat;
+    const char *text; /* the script */
+    size_t len;
+    const char *filename;
+    int parallelism;           /* the run's default (>= 1) */
+    bool cdc_events_duplicate; /* table.exec.source.cdc-events-duplicate */
+    bool skip_bad_rows;        /* table.exec.expression-error.policy = skip */
+} cdc_plan_env_t;
+
 /**
- * Plans one INSERT. `parallelism` is the run's default (>= 1); a source's
- * `scan.parallelism` option overrides it. Returns 0 and *out, or -1 and *err
- * (with line:col and a caret into text).
+ * Plans one INSERT. Returns 0 and *out, or -1 and *err (with line:col and a
+ * caret into the script, or into a view's query).
  */
-int cdc_plan_insert(cdc_catalog_t *cat, const cdc_sql_insert_t *ins, const char *text, size_t len,
-                    const char *filename, int parallelism, cdc_pipe_t **out, cdc_error_t **err);
+int cdc_plan_insert(const cdc_plan_env_t *env, const cdc_sql_insert_t *ins, cdc_pipe_t **out,
+                    cdc_error_t **err);
 
 /** Appends the pipe's plan, one node per line, as EXPLAIN prints it. */
 void cdc_pipe_explain(const cdc_pipe_t *pipe, cdc_buf_t *out);
+
+/**
+ * Runs the pipe's row steps on `in` (rows from the source) and appends the
+ * rows for the sink to `out`. Returns 0, or -1 with a reason in errbuf for a
+ * row that failed (unless the pipe skips bad rows; *skipped counts those).
+ */
+int cdc_pipe_transform(cdc_pipe_t *pipe, cdc_batch_t *in, cdc_batch_t *out, uint64_t *skipped,
+                       char *errbuf, size_t errlen);
 
 void cdc_pipe_destroy(cdc_pipe_t *pipe);
 

@@ -54,8 +54,10 @@ static int64_t now_ms(void)
 /* ---- job execution ----------------------------------------------------------- */
 
 typedef struct job_settings {
-    uint32_t batch_rows; /* rows per poll */
-    int64_t flush_rows;  /* flush + commit after this many rows */
+    bool cdc_events_duplicate; /* table.exec.source.cdc-events-duplicate */
+    bool skip_bad_rows;        /* table.exec.expression-error.policy = SKIP */
+    uint32_t batch_rows;       /* rows per poll */
+    int64_t flush_rows;        /* flush + commit after this many rows */
     int64_t flush_interval_ms;
 } job_settings_t;
 
@@ -66,19 +68,8 @@ typedef struct split_task {
     atomic_llong *limit_left; /* shared by the splits of a pipe when the limit is not pushed */
     cdc_error_t *err;
     uint64_t rows;
+    uint64_t skipped; /* rows dropped by table.exec.expression-error.policy = SKIP */
 } split_task_t;
-
-static void project_batch(cdc_batch_t *batch, uint32_t from, const int *proj, int nproj)
-{
-    for (uint32_t r = from; r < batch->n; r++) {
-        cdc_row_t *row = &batch->rows[r];
-        cdc_value_t *vals = cdc_arena_alloc(&batch->arena, sizeof(cdc_value_t) * (size_t)nproj);
-        for (int i = 0; i < nproj; i++)
-            vals[i] = row->values[proj[i]];
-        row->values = vals;
-        row->arity = (uint32_t)nproj;
-    }
-}
 
 static void *run_split(void *arg)
 {
@@ -86,8 +77,10 @@ static void *run_split(void *arg)
     cdc_pipe_t *p = t->pipe;
     cdc_reader_t *reader = NULL;
     cdc_writer_t *writer = NULL;
-    cdc_batch_t batch;
+    cdc_batch_t batch, outb;
     cdc_batch_init(&batch);
+    cdc_batch_init(&outb);
+    char errbuf[1024];
     if (p->src->ops->open_reader(p->src, t->split, p->parallelism, &reader, &t->err) < 0)
         goto done;
     if (p->sink->ops->open_writer(p->sink, t->split, p->parallelism, &writer, &t->err) < 0)
@@ -99,6 +92,7 @@ static void *run_split(void *arg)
         if (atomic_load(&stop_requested))
             break;
         cdc_batch_reset(&batch);
+        cdc_batch_reset(&outb);
         uint32_t want = t->settings->batch_rows;
         int rc = reader->ops->poll(reader, &batch, want, &t->err);
         if (rc == CDC_POLL_ERROR) {
@@ -110,26 +104,34 @@ static void *run_split(void *arg)
         }
         if (rc == CDC_POLL_END)
             end = true;
-        if (t->limit_left && batch.n > 0) {
-            long long left = atomic_fetch_sub(t->limit_left, (long long)batch.n);
+        errbuf[0] = '\0';
+        if (cdc_pipe_transform(p, &batch, &outb, &t->skipped, errbuf, sizeof(errbuf)) < 0) {
+            t->err = cdc_error_new(CDC_ERR_PARSE, "cannot compute a row for table \"%s\": %s",
+                                   p->sink_name, errbuf);
+            cdc_error_set_hint(t->err, "SET 'table.exec.expression-error.policy' = 'SKIP' skips "
+                                       "and counts such rows instead of failing");
+            cdc_error_add_context(t->err, "reading table \"%s\" (split %d of %d)", p->source_name,
+                                  t->split + 1, p->parallelism);
+            goto done;
+        }
+        if (t->limit_left && outb.n > 0) {
+            long long left = atomic_fetch_sub(t->limit_left, (long long)outb.n);
             if (left <= 0) {
-                batch.n = 0;
+                outb.n = 0;
                 end = true;
-            } else if (left < (long long)batch.n) {
-                batch.n = (uint32_t)left;
+            } else if (left < (long long)outb.n) {
+                outb.n = (uint32_t)left;
                 end = true;
             }
         }
-        if (batch.n > 0) {
-            if (p->proj)
-                project_batch(&batch, 0, p->proj, p->nproj);
-            if (writer->ops->write(writer, &batch, &t->err) < 0) {
+        if (outb.n > 0) {
+            if (writer->ops->write(writer, &outb, &t->err) < 0) {
                 cdc_error_add_context(t->err, "writing table \"%s\"", p->sink_name);
                 goto done;
             }
-            t->rows += batch.n;
-            unflushed += batch.n;
+            t->rows += outb.n;
         }
+        unflushed += batch.n;
         int64_t now = now_ms();
         if (unflushed > 0 && (unflushed >= t->settings->flush_rows ||
                               now - last_flush >= t->settings->flush_interval_ms)) {
@@ -156,6 +158,7 @@ done:
     if (reader)
         reader->ops->close(reader);
     cdc_batch_free(&batch);
+    cdc_batch_free(&outb);
     return NULL;
 }
 
@@ -196,6 +199,14 @@ static int run_job(cdc_pipe_t **pipes, int npipes, const job_settings_t *setting
     for (k = 0; k < started; k++)
         pthread_join(threads[k], NULL);
     int rc = 0;
+    uint64_t skipped = 0;
+    for (k = 0; k < ntasks; k++)
+        skipped += tasks[k].skipped;
+    if (skipped)
+        fprintf(stderr,
+                "cdcflow: skipped %llu row(s) whose expressions failed "
+                "(table.exec.expression-error.policy = SKIP)\n",
+                (unsigned long long)skipped);
     for (k = 0; k < ntasks; k++) {
         if (tasks[k].err && rc == 0) {
             *err = tasks[k].err;
@@ -229,6 +240,8 @@ static const char *const known_settings[] = {
     "pipeline.name",
     "execution.runtime-mode",
     "sql-client.execution.result-mode",
+    "table.exec.source.cdc-events-duplicate",
+    "table.exec.expression-error.policy",
     NULL,
 };
 
@@ -255,6 +268,17 @@ static int job_params(run_ctx_t *rc, job_settings_t *js, int *parallelism, cdc_e
                                      "found \"%s\"",
                                      k, v);
             js->batch_rows = (uint32_t)n;
+        } else if (strcmp(k, "table.exec.source.cdc-events-duplicate") == 0) {
+            bool b;
+            if (cdc_parse_bool(v, &b) < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected true or false, found \"%s\"", k, v);
+            js->cdc_events_duplicate = b;
+        } else if (strcmp(k, "table.exec.expression-error.policy") == 0) {
+            if (strcasecmp(v, "FAIL") != 0 && strcasecmp(v, "SKIP") != 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected FAIL or SKIP, found \"%s\"", k, v);
+            js->skip_bad_rows = strcasecmp(v, "SKIP") == 0;
         } else if (strcmp(k, "execution.checkpointing.interval") == 0) {
             if (cdc_parse_duration_ms(v, &n) < 0)
                 return cdc_error_set(err, CDC_ERR_OPTION,
@@ -276,8 +300,14 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     int status = 0;
     size_t planned = 0;
     for (; planned < n; planned++) {
-        if (cdc_plan_insert(rc->cat, &inserts[planned]->insert, rc->text, rc->len, rc->filename,
-                            parallelism, &pipes[planned], err) < 0) {
+        cdc_plan_env_t penv = {.cat = rc->cat,
+                               .text = rc->text,
+                               .len = rc->len,
+                               .filename = rc->filename,
+                               .parallelism = parallelism,
+                               .cdc_events_duplicate = js.cdc_events_duplicate,
+                               .skip_bad_rows = js.skip_bad_rows};
+        if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
             status = -1;
             break;
         }
