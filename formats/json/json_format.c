@@ -86,7 +86,7 @@ static int check_ctx(const cdc_format_ctx_t *ctx, cdc_type_t **row_type, cdc_err
 
 static int json_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_error_t **err)
 {
-    cdc_type_t *row_type;
+    cdc_type_t *row_type = NULL;
     if (check_ctx(ctx, &row_type, err) < 0)
         return -1;
     cdc_json_opts_t opts = {
@@ -144,7 +144,7 @@ static const cdc_ser_ops_t json_ser_ops = {
 
 static int json_ser_new(const cdc_format_ctx_t *ctx, cdc_ser_t **out, cdc_error_t **err)
 {
-    cdc_type_t *row_type;
+    cdc_type_t *row_type = NULL;
     if (check_ctx(ctx, &row_type, err) < 0)
         return -1;
     json_ser_t *s = cdc_xcalloc(1, sizeof(*s));
