@@ -20,6 +20,7 @@ extern const cdc_format_factory_t cdc_format_ogg_json;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
+extern const cdc_connector_factory_t cdc_connector_values;
 
 static const cdc_format_factory_t *const formats[] = {
     &cdc_format_canal_json,
@@ -34,6 +35,7 @@ static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_blackhole,
     &cdc_connector_datagen,
     &cdc_connector_print,
+    &cdc_connector_values,
     NULL,
 };
 
