@@ -173,6 +173,9 @@ cdc_error_t *cdc_expr_error_at(const cdc_expr_env_t *env, int line, int col, con
  */
 size_t cdc_expr_conjuncts(const cdc_sql_expr_t *ast, const cdc_sql_expr_t **out, size_t max);
 
+/** The names of the built-in scalar functions (NULL-terminated, static). */
+const char *const *cdc_expr_builtin_functions(void);
+
 /** Frees @p e; NULL is accepted. */
 void cdc_expr_destroy(cdc_expr_t *e);
 

@@ -914,6 +914,15 @@ static const func_def_t funcs[] = {
 
 #define NFUNCS ((int)(sizeof(funcs) / sizeof(funcs[0])))
 
+const char *const *cdc_expr_builtin_functions(void)
+{
+    static const char *names[NFUNCS + 1];
+    if (!names[0])
+        for (int k = 0; k < NFUNCS; k++)
+            names[k] = funcs[k].name;
+    return names;
+}
+
 const char *cdc_xfunc_suggest(const char *name)
 {
     const char *names[NFUNCS];

@@ -408,6 +408,16 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
     free(p->pushed_filters);
     free(p->pushed_partitions);
     free(p->pushed_metadata);
+    if (p->result_def) {
+        cdc_table_def_t *rd = p->result_def;
+        free(rd->catalog);
+        free(rd->database);
+        free(rd->name);
+        free(rd->qualified);
+        cdc_type_destroy(rd->schema);
+        cdc_kv_free(&rd->options);
+        free(rd);
+    }
     free(p);
 }
 
@@ -838,10 +848,14 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     cdc_filter_t *filters = NULL;
     char *filter_texts[MAX_CONJUNCTS] = {0};
 
-    const cdc_table_def_t *sink_def =
-        cdc_catalog_get_table(cat, &ins->table, text, len, filename, err);
-    if (!sink_def)
-        return -1;
+    /* INSERT INTO t, or a bare query whose rows are printed (table name absent) */
+    bool result_mode = ins->table.nparts == 0;
+    const cdc_table_def_t *sink_def = NULL;
+    if (!result_mode) {
+        sink_def = cdc_catalog_get_table(cat, &ins->table, text, len, filename, err);
+        if (!sink_def)
+            return -1;
+    }
 
     /* the chain of queries: the INSERT's, then each view's down to a table */
     levels[nlevels++] = (level_t){.q = ins->query, .text = text, .len = len, .filename = filename};
@@ -897,7 +911,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     if (ins->overwrite || ins->partition.count) {
         /* checked against the sink's abilities below */
     }
-    for (int c = 0; c < sink_def->ncolumns; c++) {
+    for (int c = 0; sink_def && c < sink_def->ncolumns; c++) {
         if (sink_def->columns[c].kind != CDC_COLUMN_PHYSICAL) {
             *err =
                 cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, ins->table.line, ins->table.col,
@@ -915,8 +929,6 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     p->source_name = cdc_xstrdup(src_def->qualified);
     p->source_path =
         cdc_strdup_printf("%s, %s, %s", src_def->catalog, src_def->database, src_def->name);
-    p->sink_name = cdc_xstrdup(sink_def->qualified);
-    p->sink_schema = sink_def->schema;
 
     /* build the source and the sink */
     if (build_ctx(src_def, &p->src_res, &p->src_ctx, penv->parallelism, err) < 0)
@@ -937,19 +949,6 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     }
     if (p->src_res.connector->source_new(&p->src_ctx, &p->src, err) < 0) {
         cdc_error_add_context(*err, "table \"%s\"", src_def->qualified);
-        goto fail;
-    }
-    if (build_ctx(sink_def, &p->sink_res, &p->sink_ctx, p->parallelism, err) < 0)
-        goto fail;
-    if (!p->sink_res.connector->sink_new) {
-        *err = cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, ins->table.line, ins->table.col,
-                                "connector \"%s\" of table \"%s\" cannot be written (it is a "
-                                "source only)",
-                                p->sink_res.connector->identifier, sink_def->qualified);
-        goto fail;
-    }
-    if (p->sink_res.connector->sink_new(&p->sink_ctx, &p->sink, err) < 0) {
-        cdc_error_add_context(*err, "table \"%s\"", sink_def->qualified);
         goto fail;
     }
     p->scan_mode = p->src->ops->changelog_mode(p->src);
@@ -1253,6 +1252,34 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         }
     }
     const cdc_type_t *query_type = in_type;
+
+    /* the sink: the table, or for a bare query a print sink shaped like the query */
+    if (result_mode) {
+        cdc_table_def_t *rd = cdc_xcalloc(1, sizeof(*rd));
+        rd->catalog = cdc_xstrdup("");
+        rd->database = cdc_xstrdup("");
+        rd->name = cdc_xstrdup("*result*");
+        rd->qualified = cdc_xstrdup("*result*");
+        rd->schema = cdc_type_copy(query_type);
+        cdc_kv_set(&rd->options, "connector", "print");
+        p->result_def = rd;
+        sink_def = rd;
+    }
+    p->sink_name = cdc_xstrdup(sink_def->qualified);
+    p->sink_schema = sink_def->schema;
+    if (build_ctx(sink_def, &p->sink_res, &p->sink_ctx, p->parallelism, err) < 0)
+        goto fail;
+    if (!p->sink_res.connector->sink_new) {
+        *err = cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, ins->table.line, ins->table.col,
+                                "connector \"%s\" of table \"%s\" cannot be written (it is a "
+                                "source only)",
+                                p->sink_res.connector->identifier, sink_def->qualified);
+        goto fail;
+    }
+    if (p->sink_res.connector->sink_new(&p->sink_ctx, &p->sink, err) < 0) {
+        cdc_error_add_context(*err, "table \"%s\"", sink_def->qualified);
+        goto fail;
+    }
 
     /* map the query's columns onto the sink's */
     const cdc_type_t *ks = sink_def->schema;

@@ -35,6 +35,7 @@ typedef struct cdc_pipe_s {
     cdc_source_t *src;
     cdc_sink_t *sink;
     const cdc_type_t *sink_schema;
+    cdc_table_def_t *result_def; /* the print sink of a bare query, owned; else NULL */
 
     /* the table row (every column of the source table, in declared order) from the scan row */
     cdc_type_t *table_type; /* ROW of all columns */

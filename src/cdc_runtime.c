@@ -19,6 +19,7 @@
 
 #include "cdc_catalog.h"
 #include "cdc_ddl.h"
+#include "cdc_expr.h"
 #include "cdc_planner.h"
 
 static atomic_int stop_requested;
@@ -332,6 +333,21 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     return status;
 }
 
+/* A bare SELECT: planned as an INSERT whose sink prints the rows. */
+static int do_query(run_ctx_t *rc, cdc_sql_query_t *q, bool explain_only, cdc_error_t **err)
+{
+    cdc_sql_stmt_t fake;
+    memset(&fake, 0, sizeof(fake));
+    fake.kind = CDC_SQL_STMT_INSERT;
+    fake.line = q->line;
+    fake.col = q->col;
+    fake.insert.query = q;
+    fake.insert.table.line = q->line;
+    fake.insert.table.col = q->col;
+    cdc_sql_stmt_t *one = &fake;
+    return do_inserts(rc, &one, 1, explain_only, err);
+}
+
 static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
 {
     /* catalog statements: CREATE/DROP/USE/SHOW/DESCRIBE */
@@ -375,8 +391,12 @@ static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
     case CDC_SQL_STMT_STATEMENT_SET:
         return do_inserts(rc, st->statement_set.inserts, st->statement_set.count,
                           rc->opts->explain_only, err);
+    case CDC_SQL_STMT_QUERY:
+        return do_query(rc, st->query, rc->opts->explain_only, err);
     case CDC_SQL_STMT_EXPLAIN: {
         cdc_sql_stmt_t *inner = st->explain.stmt;
+        if (inner->kind == CDC_SQL_STMT_QUERY)
+            return do_query(rc, inner->query, true, err);
         if (inner->kind == CDC_SQL_STMT_INSERT)
             return do_inserts(rc, &inner, 1, true, err);
         if (inner->kind == CDC_SQL_STMT_STATEMENT_SET)
@@ -399,6 +419,7 @@ int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
     cdc_sql_script_t *script = NULL;
     if (cdc_sql_parse(text, len, filename, &script, err) < 0)
         return -1;
+    cdc_ddl_set_builtin_functions(cdc_expr_builtin_functions());
     cdc_catalog_t *cat =
         opts->catalog_dir ? cdc_catalog_new_with_dir(opts->catalog_dir, err) : cdc_catalog_new();
     if (!cat) {
