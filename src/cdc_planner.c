@@ -1428,27 +1428,31 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     bool has_ua = (mode & CDC_MODE_BIT(CDC_UPDATE_AFTER)) != 0;
     bool has_ub = (mode & CDC_MODE_BIT(CDC_UPDATE_BEFORE)) != 0;
     if (has_ub && !has_ua) {
-        *err = cdc_error_new(CDC_ERR_PLAN,
-                             "Table '%s' produces a changelog stream that contains "
-                             "UPDATE_BEFORE but no UPDATE_AFTER, which is invalid",
-                             src_def->qualified);
+        *err = cdc_sql_error_at(CDC_ERR_PLAN, inner->text, inner->len, inner->filename,
+                                inner->q->from.name.line, inner->q->from.name.col,
+                                "Table '%s' produces a changelog stream that contains "
+                                "UPDATE_BEFORE but no UPDATE_AFTER, which is invalid",
+                                src_def->qualified);
         goto fail;
     }
     bool upsert_source = has_ua && !has_ub;
     if ((upsert_source || (penv->cdc_events_duplicate && mode != CDC_MODE_INSERT_ONLY)) &&
         src_def->npk == 0) {
         if (upsert_source)
-            *err = cdc_error_new(CDC_ERR_PLAN,
-                                 "Table '%s' produces a changelog stream that contains "
-                                 "UPDATE_AFTER but no UPDATE_BEFORE. This requires defining a "
-                                 "primary key constraint on the table.",
-                                 src_def->qualified);
+            *err = cdc_sql_error_at(CDC_ERR_PLAN, inner->text, inner->len, inner->filename,
+                                    inner->q->from.name.line, inner->q->from.name.col,
+                                    "Table '%s' produces a changelog stream that contains "
+                                    "UPDATE_AFTER but no UPDATE_BEFORE. This requires defining a "
+                                    "primary key constraint on the table.",
+                                    src_def->qualified);
         else
-            *err = cdc_error_new(CDC_ERR_PLAN,
-                                 "Configuration 'table.exec.source.cdc-events-duplicate' is "
-                                 "enabled which requires the changelog sources to define a "
-                                 "PRIMARY KEY. However, table '%s' doesn't have a primary key.",
-                                 src_def->qualified);
+            *err = cdc_sql_error_at(CDC_ERR_PLAN, inner->text, inner->len, inner->filename,
+                                    inner->q->from.name.line, inner->q->from.name.col,
+                                    "Configuration 'table.exec.source.cdc-events-duplicate' is "
+                                    "enabled which requires the changelog sources to define a "
+                                    "PRIMARY KEY. However, table '%s' doesn't have a primary "
+                                    "key.",
+                                    src_def->qualified);
         goto fail;
     }
     cdc_changelog_mode_t accepted = p->sink->ops->changelog_mode(p->sink, mode | CDC_MODE_ALL);
