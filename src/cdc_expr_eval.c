@@ -156,6 +156,29 @@ int cdc_xeval_arith_int(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
     return 0;
 }
 
+/* One binary or unary floating-point operation, in double precision. FLOAT
+   operands are widened first: +, -, *, / and fmod of two floats computed in
+   double and rounded back give the correctly rounded float result. */
+static double arith_double(int op, double x, double y)
+{
+    switch (op) {
+    case CDC_XOP_ADD:
+        return x + y;
+    case CDC_XOP_SUB:
+        return x - y;
+    case CDC_XOP_MUL:
+        return x * y;
+    case CDC_XOP_DIV:
+        return x / y;
+    case CDC_XOP_MOD:
+        return fmod(x, y);
+    case CDC_XOP_NEG:
+        return -x;
+    default:
+        return fabs(x);
+    }
+}
+
 int cdc_xeval_arith_float(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a, b;
@@ -166,32 +189,8 @@ int cdc_xeval_arith_float(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out
         cdc_xset_null(out);
         return 0;
     }
-    float x = a.v.f, y = n->nkids > 1 ? b.v.f : 0.0f, r;
-    switch (n->op) {
-    case CDC_XOP_ADD:
-        r = x + y;
-        break;
-    case CDC_XOP_SUB:
-        r = x - y;
-        break;
-    case CDC_XOP_MUL:
-        r = x * y;
-        break;
-    case CDC_XOP_DIV:
-        r = x / y;
-        break;
-    case CDC_XOP_MOD:
-        r = fmodf(x, y);
-        break;
-    case CDC_XOP_NEG:
-        r = -x;
-        break;
-    default:
-        r = fabsf(x);
-        break;
-    }
     out->flags = 0;
-    out->v.f = r;
+    out->v.f = (float)arith_double(n->op, a.v.f, n->nkids > 1 ? b.v.f : 0.0f);
     return 0;
 }
 
@@ -205,32 +204,8 @@ int cdc_xeval_arith_double(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *ou
         cdc_xset_null(out);
         return 0;
     }
-    double x = a.v.d, y = n->nkids > 1 ? b.v.d : 0.0, r;
-    switch (n->op) {
-    case CDC_XOP_ADD:
-        r = x + y;
-        break;
-    case CDC_XOP_SUB:
-        r = x - y;
-        break;
-    case CDC_XOP_MUL:
-        r = x * y;
-        break;
-    case CDC_XOP_DIV:
-        r = x / y;
-        break;
-    case CDC_XOP_MOD:
-        r = fmod(x, y);
-        break;
-    case CDC_XOP_NEG:
-        r = -x;
-        break;
-    default:
-        r = fabs(x);
-        break;
-    }
     out->flags = 0;
-    out->v.d = r;
+    out->v.d = arith_double(n->op, a.v.d, n->nkids > 1 ? b.v.d : 0.0);
     return 0;
 }
 
