@@ -312,11 +312,49 @@ static int run_stages(cdc_pipe_t *p, cdc_row_t *row, cdc_arena_t *arena, cdc_row
     return 1;
 }
 
+/* A value of the whole-column scan row from the fields a nested projection produced. */
+static void nest_build(const cdc_nest_t *n, const cdc_row_t *scan, cdc_arena_t *arena,
+                       cdc_value_t *out)
+{
+    if (n->scan >= 0) {
+        *out = scan->values[n->scan];
+        return;
+    }
+    if (!n->fields) {
+        out->flags = CDC_V_NULL;
+        return;
+    }
+    cdc_row_t *row = cdc_row_new_in(arena, (uint32_t)n->nfields);
+    for (int i = 0; i < n->nfields; i++)
+        nest_build(&n->fields[i], scan, arena, &row->values[i]);
+    out->flags = 0;
+    out->v.row = row;
+}
+
+static void nest_free(cdc_nest_t *n)
+{
+    if (!n || !n->fields)
+        return;
+    for (int i = 0; i < n->nfields; i++)
+        nest_free(&n->fields[i]);
+    free(n->fields);
+}
+
 int cdc_pipe_transform(cdc_pipe_t *p, cdc_batch_t *in, cdc_batch_t *out, uint64_t *skipped,
                        char *errbuf, size_t errlen)
 {
     for (uint32_t r = 0; r < in->n; r++) {
         cdc_row_t *row = &in->rows[r];
+        if (p->whole_nest) {
+            /* nested projection: ROW columns rebuilt from their leaves, unprojected fields NULL */
+            int nw = p->whole_type->nchildren;
+            cdc_row_t *whole = cdc_row_new_in(&out->arena, (uint32_t)nw);
+            whole->kind = row->kind;
+            whole->origin = row->origin;
+            for (int f = 0; f < nw; f++)
+                nest_build(&p->whole_nest[f], row, &out->arena, &whole->values[f]);
+            row = whole;
+        }
         cdc_row_t *trow = row;
         if (!p->identity_table) {
             trow = cdc_row_new_in(&out->arena, (uint32_t)p->table_type->nchildren);
@@ -359,7 +397,7 @@ int cdc_pipe_transform(cdc_pipe_t *p, cdc_batch_t *in, cdc_batch_t *out, uint64_
             char reason[512];
             snprintf(reason, sizeof(reason), "%s", errbuf);
             cdc_buf_t shown = {0};
-            cdc_row_print(&shown, row, p->src->produced);
+            cdc_row_print(&shown, &in->rows[r], p->src->produced);
             snprintf(errbuf, errlen, "%s, in row %s", reason, cdc_buf_cstr(&shown));
             cdc_buf_free(&shown);
             return -1;
@@ -386,6 +424,12 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
             cdc_expr_destroy(p->col_expr[c]);
     }
     cdc_type_destroy(p->table_type);
+    if (p->whole_nest) {
+        for (int f = 0; f < p->whole_type->nchildren; f++)
+            nest_free(&p->whole_nest[f]);
+        free(p->whole_nest);
+    }
+    cdc_type_destroy(p->whole_type);
     free(p->col_scan);
     free(p->col_expr);
     for (int s = 0; s < p->nstages; s++) {
@@ -588,70 +632,171 @@ static const char *ref_name(const cdc_sql_expr_t *e, const char *const *quals, i
     return e->column.parts[0];
 }
 
-/* Marks in `need` (per field of row_type) every column an expression may read. */
-static void mark_refs(const cdc_sql_expr_t *e, const cdc_type_t *row_type, const char *const *quals,
-                      int nquals, bool *need)
+/* Calls fn for every column reference (and `*`) in an expression. */
+static void walk_columns(const cdc_sql_expr_t *e, void (*fn)(const cdc_sql_expr_t *ref, void *ctx),
+                         void *ctx)
 {
     if (!e)
         return;
     switch (e->kind) {
-    case CDC_SQL_EXPR_COLUMN: {
-        int idx = cdc_type_field_index(row_type, ref_name(e, quals, nquals));
-        if (idx >= 0)
-            need[idx] = true;
-        break;
-    }
+    case CDC_SQL_EXPR_COLUMN:
     case CDC_SQL_EXPR_STAR:
-        for (int i = 0; i < row_type->nchildren; i++)
-            need[i] = true;
+        fn(e, ctx);
         break;
     case CDC_SQL_EXPR_UNARY:
-        mark_refs(e->unary.operand, row_type, quals, nquals, need);
+        walk_columns(e->unary.operand, fn, ctx);
         break;
     case CDC_SQL_EXPR_BINARY:
-        mark_refs(e->binary.left, row_type, quals, nquals, need);
-        mark_refs(e->binary.right, row_type, quals, nquals, need);
+        walk_columns(e->binary.left, fn, ctx);
+        walk_columns(e->binary.right, fn, ctx);
         break;
     case CDC_SQL_EXPR_CALL:
         for (size_t i = 0; i < e->call.nargs; i++)
-            mark_refs(e->call.args[i], row_type, quals, nquals, need);
+            walk_columns(e->call.args[i], fn, ctx);
         break;
     case CDC_SQL_EXPR_CAST:
-        mark_refs(e->cast.operand, row_type, quals, nquals, need);
+        walk_columns(e->cast.operand, fn, ctx);
         break;
     case CDC_SQL_EXPR_CASE:
-        mark_refs(e->case_expr.operand, row_type, quals, nquals, need);
+        walk_columns(e->case_expr.operand, fn, ctx);
         for (size_t i = 0; i < e->case_expr.nwhens; i++) {
-            mark_refs(e->case_expr.whens[i].when, row_type, quals, nquals, need);
-            mark_refs(e->case_expr.whens[i].then, row_type, quals, nquals, need);
+            walk_columns(e->case_expr.whens[i].when, fn, ctx);
+            walk_columns(e->case_expr.whens[i].then, fn, ctx);
         }
-        mark_refs(e->case_expr.else_expr, row_type, quals, nquals, need);
+        walk_columns(e->case_expr.else_expr, fn, ctx);
         break;
     case CDC_SQL_EXPR_IN:
-        mark_refs(e->in_list.operand, row_type, quals, nquals, need);
+        walk_columns(e->in_list.operand, fn, ctx);
         for (size_t i = 0; i < e->in_list.nitems; i++)
-            mark_refs(e->in_list.items[i], row_type, quals, nquals, need);
+            walk_columns(e->in_list.items[i], fn, ctx);
         break;
     case CDC_SQL_EXPR_BETWEEN:
-        mark_refs(e->between.operand, row_type, quals, nquals, need);
-        mark_refs(e->between.low, row_type, quals, nquals, need);
-        mark_refs(e->between.high, row_type, quals, nquals, need);
+        walk_columns(e->between.operand, fn, ctx);
+        walk_columns(e->between.low, fn, ctx);
+        walk_columns(e->between.high, fn, ctx);
         break;
     case CDC_SQL_EXPR_LIKE:
-        mark_refs(e->like.operand, row_type, quals, nquals, need);
-        mark_refs(e->like.pattern, row_type, quals, nquals, need);
-        mark_refs(e->like.escape, row_type, quals, nquals, need);
+        walk_columns(e->like.operand, fn, ctx);
+        walk_columns(e->like.pattern, fn, ctx);
+        walk_columns(e->like.escape, fn, ctx);
         break;
     case CDC_SQL_EXPR_IS_NULL:
-        mark_refs(e->is_null.operand, row_type, quals, nquals, need);
+        walk_columns(e->is_null.operand, fn, ctx);
         break;
     case CDC_SQL_EXPR_SUBSCRIPT:
-        mark_refs(e->subscript.base, row_type, quals, nquals, need);
-        mark_refs(e->subscript.index, row_type, quals, nquals, need);
+        walk_columns(e->subscript.base, fn, ctx);
+        walk_columns(e->subscript.index, fn, ctx);
         break;
     default:
         break;
     }
+}
+
+typedef struct mark_ctx {
+    const cdc_type_t *row_type;
+    const char *const *quals;
+    int nquals;
+    bool *need;
+} mark_ctx_t;
+
+static void mark_ref(const cdc_sql_expr_t *e, void *ctx)
+{
+    mark_ctx_t *m = ctx;
+    if (e->kind == CDC_SQL_EXPR_STAR) {
+        for (int i = 0; i < m->row_type->nchildren; i++)
+            m->need[i] = true;
+        return;
+    }
+    int idx = cdc_type_field_index(m->row_type, ref_name(e, m->quals, m->nquals));
+    if (idx >= 0)
+        m->need[idx] = true;
+}
+
+/* Marks in `need` (per field of row_type) every column an expression may read. */
+static void mark_refs(const cdc_sql_expr_t *e, const cdc_type_t *row_type, const char *const *quals,
+                      int nquals, bool *need)
+{
+    mark_ctx_t m = {.row_type = row_type, .quals = quals, .nquals = nquals, .need = need};
+    walk_columns(e, mark_ref, &m);
+}
+
+/*
+ * Access paths of column references, for nested projection: `r.a.b` (after a
+ * table qualifier, resolved as the expression compiler does) is the path
+ * {r, a, b} as long as the parts name fields of nested ROWs; a bare `r`, or
+ * `*`, is the whole column (depth 1). Paths index the table row's columns.
+ */
+typedef struct path_ctx {
+    const cdc_type_t *row_type;
+    const char *const *quals;
+    int nquals;
+    cdc_field_path_t *paths;
+    int n, cap;
+} path_ctx_t;
+
+static void path_add(path_ctx_t *pc, const cdc_field_path_t *fp)
+{
+    if (pc->n == pc->cap) {
+        pc->cap = pc->cap ? pc->cap * 2 : 16;
+        pc->paths = cdc_xrealloc(pc->paths, sizeof(*pc->paths) * (size_t)pc->cap);
+    }
+    pc->paths[pc->n++] = *fp;
+}
+
+static void path_ref(const cdc_sql_expr_t *e, void *ctx)
+{
+    path_ctx_t *pc = ctx;
+    const cdc_type_t *row = pc->row_type;
+    if (e->kind == CDC_SQL_EXPR_STAR) {
+        for (int i = 0; i < row->nchildren; i++)
+            path_add(pc, &(cdc_field_path_t){.depth = 1, .idx = {i}});
+        return;
+    }
+    char *const *parts = e->column.parts;
+    size_t nparts = e->column.nparts, first = 0;
+    int idx = cdc_type_field_index(row, parts[0]);
+    bool qualified = false;
+    for (int q = 0; nparts >= 2 && q < pc->nquals; q++)
+        qualified = qualified || (pc->quals[q] && strcmp(pc->quals[q], parts[0]) == 0);
+    if (qualified) {
+        int q = cdc_type_field_index(row, parts[1]);
+        if (q >= 0 || idx < 0) {
+            first = 1;
+            idx = q;
+        }
+    }
+    if (idx < 0)
+        return;
+    cdc_field_path_t fp = {.depth = 1, .idx = {idx}};
+    const cdc_type_t *t = row->children[idx];
+    for (size_t k = first + 1; k < nparts && fp.depth < CDC_FIELD_PATH_MAX; k++) {
+        int fi = t->root == CDC_T_ROW ? cdc_type_field_index(t, parts[k]) : -1;
+        if (fi < 0)
+            break; /* not a nested field: the compiler reports it; the prefix is needed */
+        fp.idx[fp.depth++] = fi;
+        t = t->children[fi];
+    }
+    path_add(pc, &fp);
+}
+
+/* True when path a is a prefix of (or equal to) path b. */
+static bool path_covers(const cdc_field_path_t *a, const cdc_field_path_t *b)
+{
+    if (a->depth > b->depth)
+        return false;
+    for (int d = 0; d < a->depth; d++)
+        if (a->idx[d] != b->idx[d])
+            return false;
+    return true;
+}
+
+static int path_cmp(const void *x, const void *y)
+{
+    const cdc_field_path_t *a = x, *b = y;
+    for (int d = 0; d < a->depth && d < b->depth; d++)
+        if (a->idx[d] != b->idx[d])
+            return a->idx[d] < b->idx[d] ? -1 : 1;
+    return a->depth - b->depth;
 }
 
 /* Compiles one query level against `in_type` into a stage. */
@@ -847,6 +992,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     const cdc_sql_expr_t *conj[MAX_CONJUNCTS];
     cdc_filter_t *filters = NULL;
     char *filter_texts[MAX_CONJUNCTS] = {0};
+    path_ctx_t pc = {0};
 
     /* INSERT INTO t, or a bare query whose rows are printed (table name absent) */
     bool result_mode = ins->table.nparts == 0;
@@ -980,6 +1126,21 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         for (int c = 0; c < ncols; c++)
             if (need[c] && src_def->columns[c].kind == CDC_COLUMN_COMPUTED)
                 mark_refs(src_def->columns[c].expr, p->table_type, NULL, 0, need);
+    }
+    /* the access paths of those references (nested projection) */
+    pc.row_type = p->table_type;
+    {
+        const char *quals[2] = {src_def->name, inner->q->from.alias};
+        pc.quals = quals;
+        pc.nquals = 2;
+        for (size_t i = 0; i < inner->q->nitems; i++)
+            walk_columns(inner->q->items[i].expr, path_ref, &pc);
+        walk_columns(inner->q->where, path_ref, &pc);
+        pc.quals = NULL;
+        pc.nquals = 0;
+        for (int c = 0; c < ncols; c++)
+            if (need[c] && src_def->columns[c].kind == CDC_COLUMN_COMPUTED)
+                walk_columns(src_def->columns[c].expr, path_ref, &pc);
     }
     /* primary key columns are needed when the changes are keyed (normalize, upsert sinks) */
     if (p->scan_mode != CDC_MODE_INSERT_ONLY) {
@@ -1133,8 +1294,91 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     int *phys_pos = cdc_xcalloc((size_t)nphys + 1, sizeof(int)); /* physical -> scan index */
     for (int i = 0; i < nphys; i++)
         phys_pos[i] = i;
-    if (nproj < nphys && p->src->ops->apply_projection &&
-        p->src->ops->apply_projection(p->src, proj, nproj) == 0) {
+
+    /*
+     * nested projection: per needed physical column, the nested paths read
+     * (over the physical schema), or the whole column when it is read whole
+     * anywhere (or needed without a path, e.g. as a primary key column); a
+     * path covered by another one is dropped.
+     */
+    cdc_field_path_t *npaths = cdc_xcalloc((size_t)pc.n + (size_t)nproj + 1, sizeof(*npaths));
+    int nnpaths = 0;
+    bool any_nested = false;
+    for (int i = 0; i < nproj; i++) {
+        int col = -1;
+        for (int c = 0; c < ncols && col < 0; c++)
+            if (src_def->columns[c].kind == CDC_COLUMN_PHYSICAL &&
+                src_def->columns[c].physical == proj[i])
+                col = c;
+        int first = nnpaths;
+        bool whole = false;
+        for (int k = 0; k < pc.n && !whole; k++) {
+            if (pc.paths[k].idx[0] != col)
+                continue;
+            if (pc.paths[k].depth == 1) {
+                whole = true;
+                break;
+            }
+            cdc_field_path_t fp = pc.paths[k];
+            fp.idx[0] = proj[i];
+            npaths[nnpaths++] = fp;
+        }
+        if (whole || nnpaths == first) {
+            nnpaths = first;
+            npaths[nnpaths++] = (cdc_field_path_t){.depth = 1, .idx = {proj[i]}};
+            continue;
+        }
+        qsort(&npaths[first], (size_t)(nnpaths - first), sizeof(*npaths), path_cmp);
+        int kept = first;
+        for (int k = first; k < nnpaths; k++) /* sorted: a covering path comes first */
+            if (kept == first || !path_covers(&npaths[kept - 1], &npaths[k]))
+                npaths[kept++] = npaths[k];
+        nnpaths = kept;
+        any_nested = true;
+    }
+    free(pc.paths);
+    pc.paths = NULL;
+    if (any_nested && p->src->ops->apply_nested_projection &&
+        p->src->ops->apply_nested_projection(p->src, npaths, nnpaths) == 0) {
+        /* the whole-column scan row: the projected columns, rebuilt from their leaves */
+        p->whole_type = cdc_type_new_row();
+        p->whole_type->nullable = false;
+        p->whole_nest = cdc_xcalloc((size_t)nproj + 1, sizeof(*p->whole_nest));
+        cdc_buf_t b = {0};
+        cdc_buf_putc(&b, '[');
+        for (int i = 0; i < nphys; i++)
+            phys_pos[i] = -1;
+        int leaf = 0;
+        for (int i = 0; i < nproj; i++) {
+            const cdc_type_t *ct = src_def->schema->children[proj[i]];
+            phys_pos[proj[i]] = i;
+            cdc_type_row_add(p->whole_type, src_def->schema->names[proj[i]], cdc_type_copy(ct));
+            cdc_nest_t *root = &p->whole_nest[i];
+            root->scan = -1;
+            for (; leaf < nnpaths && npaths[leaf].idx[0] == proj[i]; leaf++) {
+                const cdc_field_path_t *fp = &npaths[leaf];
+                cdc_buf_printf(&b, "%s%s", leaf ? ", " : "", src_def->schema->names[proj[i]]);
+                cdc_nest_t *node = root;
+                const cdc_type_t *t = ct;
+                for (int d = 1; d < fp->depth; d++) {
+                    if (!node->fields) {
+                        node->nfields = t->nchildren;
+                        node->fields = cdc_xcalloc((size_t)t->nchildren + 1, sizeof(cdc_nest_t));
+                        for (int f = 0; f < t->nchildren; f++)
+                            node->fields[f].scan = -1;
+                    }
+                    cdc_buf_printf(&b, ".%s", t->names[fp->idx[d]]);
+                    node = &node->fields[fp->idx[d]];
+                    t = t->children[fp->idx[d]];
+                }
+                node->scan = leaf;
+            }
+        }
+        cdc_buf_putc(&b, ']');
+        p->proj_text = cdc_xstrdup(cdc_buf_cstr(&b));
+        cdc_buf_free(&b);
+    } else if (nproj < nphys && p->src->ops->apply_projection &&
+               p->src->ops->apply_projection(p->src, proj, nproj) == 0) {
         cdc_buf_t b = {0};
         cdc_buf_putc(&b, '[');
         for (int i = 0; i < nphys; i++)
@@ -1149,6 +1393,8 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     } else {
         nproj = nphys;
     }
+    int nleaves = p->whole_nest ? nnpaths : nproj; /* physical fields of the source's rows */
+    free(npaths);
     free(proj);
 
     /* metadata columns: requested from the source, appended after the physical fields */
@@ -1186,12 +1432,27 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
             p->pushed_metadata = cdc_xstrdup(cdc_buf_cstr(&b));
             cdc_buf_free(&b);
         }
+        if (p->whole_nest) {
+            /* metadata fields follow the leaves in the source's rows, the columns in the whole row
+             */
+            const cdc_type_t *prod = p->src->produced;
+            int nmeta = prod->nchildren - nleaves;
+            p->whole_nest =
+                cdc_xrealloc(p->whole_nest, sizeof(*p->whole_nest) *
+                                                (size_t)(nproj + (nmeta > 0 ? nmeta : 0) + 1));
+            for (int i = 0; i < nmeta; i++) {
+                p->whole_nest[nproj + i] = (cdc_nest_t){.scan = nleaves + i};
+                cdc_type_row_add(p->whole_type, prod->names[nleaves + i],
+                                 cdc_type_copy(prod->children[nleaves + i]));
+            }
+        }
     }
     free(phys_pos);
 
-    /* computed columns over the scan row */
+    /* computed columns over the scan row (the whole-column one under nested projection) */
+    const cdc_type_t *scan_type = p->whole_type ? p->whole_type : p->src->produced;
     {
-        const cdc_type_t *scan = p->src->produced;
+        const cdc_type_t *scan = scan_type;
         cdc_expr_env_t env = {.row_type = scan,
                               .udf_lookup = udf_lookup,
                               .udf_ctx = cat,
@@ -1211,7 +1472,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
             p->table_type->children[c] = cdc_type_copy(cdc_expr_type(p->col_expr[c]));
         }
     }
-    p->identity_table = ncols == p->src->produced->nchildren;
+    p->identity_table = ncols == scan_type->nchildren;
     for (int c = 0; c < ncols && p->identity_table; c++)
         p->identity_table = p->col_scan[c] == c;
 
@@ -1528,6 +1789,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         free(filter_texts[i]);
     free(filters);
     free(need);
+    free(pc.paths);
     cdc_arena_free(&scratch);
     for (int l = 0; l < nlevels; l++)
         if (levels[l].owned_name)
@@ -1539,6 +1801,7 @@ fail:
         free(filter_texts[i]);
     free(filters);
     free(need);
+    free(pc.paths);
     cdc_arena_free(&scratch);
     for (int l = 0; l < nlevels; l++)
         if (levels[l].owned_name)

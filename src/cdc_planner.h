@@ -23,6 +23,19 @@ typedef struct cdc_stage_s {
     char *explain;     /* "select=[a, UPPER(b)], where=[a > 1]" */
 } cdc_stage_t;
 
+/**
+ * How one value of the whole-column scan row is rebuilt from the fields a
+ * nested projection made the source produce: either scan field `scan`
+ * (a whole column, a nested leaf, or a metadata field), or, when scan < 0, a
+ * ROW whose field i is rebuilt by fields[i] (a field with scan < 0 and no
+ * fields of its own was not projected and is NULL).
+ */
+typedef struct cdc_nest_s {
+    int scan;
+    struct cdc_nest_s *fields; /* NULL when the value is a scan field */
+    int nfields;
+} cdc_nest_t;
+
 /** Keyed state of ChangelogNormalize: the last row per primary key. */
 typedef struct cdc_norm_state_s cdc_norm_state_t;
 
@@ -37,16 +50,27 @@ typedef struct cdc_pipe_s {
     const cdc_type_t *sink_schema;
     cdc_table_def_t *result_def; /* the print sink of a bare query, owned; else NULL */
 
-    /* the table row (every column of the source table, in declared order) from the scan row */
+    /*
+     * Nested projection pushed: the source produces leaves ("r.a"); each row
+     * is first rebuilt into the whole-column scan row (what a whole-column
+     * projection would have produced: the projected columns with their
+     * declared types, then the metadata fields), one cdc_nest_t per column of
+     * it. NULL when no nested projection was pushed (the scan row is used as is).
+     */
+    cdc_type_t *whole_type;
+    cdc_nest_t *whole_nest; /* per field of whole_type */
+
+    /* the table row (every column of the source table, in declared order) from the scan row
+       (the whole-column scan row under nested projection) */
     cdc_type_t *table_type; /* ROW of all columns */
-    int *col_scan;          /* per column: index in the scan row, or -1 */
-    cdc_expr_t **col_expr;  /* per column: computed expression over the scan row, or NULL */
-    bool identity_table;    /* the scan row is the table row */
+    int *col_scan;          /* per column: index in the (whole-column) scan row, or -1 */
+    cdc_expr_t **col_expr;  /* per column: computed expression over that row, or NULL */
+    bool identity_table;    /* that row is the table row */
 
     /* pushed into the source, for EXPLAIN */
     char *pushed_partitions; /* "[{p=1}, {p=2}]" or NULL */
     char *pushed_filters;    /* "[a > 1, b IS NULL]" or NULL */
-    char *proj_text;         /* "[a, c]" when a projection was pushed, else NULL */
+    char *proj_text;         /* "[a, c]" / "[id, r.a]" when a projection was pushed, else NULL */
     char *pushed_metadata;   /* "[offset]" or NULL */
     int64_t row_count;       /* statistics, -1 when unknown */
 

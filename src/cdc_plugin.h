@@ -139,9 +139,9 @@ struct cdc_reader_s {
 };
 
 /* ---- source and sink abilities (FLIP-95) ---------------------------------------------
- * The planner applies them in this order: partitions, filters, projection,
- * limit, metadata. Each is optional: a NULL callback means the source does not
- * have the ability and the runtime does the work instead.
+ * The planner applies them in this order: partitions, filters, projection
+ * (nested, else whole columns), limit, metadata. Each is optional: a NULL callback means the source
+ * does not have the ability and the runtime does the work instead.
  */
 
 typedef enum cdc_filter_op {
@@ -163,6 +163,17 @@ typedef struct cdc_filter_s {
     const char *text;  /* canonical SQL ("amount > 10"), for EXPLAIN and messages */
 } cdc_filter_t;
 
+/**
+ * A field to produce under nested projection: idx[0] is a physical column
+ * (index into ctx->schema), idx[1..depth-1] are field indexes inside nested
+ * ROWs. depth 1 is the whole column.
+ */
+#define CDC_FIELD_PATH_MAX 8
+typedef struct cdc_field_path_s {
+    int depth;
+    int idx[CDC_FIELD_PATH_MAX];
+} cdc_field_path_t;
+
 typedef struct cdc_source_ops_s {
     cdc_changelog_mode_t (*changelog_mode)(cdc_source_t *src);
     /** Optional: every partition of the table (each maps partition column to value text). */
@@ -178,6 +189,15 @@ typedef struct cdc_source_ops_s {
     int (*apply_filters)(cdc_source_t *src, const cdc_filter_t *filters, int n, bool *accepted);
     /** Optional: produce only these fields, in this order. Returns 0 when accepted. */
     int (*apply_projection)(cdc_source_t *src, const int *fields, int n);
+    /**
+     * Optional (projection step, tried before apply_projection): produce one
+     * field per path, in this order. A path of depth 1 is the whole column; a
+     * deeper one is the nested leaf value (of the nested field's type; NULL
+     * when a ROW on the way is NULL), named with its dotted path ("r.a") in
+     * src->produced. Returns 0 when accepted, -1 to decline (the planner then
+     * projects whole columns with apply_projection).
+     */
+    int (*apply_nested_projection)(cdc_source_t *src, const cdc_field_path_t *paths, int n);
     /** Optional: stop after limit rows per reader split set. Returns 0 when accepted. */
     int (*apply_limit)(cdc_source_t *src, int64_t limit);
     /** Opens split `split` of `nsplits`. */

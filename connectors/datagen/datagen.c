@@ -5,7 +5,7 @@
  *
  * Two layers:
  *   - cdc_datagen_source_new(): the generic generator source (index ranges,
- *     splits, throttle, projection/limit abilities) around a generator
+ *     splits, throttle, projection/nested projection/limit abilities) around a generator
  *     function; see cdc_datagen.h.
  *   - the option-driven connector: "fields.<name>.<option>" options compiled
  *     into a spec whose generator function computes each field value as a pure
@@ -115,9 +115,9 @@ typedef struct dg_spec_s dg_spec_t;
 
 typedef struct dg_source_s {
     cdc_source_t base;
-    cdc_type_t *full;     /* the row type fn fills (before a generic projection) */
-    cdc_type_t *produced; /* what readers emit; base.produced points here */
-    int *proj;            /* generic projection into full; NULL = none */
+    cdc_type_t *full;       /* the row type fn fills (before a generic projection) */
+    cdc_type_t *produced;   /* what readers emit; base.produced points here */
+    cdc_field_path_t *proj; /* generic (nested) projection into full; NULL = none */
     int nproj;
     int64_t count; /* < 0: unbounded */
     int64_t limit; /* < 0: none */
@@ -138,7 +138,8 @@ typedef struct dg_reader_s {
 } dg_reader_t;
 
 static void spec_destroy(dg_spec_t *sp);
-static void spec_project(dg_spec_t *sp, const int *fields, int n);
+static void spec_project(dg_spec_t *sp, const cdc_field_path_t *paths, int n);
+static const cdc_field_path_t *spec_paths(const dg_spec_t *sp);
 static void spec_describe(const dg_spec_t *sp, const cdc_type_t *produced, cdc_buf_t *out);
 
 static int64_t effective_count(const dg_source_t *src)
@@ -148,6 +149,40 @@ static int64_t effective_count(const dg_source_t *src)
     if (src->count < 0)
         return src->limit;
     return src->count < src->limit ? src->count : src->limit;
+}
+
+/* The value at path p (p->idx[0] already resolved to `whole`): NULL when a ROW on the way is. */
+static void pick_leaf(const cdc_value_t *whole, const cdc_field_path_t *p, cdc_value_t *out)
+{
+    const cdc_value_t *v = whole;
+    for (int d = 1; d < p->depth; d++) {
+        if (v->flags & CDC_V_NULL)
+            break;
+        v = &v->v.row->values[p->idx[d]];
+    }
+    *out = *v;
+}
+
+/*
+ * Paths over the current produced fields (`req`) as paths over the full row:
+ * each request's first index names a current field, whose own path (`cur`,
+ * NULL = the identity) is extended by the request's nested indexes. Fails when
+ * a path would be deeper than CDC_FIELD_PATH_MAX.
+ */
+static int compose_paths(const cdc_field_path_t *cur, const cdc_field_path_t *req, int n,
+                         cdc_field_path_t *out)
+{
+    for (int k = 0; k < n; k++) {
+        cdc_field_path_t p = {.depth = 1, .idx = {req[k].idx[0]}};
+        if (cur)
+            p = cur[req[k].idx[0]];
+        if (p.depth + req[k].depth - 1 > CDC_FIELD_PATH_MAX)
+            return -1;
+        for (int d = 1; d < req[k].depth; d++)
+            p.idx[p.depth++] = req[k].idx[d];
+        out[k] = p;
+    }
+    return 0;
 }
 
 static int dg_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
@@ -208,7 +243,7 @@ static int dg_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
         }
         if (src->proj) {
             for (int j = 0; j < src->nproj; j++)
-                row->values[j] = fill->values[src->proj[j]];
+                pick_leaf(&fill->values[src->proj[j].idx[0]], &src->proj[j], &row->values[j]);
         }
         row->kind = CDC_INSERT;
         r->next += r->step;
@@ -234,34 +269,77 @@ static cdc_changelog_mode_t dg_changelog_mode(cdc_source_t *base)
     return CDC_MODE_INSERT_ONLY;
 }
 
-static int dg_apply_projection(cdc_source_t *base, const int *fields, int n)
+/*
+ * Nested projection: one produced field per path over the current produced
+ * fields. Values stay those of the unprojected source: the column is
+ * generated whole (the random draws of a ROW's fields depend on each other)
+ * and the leaf is picked from it.
+ */
+static int dg_apply_nested_projection(cdc_source_t *base, const cdc_field_path_t *paths, int n)
 {
     dg_source_t *src = (dg_source_t *)base;
-    int cur = src->produced->nchildren;
-    if (n < 0 || (n > 0 && !fields))
+    const cdc_type_t *cur = src->produced;
+    if (n < 0 || (n > 0 && !paths))
         return -1;
-    for (int k = 0; k < n; k++)
-        if (fields[k] < 0 || fields[k] >= cur)
+    for (int k = 0; k < n; k++) {
+        if (paths[k].depth < 1 || paths[k].depth > CDC_FIELD_PATH_MAX || paths[k].idx[0] < 0 ||
+            paths[k].idx[0] >= cur->nchildren)
             return -1;
+        const cdc_type_t *t = cur->children[paths[k].idx[0]];
+        for (int d = 1; d < paths[k].depth; d++) {
+            if (t->root != CDC_T_ROW || paths[k].idx[d] < 0 || paths[k].idx[d] >= t->nchildren)
+                return -1;
+            t = t->children[paths[k].idx[d]];
+        }
+    }
+    cdc_field_path_t *full = cdc_xmalloc(sizeof(*full) * (size_t)(n > 0 ? n : 1));
+    const cdc_field_path_t *now = src->spec ? spec_paths(src->spec) : src->proj;
+    if (compose_paths(now, paths, n, full) < 0) {
+        free(full);
+        return -1;
+    }
     cdc_type_t *produced = cdc_type_new_row();
-    produced->nullable = src->produced->nullable;
-    for (int k = 0; k < n; k++)
-        cdc_type_row_add(produced, src->produced->names[fields[k]],
-                         cdc_type_copy(src->produced->children[fields[k]]));
+    produced->nullable = cur->nullable;
+    cdc_buf_t name = {0};
+    for (int k = 0; k < n; k++) {
+        const cdc_type_t *t = cur->children[paths[k].idx[0]];
+        bool nullable = t->nullable;
+        cdc_buf_clear(&name);
+        cdc_buf_puts(&name, cur->names[paths[k].idx[0]]);
+        for (int d = 1; d < paths[k].depth; d++) {
+            cdc_buf_printf(&name, ".%s", t->names[paths[k].idx[d]]);
+            t = t->children[paths[k].idx[d]];
+            nullable = nullable || t->nullable;
+        }
+        cdc_type_t *ft = cdc_type_copy(t);
+        ft->nullable = nullable; /* NULL when a ROW on the way is */
+        cdc_type_row_add(produced, cdc_buf_cstr(&name), ft);
+    }
+    cdc_buf_free(&name);
     if (src->spec) {
-        spec_project(src->spec, fields, n);
+        spec_project(src->spec, full, n);
+        free(full);
     } else {
-        int *proj = cdc_xmalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-        for (int k = 0; k < n; k++)
-            proj[k] = src->proj ? src->proj[fields[k]] : fields[k];
         free(src->proj);
-        src->proj = proj;
+        src->proj = full;
         src->nproj = n;
     }
     cdc_type_destroy(src->produced);
     src->produced = produced;
     src->base.produced = produced;
     return 0;
+}
+
+static int dg_apply_projection(cdc_source_t *base, const int *fields, int n)
+{
+    if (n < 0 || (n > 0 && !fields))
+        return -1;
+    cdc_field_path_t *paths = cdc_xmalloc(sizeof(*paths) * (size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < n; k++)
+        paths[k] = (cdc_field_path_t){.depth = 1, .idx = {fields[k]}};
+    int rc = dg_apply_nested_projection(base, paths, n);
+    free(paths);
+    return rc;
 }
 
 static int dg_apply_limit(cdc_source_t *base, int64_t limit)
@@ -327,6 +405,7 @@ static void dg_destroy(cdc_source_t *base)
 static const cdc_source_ops_t dg_source_ops = {
     .changelog_mode = dg_changelog_mode,
     .apply_projection = dg_apply_projection,
+    .apply_nested_projection = dg_apply_nested_projection,
     .apply_limit = dg_apply_limit,
     .open_reader = dg_open_reader,
     .describe = dg_describe,
@@ -427,7 +506,8 @@ struct dg_spec_s {
     cdc_type_t *schema;
     dg_gen_t *gens; /* one per schema field */
     int ngens;
-    dg_gen_t **fields; /* produced fields, after projection */
+    dg_gen_t **fields;       /* produced fields, after projection: the generated column */
+    cdc_field_path_t *paths; /* per produced field: its path into the schema (depth 1 = whole) */
     int nfields;
     uint64_t seed;
     bool seed_set;
@@ -497,17 +577,29 @@ static void spec_destroy(dg_spec_t *sp)
         gen_free(&sp->gens[i]);
     free(sp->gens);
     free(sp->fields);
+    free(sp->paths);
     cdc_type_destroy(sp->schema);
     free(sp);
 }
 
-static void spec_project(dg_spec_t *sp, const int *fields, int n)
+static const cdc_field_path_t *spec_paths(const dg_spec_t *sp)
+{
+    return sp->paths;
+}
+
+/* paths: over the schema (already composed with any earlier projection). */
+static void spec_project(dg_spec_t *sp, const cdc_field_path_t *paths, int n)
 {
     dg_gen_t **nf = cdc_xmalloc(sizeof(*nf) * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < n; k++)
-        nf[k] = sp->fields[fields[k]];
+    cdc_field_path_t *np = cdc_xmalloc(sizeof(*np) * (size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < n; k++) {
+        nf[k] = &sp->gens[paths[k].idx[0]];
+        np[k] = paths[k];
+    }
     free(sp->fields);
+    free(sp->paths);
     sp->fields = nf;
+    sp->paths = np;
     sp->nfields = n;
 }
 
@@ -740,9 +832,25 @@ static int spec_generate(void *ctx, int64_t index, cdc_row_t *row, cdc_arena_t *
                          size_t errlen)
 {
     const dg_spec_t *sp = ctx;
+    cdc_value_t whole; /* the last generated column, shared by adjacent leaves of it */
+    const dg_gen_t *whole_of = NULL;
     for (int k = 0; k < sp->nfields && (uint32_t)k < row->arity; k++) {
         const dg_gen_t *g = sp->fields[k];
         cdc_value_t *v = &row->values[k];
+        if (sp->paths[k].depth > 1) {
+            /* a nested leaf: the column is generated whole, as unprojected, then picked */
+            if (whole_of != g) {
+                whole_of = g;
+                rng_t r;
+                rng_seed(&r, sp->seed, index, g->salt);
+                if (rng_unit(&r) < g->null_rate)
+                    whole.flags = CDC_V_NULL;
+                else
+                    gen_random(sp, g, &r, &whole, arena);
+            }
+            pick_leaf(&whole, &sp->paths[k], v);
+            continue;
+        }
         if (g->kind == GEN_SEQUENCE) {
             if (index < 0 || (uint64_t)index > (uint64_t)g->end - (uint64_t)g->start) {
                 snprintf(errbuf, errlen, "sequence field \"%s\" is exhausted at row %lld", g->name,
@@ -1206,7 +1314,9 @@ static int datagen_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cd
     sp->gens = cdc_xcalloc((size_t)(sp->ngens > 0 ? sp->ngens : 1), sizeof(dg_gen_t));
     sp->nfields = sp->ngens;
     sp->fields = cdc_xmalloc(sizeof(dg_gen_t *) * (size_t)(sp->ngens > 0 ? sp->ngens : 1));
+    sp->paths = cdc_xmalloc(sizeof(cdc_field_path_t) * (size_t)(sp->ngens > 0 ? sp->ngens : 1));
     for (int i = 0; i < sp->ngens; i++) {
+        sp->paths[i] = (cdc_field_path_t){.depth = 1, .idx = {i}};
         gen_init(&sp->gens[i], sp->schema->children[i], (uint64_t)i);
         sp->gens[i].name = sp->schema->names[i];
         sp->fields[i] = &sp->gens[i];

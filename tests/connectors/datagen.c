@@ -715,6 +715,160 @@ Test(datagen, projection_generates_only_the_projected_fields_in_order)
     dg_close(&proj);
 }
 
+#define NESTED_SCHEMA                                                                              \
+    "ROW<id BIGINT NOT NULL, r ROW<a INT, b STRING, c ROW<x DOUBLE, y BOOLEAN>>, other STRING>"
+
+/* The value at a path of a full row (NULL when a ROW on the way is). */
+static const cdc_value_t *value_at(const cdc_row_t *row, const cdc_field_path_t *p)
+{
+    const cdc_value_t *v = &row->values[p->idx[0]];
+    for (int d = 1; d < p->depth && !(v->flags & CDC_V_NULL); d++)
+        v = &v->v.row->values[p->idx[d]];
+    return v;
+}
+
+static void assert_same_value(const cdc_value_t *got, const cdc_value_t *want, const cdc_type_t *t,
+                              uint32_t row, int field)
+{
+    cr_assert_eq(got->flags & CDC_V_NULL, want->flags & CDC_V_NULL, "row %u field %d: null", row,
+                 field);
+    if (want->flags & CDC_V_NULL)
+        return;
+    cdc_buf_t a = {0}, b = {0};
+    cdc_value_print(&a, got, t);
+    cdc_value_print(&b, want, t);
+    cr_assert_str_eq(cdc_buf_cstr(&a), cdc_buf_cstr(&b), "row %u field %d", row, field);
+    cdc_buf_free(&a);
+    cdc_buf_free(&b);
+}
+
+Test(datagen, nested_projection_picks_the_leaves_of_the_unprojected_rows)
+{
+    const char *const opts[] = {FAST,       "number-of-rows",
+                                "60",       "seed",
+                                "11",       "fields.id.kind",
+                                "sequence", "fields.id.start",
+                                "1",        "fields.id.end",
+                                "1000",     "fields.r.null-rate",
+                                "0.4",      NULL};
+    dg_t full, proj;
+    dg_open(&full, NESTED_SCHEMA, opts);
+    dg_open(&proj, NESTED_SCHEMA, opts);
+    cr_assert_not_null(proj.src->ops->apply_nested_projection);
+    const cdc_field_path_t paths[] = {
+        {.depth = 1, .idx = {0}},
+        {.depth = 2, .idx = {1, 0}},
+        {.depth = 3, .idx = {1, 2, 1}},
+        {.depth = 2, .idx = {1, 2}},
+    };
+    cr_assert_eq(proj.src->ops->apply_nested_projection(proj.src, paths, 4), 0);
+    const cdc_type_t *pt = proj.src->produced;
+    cr_assert_eq(pt->nchildren, 4);
+    cr_assert_str_eq(pt->names[0], "id");
+    cr_assert_str_eq(pt->names[1], "r.a");
+    cr_assert_str_eq(pt->names[2], "r.c.y");
+    cr_assert_str_eq(pt->names[3], "r.c");
+    cr_assert_eq(pt->children[1]->root, CDC_T_INT, "a leaf has the nested field's type");
+    cr_assert_eq(pt->children[2]->root, CDC_T_BOOLEAN);
+    cr_assert_eq(pt->children[3]->root, CDC_T_ROW);
+    cr_assert(pt->children[1]->nullable, "NULL when r is");
+    cdc_buf_t desc = {0};
+    proj.src->ops->describe(proj.src, &desc);
+    cr_assert_str_eq(cdc_buf_cstr(&desc),
+                     "datagen(number-of-rows=60, rows-per-second=1000000000, seed=11, "
+                     "fields=[id:sequence, r.a:random, r.c.y:random, r.c:random])");
+    cdc_buf_free(&desc);
+
+    cdc_batch_t a, b;
+    poll_rows(full.src, 60, &a);
+    poll_rows(proj.src, 60, &b);
+    int nulls = 0;
+    for (uint32_t r = 0; r < 60; r++) {
+        cr_assert_eq(b.rows[r].arity, 4);
+        for (int k = 0; k < 4; k++)
+            assert_same_value(&b.rows[r].values[k], value_at(&a.rows[r], &paths[k]),
+                              pt->children[k], r, k);
+        nulls += (a.rows[r].values[1].flags & CDC_V_NULL) != 0;
+    }
+    cr_assert(nulls > 0 && nulls < 60, "some r are NULL (%d)", nulls);
+
+    /* a whole-column projection on top composes with the nested one */
+    cr_assert_eq(proj.src->ops->apply_projection(proj.src, (const int[]){2, 1}, 2), 0);
+    cr_assert_str_eq(proj.src->produced->names[0], "r.c.y");
+    cr_assert_str_eq(proj.src->produced->names[1], "r.a");
+    cdc_batch_t c;
+    poll_rows(proj.src, 60, &c);
+    for (uint32_t r = 0; r < 60; r++) {
+        assert_same_value(&c.rows[r].values[0], value_at(&a.rows[r], &paths[2]),
+                          proj.src->produced->children[0], r, 0);
+        assert_same_value(&c.rows[r].values[1], value_at(&a.rows[r], &paths[1]),
+                          proj.src->produced->children[1], r, 1);
+    }
+    cdc_batch_free(&a);
+    cdc_batch_free(&b);
+    cdc_batch_free(&c);
+    dg_close(&full);
+    dg_close(&proj);
+}
+
+Test(datagen, nested_projection_declines_bad_paths)
+{
+    const char *const opts[] = {FAST, "number-of-rows", "5", "seed", "3", NULL};
+    dg_t d;
+    dg_open(&d, NESTED_SCHEMA, opts);
+    const cdc_field_path_t bad[][1] = {
+        {{.depth = 0, .idx = {0}}},          /* empty */
+        {{.depth = 9, .idx = {1}}},          /* too deep */
+        {{.depth = 1, .idx = {3}}},          /* no such column */
+        {{.depth = 2, .idx = {1, 3}}},       /* no such field */
+        {{.depth = 2, .idx = {0, 0}}},       /* id is not a ROW */
+        {{.depth = 4, .idx = {1, 2, 0, 0}}}, /* x is not a ROW */
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        cr_assert_eq(d.src->ops->apply_nested_projection(d.src, bad[i], 1), -1, "case %zu", i);
+    cr_assert_eq(d.src->produced->nchildren, 3, "declined: nothing changed");
+    cdc_batch_t b;
+    poll_rows(d.src, 5, &b);
+    cr_assert_eq(b.rows[0].arity, 3);
+    cdc_batch_free(&b);
+    dg_close(&d);
+}
+
+/* A plain generator filling ROW<k BIGINT, n ROW<p INT, q STRING>>: k = index, p = 2 * index. */
+static int nested_fn(void *ctx, int64_t index, cdc_row_t *row, cdc_arena_t *arena, char *errbuf,
+                     size_t errlen)
+{
+    (void)ctx;
+    (void)errbuf;
+    (void)errlen;
+    row->values[0].flags = 0;
+    row->values[0].v.i = index;
+    cdc_row_t *n = cdc_row_new_in(arena, 2);
+    n->values[0].flags = 0;
+    n->values[0].v.i = 2 * index;
+    row->values[1].flags = 0;
+    row->values[1].v.row = n;
+    return 0;
+}
+
+Test(datagen, nested_projection_on_a_generator_function)
+{
+    cdc_error_t *err = NULL;
+    cdc_type_t *type = cdc_type_parse("ROW<k BIGINT, n ROW<p INT, q STRING>>", &err);
+    cdc_source_t *src = cdc_datagen_source_new(type, 3, 0, nested_fn, NULL);
+    const cdc_field_path_t paths[] = {{.depth = 2, .idx = {1, 0}}, {.depth = 1, .idx = {0}}};
+    cr_assert_eq(src->ops->apply_nested_projection(src, paths, 2), 0);
+    cr_assert_str_eq(src->produced->names[0], "n.p");
+    lines_t l = {0};
+    drain(src, 0, 1, 100, -1, &l);
+    cr_assert_eq(l.n, 3);
+    cr_assert_str_eq(l.v[0], "+I[0, 0]");
+    cr_assert_str_eq(l.v[2], "+I[4, 2]");
+    lines_free(&l);
+    src->ops->destroy(src);
+    cdc_type_destroy(type);
+}
+
 Test(datagen, limit_caps_the_total_over_splits)
 {
     dg_t d;
