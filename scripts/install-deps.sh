@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config git
   libyajl-dev            # JSON: yajl's streaming callback parser and generator
   librdkafka-dev kafkacat # Kafka client library; kcat proves interoperability
-  libpq-dev default-libmysqlclient-dev libsqlite3-dev
+  libpq-dev default-libmysqlclient-dev libsqlite3-dev sqlite3
   libcriterion-dev       # unit tests
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
   python3 time           # benchmark peers; GNU time reports peak RSS

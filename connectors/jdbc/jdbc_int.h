@@ -1,0 +1,110 @@
+/*
+ * jdbc_int.h — the dialect layer of the "jdbc" sink.
+ *
+ * jdbc.c owns everything a database does not decide: options, changelog
+ * negotiation, the per-key buffer, turning values into parameters, the flush
+ * transaction with its retry loop, and error texts. A dialect owns the rest:
+ * how identifiers are quoted, the text of the upsert/insert/delete
+ * statements, the column type of each logical type for CREATE TABLE, and the
+ * client library calls (connect, begin/commit/rollback, prepare/bind/step)
+ * with the test that says whether a failure is worth retrying.
+ *
+ * Contracts every dialect keeps, so jdbc.c binds the same way for all:
+ *  - upsert/insert statements take one parameter per column that is not
+ *    omitted, in schema order; delete statements take the primary key
+ *    columns in primary key order;
+ *  - values are always parameters, never spliced into the text;
+ *  - a failing call returns -1 and leaves its message in the connection, read
+ *    with errmsg() until the next call on that connection (no allocation).
+ */
+#ifndef JDBC_INT_H
+#define JDBC_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cdc_plugin.h"
+
+/** A value in the form every dialect can bind. */
+typedef enum jdbc_param_kind {
+    JDBC_P_NULL,
+    JDBC_P_INT,    /* i: BOOLEAN (0/1), TINYINT..BIGINT */
+    JDBC_P_DOUBLE, /* d: FLOAT, DOUBLE */
+    JDBC_P_TEXT,   /* ptr/len: strings; DECIMAL, DATE, TIME, TIMESTAMP as text in buf */
+    JDBC_P_BLOB    /* ptr/len: BINARY, VARBINARY */
+} jdbc_param_kind_t;
+
+typedef struct jdbc_param_s {
+    jdbc_param_kind_t kind;
+    const cdc_type_t *type; /* the column's logical type, for dialects that care */
+    int64_t i;
+    double d;
+    const char *ptr; /* TEXT/BLOB bytes; may point into buf; never NULL for TEXT/BLOB */
+    size_t len;
+    char buf[64]; /* formatted DECIMAL/DATE/TIME/TIMESTAMP text */
+} jdbc_param_t;
+
+/** The target table as the statements see it. */
+typedef struct jdbc_table_s {
+    const char *name;         /* the "table-name" option, verbatim */
+    const cdc_type_t *schema; /* ROW of the columns */
+    const int *pk;            /* primary key column indexes; npk = 0 when none */
+    int npk;
+} jdbc_table_t;
+
+typedef struct jdbc_conn_s jdbc_conn_t; /* a dialect's connection */
+typedef struct jdbc_stmt_s jdbc_stmt_t; /* a dialect's prepared statement */
+
+typedef struct jdbc_dialect_s {
+    const char *name;       /* "sqlite" */
+    const char *url_prefix; /* "jdbc:sqlite:" */
+
+    /** Appends ident quoted so that any bytes are taken verbatim as one name. */
+    void (*quote_ident)(cdc_buf_t *out, const char *ident);
+    /** Appends the table name (quoted) as the "table-name" option means it. */
+    void (*quote_table)(cdc_buf_t *out, const char *table_name);
+    /**
+     * Appends the column type used by CREATE TABLE for a logical type.
+     * Returns -1 (appending nothing) when the dialect has no mapping.
+     */
+    int (*column_type)(cdc_buf_t *out, const cdc_type_t *type);
+    /**
+     * Appends an upsert by primary key of the columns with omit[i] == 0 (the
+     * key columns are never omitted). Existing rows keep omitted columns.
+     */
+    void (*upsert_sql)(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit);
+    /** Appends a plain INSERT of the columns with omit[i] == 0. */
+    void (*insert_sql)(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit);
+    /** Appends a DELETE by primary key. */
+    void (*delete_sql)(cdc_buf_t *out, const jdbc_table_t *t);
+
+    /**
+     * Connects to the url's target (the url after url_prefix). Returns 0, or
+     * -1 with *err set (never naming the password).
+     */
+    int (*connect)(const char *target, const char *username, const char *password,
+                   jdbc_conn_t **out, cdc_error_t **err);
+    void (*disconnect)(jdbc_conn_t *conn); /* NULL is accepted */
+    /** Runs one statement without parameters (DDL). */
+    int (*exec)(jdbc_conn_t *conn, const char *sql);
+    /** Starts the flush transaction; takes the write lock up front where the database has one. */
+    int (*begin)(jdbc_conn_t *conn);
+    int (*commit)(jdbc_conn_t *conn);
+    /** Rolls back the open transaction, if any; keeps the message of the failure before it. */
+    void (*rollback)(jdbc_conn_t *conn);
+    /** Prepares a statement; NULL on failure. */
+    jdbc_stmt_t *(*prepare)(jdbc_conn_t *conn, const char *sql);
+    /** Binds parameter idx (0-based). The value must stay valid until step returns. */
+    int (*bind)(jdbc_stmt_t *stmt, int idx, const jdbc_param_t *p);
+    /** Executes the bound statement once and makes it ready for the next binding. */
+    int (*step)(jdbc_stmt_t *stmt);
+    void (*finalize)(jdbc_stmt_t *stmt); /* NULL is accepted */
+    /** Message of the last failure on conn. */
+    const char *(*errmsg)(jdbc_conn_t *conn);
+    /** True when the last failure is transient (lock contention, deadlock): replay the batch. */
+    bool (*retriable)(jdbc_conn_t *conn);
+} jdbc_dialect_t;
+
+extern const jdbc_dialect_t jdbc_dialect_sqlite;
+
+#endif

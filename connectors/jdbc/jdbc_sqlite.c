@@ -1,0 +1,323 @@
+/*
+ * jdbc_sqlite.c — the SQLite dialect of the "jdbc" sink (url "jdbc:sqlite:PATH"),
+ * through libsqlite3.
+ *
+ * Upserts are `INSERT ... ON CONFLICT (pk) DO UPDATE SET c = excluded.c`,
+ * the flush transaction is BEGIN IMMEDIATE (the write lock is taken up front,
+ * so a busy database fails at BEGIN rather than halfway through the batch),
+ * and SQLITE_BUSY/SQLITE_LOCKED are the retriable failures. No busy timeout
+ * is set: the sink's own backoff (sink.max-retries) does the waiting.
+ *
+ * Column types for CREATE TABLE (SQLite keeps values by storage class; the
+ * declared names give each column the affinity that stores them unchanged):
+ *   BOOLEAN, TINYINT, SMALLINT, INT, BIGINT   INTEGER   (BOOLEAN as 0/1)
+ *   FLOAT, DOUBLE                             REAL
+ *   DECIMAL(p, s)                             TEXT      (exact decimal text; NUMERIC
+ *                                                        affinity would round to REAL)
+ *   CHAR, VARCHAR, STRING                     TEXT
+ *   BINARY, VARBINARY, BYTES                  BLOB
+ *   DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ      TEXT      ('2020-07-30', '10:08:22.123',
+ *                                                        '2020-07-30 10:08:22.123'[Z])
+ *   ARRAY, MAP, ROW                           no mapping (the sink rejects the table)
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jdbc_int.h"
+
+struct jdbc_conn_s {
+    sqlite3 *db;
+    int last_rc;   /* extended result code of the last failure */
+    char msg[512]; /* its message, kept across the rollback that follows */
+};
+
+struct jdbc_stmt_s {
+    jdbc_conn_t *conn;
+    sqlite3_stmt *stmt;
+};
+
+static void note_failure(jdbc_conn_t *conn, int rc)
+{
+    conn->last_rc = rc;
+    snprintf(conn->msg, sizeof(conn->msg), "%s", sqlite3_errmsg(conn->db));
+}
+
+static void sqlite_quote_ident(cdc_buf_t *out, const char *ident)
+{
+    cdc_buf_putc(out, '"');
+    for (const char *p = ident; *p; p++) {
+        if (*p == '"')
+            cdc_buf_putc(out, '"');
+        cdc_buf_putc(out, *p);
+    }
+    cdc_buf_putc(out, '"');
+}
+
+/* SQLite has one namespace per attached database; "table-name" is one identifier, taken
+   verbatim (a '.' in it is part of the name). */
+static void sqlite_quote_table(cdc_buf_t *out, const char *table_name)
+{
+    sqlite_quote_ident(out, table_name);
+}
+
+static int sqlite_column_type(cdc_buf_t *out, const cdc_type_t *type)
+{
+    switch (type->root) {
+    case CDC_T_BOOLEAN:
+    case CDC_T_TINYINT:
+    case CDC_T_SMALLINT:
+    case CDC_T_INT:
+    case CDC_T_BIGINT:
+        cdc_buf_puts(out, "INTEGER");
+        return 0;
+    case CDC_T_FLOAT:
+    case CDC_T_DOUBLE:
+        cdc_buf_puts(out, "REAL");
+        return 0;
+    case CDC_T_DECIMAL:
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+    case CDC_T_DATE:
+    case CDC_T_TIME:
+    case CDC_T_TIMESTAMP:
+    case CDC_T_TIMESTAMP_LTZ:
+        cdc_buf_puts(out, "TEXT");
+        return 0;
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY:
+        cdc_buf_puts(out, "BLOB");
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static void column_list(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    bool first = true;
+    cdc_buf_puts(out, " (");
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i])
+            continue;
+        if (!first)
+            cdc_buf_puts(out, ", ");
+        sqlite_quote_ident(out, t->schema->names[i]);
+        first = false;
+    }
+    cdc_buf_puts(out, ") VALUES (");
+    first = true;
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i])
+            continue;
+        cdc_buf_puts(out, first ? "?" : ", ?");
+        first = false;
+    }
+    cdc_buf_putc(out, ')');
+}
+
+static void sqlite_insert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    cdc_buf_puts(out, "INSERT INTO ");
+    sqlite_quote_table(out, t->name);
+    column_list(out, t, omit);
+}
+
+static bool is_pk(const jdbc_table_t *t, int col)
+{
+    for (int k = 0; k < t->npk; k++)
+        if (t->pk[k] == col)
+            return true;
+    return false;
+}
+
+static void sqlite_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    sqlite_insert_sql(out, t, omit);
+    cdc_buf_puts(out, " ON CONFLICT (");
+    for (int k = 0; k < t->npk; k++) {
+        if (k)
+            cdc_buf_puts(out, ", ");
+        sqlite_quote_ident(out, t->schema->names[t->pk[k]]);
+    }
+    cdc_buf_puts(out, ") DO ");
+    bool first = true;
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i] || is_pk(t, i))
+            continue;
+        cdc_buf_puts(out, first ? "UPDATE SET " : ", ");
+        sqlite_quote_ident(out, t->schema->names[i]);
+        cdc_buf_puts(out, " = excluded.");
+        sqlite_quote_ident(out, t->schema->names[i]);
+        first = false;
+    }
+    if (first)
+        cdc_buf_puts(out, "NOTHING");
+}
+
+static void sqlite_delete_sql(cdc_buf_t *out, const jdbc_table_t *t)
+{
+    cdc_buf_puts(out, "DELETE FROM ");
+    sqlite_quote_table(out, t->name);
+    for (int k = 0; k < t->npk; k++) {
+        cdc_buf_puts(out, k ? " AND " : " WHERE ");
+        sqlite_quote_ident(out, t->schema->names[t->pk[k]]);
+        cdc_buf_puts(out, " = ?");
+    }
+}
+
+static int sqlite_connect(const char *target, const char *username, const char *password,
+                          jdbc_conn_t **out, cdc_error_t **err)
+{
+    (void)username; /* SQLite has no users */
+    (void)password;
+    if (!*target)
+        return cdc_error_set(err, CDC_ERR_OPTION,
+                             "option \"url\": \"jdbc:sqlite:\" needs a database file path");
+    sqlite3 *db = NULL;
+    int rc = sqlite3_open_v2(target, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        cdc_error_set(err, CDC_ERR_IO, "could not open SQLite database \"%s\"", target);
+        if (err && *err)
+            cdc_error_set_detail(*err, "sqlite: %s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        sqlite3_close(db);
+        return -1;
+    }
+    sqlite3_extended_result_codes(db, 1);
+    jdbc_conn_t *conn = cdc_xcalloc(1, sizeof(*conn));
+    conn->db = db;
+    *out = conn;
+    return 0;
+}
+
+static void sqlite_disconnect(jdbc_conn_t *conn)
+{
+    if (!conn)
+        return;
+    sqlite3_close(conn->db);
+    free(conn);
+}
+
+static int sqlite_exec(jdbc_conn_t *conn, const char *sql)
+{
+    int rc = sqlite3_exec(conn->db, sql, NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        note_failure(conn, sqlite3_extended_errcode(conn->db));
+        return -1;
+    }
+    return 0;
+}
+
+static int sqlite_begin(jdbc_conn_t *conn)
+{
+    return sqlite_exec(conn, "BEGIN IMMEDIATE");
+}
+
+static int sqlite_commit(jdbc_conn_t *conn)
+{
+    return sqlite_exec(conn, "COMMIT");
+}
+
+static void sqlite_rollback(jdbc_conn_t *conn)
+{
+    if (!sqlite3_get_autocommit(conn->db))
+        sqlite3_exec(conn->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static jdbc_stmt_t *sqlite_prepare(jdbc_conn_t *conn, const char *sql)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v3(conn->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
+    if (rc != SQLITE_OK) {
+        note_failure(conn, sqlite3_extended_errcode(conn->db));
+        sqlite3_finalize(stmt);
+        return NULL;
+    }
+    jdbc_stmt_t *s = cdc_xcalloc(1, sizeof(*s));
+    s->conn = conn;
+    s->stmt = stmt;
+    return s;
+}
+
+static int sqlite_bind(jdbc_stmt_t *s, int idx, const jdbc_param_t *p)
+{
+    int rc;
+    switch (p->kind) {
+    case JDBC_P_INT:
+        rc = sqlite3_bind_int64(s->stmt, idx + 1, p->i);
+        break;
+    case JDBC_P_DOUBLE:
+        rc = sqlite3_bind_double(s->stmt, idx + 1, p->d);
+        break;
+    case JDBC_P_TEXT:
+        rc = sqlite3_bind_text64(s->stmt, idx + 1, p->ptr, p->len, SQLITE_STATIC, SQLITE_UTF8);
+        break;
+    case JDBC_P_BLOB:
+        /* a NULL pointer would bind SQL NULL; ptr is never NULL (jdbc_int.h) */
+        rc = sqlite3_bind_blob64(s->stmt, idx + 1, p->ptr, p->len, SQLITE_STATIC);
+        break;
+    default:
+        rc = sqlite3_bind_null(s->stmt, idx + 1);
+        break;
+    }
+    if (rc != SQLITE_OK) {
+        note_failure(s->conn, sqlite3_extended_errcode(s->conn->db));
+        return -1;
+    }
+    return 0;
+}
+
+static int sqlite_step(jdbc_stmt_t *s)
+{
+    int rc = sqlite3_step(s->stmt);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        note_failure(s->conn, sqlite3_extended_errcode(s->conn->db));
+        sqlite3_reset(s->stmt);
+        return -1;
+    }
+    sqlite3_reset(s->stmt);
+    return 0;
+}
+
+static void sqlite_finalize(jdbc_stmt_t *s)
+{
+    if (!s)
+        return;
+    sqlite3_finalize(s->stmt);
+    free(s);
+}
+
+static const char *sqlite_errmsg(jdbc_conn_t *conn)
+{
+    return conn->msg;
+}
+
+static bool sqlite_retriable(jdbc_conn_t *conn)
+{
+    int primary = conn->last_rc & 0xff;
+    return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+}
+
+const jdbc_dialect_t jdbc_dialect_sqlite = {
+    .name = "sqlite",
+    .url_prefix = "jdbc:sqlite:",
+    .quote_ident = sqlite_quote_ident,
+    .quote_table = sqlite_quote_table,
+    .column_type = sqlite_column_type,
+    .upsert_sql = sqlite_upsert_sql,
+    .insert_sql = sqlite_insert_sql,
+    .delete_sql = sqlite_delete_sql,
+    .connect = sqlite_connect,
+    .disconnect = sqlite_disconnect,
+    .exec = sqlite_exec,
+    .begin = sqlite_begin,
+    .commit = sqlite_commit,
+    .rollback = sqlite_rollback,
+    .prepare = sqlite_prepare,
+    .bind = sqlite_bind,
+    .step = sqlite_step,
+    .finalize = sqlite_finalize,
+    .errmsg = sqlite_errmsg,
+    .retriable = sqlite_retriable,
+};
