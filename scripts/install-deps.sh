@@ -8,6 +8,7 @@ packages=(
   libyajl-dev            # JSON: yajl's streaming callback parser and generator
   librdkafka-dev kafkacat # Kafka client library; kcat proves interoperability
   libpq-dev default-libmysqlclient-dev libsqlite3-dev sqlite3
+  postgresql             # PostgreSQL 15 server for the jdbc_postgres tests
   libcriterion-dev       # unit tests
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
   python3 time           # benchmark peers; GNU time reports peak RSS

@@ -1,8 +1,8 @@
 /*
  * jdbc.c — the "jdbc" connector (sink), Flink's JDBC connector options over
  * a dialect layer (jdbc_int.h). The url picks the dialect: "jdbc:sqlite:PATH"
- * today; PostgreSQL and MySQL urls are recognised and refused by name until
- * their dialects exist.
+ * or "jdbc:postgresql://HOST:PORT/DB"; MySQL urls are recognised and refused
+ * by name until their dialect exists.
  *
  * With a PRIMARY KEY the sink is an upsert sink (+I, +U, -D; the planner drops
  * -U): the writer buffers the last change per key between flushes, so a burst
@@ -15,7 +15,8 @@
  * stored row must really go), and an upsert whose columns are marked
  * unchanged takes those columns from the buffered upsert when it had them.
  *
- * Transient failures (lock contention) roll back and replay the whole batch
+ * Transient failures (lock contention, deadlock, a lost connection, which the
+ * dialect re-opens at the next BEGIN) roll back and replay the whole batch
  * with backoff up to sink.max-retries; anything else (constraint violation,
  * type error) fails the job naming the table, the row and the database's
  * message. flush returns only after COMMIT.
@@ -32,7 +33,8 @@ static const cdc_option_def_t jdbc_options[] = {
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_REQUIRED,
      .description = "JDBC url of the database: \"jdbc:sqlite:PATH\" (a file, created when "
-                    "missing). \"jdbc:postgresql://...\" and \"jdbc:mysql://...\" are not "
+                    "missing) or \"jdbc:postgresql://HOST[:PORT]/DB[?key=value&...]\" (query "
+                    "parameters such as sslmode go to libpq). \"jdbc:mysql://...\" is not "
                     "supported yet."},
     {.key = "table-name",
      .type = CDC_OPT_STRING,
@@ -40,11 +42,11 @@ static const cdc_option_def_t jdbc_options[] = {
      .description = "Name of the table to write, taken verbatim as one identifier."},
     {.key = "username",
      .type = CDC_OPT_STRING,
-     .description = "User name for the connection (unused by SQLite)."},
+     .description = "User name for the connection (PostgreSQL; unused by SQLite)."},
     {.key = "password",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_SECRET,
-     .description = "Password for the connection (unused by SQLite); never printed."},
+     .description = "Password for the connection (PostgreSQL; unused by SQLite); never printed."},
     {.key = "sink.buffer-flush.max-rows",
      .type = CDC_OPT_INT,
      .default_value = "100",
@@ -64,8 +66,9 @@ static const cdc_option_def_t jdbc_options[] = {
      .default_value = "3",
      .min = 0,
      .max = 100,
-     .description = "Times a flush that failed transiently (database busy or locked) is rolled "
-                    "back and replayed, with exponential backoff, before the job fails."},
+     .description = "Times a flush that failed transiently (database busy or locked, deadlock, "
+                    "serialization failure, lost connection) is rolled back and replayed, with "
+                    "exponential backoff, before the job fails."},
     {.key = "sink.parallelism",
      .type = CDC_OPT_INT,
      .min = 1,
@@ -79,11 +82,11 @@ static const cdc_option_def_t jdbc_options[] = {
     {0},
 };
 
-static const jdbc_dialect_t *const dialects[] = {&jdbc_dialect_sqlite, NULL};
+static const jdbc_dialect_t *const dialects[] = {&jdbc_dialect_sqlite, &jdbc_dialect_postgres,
+                                                 NULL};
 
 /* Dialects people will ask for before their turn comes: url prefix and name. */
 static const char *const planned[][2] = {
-    {"jdbc:postgresql:", "postgresql"},
     {"jdbc:mysql:", "mysql"},
     {"jdbc:mariadb:", "mariadb"},
 };
@@ -105,12 +108,13 @@ static void jdbc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
         if (strncmp(url, planned[i][0], strlen(planned[i][0])) == 0) {
             cdc_buf_printf(problems,
                            "option \"url\": the %s dialect is not supported yet (supported: "
-                           "\"jdbc:sqlite:PATH\")\n",
+                           "\"jdbc:sqlite:PATH\", \"jdbc:postgresql://HOST:PORT/DB\")\n",
                            planned[i][1]);
             return;
         }
     cdc_buf_printf(problems,
-                   "option \"url\": expected \"jdbc:sqlite:PATH\", found \"%s\" (no dialect "
+                   "option \"url\": expected \"jdbc:sqlite:PATH\" or "
+                   "\"jdbc:postgresql://HOST:PORT/DB\", found \"%s\" (no dialect "
                    "for this url)\n",
                    url);
 }
@@ -808,7 +812,7 @@ const cdc_connector_factory_t cdc_connector_jdbc = {
     .identifier = "jdbc",
     .description = "Writes changes to a database table (Flink's JDBC connector): upserts and "
                    "deletes by PRIMARY KEY, or appends without one. Dialects: SQLite "
-                   "(\"jdbc:sqlite:PATH\").",
+                   "(\"jdbc:sqlite:PATH\"), PostgreSQL (\"jdbc:postgresql://HOST:PORT/DB\").",
     .options = jdbc_options,
     .check = jdbc_check,
     .metadata = NULL,

@@ -106,5 +106,6 @@ typedef struct jdbc_dialect_s {
 } jdbc_dialect_t;
 
 extern const jdbc_dialect_t jdbc_dialect_sqlite;
+extern const jdbc_dialect_t jdbc_dialect_postgres;
 
 #endif

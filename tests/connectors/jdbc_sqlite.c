@@ -392,11 +392,10 @@ Test(jdbc_sqlite, option_errors)
     const char *pg[] = {
         "url", "jdbc:postgresql://localhost:5432/db", "table-name", "t", "password", "hunter2",
         NULL};
-    err = validate(pg, &cfg);
-    cr_assert_not_null(err);
-    cr_assert_str_eq(err->detail, "option \"url\": the postgresql dialect is not supported yet "
-                                  "(supported: \"jdbc:sqlite:PATH\")");
-    cdc_error_destroy(err);
+    err = validate(pg, &cfg); /* the postgresql dialect exists (tested by jdbc_postgres.sh) */
+    cr_assert_null(err, "%s", err ? err->detail : "");
+    cdc_config_destroy(cfg);
+    cfg = NULL;
 
     const char *my[] = {"url", "jdbc:mysql://h/db", "table-name", "t", NULL};
     err = validate(my, &cfg);

@@ -1,0 +1,577 @@
+/*
+ * jdbc_postgres.c — the PostgreSQL dialect of the "jdbc" sink (url
+ * "jdbc:postgresql://HOST[:PORT]/DB[?key=value&...]"), through libpq.
+ *
+ * Upserts are `INSERT ... ON CONFLICT (pk) DO UPDATE SET c = EXCLUDED.c`,
+ * statements are prepared once per connection (PQprepare) and executed with
+ * text-format parameters (PQexecPrepared); values are never part of the text.
+ * The "username" and "password" options and the url's query parameters
+ * (sslmode, sslrootcert, ...) are passed to PQconnectdbParams as keywords; the
+ * password never appears in a message.
+ *
+ * Retriable failures: serialization failure (40001), deadlock (40P01),
+ * connection exceptions (class 08), admin/crash shutdown and cannot-connect-now
+ * (57P01..57P03), and a connection that is gone without a SQLSTATE. The next
+ * BEGIN of a lost connection reconnects (PQreset); statements prepared on the
+ * old session are prepared again on first use.
+ *
+ * Identifiers are quoted by doubling '"' inside "...": the dialect interface
+ * quotes without a connection, and with client_encoding fixed to UTF8 at
+ * connect this is exactly what PQescapeIdentifier returns (the server rejects
+ * invalid UTF-8 in the statement text).
+ *
+ * Column types for CREATE TABLE:
+ *   BOOLEAN                 BOOLEAN
+ *   TINYINT, SMALLINT       SMALLINT
+ *   INT, BIGINT             INTEGER, BIGINT
+ *   FLOAT, DOUBLE           REAL, DOUBLE PRECISION
+ *   DECIMAL(p, s)           NUMERIC(p, s)
+ *   CHAR(n), VARCHAR(n)     CHAR(n), VARCHAR(n); STRING (VARCHAR(2147483647)) as TEXT
+ *   BINARY, VARBINARY       BYTEA     (sent as '\x..' hex text)
+ *   DATE                    DATE
+ *   TIME(p)                 TIME(min(p, 6))
+ *   TIMESTAMP(p)            TIMESTAMP(min(p, 6))
+ *   TIMESTAMP_LTZ(p)        TIMESTAMPTZ(min(p, 6))   (values sent in UTC, 'Z')
+ *   ARRAY, MAP, ROW         no mapping (the sink rejects the table)
+ */
+#include <libpq-fe.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jdbc_int.h"
+
+struct jdbc_conn_s {
+    PGconn *pg;
+    unsigned generation; /* bumped by each reconnect; statements re-prepare when stale */
+    unsigned next_stmt;  /* for statement names */
+    char sqlstate[6];    /* of the last failure; "" when the server sent none */
+    bool lost;           /* the last failure found the connection gone */
+    char msg[1024];      /* its message, kept across the rollback that follows */
+};
+
+struct jdbc_stmt_s {
+    jdbc_conn_t *conn;
+    char name[32];
+    char *sql;
+    unsigned generation; /* of the session it was prepared on */
+    int nparams;
+    const char **values;
+    cdc_buf_t *text; /* one NUL-terminated text per parameter */
+};
+
+static void note(jdbc_conn_t *conn, const PGresult *res, const char *fallback)
+{
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    const char *detail = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL) : NULL;
+    snprintf(conn->sqlstate, sizeof(conn->sqlstate), "%s", state ? state : "");
+    conn->lost = PQstatus(conn->pg) == CONNECTION_BAD;
+    if (primary) {
+        int n = snprintf(conn->msg, sizeof(conn->msg), "%s", primary);
+        if (detail && n >= 0 && (size_t)n < sizeof(conn->msg))
+            n += snprintf(conn->msg + n, sizeof(conn->msg) - (size_t)n, " (%s)", detail);
+        if (state && n >= 0 && (size_t)n < sizeof(conn->msg))
+            snprintf(conn->msg + n, sizeof(conn->msg) - (size_t)n, " [SQLSTATE %s]", state);
+    } else {
+        const char *m = fallback ? fallback : PQerrorMessage(conn->pg);
+        size_t len = strlen(m);
+        while (len > 0 && (m[len - 1] == '\n' || m[len - 1] == ' '))
+            len--;
+        snprintf(conn->msg, sizeof(conn->msg), "%.*s", (int)len, m);
+    }
+}
+
+/* Runs a result check: 0 when res has the wanted status, else -1 with the failure noted. */
+static int result_ok(jdbc_conn_t *conn, PGresult *res, ExecStatusType want)
+{
+    if (res && PQresultStatus(res) == want) {
+        PQclear(res);
+        return 0;
+    }
+    note(conn, res, NULL);
+    PQclear(res);
+    return -1;
+}
+
+static void pg_quote_ident(cdc_buf_t *out, const char *ident)
+{
+    cdc_buf_putc(out, '"');
+    for (const char *p = ident; *p; p++) {
+        if (*p == '"')
+            cdc_buf_putc(out, '"');
+        cdc_buf_putc(out, *p);
+    }
+    cdc_buf_putc(out, '"');
+}
+
+/* "table-name" is one identifier, taken verbatim (a '.' in it is part of the name); the
+   table is found through the connection's search_path. */
+static void pg_quote_table(cdc_buf_t *out, const char *table_name)
+{
+    pg_quote_ident(out, table_name);
+}
+
+static int time_precision(int32_t p)
+{
+    return p < 0 ? 0 : p > 6 ? 6 : p;
+}
+
+static int pg_column_type(cdc_buf_t *out, const cdc_type_t *type)
+{
+    switch (type->root) {
+    case CDC_T_BOOLEAN:
+        cdc_buf_puts(out, "BOOLEAN");
+        return 0;
+    case CDC_T_TINYINT:
+    case CDC_T_SMALLINT:
+        cdc_buf_puts(out, "SMALLINT");
+        return 0;
+    case CDC_T_INT:
+        cdc_buf_puts(out, "INTEGER");
+        return 0;
+    case CDC_T_BIGINT:
+        cdc_buf_puts(out, "BIGINT");
+        return 0;
+    case CDC_T_FLOAT:
+        cdc_buf_puts(out, "REAL");
+        return 0;
+    case CDC_T_DOUBLE:
+        cdc_buf_puts(out, "DOUBLE PRECISION");
+        return 0;
+    case CDC_T_DECIMAL:
+        cdc_buf_printf(out, "NUMERIC(%d, %d)", (int)type->precision, (int)type->scale);
+        return 0;
+    case CDC_T_CHAR:
+        cdc_buf_printf(out, "CHAR(%d)", (int)type->length);
+        return 0;
+    case CDC_T_VARCHAR:
+        if (type->length <= 0 || type->length > 10485760) /* PostgreSQL's VARCHAR limit */
+            cdc_buf_puts(out, "TEXT");
+        else
+            cdc_buf_printf(out, "VARCHAR(%d)", (int)type->length);
+        return 0;
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY:
+        cdc_buf_puts(out, "BYTEA");
+        return 0;
+    case CDC_T_DATE:
+        cdc_buf_puts(out, "DATE");
+        return 0;
+    case CDC_T_TIME:
+        cdc_buf_printf(out, "TIME(%d)", time_precision(type->precision));
+        return 0;
+    case CDC_T_TIMESTAMP:
+        cdc_buf_printf(out, "TIMESTAMP(%d)", time_precision(type->precision));
+        return 0;
+    case CDC_T_TIMESTAMP_LTZ:
+        cdc_buf_printf(out, "TIMESTAMPTZ(%d)", time_precision(type->precision));
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static void column_list(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    bool first = true;
+    cdc_buf_puts(out, " (");
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i])
+            continue;
+        if (!first)
+            cdc_buf_puts(out, ", ");
+        pg_quote_ident(out, t->schema->names[i]);
+        first = false;
+    }
+    cdc_buf_puts(out, ") VALUES (");
+    int n = 0;
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i])
+            continue;
+        cdc_buf_printf(out, n ? ", $%d" : "$%d", n + 1);
+        n++;
+    }
+    cdc_buf_putc(out, ')');
+}
+
+static void pg_insert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    cdc_buf_puts(out, "INSERT INTO ");
+    pg_quote_table(out, t->name);
+    column_list(out, t, omit);
+}
+
+static bool is_pk(const jdbc_table_t *t, int col)
+{
+    for (int k = 0; k < t->npk; k++)
+        if (t->pk[k] == col)
+            return true;
+    return false;
+}
+
+static void pg_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    pg_insert_sql(out, t, omit);
+    cdc_buf_puts(out, " ON CONFLICT (");
+    for (int k = 0; k < t->npk; k++) {
+        if (k)
+            cdc_buf_puts(out, ", ");
+        pg_quote_ident(out, t->schema->names[t->pk[k]]);
+    }
+    cdc_buf_puts(out, ") DO ");
+    bool first = true;
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i] || is_pk(t, i))
+            continue;
+        cdc_buf_puts(out, first ? "UPDATE SET " : ", ");
+        pg_quote_ident(out, t->schema->names[i]);
+        cdc_buf_puts(out, " = EXCLUDED.");
+        pg_quote_ident(out, t->schema->names[i]);
+        first = false;
+    }
+    if (first)
+        cdc_buf_puts(out, "NOTHING");
+}
+
+static void pg_delete_sql(cdc_buf_t *out, const jdbc_table_t *t)
+{
+    cdc_buf_puts(out, "DELETE FROM ");
+    pg_quote_table(out, t->name);
+    for (int k = 0; k < t->npk; k++) {
+        cdc_buf_puts(out, k ? " AND " : " WHERE ");
+        pg_quote_ident(out, t->schema->names[t->pk[k]]);
+        cdc_buf_printf(out, " = $%d", k + 1);
+    }
+}
+
+static void quiet_notice(void *arg, const char *message)
+{
+    (void)arg; /* "relation ... already exists, skipping" and the like */
+    (void)message;
+}
+
+#define MAX_KEYWORDS 32
+
+/* Parses "//host[:port]/db[?k=v&...]" into libpq keywords (in the strings of *store). */
+static int parse_target(const char *target, char *store, const char **keys, const char **vals,
+                        int *n, cdc_error_t **err)
+{
+    if (strncmp(target, "//", 2) != 0)
+        return cdc_error_set(err, CDC_ERR_OPTION,
+                             "option \"url\": expected \"jdbc:postgresql://HOST[:PORT]/DB\"");
+    strcpy(store, target + 2);
+    char *p = store;
+    char *query = strchr(p, '?');
+    if (query)
+        *query++ = '\0';
+    char *slash = strchr(p, '/');
+    char *db = NULL;
+    if (slash) {
+        *slash = '\0';
+        db = slash + 1;
+    }
+    char *host = p, *port = NULL;
+    if (*host == '[') { /* [IPv6]:port */
+        char *close = strchr(host, ']');
+        if (!close)
+            return cdc_error_set(err, CDC_ERR_OPTION, "option \"url\": unclosed '[' in the host");
+        *close = '\0';
+        host++;
+        if (close[1] == ':')
+            port = close + 2;
+    } else {
+        char *colon = strrchr(host, ':');
+        if (colon) {
+            *colon = '\0';
+            port = colon + 1;
+        }
+    }
+    if (*host) {
+        keys[*n] = "host";
+        vals[(*n)++] = host;
+    }
+    if (port && *port) {
+        keys[*n] = "port";
+        vals[(*n)++] = port;
+    }
+    if (db && *db) {
+        keys[*n] = "dbname";
+        vals[(*n)++] = db;
+    }
+    for (char *kv = query; kv && *kv;) {
+        char *amp = strchr(kv, '&');
+        if (amp)
+            *amp = '\0';
+        char *eq = strchr(kv, '=');
+        if (!eq || eq == kv)
+            return cdc_error_set(err, CDC_ERR_OPTION,
+                                 "option \"url\": query parameters must be key=value");
+        *eq = '\0';
+        if (*n >= MAX_KEYWORDS - 4)
+            return cdc_error_set(err, CDC_ERR_OPTION, "option \"url\": too many parameters");
+        keys[*n] = strcmp(kv, "password") == 0 ? "password" : strcmp(kv, "user") == 0 ? "user" : kv;
+        vals[(*n)++] = eq + 1;
+        kv = amp ? amp + 1 : NULL;
+    }
+    return 0;
+}
+
+static int pg_connect(const char *target, const char *username, const char *password,
+                      jdbc_conn_t **out, cdc_error_t **err)
+{
+    const char *keys[MAX_KEYWORDS], *vals[MAX_KEYWORDS];
+    int n = 0;
+    char *store = cdc_xmalloc(strlen(target) + 1);
+    if (parse_target(target, store, keys, vals, &n, err) < 0) {
+        free(store);
+        return -1;
+    }
+    if (username && *username) {
+        keys[n] = "user";
+        vals[n++] = username;
+    }
+    if (password) {
+        keys[n] = "password";
+        vals[n++] = password;
+    }
+    keys[n] = "client_encoding";
+    vals[n++] = "UTF8";
+    keys[n] = "application_name";
+    vals[n++] = "cdcflow";
+    keys[n] = NULL;
+    vals[n] = NULL;
+    PGconn *pg = PQconnectdbParams(keys, vals, 0);
+    free(store);
+    if (!pg || PQstatus(pg) != CONNECTION_OK) {
+        /* the query part may hold a password: leave it out */
+        cdc_error_set(err, CDC_ERR_IO, "could not connect to PostgreSQL at \"%.*s\"",
+                      (int)strcspn(target, "?"), target);
+        if (err && *err) {
+            const char *m = pg ? PQerrorMessage(pg) : "out of memory";
+            size_t len = strlen(m);
+            while (len > 0 && (m[len - 1] == '\n' || m[len - 1] == ' '))
+                len--;
+            cdc_error_set_detail(*err, "postgresql: %.*s", (int)len, m);
+        }
+        PQfinish(pg);
+        return -1;
+    }
+    PQsetNoticeProcessor(pg, quiet_notice, NULL);
+    jdbc_conn_t *conn = cdc_xcalloc(1, sizeof(*conn));
+    conn->pg = pg;
+    *out = conn;
+    return 0;
+}
+
+static void pg_disconnect(jdbc_conn_t *conn)
+{
+    if (!conn)
+        return;
+    PQfinish(conn->pg);
+    free(conn);
+}
+
+static int pg_exec(jdbc_conn_t *conn, const char *sql)
+{
+    return result_ok(conn, PQexec(conn->pg, sql), PGRES_COMMAND_OK);
+}
+
+static int pg_begin(jdbc_conn_t *conn)
+{
+    if (PQstatus(conn->pg) == CONNECTION_BAD) {
+        PQreset(conn->pg);
+        if (PQstatus(conn->pg) != CONNECTION_OK) {
+            note(conn, NULL, NULL);
+            snprintf(conn->sqlstate, sizeof(conn->sqlstate), "08006");
+            conn->lost = true;
+            return -1;
+        }
+        PQsetNoticeProcessor(conn->pg, quiet_notice, NULL);
+        conn->generation++;
+    }
+    return pg_exec(conn, "BEGIN");
+}
+
+static int pg_commit(jdbc_conn_t *conn)
+{
+    return pg_exec(conn, "COMMIT");
+}
+
+static void pg_rollback(jdbc_conn_t *conn)
+{
+    if (PQstatus(conn->pg) == CONNECTION_OK && PQtransactionStatus(conn->pg) != PQTRANS_IDLE)
+        PQclear(PQexec(conn->pg, "ROLLBACK"));
+}
+
+static int prepare_on_session(jdbc_stmt_t *s)
+{
+    if (result_ok(s->conn, PQprepare(s->conn->pg, s->name, s->sql, 0, NULL), PGRES_COMMAND_OK) < 0)
+        return -1;
+    s->generation = s->conn->generation;
+    return 0;
+}
+
+static int count_params(const char *sql)
+{
+    int max = 0;
+    for (const char *p = sql; *p; p++) {
+        if (*p == '"') { /* skip quoted identifiers, which may hold '$' */
+            for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
+                if (*p == '"')
+                    p++;
+            if (!*p)
+                break;
+        } else if (*p == '$') {
+            int v = atoi(p + 1);
+            if (v > max)
+                max = v;
+        }
+    }
+    return max;
+}
+
+static void pg_finalize(jdbc_stmt_t *s);
+
+static jdbc_stmt_t *pg_prepare(jdbc_conn_t *conn, const char *sql)
+{
+    jdbc_stmt_t *s = cdc_xcalloc(1, sizeof(*s));
+    s->conn = conn;
+    snprintf(s->name, sizeof(s->name), "cdcflow_%u", ++conn->next_stmt);
+    s->sql = cdc_xstrdup(sql);
+    s->nparams = count_params(sql);
+    s->values = cdc_xcalloc((size_t)s->nparams + 1, sizeof(char *));
+    s->text = cdc_xcalloc((size_t)s->nparams + 1, sizeof(cdc_buf_t));
+    if (prepare_on_session(s) < 0) {
+        pg_finalize(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void put_double(cdc_buf_t *b, double d, bool single)
+{
+    if (isnan(d))
+        cdc_buf_puts(b, "NaN");
+    else if (isinf(d))
+        cdc_buf_puts(b, d < 0 ? "-Infinity" : "Infinity");
+    else
+        cdc_buf_printf(b, single ? "%.9g" : "%.17g", d);
+}
+
+static int pg_bind(jdbc_stmt_t *s, int idx, const jdbc_param_t *p)
+{
+    if (idx < 0 || idx >= s->nparams) {
+        snprintf(s->conn->msg, sizeof(s->conn->msg), "parameter %d of a %d-parameter statement",
+                 idx + 1, s->nparams);
+        s->conn->sqlstate[0] = '\0';
+        s->conn->lost = false;
+        return -1;
+    }
+    cdc_buf_t *b = &s->text[idx];
+    cdc_buf_clear(b);
+    static const char hex[] = "0123456789abcdef";
+    switch (p->kind) {
+    case JDBC_P_NULL:
+        s->values[idx] = NULL;
+        return 0;
+    case JDBC_P_INT:
+        if (p->type && p->type->root == CDC_T_BOOLEAN)
+            cdc_buf_puts(b, p->i ? "true" : "false");
+        else
+            cdc_buf_printf(b, "%lld", (long long)p->i);
+        break;
+    case JDBC_P_DOUBLE:
+        put_double(b, p->d, p->type && p->type->root == CDC_T_FLOAT);
+        break;
+    case JDBC_P_TEXT:
+        if (memchr(p->ptr, '\0', p->len)) {
+            snprintf(s->conn->msg, sizeof(s->conn->msg),
+                     "a string holds a NUL byte, which PostgreSQL text cannot store");
+            s->conn->sqlstate[0] = '\0';
+            s->conn->lost = false;
+            return -1;
+        }
+        cdc_buf_append(b, p->ptr, p->len);
+        break;
+    case JDBC_P_BLOB:
+        cdc_buf_reserve(b, p->len * 2 + 3);
+        cdc_buf_puts(b, "\\x");
+        for (size_t i = 0; i < p->len; i++) {
+            unsigned char c = (unsigned char)p->ptr[i];
+            cdc_buf_putc(b, hex[c >> 4]);
+            cdc_buf_putc(b, hex[c & 15]);
+        }
+        break;
+    }
+    s->values[idx] = cdc_buf_cstr(b);
+    return 0;
+}
+
+static int pg_step(jdbc_stmt_t *s)
+{
+    jdbc_conn_t *conn = s->conn;
+    if (s->generation != conn->generation && prepare_on_session(s) < 0)
+        return -1;
+    PGresult *res = PQexecPrepared(conn->pg, s->name, s->nparams, s->values, NULL, NULL, 0);
+    return result_ok(conn, res, PGRES_COMMAND_OK);
+}
+
+static void pg_finalize(jdbc_stmt_t *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nparams; i++)
+        cdc_buf_free(&s->text[i]);
+    free(s->text);
+    free(s->values);
+    free(s->sql);
+    /* the prepared statement lives as long as the session; a statement evicted from the
+       writer's cache is deallocated so that long runs do not pile them up */
+    PGTransactionStatusType ts = PQtransactionStatus(s->conn->pg);
+    if (s->generation == s->conn->generation && PQstatus(s->conn->pg) == CONNECTION_OK &&
+        (ts == PQTRANS_IDLE || ts == PQTRANS_INTRANS)) {
+        char sql[64];
+        snprintf(sql, sizeof(sql), "DEALLOCATE %s", s->name);
+        PQclear(PQexec(s->conn->pg, sql));
+    }
+    free(s);
+}
+
+static const char *pg_errmsg(jdbc_conn_t *conn)
+{
+    return conn->msg;
+}
+
+static bool pg_retriable(jdbc_conn_t *conn)
+{
+    const char *st = conn->sqlstate;
+    if (conn->lost || PQstatus(conn->pg) == CONNECTION_BAD)
+        return true;
+    return strcmp(st, "40001") == 0 || strcmp(st, "40P01") == 0 || strncmp(st, "08", 2) == 0 ||
+           strcmp(st, "57P01") == 0 || strcmp(st, "57P02") == 0 || strcmp(st, "57P03") == 0;
+}
+
+const jdbc_dialect_t jdbc_dialect_postgres = {
+    .name = "postgresql",
+    .url_prefix = "jdbc:postgresql:",
+    .quote_ident = pg_quote_ident,
+    .quote_table = pg_quote_table,
+    .column_type = pg_column_type,
+    .upsert_sql = pg_upsert_sql,
+    .insert_sql = pg_insert_sql,
+    .delete_sql = pg_delete_sql,
+    .connect = pg_connect,
+    .disconnect = pg_disconnect,
+    .exec = pg_exec,
+    .begin = pg_begin,
+    .commit = pg_commit,
+    .rollback = pg_rollback,
+    .prepare = pg_prepare,
+    .bind = pg_bind,
+    .step = pg_step,
+    .finalize = pg_finalize,
+    .errmsg = pg_errmsg,
+    .retriable = pg_retriable,
+};
