@@ -9,6 +9,7 @@ packages=(
   librdkafka-dev kafkacat # Kafka client library; kcat proves interoperability
   libpq-dev default-libmysqlclient-dev libsqlite3-dev sqlite3
   postgresql             # PostgreSQL 15 server for the jdbc_postgres tests
+  mariadb-server mariadb-client # MariaDB 10.11 server and client for the jdbc_mysql tests
   libcriterion-dev       # unit tests
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
   python3 time           # benchmark peers; GNU time reports peak RSS

@@ -1,8 +1,8 @@
 /*
  * jdbc.c — the "jdbc" connector (sink), Flink's JDBC connector options over
- * a dialect layer (jdbc_int.h). The url picks the dialect: "jdbc:sqlite:PATH"
- * or "jdbc:postgresql://HOST:PORT/DB"; MySQL urls are recognised and refused
- * by name until their dialect exists.
+ * a dialect layer (jdbc_int.h). The url picks the dialect: "jdbc:sqlite:PATH",
+ * "jdbc:postgresql://HOST:PORT/DB" or "jdbc:mysql://HOST:PORT/DB" (also
+ * "jdbc:mariadb://...").
  *
  * With a PRIMARY KEY the sink is an upsert sink (+I, +U, -D; the planner drops
  * -U): the writer buffers the last change per key between flushes, so a burst
@@ -34,19 +34,20 @@ static const cdc_option_def_t jdbc_options[] = {
      .flags = CDC_OPT_REQUIRED,
      .description = "JDBC url of the database: \"jdbc:sqlite:PATH\" (a file, created when "
                     "missing) or \"jdbc:postgresql://HOST[:PORT]/DB[?key=value&...]\" (query "
-                    "parameters such as sslmode go to libpq). \"jdbc:mysql://...\" is not "
-                    "supported yet."},
+                    "parameters such as sslmode go to libpq) or \"jdbc:mysql://HOST[:PORT]/DB\" "
+                    "(also \"jdbc:mariadb://...\", MySQL or MariaDB through libmysqlclient)."},
     {.key = "table-name",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_REQUIRED,
      .description = "Name of the table to write, taken verbatim as one identifier."},
     {.key = "username",
      .type = CDC_OPT_STRING,
-     .description = "User name for the connection (PostgreSQL; unused by SQLite)."},
+     .description = "User name for the connection (PostgreSQL, MySQL; unused by SQLite)."},
     {.key = "password",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_SECRET,
-     .description = "Password for the connection (PostgreSQL; unused by SQLite); never printed."},
+     .description = "Password for the connection (PostgreSQL, MySQL; unused by SQLite); never "
+                    "printed."},
     {.key = "sink.buffer-flush.max-rows",
      .type = CDC_OPT_INT,
      .default_value = "100",
@@ -82,14 +83,11 @@ static const cdc_option_def_t jdbc_options[] = {
     {0},
 };
 
-static const jdbc_dialect_t *const dialects[] = {&jdbc_dialect_sqlite, &jdbc_dialect_postgres,
-                                                 NULL};
+extern const jdbc_dialect_t jdbc_dialect_mysql;   /* jdbc_mysql.c */
+extern const jdbc_dialect_t jdbc_dialect_mariadb; /* the same under "jdbc:mariadb:" */
 
-/* Dialects people will ask for before their turn comes: url prefix and name. */
-static const char *const planned[][2] = {
-    {"jdbc:mysql:", "mysql"},
-    {"jdbc:mariadb:", "mariadb"},
-};
+static const jdbc_dialect_t *const dialects[] = {&jdbc_dialect_sqlite, &jdbc_dialect_postgres,
+                                                 &jdbc_dialect_mysql, &jdbc_dialect_mariadb, NULL};
 
 static const jdbc_dialect_t *dialect_for(const char *url)
 {
@@ -104,18 +102,10 @@ static void jdbc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
     const char *url = cdc_config_str(cfg, "url");
     if (!url || dialect_for(url))
         return;
-    for (size_t i = 0; i < sizeof(planned) / sizeof(planned[0]); i++)
-        if (strncmp(url, planned[i][0], strlen(planned[i][0])) == 0) {
-            cdc_buf_printf(problems,
-                           "option \"url\": the %s dialect is not supported yet (supported: "
-                           "\"jdbc:sqlite:PATH\", \"jdbc:postgresql://HOST:PORT/DB\")\n",
-                           planned[i][1]);
-            return;
-        }
     cdc_buf_printf(problems,
-                   "option \"url\": expected \"jdbc:sqlite:PATH\" or "
-                   "\"jdbc:postgresql://HOST:PORT/DB\", found \"%s\" (no dialect "
-                   "for this url)\n",
+                   "option \"url\": expected \"jdbc:sqlite:PATH\", "
+                   "\"jdbc:postgresql://HOST:PORT/DB\" or \"jdbc:mysql://HOST:PORT/DB\", "
+                   "found \"%s\" (no dialect for this url)\n",
                    url);
 }
 
@@ -812,7 +802,8 @@ const cdc_connector_factory_t cdc_connector_jdbc = {
     .identifier = "jdbc",
     .description = "Writes changes to a database table (Flink's JDBC connector): upserts and "
                    "deletes by PRIMARY KEY, or appends without one. Dialects: SQLite "
-                   "(\"jdbc:sqlite:PATH\"), PostgreSQL (\"jdbc:postgresql://HOST:PORT/DB\").",
+                   "(\"jdbc:sqlite:PATH\"), PostgreSQL (\"jdbc:postgresql://HOST:PORT/DB\"), "
+                   "MySQL/MariaDB (\"jdbc:mysql://HOST:PORT/DB\").",
     .options = jdbc_options,
     .check = jdbc_check,
     .metadata = NULL,
