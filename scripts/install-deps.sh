@@ -13,6 +13,7 @@ packages=(
   libcriterion-dev       # unit tests
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
   python3 time           # benchmark peers; GNU time reports peak RSS
+  python3-psycopg2       # the Python peer of bench/pg_sink.sh
 )
 
 missing=()

@@ -521,6 +521,21 @@ static int run_write(jdbc_writer_t *w, const entry_t *e)
     return w->d->step(stmt);
 }
 
+/* The entry whose statements include step k (counted from 0 as apply_once runs them). */
+static int64_t step_entry(const jdbc_writer_t *w, int64_t k)
+{
+    if (k < 0)
+        return -1;
+    int64_t at = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const entry_t *e = &w->entries[i];
+        at += (e->is_delete || e->pre_delete ? 1 : 0) + (e->is_delete ? 0 : 1);
+        if (k < at)
+            return i;
+    }
+    return -1;
+}
+
 /* One attempt: the whole buffer in one transaction. *failed is the entry at fault or -1. */
 static int apply_once(jdbc_writer_t *w, int64_t *failed)
 {
@@ -539,7 +554,11 @@ static int apply_once(jdbc_writer_t *w, int64_t *failed)
             return -1;
         }
     }
-    return w->d->commit(w->conn);
+    if (w->d->commit(w->conn) == 0)
+        return 0;
+    if (w->d->failed_step) /* queued statements fail at commit */
+        *failed = step_entry(w, w->d->failed_step(w->conn));
+    return -1;
 }
 
 static int flush_error(jdbc_writer_t *w, int64_t failed, bool retriable, int attempts,

@@ -96,9 +96,19 @@ typedef struct jdbc_dialect_s {
     jdbc_stmt_t *(*prepare)(jdbc_conn_t *conn, const char *sql);
     /** Binds parameter idx (0-based). The value must stay valid until step returns. */
     int (*bind)(jdbc_stmt_t *stmt, int idx, const jdbc_param_t *p);
-    /** Executes the bound statement once and makes it ready for the next binding. */
+    /**
+     * Executes the bound statement once (or queues it, see failed_step) and makes it ready
+     * for the next binding.
+     */
     int (*step)(jdbc_stmt_t *stmt);
     void (*finalize)(jdbc_stmt_t *stmt); /* NULL is accepted */
+    /**
+     * Optional: for a dialect that queues statements (step returns before the server ran
+     * them) and reports their failures at commit. Returns the index, counted from 0 since
+     * begin, of the step whose statement failed, or -1 when the failure belongs to no step.
+     * NULL: every failure is reported by the call that failed.
+     */
+    int64_t (*failed_step)(jdbc_conn_t *conn);
     /** Message of the last failure on conn. */
     const char *(*errmsg)(jdbc_conn_t *conn);
     /** True when the last failure is transient (lock contention, deadlock): replay the batch. */
