@@ -7,7 +7,8 @@
  *                                    (50% c, 35% u, 15% d) for the table
  *                                    t(id BIGINT PK, name, description, weight, qty)
  *   bench_pg_sink run FILE URL       debezium-json decoder -> jdbc sink (table "t",
- *                                    sink.buffer-flush.max-rows 5000); prints
+ *                                    sink.buffer-flush.max-rows $MAX_ROWS, default
+ *                                    5000); prints
  *                                    "messages rows seconds"
  */
 #include <stdio.h>
@@ -104,7 +105,8 @@ static int run(const char *path, const char *url)
     cdc_kv_t kv = {0};
     cdc_kv_set(&kv, "url", url);
     cdc_kv_set(&kv, "table-name", "t");
-    cdc_kv_set(&kv, "sink.buffer-flush.max-rows", "5000");
+    const char *max_rows = getenv("MAX_ROWS"); /* bench/pg_sink.sh passes it on */
+    cdc_kv_set(&kv, "sink.buffer-flush.max-rows", max_rows && *max_rows ? max_rows : "5000");
     cdc_kv_set(&kv, "sink.buffer-flush.interval", "1 h");
     cdc_option_scope_t scope = {
         .defs = jdbc->options, .prefix = "", .label = "connector \"jdbc\"", .check = jdbc->check};

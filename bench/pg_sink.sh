@@ -2,14 +2,15 @@
 # Benchmark of the jdbc sink against PostgreSQL (issue 5, "Speed"). Not a test: prints figures.
 #
 #   bench/pg_sink.sh [N] [KEYS]      (N Debezium changes, default 1000000, over KEYS keys,
-#                                     default 100000)
+#                                     default 100000; MAX_ROWS=N sets the cdcflow sink's
+#                                     sink.buffer-flush.max-rows, default 5000)
 #
 # Uses BUILD_DIR (default: build-bench, configured Release here if missing) and a throwaway
 # PostgreSQL 15 from tests/servers/postgres.sh. In one run on one generated file of N
 # Debezium messages (50% c, 35% u, 15% d) for t(id BIGINT PK, name, description, weight,
 # qty):
 #   cdcflow   bench_pg_sink: debezium-json decoder -> jdbc sink through the C API,
-#             sink.buffer-flush.max-rows 5000 (peak RSS from GNU time)
+#             sink.buffer-flush.max-rows $MAX_ROWS, default 5000 (peak RSS from GNU time)
 #   python    json + psycopg2 execute_values: batches of 5,000 changes, last change per
 #             key, upserts (INSERT ... ON CONFLICT DO UPDATE) and deletes
 #   copy      the final state computed in Python from the file, COPY into an empty table
@@ -19,6 +20,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-1000000}
+export MAX_ROWS=${MAX_ROWS:-5000}
 keys=${2:-100000}
 build=${BUILD_DIR:-$here/build-bench}
 bench=$build/bench/bench_pg_sink
@@ -146,7 +148,7 @@ rows_c=$(pg_psql -At -c 'SELECT count(*) FROM t')
 "$py" - "$n" "$keys" "$bytes" "$c_s" "$p_s" "$k_s" "$k_rows" "$c_rss" "$hz" \
   "$((cpu1 - cpu0))" "$((cpu3 - cpu2))" "$((cpu5 - cpu4))" "$m_c" "$m_p" "$m_k" "$rows_c" \
   "$c_rows" <<'EOF'
-import sys
+import os, sys
 n, keys, size = map(int, sys.argv[1:4])
 c, p, k = map(float, sys.argv[4:7])
 k_rows, rss, hz = int(sys.argv[7]), int(sys.argv[8]), int(sys.argv[9])
@@ -156,7 +158,8 @@ rows_c, dec_rows = int(sys.argv[16]), int(sys.argv[17])
 print(f"jdbc sink -> PostgreSQL 15 benchmark: {n} Debezium changes over {keys} keys, "
       f"{size / 1e6:.1f} MB, {dec_rows} decoded rows, final table {rows_c} rows")
 print(f"{'':44s} {'seconds':>8s} {'changes/s':>11s} {'server CPU s':>12s}")
-print(f"{'cdcflow (decoder -> jdbc sink, 5000/flush)':44s} {c:8.3f} {n / c:11,.0f} {cpu_c:12.2f}")
+label = f"cdcflow (decoder -> jdbc sink, {os.environ['MAX_ROWS']}/flush)"
+print(f"{label:44s} {c:8.3f} {n / c:11,.0f} {cpu_c:12.2f}")
 print(f"{'python json + psycopg2 execute_values':44s} {p:8.3f} {n / p:11,.0f} {cpu_p:12.2f}")
 print(f"{'COPY of the final table (ceiling)':44s} {k:8.3f} {k_rows / k:11,.0f} {cpu_k:12.2f}"
       f"   (final rows/s)")

@@ -20,6 +20,10 @@
  * with backoff up to sink.max-retries; anything else (constraint violation,
  * type error) fails the job naming the table, the row and the database's
  * message. flush returns only after COMMIT.
+ *
+ * A dialect with a set-based flush (PostgreSQL: COPY into a staging table, then a
+ * set-based DELETE and upsert) gets the large flushes of a keyed table; when that fails for
+ * good the same flush is replayed statement by statement, which names the row at fault.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -561,6 +565,55 @@ static int apply_once(jdbc_writer_t *w, int64_t *failed)
     return -1;
 }
 
+/*
+ * The set-based flush, for dialects that have one: every coalesced change of a keyed table
+ * is staged in one go and applied by a few statements (deletes first). Taken for flushes of
+ * at least BULK_MIN keys without columns marked unchanged (those need per-row statements
+ * that keep the stored values). A delete stages its key columns only.
+ */
+#define BULK_MIN 256
+
+static bool bulk_ok(const jdbc_writer_t *w)
+{
+    if (!w->d->bulk_begin || w->table.npk == 0 || w->n < BULK_MIN)
+        return false;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const entry_t *e = &w->entries[i];
+        if (e->is_delete)
+            continue;
+        for (int c = 0; c < w->ncols; c++)
+            if (e->values[c].flags & CDC_V_UNCHANGED)
+                return false;
+    }
+    return true;
+}
+
+static int apply_bulk(jdbc_writer_t *w)
+{
+    if (w->d->bulk_begin(w->conn, &w->table) < 0)
+        return -1;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const entry_t *e = &w->entries[i];
+        char op = e->is_delete ? 'D' : e->pre_delete ? 'R' : 'U';
+        if (e->is_delete) {
+            for (int c = 0; c < w->ncols; c++) {
+                w->params[c].kind = JDBC_P_NULL;
+                w->params[c].type = w->table.schema->children[c];
+            }
+            for (int k = 0; k < w->table.npk; k++) {
+                int c = w->table.pk[k];
+                to_param(&w->params[c], &e->values[c], w->table.schema->children[c]);
+            }
+        } else {
+            for (int c = 0; c < w->ncols; c++)
+                to_param(&w->params[c], &e->values[c], w->table.schema->children[c]);
+        }
+        if (w->d->bulk_row(w->conn, op, w->params, w->ncols) < 0)
+            return -1;
+    }
+    return w->d->bulk_commit(w->conn);
+}
+
 static int flush_error(jdbc_writer_t *w, int64_t failed, bool retriable, int attempts,
                        cdc_error_t **err)
 {
@@ -599,13 +652,23 @@ static int writer_flush(jdbc_writer_t *w, cdc_error_t **err)
         return 0;
     }
     for (int attempt = 0;; attempt++) {
-        int64_t failed;
-        if (apply_once(w, &failed) == 0) {
+        int64_t failed = -1;
+        int rc = -1;
+        bool retriable = false;
+        if (bulk_ok(w) && (rc = apply_bulk(w)) < 0) {
+            retriable = w->d->retriable(w->conn);
+            w->d->rollback(w->conn);
+        }
+        /* no set-based flush, or it failed for good: statement by statement, which also
+           names the row at fault */
+        if (rc < 0 && !retriable && (rc = apply_once(w, &failed)) < 0) {
+            retriable = w->d->retriable(w->conn);
+            w->d->rollback(w->conn);
+        }
+        if (rc == 0) {
             buffer_reset(w);
             return 0;
         }
-        bool retriable = w->d->retriable(w->conn);
-        w->d->rollback(w->conn);
         if (!retriable || attempt >= w->sink->max_retries)
             return flush_error(w, failed, retriable, attempt + 1, err);
         /* 50 ms, 100 ms, 200 ms ... capped at 5 s */

@@ -113,6 +113,18 @@ typedef struct jdbc_dialect_s {
     const char *(*errmsg)(jdbc_conn_t *conn);
     /** True when the last failure is transient (lock contention, deadlock): replay the batch. */
     bool (*retriable)(jdbc_conn_t *conn);
+
+    /*
+     * Optional set-based flush of a keyed table (all NULL when the dialect has none):
+     * bulk_begin opens the flush transaction and a staging area, bulk_row adds one coalesced
+     * change with a value for every column (op 'U' upsert, 'D' delete, 'R' delete then
+     * upsert), bulk_commit applies the staged changes (deletes first) and commits. A failure
+     * returns -1 with the message in the connection; the caller rolls back and may replay
+     * the flush statement by statement to name the failing row.
+     */
+    int (*bulk_begin)(jdbc_conn_t *conn, const jdbc_table_t *t);
+    int (*bulk_row)(jdbc_conn_t *conn, char op, const jdbc_param_t *params, int n);
+    int (*bulk_commit)(jdbc_conn_t *conn);
 } jdbc_dialect_t;
 
 extern const jdbc_dialect_t jdbc_dialect_sqlite;

@@ -16,6 +16,15 @@
  * rest of the pipeline and the transaction, left aborted, is rolled back whole.
  * bench/pg_sink.sh measured it at 4.6x the rate of one round trip per row. Outside
  * a flush (DDL, DEALLOCATE at close) calls are synchronous.
+ *
+ * Set-based flush (bulk_*, which jdbc.c takes for large flushes of a keyed table): the
+ * coalesced changes are streamed with COPY (text format) into a session TEMP staging table
+ * "cdcflow_stage" (the declared columns with the target's types plus an op column, made
+ * once per session, ON COMMIT DELETE ROWS), then one round trip runs
+ * `DELETE FROM t USING stage` for the keys to delete (also those deleted then written
+ * again), `INSERT INTO t SELECT ... FROM stage ON CONFLICT (pk) DO UPDATE` and COMMIT.
+ * Any failure leaves the transaction to be rolled back; jdbc.c then replays the flush
+ * through the pipeline, which names the failing row.
  * The "username" and "password" options and the url's query parameters
  * (sslmode, sslrootcert, ...) are passed to PQconnectdbParams as keywords; the
  * password never appears in a message.
@@ -65,6 +74,14 @@ struct jdbc_conn_s {
     int64_t failed;      /* the step of the first failing queued command, or -1 */
     int64_t *tags;       /* per queued command: its step, -1 for BEGIN/COMMIT */
     size_t ntags, captags;
+    /* set-based flush (bulk_*): COPY into a session TEMP staging table, then set-based
+       DELETE and INSERT ... ON CONFLICT */
+    bool copying;              /* a COPY FROM STDIN is open */
+    bool bulk_off;             /* the staging table cannot be made: no set-based flushes */
+    bool stage_made;           /* the staging table exists on this session ... */
+    unsigned stage_generation; /* ... of this generation */
+    char *stage_ddl, *copy_sql, *apply_sql; /* built on first use for the writer's table */
+    cdc_buf_t copybuf;                      /* COPY data not yet handed to libpq */
 };
 
 struct jdbc_stmt_s {
@@ -471,6 +488,10 @@ static void pg_disconnect(jdbc_conn_t *conn)
         return;
     PQfinish(conn->pg);
     free(conn->tags);
+    free(conn->stage_ddl);
+    free(conn->copy_sql);
+    free(conn->apply_sql);
+    cdc_buf_free(&conn->copybuf);
     free(conn);
 }
 
@@ -479,7 +500,8 @@ static int pg_exec(jdbc_conn_t *conn, const char *sql)
     return result_ok(conn, PQexec(conn->pg, sql), PGRES_COMMAND_OK);
 }
 
-static int pg_begin(jdbc_conn_t *conn)
+/* Re-opens a lost connection (a new session: prepared statements and TEMP tables are gone). */
+static int revive(jdbc_conn_t *conn)
 {
     if (PQstatus(conn->pg) == CONNECTION_BAD) {
         PQreset(conn->pg);
@@ -491,7 +513,15 @@ static int pg_begin(jdbc_conn_t *conn)
         }
         PQsetNoticeProcessor(conn->pg, quiet_notice, NULL);
         conn->generation++;
+        conn->copying = false;
     }
+    return 0;
+}
+
+static int pg_begin(jdbc_conn_t *conn)
+{
+    if (revive(conn) < 0)
+        return -1;
     if (PQpipelineStatus(conn->pg) != PQ_PIPELINE_OFF) /* left over by a broken flush */
         pipeline_finish(conn, false);
     conn->ntags = 0;
@@ -516,8 +546,12 @@ static int pg_commit(jdbc_conn_t *conn)
     return pipeline_finish(conn, true);
 }
 
+static void copy_abort(jdbc_conn_t *conn);
+static bool pg_retriable(jdbc_conn_t *conn);
+
 static void pg_rollback(jdbc_conn_t *conn)
 {
+    copy_abort(conn);
     if (conn->pipeline)
         pipeline_finish(conn, false);
     if (PQstatus(conn->pg) == CONNECTION_OK && PQtransactionStatus(conn->pg) != PQTRANS_IDLE)
@@ -593,6 +627,21 @@ static void put_double(cdc_buf_t *b, double d, bool single)
         cdc_buf_puts(b, d < 0 ? "-Infinity" : "Infinity");
     else
         cdc_buf_printf(b, single ? "%.9g" : "%.17g", d);
+}
+
+/* Appends v in decimal (the set-based flush formats many of them: no printf). */
+static void put_int(cdc_buf_t *b, int64_t v)
+{
+    char tmp[24];
+    char *p = tmp + sizeof(tmp);
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    cdc_buf_append(b, p, (size_t)(tmp + sizeof(tmp) - p));
 }
 
 static int pg_bind(jdbc_stmt_t *s, int idx, const jdbc_param_t *p)
@@ -685,6 +734,267 @@ static void pg_finalize(jdbc_stmt_t *s)
     free(s);
 }
 
+/* ---- set-based flush -------------------------------------------------------------------- */
+
+#define STAGE "\"cdcflow_stage\""
+#define STAGE_OP "\"cdcflow$op\""
+#define COPY_CHUNK (256 * 1024)
+
+static void column_names(cdc_buf_t *out, const jdbc_table_t *t, const char *prefix)
+{
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (i)
+            cdc_buf_puts(out, ", ");
+        cdc_buf_puts(out, prefix);
+        pg_quote_ident(out, t->schema->names[i]);
+    }
+}
+
+/* The statements of the set-based flush for table t, built once per connection. */
+static void bulk_sql(jdbc_conn_t *conn, const jdbc_table_t *t)
+{
+    cdc_buf_t b = {0};
+    /* the declared columns with the target's types, without its constraints: NOT NULL and
+       the like are checked by the INSERT into the target, and delete rows may leave
+       non-key columns NULL */
+    cdc_buf_puts(&b, "CREATE TEMP TABLE IF NOT EXISTS " STAGE " ON COMMIT DELETE ROWS AS SELECT ");
+    column_names(&b, t, "");
+    cdc_buf_puts(&b, ", ''::text AS " STAGE_OP " FROM ");
+    pg_quote_table(&b, t->name);
+    cdc_buf_puts(&b, " WITH NO DATA");
+    conn->stage_ddl = cdc_xstrdup(cdc_buf_cstr(&b));
+
+    cdc_buf_clear(&b);
+    cdc_buf_puts(&b, "COPY " STAGE " (");
+    column_names(&b, t, "");
+    cdc_buf_puts(&b, ", " STAGE_OP ") FROM STDIN");
+    conn->copy_sql = cdc_xstrdup(cdc_buf_cstr(&b));
+
+    /* deletes first (also for keys deleted then written again), then the upserts; keys are
+       unique in the stage (the writer keeps the last change per key) */
+    cdc_buf_clear(&b);
+    /* the staging table has no statistics (ON COMMIT DELETE ROWS empties it): without these
+       the planner hashes the whole target for the DELETE's join instead of probing its
+       primary key once per staged delete (15 ms against 2.5 ms per flush of 5,000 changes
+       over a 100,000-row table); SET LOCAL ends with the transaction */
+    cdc_buf_puts(&b, "SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; ");
+    cdc_buf_puts(&b, "DELETE FROM ");
+    pg_quote_table(&b, t->name);
+    cdc_buf_puts(&b, " AS d USING " STAGE " AS s WHERE s." STAGE_OP " <> 'U'");
+    for (int k = 0; k < t->npk; k++) {
+        cdc_buf_puts(&b, " AND d.");
+        pg_quote_ident(&b, t->schema->names[t->pk[k]]);
+        cdc_buf_puts(&b, " = s.");
+        pg_quote_ident(&b, t->schema->names[t->pk[k]]);
+    }
+    cdc_buf_puts(&b, "; INSERT INTO ");
+    pg_quote_table(&b, t->name);
+    cdc_buf_puts(&b, " (");
+    column_names(&b, t, "");
+    cdc_buf_puts(&b, ") SELECT ");
+    column_names(&b, t, "");
+    cdc_buf_puts(&b, " FROM " STAGE " WHERE " STAGE_OP " <> 'D' ON CONFLICT (");
+    for (int k = 0; k < t->npk; k++) {
+        if (k)
+            cdc_buf_puts(&b, ", ");
+        pg_quote_ident(&b, t->schema->names[t->pk[k]]);
+    }
+    cdc_buf_puts(&b, ") DO ");
+    bool first = true;
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (is_pk(t, i))
+            continue;
+        cdc_buf_puts(&b, first ? "UPDATE SET " : ", ");
+        pg_quote_ident(&b, t->schema->names[i]);
+        cdc_buf_puts(&b, " = EXCLUDED.");
+        pg_quote_ident(&b, t->schema->names[i]);
+        first = false;
+    }
+    if (first)
+        cdc_buf_puts(&b, "NOTHING");
+    cdc_buf_puts(&b, "; COMMIT");
+    conn->apply_sql = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+}
+
+/* Ends an open COPY with a failure and reads its results; the transaction is then aborted. */
+static void copy_abort(jdbc_conn_t *conn)
+{
+    if (!conn->copying)
+        return;
+    conn->copying = false;
+    cdc_buf_clear(&conn->copybuf);
+    if (PQstatus(conn->pg) != CONNECTION_OK)
+        return;
+    if (PQputCopyEnd(conn->pg, "cdcflow: flush abandoned") == 1) {
+        PGresult *r;
+        while ((r = PQgetResult(conn->pg)) != NULL)
+            PQclear(r);
+    }
+}
+
+static int pg_bulk_begin(jdbc_conn_t *conn, const jdbc_table_t *t)
+{
+    if (conn->bulk_off || t->npk == 0) {
+        snprintf(conn->msg, sizeof(conn->msg), "no set-based flush for this table");
+        conn->sqlstate[0] = '\0';
+        conn->lost = false;
+        return -1;
+    }
+    if (revive(conn) < 0)
+        return -1;
+    if (PQpipelineStatus(conn->pg) != PQ_PIPELINE_OFF)
+        pipeline_finish(conn, false);
+    if (!conn->stage_ddl)
+        bulk_sql(conn, t);
+    if (!conn->stage_made || conn->stage_generation != conn->generation) {
+        if (pg_exec(conn, conn->stage_ddl) < 0) {
+            if (!pg_retriable(conn))
+                conn->bulk_off = true; /* e.g. no TEMP privilege: statements only */
+            return -1;
+        }
+        conn->stage_made = true;
+        conn->stage_generation = conn->generation;
+    }
+    if (pg_exec(conn, "BEGIN") < 0)
+        return -1;
+    PGresult *r = PQexec(conn->pg, conn->copy_sql);
+    if (result_ok(conn, r, PGRES_COPY_IN) < 0)
+        return -1;
+    conn->copying = true;
+    cdc_buf_clear(&conn->copybuf);
+    return 0;
+}
+
+static int copy_send(jdbc_conn_t *conn)
+{
+    if (conn->copybuf.len == 0)
+        return 0;
+    if (PQputCopyData(conn->pg, conn->copybuf.data, (int)conn->copybuf.len) != 1) {
+        note(conn, NULL, NULL);
+        return -1;
+    }
+    cdc_buf_clear(&conn->copybuf);
+    return 0;
+}
+
+/* Appends bytes escaped for COPY's text format. */
+static void copy_escape(cdc_buf_t *b, const char *p, size_t len)
+{
+    cdc_buf_reserve(b, len + 8);
+    size_t run = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = p[i], e;
+        switch (c) {
+        case '\\':
+            e = '\\';
+            break;
+        case '\t':
+            e = 't';
+            break;
+        case '\n':
+            e = 'n';
+            break;
+        case '\r':
+            e = 'r';
+            break;
+        default:
+            continue;
+        }
+        cdc_buf_append(b, p + run, i - run);
+        cdc_buf_putc(b, '\\');
+        cdc_buf_putc(b, e);
+        run = i + 1;
+    }
+    cdc_buf_append(b, p + run, len - run);
+}
+
+static int pg_bulk_row(jdbc_conn_t *conn, char op, const jdbc_param_t *params, int n)
+{
+    static const char hex[] = "0123456789abcdef";
+    cdc_buf_t *b = &conn->copybuf;
+    for (int i = 0; i < n; i++) {
+        const jdbc_param_t *p = &params[i];
+        switch (p->kind) {
+        case JDBC_P_NULL:
+            cdc_buf_puts(b, "\\N");
+            break;
+        case JDBC_P_INT:
+            if (p->type && p->type->root == CDC_T_BOOLEAN)
+                cdc_buf_puts(b, p->i ? "true" : "false");
+            else
+                put_int(b, p->i);
+            break;
+        case JDBC_P_DOUBLE:
+            put_double(b, p->d, p->type && p->type->root == CDC_T_FLOAT);
+            break;
+        case JDBC_P_TEXT:
+            if (memchr(p->ptr, '\0', p->len)) {
+                snprintf(conn->msg, sizeof(conn->msg),
+                         "a string holds a NUL byte, which PostgreSQL text cannot store");
+                conn->sqlstate[0] = '\0';
+                conn->lost = false;
+                return -1;
+            }
+            copy_escape(b, p->ptr, p->len);
+            break;
+        case JDBC_P_BLOB:
+            cdc_buf_reserve(b, p->len * 2 + 4);
+            cdc_buf_puts(b, "\\\\x"); /* the bytea text '\x..' with its backslash escaped */
+            for (size_t k = 0; k < p->len; k++) {
+                unsigned char c = (unsigned char)p->ptr[k];
+                cdc_buf_putc(b, hex[c >> 4]);
+                cdc_buf_putc(b, hex[c & 15]);
+            }
+            break;
+        }
+        cdc_buf_putc(b, '\t');
+    }
+    cdc_buf_putc(b, op);
+    cdc_buf_putc(b, '\n');
+    return b->len >= COPY_CHUNK ? copy_send(conn) : 0;
+}
+
+static int pg_bulk_commit(jdbc_conn_t *conn)
+{
+    if (copy_send(conn) < 0)
+        return -1;
+    conn->copying = false;
+    if (PQputCopyEnd(conn->pg, NULL) != 1) {
+        note(conn, NULL, NULL);
+        return -1;
+    }
+    int rc = 0;
+    PGresult *r;
+    while ((r = PQgetResult(conn->pg)) != NULL) {
+        if (rc == 0 && PQresultStatus(r) != PGRES_COMMAND_OK) {
+            note(conn, r, NULL);
+            rc = -1;
+        }
+        PQclear(r);
+    }
+    if (rc < 0)
+        return -1;
+    /* DELETE; INSERT; COMMIT in one round trip: the first failure ends the string and
+       leaves the transaction aborted */
+    if (!PQsendQuery(conn->pg, conn->apply_sql)) {
+        note(conn, NULL, NULL);
+        return -1;
+    }
+    while ((r = PQgetResult(conn->pg)) != NULL) {
+        if (rc == 0 && PQresultStatus(r) != PGRES_COMMAND_OK) {
+            note(conn, r, NULL);
+            rc = -1;
+        }
+        PQclear(r);
+    }
+    if (rc == 0 && PQstatus(conn->pg) == CONNECTION_BAD) {
+        note(conn, NULL, NULL);
+        rc = -1;
+    }
+    return rc;
+}
+
 static const char *pg_errmsg(jdbc_conn_t *conn)
 {
     return conn->msg;
@@ -721,4 +1031,7 @@ const jdbc_dialect_t jdbc_dialect_postgres = {
     .failed_step = pg_failed_step,
     .errmsg = pg_errmsg,
     .retriable = pg_retriable,
+    .bulk_begin = pg_bulk_begin,
+    .bulk_row = pg_bulk_row,
+    .bulk_commit = pg_bulk_commit,
 };
