@@ -32,6 +32,83 @@
 
 #include "jdbc_int.h"
 
+/* ---- SQL text shared by the dialects -------------------------------------------------- */
+
+bool jdbc_is_pk(const jdbc_table_t *t, int col)
+{
+    for (int k = 0; k < t->npk; k++)
+        if (t->pk[k] == col)
+            return true;
+    return false;
+}
+
+static void put_param(cdc_buf_t *out, const jdbc_dialect_t *d, int n)
+{
+    if (d->dollar_params)
+        cdc_buf_printf(out, "$%d", n);
+    else
+        cdc_buf_putc(out, '?');
+}
+
+void jdbc_sql_insert(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t *t,
+                     const uint8_t *omit)
+{
+    cdc_buf_puts(out, "INSERT INTO ");
+    d->quote_table(out, t->name);
+    cdc_buf_puts(out, " (");
+    int n = 0;
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i])
+            continue;
+        if (n++)
+            cdc_buf_puts(out, ", ");
+        d->quote_ident(out, t->schema->names[i]);
+    }
+    cdc_buf_puts(out, ") VALUES (");
+    for (int k = 1; k <= n; k++) {
+        if (k > 1)
+            cdc_buf_puts(out, ", ");
+        put_param(out, d, k);
+    }
+    cdc_buf_putc(out, ')');
+}
+
+void jdbc_sql_on_conflict(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t *t,
+                          const uint8_t *omit)
+{
+    cdc_buf_puts(out, " ON CONFLICT (");
+    for (int k = 0; k < t->npk; k++) {
+        if (k)
+            cdc_buf_puts(out, ", ");
+        d->quote_ident(out, t->schema->names[t->pk[k]]);
+    }
+    cdc_buf_puts(out, ") DO ");
+    bool first = true;
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (omit[i] || jdbc_is_pk(t, i))
+            continue;
+        cdc_buf_puts(out, first ? "UPDATE SET " : ", ");
+        d->quote_ident(out, t->schema->names[i]);
+        cdc_buf_puts(out, " = EXCLUDED.");
+        d->quote_ident(out, t->schema->names[i]);
+        first = false;
+    }
+    if (first)
+        cdc_buf_puts(out, "NOTHING");
+}
+
+void jdbc_sql_delete(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t *t)
+{
+    cdc_buf_puts(out, "DELETE FROM ");
+    d->quote_table(out, t->name);
+    for (int k = 0; k < t->npk; k++) {
+        cdc_buf_puts(out, k ? " AND " : " WHERE ");
+        d->quote_ident(out, t->schema->names[t->pk[k]]);
+        cdc_buf_puts(out, " = ");
+        put_param(out, d, k + 1);
+    }
+}
+
 static const cdc_option_def_t jdbc_options[] = {
     {.key = "url",
      .type = CDC_OPT_STRING,
@@ -86,9 +163,6 @@ static const cdc_option_def_t jdbc_options[] = {
                     "and primary key when it is missing, mapping types per dialect."},
     {0},
 };
-
-extern const jdbc_dialect_t jdbc_dialect_mysql;   /* jdbc_mysql.c */
-extern const jdbc_dialect_t jdbc_dialect_mariadb; /* the same under "jdbc:mariadb:" */
 
 static const jdbc_dialect_t *const dialects[] = {&jdbc_dialect_sqlite, &jdbc_dialect_postgres,
                                                  &jdbc_dialect_mysql, &jdbc_dialect_mariadb, NULL};

@@ -58,6 +58,7 @@ typedef struct jdbc_stmt_s jdbc_stmt_t; /* a dialect's prepared statement */
 typedef struct jdbc_dialect_s {
     const char *name;       /* "sqlite" */
     const char *url_prefix; /* "jdbc:sqlite:" */
+    bool dollar_params;     /* placeholders are $1, $2, ... (PostgreSQL) instead of ? */
 
     /** Appends ident quoted so that any bytes are taken verbatim as one name. */
     void (*quote_ident)(cdc_buf_t *out, const char *ident);
@@ -127,7 +128,26 @@ typedef struct jdbc_dialect_s {
     int (*bulk_commit)(jdbc_conn_t *conn);
 } jdbc_dialect_t;
 
+/* SQL text shared by the dialects (quoting and placeholders from the dialect). */
+
+/** True when column col is part of the table's primary key. */
+bool jdbc_is_pk(const jdbc_table_t *t, int col);
+/** Appends `INSERT INTO table (cols) VALUES (params)` for the columns with omit[i] == 0. */
+void jdbc_sql_insert(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t *t,
+                     const uint8_t *omit);
+/**
+ * Appends the SQL-standard-style upsert tail used by PostgreSQL and SQLite:
+ * ` ON CONFLICT (pk) DO UPDATE SET c = EXCLUDED.c, ...` over the non-key,
+ * non-omitted columns, or ` ON CONFLICT (pk) DO NOTHING` when there are none.
+ */
+void jdbc_sql_on_conflict(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t *t,
+                          const uint8_t *omit);
+/** Appends `DELETE FROM table WHERE pk1 = param AND ...`. */
+void jdbc_sql_delete(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t *t);
+
 extern const jdbc_dialect_t jdbc_dialect_sqlite;
 extern const jdbc_dialect_t jdbc_dialect_postgres;
+extern const jdbc_dialect_t jdbc_dialect_mysql;
+extern const jdbc_dialect_t jdbc_dialect_mariadb; /* the same under "jdbc:mariadb:" */
 
 #endif

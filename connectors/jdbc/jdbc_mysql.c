@@ -209,42 +209,9 @@ static int my_column_type(cdc_buf_t *out, const cdc_type_t *type)
     }
 }
 
-static void column_list(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
-{
-    bool first = true;
-    cdc_buf_puts(out, " (");
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i])
-            continue;
-        if (!first)
-            cdc_buf_puts(out, ", ");
-        my_quote_ident(out, t->schema->names[i]);
-        first = false;
-    }
-    cdc_buf_puts(out, ") VALUES (");
-    first = true;
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i])
-            continue;
-        cdc_buf_puts(out, first ? "?" : ", ?");
-        first = false;
-    }
-    cdc_buf_putc(out, ')');
-}
-
 static void my_insert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
-    cdc_buf_puts(out, "INSERT INTO ");
-    my_quote_table(out, t->name);
-    column_list(out, t, omit);
-}
-
-static bool is_pk(const jdbc_table_t *t, int col)
-{
-    for (int k = 0; k < t->npk; k++)
-        if (t->pk[k] == col)
-            return true;
-    return false;
+    jdbc_sql_insert(out, &jdbc_dialect_mysql, t, omit);
 }
 
 static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
@@ -253,7 +220,7 @@ static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *
     cdc_buf_puts(out, " ON DUPLICATE KEY UPDATE ");
     bool first = true;
     for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i] || is_pk(t, i))
+        if (omit[i] || jdbc_is_pk(t, i))
             continue;
         if (!first)
             cdc_buf_puts(out, ", ");
@@ -273,13 +240,7 @@ static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *
 
 static void my_delete_sql(cdc_buf_t *out, const jdbc_table_t *t)
 {
-    cdc_buf_puts(out, "DELETE FROM ");
-    my_quote_table(out, t->name);
-    for (int k = 0; k < t->npk; k++) {
-        cdc_buf_puts(out, k ? " AND " : " WHERE ");
-        my_quote_ident(out, t->schema->names[t->pk[k]]);
-        cdc_buf_puts(out, " = ?");
-    }
+    jdbc_sql_delete(out, &jdbc_dialect_mysql, t);
 }
 
 static pthread_once_t library_once = PTHREAD_ONCE_INIT;

@@ -290,77 +290,20 @@ static int pg_column_type(cdc_buf_t *out, const cdc_type_t *type)
     }
 }
 
-static void column_list(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
-{
-    bool first = true;
-    cdc_buf_puts(out, " (");
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i])
-            continue;
-        if (!first)
-            cdc_buf_puts(out, ", ");
-        pg_quote_ident(out, t->schema->names[i]);
-        first = false;
-    }
-    cdc_buf_puts(out, ") VALUES (");
-    int n = 0;
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i])
-            continue;
-        cdc_buf_printf(out, n ? ", $%d" : "$%d", n + 1);
-        n++;
-    }
-    cdc_buf_putc(out, ')');
-}
-
 static void pg_insert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
-    cdc_buf_puts(out, "INSERT INTO ");
-    pg_quote_table(out, t->name);
-    column_list(out, t, omit);
-}
-
-static bool is_pk(const jdbc_table_t *t, int col)
-{
-    for (int k = 0; k < t->npk; k++)
-        if (t->pk[k] == col)
-            return true;
-    return false;
+    jdbc_sql_insert(out, &jdbc_dialect_postgres, t, omit);
 }
 
 static void pg_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
-    pg_insert_sql(out, t, omit);
-    cdc_buf_puts(out, " ON CONFLICT (");
-    for (int k = 0; k < t->npk; k++) {
-        if (k)
-            cdc_buf_puts(out, ", ");
-        pg_quote_ident(out, t->schema->names[t->pk[k]]);
-    }
-    cdc_buf_puts(out, ") DO ");
-    bool first = true;
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i] || is_pk(t, i))
-            continue;
-        cdc_buf_puts(out, first ? "UPDATE SET " : ", ");
-        pg_quote_ident(out, t->schema->names[i]);
-        cdc_buf_puts(out, " = EXCLUDED.");
-        pg_quote_ident(out, t->schema->names[i]);
-        first = false;
-    }
-    if (first)
-        cdc_buf_puts(out, "NOTHING");
+    jdbc_sql_insert(out, &jdbc_dialect_postgres, t, omit);
+    jdbc_sql_on_conflict(out, &jdbc_dialect_postgres, t, omit);
 }
 
 static void pg_delete_sql(cdc_buf_t *out, const jdbc_table_t *t)
 {
-    cdc_buf_puts(out, "DELETE FROM ");
-    pg_quote_table(out, t->name);
-    for (int k = 0; k < t->npk; k++) {
-        cdc_buf_puts(out, k ? " AND " : " WHERE ");
-        pg_quote_ident(out, t->schema->names[t->pk[k]]);
-        cdc_buf_printf(out, " = $%d", k + 1);
-    }
+    jdbc_sql_delete(out, &jdbc_dialect_postgres, t);
 }
 
 static void quiet_notice(void *arg, const char *message)
@@ -802,7 +745,7 @@ static void bulk_sql(jdbc_conn_t *conn, const jdbc_table_t *t)
     cdc_buf_puts(&b, ") DO ");
     bool first = true;
     for (int i = 0; i < t->schema->nchildren; i++) {
-        if (is_pk(t, i))
+        if (jdbc_is_pk(t, i))
             continue;
         cdc_buf_puts(&b, first ? "UPDATE SET " : ", ");
         pg_quote_ident(&b, t->schema->names[i]);
@@ -1012,6 +955,7 @@ static bool pg_retriable(jdbc_conn_t *conn)
 const jdbc_dialect_t jdbc_dialect_postgres = {
     .name = "postgresql",
     .url_prefix = "jdbc:postgresql:",
+    .dollar_params = true,
     .quote_ident = pg_quote_ident,
     .quote_table = pg_quote_table,
     .column_type = pg_column_type,

@@ -94,77 +94,20 @@ static int sqlite_column_type(cdc_buf_t *out, const cdc_type_t *type)
     }
 }
 
-static void column_list(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
-{
-    bool first = true;
-    cdc_buf_puts(out, " (");
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i])
-            continue;
-        if (!first)
-            cdc_buf_puts(out, ", ");
-        sqlite_quote_ident(out, t->schema->names[i]);
-        first = false;
-    }
-    cdc_buf_puts(out, ") VALUES (");
-    first = true;
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i])
-            continue;
-        cdc_buf_puts(out, first ? "?" : ", ?");
-        first = false;
-    }
-    cdc_buf_putc(out, ')');
-}
-
 static void sqlite_insert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
-    cdc_buf_puts(out, "INSERT INTO ");
-    sqlite_quote_table(out, t->name);
-    column_list(out, t, omit);
-}
-
-static bool is_pk(const jdbc_table_t *t, int col)
-{
-    for (int k = 0; k < t->npk; k++)
-        if (t->pk[k] == col)
-            return true;
-    return false;
+    jdbc_sql_insert(out, &jdbc_dialect_sqlite, t, omit);
 }
 
 static void sqlite_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
-    sqlite_insert_sql(out, t, omit);
-    cdc_buf_puts(out, " ON CONFLICT (");
-    for (int k = 0; k < t->npk; k++) {
-        if (k)
-            cdc_buf_puts(out, ", ");
-        sqlite_quote_ident(out, t->schema->names[t->pk[k]]);
-    }
-    cdc_buf_puts(out, ") DO ");
-    bool first = true;
-    for (int i = 0; i < t->schema->nchildren; i++) {
-        if (omit[i] || is_pk(t, i))
-            continue;
-        cdc_buf_puts(out, first ? "UPDATE SET " : ", ");
-        sqlite_quote_ident(out, t->schema->names[i]);
-        cdc_buf_puts(out, " = excluded.");
-        sqlite_quote_ident(out, t->schema->names[i]);
-        first = false;
-    }
-    if (first)
-        cdc_buf_puts(out, "NOTHING");
+    jdbc_sql_insert(out, &jdbc_dialect_sqlite, t, omit);
+    jdbc_sql_on_conflict(out, &jdbc_dialect_sqlite, t, omit);
 }
 
 static void sqlite_delete_sql(cdc_buf_t *out, const jdbc_table_t *t)
 {
-    cdc_buf_puts(out, "DELETE FROM ");
-    sqlite_quote_table(out, t->name);
-    for (int k = 0; k < t->npk; k++) {
-        cdc_buf_puts(out, k ? " AND " : " WHERE ");
-        sqlite_quote_ident(out, t->schema->names[t->pk[k]]);
-        cdc_buf_puts(out, " = ?");
-    }
+    jdbc_sql_delete(out, &jdbc_dialect_sqlite, t);
 }
 
 static int sqlite_connect(const char *target, const char *username, const char *password,
