@@ -125,6 +125,14 @@ typedef struct cdc_sink_s cdc_sink_t;
 #define CDC_POLL_OK 0  /* rows may have been added (maybe none yet) */
 #define CDC_POLL_END 1 /* bounded input is exhausted; no rows added */
 #define CDC_POLL_ERROR -1
+/*
+ * Rows may have been added, and the reader needs a barrier before it goes
+ * on: the runtime writes what it has, flushes the writer (durable) and calls
+ * commit before the next poll. A Kafka reader returns it when the group
+ * takes partitions away, so they are given up only with every row read
+ * from them committed downstream and upstream.
+ */
+#define CDC_POLL_FLUSH 2
 
 typedef struct cdc_reader_ops_s {
     /** Adds up to max_rows rows to out. */

@@ -105,6 +105,7 @@ static void *run_split(void *arg)
         }
         if (rc == CDC_POLL_END)
             end = true;
+        bool barrier = rc == CDC_POLL_FLUSH;
         errbuf[0] = '\0';
         if (cdc_pipe_transform(p, &batch, &outb, &t->skipped, errbuf, sizeof(errbuf)) < 0) {
             t->err = cdc_error_new(CDC_ERR_PARSE, "cannot compute a row for table \"%s\": %s",
@@ -134,8 +135,8 @@ static void *run_split(void *arg)
         }
         unflushed += batch.n;
         int64_t now = now_ms();
-        if (unflushed > 0 && (unflushed >= t->settings->flush_rows ||
-                              now - last_flush >= t->settings->flush_interval_ms)) {
+        if (barrier || (unflushed > 0 && (unflushed >= t->settings->flush_rows ||
+                                          now - last_flush >= t->settings->flush_interval_ms))) {
             if (writer->ops->flush(writer, &t->err) < 0) {
                 cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
                 goto done;
