@@ -379,7 +379,20 @@ static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
                 return -1;
             }
         }
-        cdc_kv_set(&rc->settings, st->set.key, st->set.value);
+        {
+            cdc_error_t *e = NULL;
+            char *v = cdc_env_expand(st->set.value, NULL, &e);
+            if (!v) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename,
+                                        st->set.value_line, st->set.value_col, "%s", e->message);
+                if (e->hint)
+                    cdc_error_set_hint(*err, "%s", e->hint);
+                cdc_error_destroy(e);
+                return -1;
+            }
+            cdc_kv_set(&rc->settings, st->set.key, v);
+            free(v);
+        }
         return 0;
     case CDC_SQL_STMT_RESET:
         if (st->set.key)
