@@ -13,6 +13,7 @@
 #include "cdc_plugin.h"
 
 extern const cdc_format_factory_t cdc_format_canal_json;
+extern const cdc_format_factory_t cdc_format_csv;
 extern const cdc_format_factory_t cdc_format_debezium_json;
 extern const cdc_format_factory_t cdc_format_json;
 extern const cdc_format_factory_t cdc_format_maxwell_json;
@@ -26,6 +27,7 @@ extern const cdc_connector_factory_t cdc_connector_values;
 
 static const cdc_format_factory_t *const formats[] = {
     &cdc_format_canal_json,
+    &cdc_format_csv,
     &cdc_format_debezium_json,
     &cdc_format_json,
     &cdc_format_maxwell_json,
