@@ -24,6 +24,7 @@
 
 #include "fs_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -525,8 +526,12 @@ static int load_state(fs_reader_t *r, cdc_error_t **err)
     fs_source_t *src = r->src;
     cdc_buf_t b = {0};
     int rc = 0;
-    for (int k = 0; k < 4096 && rc == 0; k++) {
-        char *p = cdc_strdup_printf("%s/split-%d", src->state_dir, k);
+    DIR *dir = opendir(src->state_dir);
+    struct dirent *de;
+    while (dir && rc == 0 && (de = readdir(dir)) != NULL) {
+        if (strncmp(de->d_name, "split-", 6) != 0)
+            continue;
+        char *p = cdc_strdup_printf("%s/%s", src->state_dir, de->d_name);
         int got = fs_read_all(p, &b, err);
         free(p);
         if (got < 0) {
@@ -556,6 +561,8 @@ static int load_state(fs_reader_t *r, cdc_error_t **err)
             s += n + (e ? 1 : 0);
         }
     }
+    if (dir)
+        closedir(dir);
     cdc_buf_free(&b);
     return rc;
 }
