@@ -24,6 +24,85 @@ static int show_list(cdc_catalog_t *cat, cdc_sql_show_kind_t what, FILE *out, cd
     return 0;
 }
 
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * SHOW PARTITIONS t: what the table's source lists (list_partitions), one
+ * "k1=v1/k2=v2" per line, sorted; a NULL value shows as the table's
+ * partition.default-name (Hive's __HIVE_DEFAULT_PARTITION__ by default).
+ */
+static int show_partitions(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text,
+                           size_t len, const char *filename, FILE *out, cdc_error_t **err)
+{
+    const cdc_sql_name_t *nm = &st->show_create.name;
+    const cdc_table_def_t *t = cdc_catalog_get_table(cat, nm, text, len, filename, err);
+    if (!t)
+        return -1;
+    if (t->npartition_keys == 0) {
+        *err = cdc_sql_error_at(CDC_ERR_CATALOG, text, len, filename, nm->line, nm->col,
+                                "table \"%s\" is not partitioned", t->qualified);
+        return -1;
+    }
+    cdc_resolved_t res;
+    if (cdc_resolve_options(&t->options, t->qualified, &res, err) < 0)
+        return -1;
+    cdc_table_ctx_t ctx = {.name = t->qualified,
+                           .schema = t->schema,
+                           .pk = t->pk,
+                           .npk = t->npk,
+                           .cfg = res.cfg,
+                           .formats = res.formats,
+                           .nformats = res.nformats,
+                           .parallelism = 1,
+                           .partition_keys = t->partition_keys,
+                           .npartition_keys = t->npartition_keys};
+    cdc_source_t *src = NULL;
+    cdc_kv_t *parts = NULL;
+    int nparts = 0, rc = -1;
+    if (!res.connector->source_new || res.connector->source_new(&ctx, &src, err) < 0 ||
+        !src->ops->list_partitions) {
+        if (!*err)
+            *err = cdc_sql_error_at(CDC_ERR_PLAN, text, len, filename, nm->line, nm->col,
+                                    "connector \"%s\" of table \"%s\" cannot list partitions",
+                                    res.connector->identifier, t->qualified);
+        goto out;
+    }
+    if (src->ops->list_partitions(src, &parts, &nparts, err) < 0)
+        goto out;
+    const char *dflt = cdc_kv_get(&t->options, "partition.default-name");
+    char **lines = cdc_xcalloc((size_t)nparts + 1, sizeof(char *));
+    for (int i = 0; i < nparts; i++) {
+        cdc_buf_t b = {0};
+        for (int k = 0; k < t->npartition_keys; k++) {
+            const char *key = t->schema->names[t->partition_keys[k]];
+            const char *v = cdc_kv_get(&parts[i], key);
+            cdc_buf_printf(&b, "%s%s=%s", k ? "/" : "", key,
+                           v      ? v
+                           : dflt ? dflt
+                                  : "__HIVE_DEFAULT_PARTITION__");
+        }
+        lines[i] = cdc_xstrdup(cdc_buf_cstr(&b));
+        cdc_buf_free(&b);
+        cdc_kv_free(&parts[i]);
+    }
+    qsort(lines, (size_t)nparts, sizeof(char *), cmp_text);
+    for (int i = 0; i < nparts; i++) {
+        fprintf(out, "%s\n", lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    rc = 0;
+out:
+    free(parts);
+    if (src)
+        src->ops->destroy(src);
+    cdc_resolved_free(&res);
+    return rc;
+}
+
 static int show_create(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text, size_t len,
                        const char *filename, FILE *out, cdc_error_t **err)
 {
@@ -206,6 +285,9 @@ int cdc_ddl_execute(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *te
         break;
     case CDC_SQL_STMT_SHOW_CREATE:
         rc = show_create(cat, st, text, len, filename, out, err);
+        break;
+    case CDC_SQL_STMT_SHOW_PARTITIONS:
+        rc = show_partitions(cat, st, text, len, filename, out, err);
         break;
     case CDC_SQL_STMT_DESCRIBE:
         rc = describe(cat, st, text, len, filename, out, err);

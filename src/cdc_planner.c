@@ -602,7 +602,9 @@ static int build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_table_
                              .cfg = res->cfg,
                              .formats = res->formats,
                              .nformats = res->nformats,
-                             .parallelism = parallelism};
+                             .parallelism = parallelism,
+                             .partition_keys = def->partition_keys,
+                             .npartition_keys = def->npartition_keys};
     return 0;
 }
 

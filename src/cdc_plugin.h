@@ -111,7 +111,9 @@ typedef struct cdc_table_ctx_s {
     const cdc_config_t *cfg; /* the connector's validated options */
     const cdc_table_format_t *formats;
     int nformats;
-    int parallelism; /* requested by the run (>= 1) */
+    int parallelism;           /* requested by the run (>= 1) */
+    const int *partition_keys; /* PARTITIONED BY columns, indexes into schema */
+    int npartition_keys;
 } cdc_table_ctx_t;
 
 /** The format a table names through `option`, or NULL. */

@@ -13,11 +13,13 @@
 #include "cdc_plugin.h"
 
 extern const cdc_format_factory_t cdc_format_canal_json;
+extern const cdc_format_factory_t cdc_format_csv;
 extern const cdc_format_factory_t cdc_format_debezium_json;
 extern const cdc_format_factory_t cdc_format_json;
 extern const cdc_format_factory_t cdc_format_maxwell_json;
 extern const cdc_format_factory_t cdc_format_ogg_json;
 extern const cdc_connector_factory_t cdc_connector_datagen;
+extern const cdc_connector_factory_t cdc_connector_filesystem;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
@@ -26,6 +28,7 @@ extern const cdc_connector_factory_t cdc_connector_values;
 // clang-format off
 static const cdc_format_factory_t *const formats[] = {
     &cdc_format_canal_json,
+    &cdc_format_csv,
     &cdc_format_debezium_json,
     &cdc_format_json,
     &cdc_format_maxwell_json,
@@ -36,6 +39,7 @@ static const cdc_format_factory_t *const formats[] = {
 static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_blackhole,
     &cdc_connector_datagen,
+    &cdc_connector_filesystem,
     &cdc_connector_jdbc,
     &cdc_connector_print,
     &cdc_connector_values,

@@ -1576,6 +1576,10 @@ static bool parse_show(parser_t *p, cdc_sql_stmt_t *stmt)
             return fail_expected(p, "\"CATALOG\" or \"DATABASE\"");
         return true;
     }
+    if (accept_kw(p, "PARTITIONS")) {
+        stmt->kind = CDC_SQL_STMT_SHOW_PARTITIONS;
+        return parse_name(p, &stmt->show_create.name, 3, "table name");
+    }
     if (accept_kw(p, "CREATE")) {
         stmt->kind = CDC_SQL_STMT_SHOW_CREATE;
         if (accept_kw(p, "VIEW"))
@@ -1586,7 +1590,7 @@ static bool parse_show(parser_t *p, cdc_sql_stmt_t *stmt)
                           stmt->show_create.view ? "view name" : "table name");
     }
     return fail_expected(p, "\"CATALOGS\", \"DATABASES\", \"TABLES\", \"VIEWS\", \"FUNCTIONS\", "
-                            "\"CURRENT\" or \"CREATE\"");
+                            "\"CURRENT\", \"PARTITIONS\" or \"CREATE\"");
 }
 
 /* SET ['k' = 'v'] and RESET ['k']. */
@@ -2074,6 +2078,7 @@ void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt)
     case CDC_SQL_STMT_SHOW:
         break;
     case CDC_SQL_STMT_SHOW_CREATE:
+    case CDC_SQL_STMT_SHOW_PARTITIONS:
         name_free(&stmt->show_create.name);
         break;
     case CDC_SQL_STMT_DESCRIBE:
@@ -2607,6 +2612,8 @@ const char *cdc_sql_stmt_kind_name(cdc_sql_stmt_kind_t kind)
         return "SHOW";
     case CDC_SQL_STMT_SHOW_CREATE:
         return "SHOW CREATE";
+    case CDC_SQL_STMT_SHOW_PARTITIONS:
+        return "SHOW PARTITIONS";
     case CDC_SQL_STMT_DESCRIBE:
         return "DESCRIBE";
     case CDC_SQL_STMT_SET:

@@ -437,7 +437,8 @@ typedef enum cdc_sql_stmt_kind {
     CDC_SQL_STMT_INSERT,
     CDC_SQL_STMT_STATEMENT_SET,
     CDC_SQL_STMT_EXPLAIN,
-    CDC_SQL_STMT_QUERY
+    CDC_SQL_STMT_QUERY,
+    CDC_SQL_STMT_SHOW_PARTITIONS /* SHOW PARTITIONS t: the name in show_create.name */
 } cdc_sql_stmt_kind_t;
 
 struct cdc_sql_stmt {

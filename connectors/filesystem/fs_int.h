@@ -1,0 +1,105 @@
+/*
+ * fs_int.h — private pieces shared by the filesystem connector's files:
+ * Hive-style partition paths (escaping, listing, typing), small file helpers
+ * (atomic writes, fsync of directories), the source and the sink.
+ *
+ * Layout of a table: path/k1=v1/k2=v2/part-...; partition values are escaped
+ * as Hive's FileUtils.escapePathName does; a NULL value is written as
+ * partition.default-name. Names starting with '.' or '_' are hidden: never
+ * read as data (in-progress files, _SUCCESS, _cdcflow_state, ...).
+ */
+#ifndef FS_INT_H
+#define FS_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cdc_plugin.h"
+
+#define FS_DEFAULT_PARTITION "__HIVE_DEFAULT_PARTITION__"
+#define FS_CATALOG_FILE "_cdcflow_partitions" /* partitions committed by policy "catalog" */
+
+/* ---- paths ------------------------------------------------------------------------------- */
+
+/** Appends s escaped as a Hive path component ("a/b" -> "a%2Fb"). */
+void fs_escape(cdc_buf_t *out, const char *s, size_t n);
+/** Unescapes %XX sequences of s[0..n) into a malloc'ed string. */
+char *fs_unescape(const char *s, size_t n);
+/** True for names readers never open as data ('.' or '_' first). */
+bool fs_hidden(const char *name);
+/** mkdir -p. Returns 0 or -1 with *err. */
+int fs_mkdirs(const char *dir, cdc_error_t **err);
+/** fsync of a directory (makes renames in it durable). Returns 0 or -1 with *err. */
+int fs_fsync_dir(const char *dir, cdc_error_t **err);
+/** Writes data to path through a hidden temporary file, fsync and rename. */
+int fs_write_atomic(const char *path, const char *data, size_t len, cdc_error_t **err);
+/** Reads a whole file into out; returns 0, 1 when it does not exist, -1 with *err. */
+int fs_read_all(const char *path, cdc_buf_t *out, cdc_error_t **err);
+/** 32 random hex digits (a uuid without dashes) into buf[33]. */
+void fs_random_id(char buf[33]);
+/** Wall-clock milliseconds since the epoch. */
+int64_t fs_wall_ms(void);
+/** Monotonic milliseconds. */
+int64_t fs_mono_ms(void);
+
+/* ---- listing ----------------------------------------------------------------------------- */
+
+typedef struct fs_part_s {
+    char *rel;         /* "dt=2024-01-01/hr=10" ("" for a table without partitions) */
+    cdc_kv_t kv;       /* partition column -> unescaped value text */
+    cdc_value_t *vals; /* typed value per partition column (NULL for the default name) */
+    bool kept;         /* selected by partition pushdown and partition filters */
+} fs_part_t;
+
+typedef struct fs_file_s {
+    char *rel; /* path relative to the table path */
+    int part;  /* index into the listing's parts */
+    int64_t size;
+} fs_file_t;
+
+/** A snapshot of a table directory: partitions and visible files, sorted. */
+typedef struct fs_listing_s {
+    fs_part_t *parts;
+    int nparts;
+    fs_file_t *files;
+    int nfiles;
+    cdc_arena_t arena; /* typed partition values */
+} fs_listing_t;
+
+/** What a listing needs to know about the table. */
+typedef struct fs_table_s {
+    const char *name; /* qualified, for messages */
+    const char *path;
+    const cdc_type_t *schema;
+    const int *pkeys; /* partition columns, in PARTITIONED BY order */
+    int npkeys;
+    const char *default_name;
+    bool catalog_only; /* list only partitions committed to FS_CATALOG_FILE */
+} fs_table_t;
+
+/**
+ * Lists the partitions (directories k=v, typed by the partition columns'
+ * types) and the visible files of the table. A missing table directory is an
+ * empty table. Returns 0 or -1 with *err naming the offending directory.
+ */
+int fs_list(const fs_table_t *t, fs_listing_t *out, cdc_error_t **err);
+void fs_listing_free(fs_listing_t *l);
+
+/** Orders two non-NULL scalars of type t: <0, 0, >0, or 2 when unordered. */
+int fs_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b);
+/** Whether v (of type t) passes `v op lit` (SQL semantics: comparisons with NULL fail). */
+bool fs_filter_passes(const cdc_type_t *t, const cdc_value_t *v, cdc_filter_op_t op,
+                      const cdc_value_t *lit);
+
+/* ---- factory halves ------------------------------------------------------------------------ */
+
+int fs_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
+int fs_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err);
+
+/** Copies the partition columns of ctx into *pkeys (malloc'ed); -1 with *err when bad. */
+int fs_table_keys(const cdc_table_ctx_t *ctx, int **pkeys, cdc_error_t **err);
+/** The ROW of the non-partition columns of schema (what a file holds), and their indexes. */
+cdc_type_t *fs_data_type(const cdc_type_t *schema, const int *pkeys, int npkeys, int **cols,
+                         int *ncols);
+
+#endif

@@ -1,0 +1,364 @@
+/*
+ * tests/connectors/filesystem.c — the "filesystem" connector through its
+ * factory: Hive path escaping, typed partition listing, every source ability
+ * (partitions, filters, projection, limit, row count), splits, and the sink:
+ * files hidden until the flush, rolling, static partitions, overwrite, and
+ * option errors.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../connectors/filesystem/fs_int.h"
+#include "cdc_plugin.h"
+
+typedef struct ft_s {
+    char dir[64];
+    cdc_type_t *schema;
+    cdc_resolved_t res;
+    cdc_table_ctx_t ctx;
+    int pkeys[4];
+} ft_t;
+
+static void put_file(const char *path, const char *text)
+{
+    char *dir = strdup(path);
+    *strrchr(dir, '/') = '\0';
+    cdc_error_t *err = NULL;
+    cr_assert_eq(fs_mkdirs(dir, &err), 0);
+    free(dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A table "schema" partitioned by the named columns, with extra options key, value, ... */
+static void ft_open(ft_t *t, const char *schema, const char *parts, const char *const *opts)
+{
+    cdc_error_t *err = NULL;
+    memset(t, 0, sizeof(*t));
+    snprintf(t->dir, sizeof(t->dir), "/tmp/cdc_fs_test_XXXXXX");
+    cr_assert_not_null(mkdtemp(t->dir));
+    t->schema = cdc_type_parse(schema, &err);
+    cr_assert_not_null(t->schema);
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "connector", "filesystem");
+    cdc_kv_set(&kv, "path", t->dir);
+    cdc_kv_set(&kv, "format", "json");
+    for (int i = 0; opts && opts[i]; i += 2)
+        cdc_kv_set(&kv, opts[i], opts[i + 1]);
+    int rc = cdc_resolve_options(&kv, "t", &t->res, &err);
+    cdc_kv_free(&kv);
+    cr_assert_eq(rc, 0, "%s", err ? err->detail : "");
+    int n = 0;
+    for (const char *p = parts; p && *p;) {
+        const char *c = strchr(p, ',');
+        char *name = strndup(p, c ? (size_t)(c - p) : strlen(p));
+        t->pkeys[n++] = cdc_type_field_index(t->schema, name);
+        free(name);
+        p = c ? c + 1 : p + strlen(p);
+    }
+    t->ctx = (cdc_table_ctx_t){.name = "t",
+                               .schema = t->schema,
+                               .cfg = t->res.cfg,
+                               .formats = t->res.formats,
+                               .nformats = t->res.nformats,
+                               .parallelism = 1,
+                               .partition_keys = t->pkeys,
+                               .npartition_keys = n};
+}
+
+static void ft_close(ft_t *t)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+    cr_assert_eq(system(cmd), 0);
+    cdc_resolved_free(&t->res);
+    cdc_type_destroy(t->schema);
+}
+
+static cdc_source_t *ft_source(ft_t *t)
+{
+    cdc_source_t *src = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(fs_source_new(&t->ctx, &src, &err), 0, "%s", err ? err->message : "");
+    return src;
+}
+
+/* Every row of every split, printed and sorted, '\n'-separated. */
+static char *read_all(cdc_source_t *src, int nsplits)
+{
+    char **lines = NULL;
+    int n = 0;
+    for (int s = 0; s < nsplits; s++) {
+        cdc_reader_t *r = NULL;
+        cdc_error_t *err = NULL;
+        cr_assert_eq(src->ops->open_reader(src, s, nsplits, &r, &err), 0, "%s",
+                     err ? err->message : "");
+        cdc_batch_t b;
+        cdc_batch_init(&b);
+        int rc;
+        while ((rc = r->ops->poll(r, &b, 2, &err)) == CDC_POLL_OK) {
+            for (uint32_t i = 0; i < b.n; i++) {
+                cdc_buf_t pb = {0};
+                cdc_row_print(&pb, &b.rows[i], src->produced);
+                lines = realloc(lines, sizeof(char *) * (size_t)(n + 1));
+                lines[n++] = strdup(cdc_buf_cstr(&pb));
+                cdc_buf_free(&pb);
+            }
+            cdc_batch_reset(&b);
+        }
+        cr_assert_eq(rc, CDC_POLL_END, "%s", err ? err->message : "");
+        cdc_batch_free(&b);
+        r->ops->close(r);
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(lines[i], lines[j]) > 0) {
+                char *x = lines[i];
+                lines[i] = lines[j];
+                lines[j] = x;
+            }
+    cdc_buf_t out = {0};
+    for (int i = 0; i < n; i++) {
+        cdc_buf_printf(&out, "%s%s", i ? "\n" : "", lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    char *s = strdup(out.len ? cdc_buf_cstr(&out) : "");
+    cdc_buf_free(&out);
+    return s;
+}
+
+Test(filesystem, escaping_round_trip)
+{
+    const char *in = "a/b=c:d%e#f{g}[h]^i'j\"k*l?m\\n";
+    cdc_buf_t b = {0};
+    fs_escape(&b, in, strlen(in));
+    cr_assert_str_eq(cdc_buf_cstr(&b), "a%2Fb%3Dc%3Ad%25e%23f%7Bg}%5Bh%5D%5Ei%27j%22k%2Al%3Fm%5Cn");
+    char *back = fs_unescape(b.data, b.len);
+    cr_assert_str_eq(back, in);
+    free(back);
+    back = fs_unescape("100%", 4); /* a stray % stays */
+    cr_assert_str_eq(back, "100%");
+    free(back);
+    cdc_buf_free(&b);
+    cr_assert(fs_hidden(".part-1.inprogress") && fs_hidden("_SUCCESS") && !fs_hidden("part-1"));
+}
+
+static void hive_table(ft_t *t)
+{
+    char p[256];
+    snprintf(p, sizeof(p), "%s/dt=2024-01-01/hr=1/f1", t->dir);
+    put_file(p, "{\"id\":1}\n{\"id\":2}\n");
+    snprintf(p, sizeof(p), "%s/dt=2024-01-01/hr=2/f1", t->dir);
+    put_file(p, "{\"id\":3}\n");
+    snprintf(p, sizeof(p), "%s/dt=2024-01-02/hr=1/f1", t->dir);
+    put_file(p, "{\"id\":4}\n");
+    snprintf(p, sizeof(p), "%s/dt=2024-01-02/hr=1/.hidden", t->dir);
+    put_file(p, "garbage\n");
+    snprintf(p, sizeof(p), "%s/dt=__HIVE_DEFAULT_PARTITION__/hr=3/f1", t->dir);
+    put_file(p, "{\"id\":5}\n");
+}
+
+Test(filesystem, list_and_read_partitions)
+{
+    ft_t t;
+    ft_open(&t, "ROW<id BIGINT, dt DATE, hr INT>", "dt,hr", NULL);
+    hive_table(&t);
+    cdc_source_t *src = ft_source(&t);
+    cdc_kv_t *parts = NULL;
+    int n = 0;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(src->ops->list_partitions(src, &parts, &n, &err), 0);
+    cr_assert_eq(n, 4);
+    cr_assert_str_eq(cdc_kv_get(&parts[1], "dt"), "2024-01-01");
+    cr_assert_str_eq(cdc_kv_get(&parts[1], "hr"), "2");
+    cr_assert_null(cdc_kv_get(&parts[3], "dt"), "a NULL partition value is left out");
+    cr_assert_eq(src->ops->report_row_count(src), 5);
+    char *all = read_all(src, 3);
+    cr_assert_str_eq(all, "+I[1, 2024-01-01, 1]\n+I[2, 2024-01-01, 1]\n+I[3, 2024-01-01, 2]\n"
+                          "+I[4, 2024-01-02, 1]\n+I[5, null, 3]");
+    free(all);
+    /* keep two partitions, then project hr, id */
+    cr_assert_eq(src->ops->apply_partitions(src, &parts[1], 2, &err), 0);
+    int proj[] = {2, 0};
+    cr_assert_eq(src->ops->apply_projection(src, proj, 2), 0);
+    cr_assert_eq(src->ops->report_row_count(src), 2);
+    all = read_all(src, 1);
+    cr_assert_str_eq(all, "+I[1, 4]\n+I[2, 3]");
+    free(all);
+    for (int i = 0; i < n; i++)
+        cdc_kv_free(&parts[i]);
+    free(parts);
+    src->ops->destroy(src);
+    ft_close(&t);
+}
+
+Test(filesystem, partition_filters_and_limit)
+{
+    ft_t t;
+    ft_open(&t, "ROW<id BIGINT, dt DATE, hr INT>", "dt,hr", NULL);
+    hive_table(&t);
+    cdc_source_t *src = ft_source(&t);
+    cdc_filter_t f[2] = {{.field = 2, .op = CDC_FILTER_GE, .text = "hr >= 2"},
+                         {.field = 0, .op = CDC_FILTER_EQ, .text = "id = 1"}};
+    f[0].value.v.i = 2;
+    f[1].value.v.i = 1;
+    bool acc[2];
+    cr_assert_eq(src->ops->apply_filters(src, f, 2, acc), 0);
+    cr_assert(acc[0], "a partition column's filter is accepted");
+    cr_assert_not(acc[1], "a data column's filter is left to the runtime");
+    char *all = read_all(src, 2);
+    cr_assert_str_eq(all, "+I[3, 2024-01-01, 2]\n+I[5, null, 3]");
+    free(all);
+    src->ops->destroy(src);
+
+    src = ft_source(&t);
+    cr_assert_eq(src->ops->apply_limit(src, 3), 0);
+    all = read_all(src, 2);
+    cr_assert_eq(strlen(all) > 0, true);
+    int lines = 1;
+    for (const char *p = all; *p; p++)
+        lines += *p == '\n';
+    cr_assert_eq(lines, 3, "the limit is shared by the splits: %s", all);
+    free(all);
+    src->ops->destroy(src);
+    ft_close(&t);
+}
+
+Test(filesystem, bad_partition_directory)
+{
+    ft_t t;
+    ft_open(&t, "ROW<id BIGINT, hr INT>", "hr", NULL);
+    char p[256];
+    snprintf(p, sizeof(p), "%s/hr=x/f", t.dir);
+    put_file(p, "{\"id\":1}\n");
+    cdc_source_t *src = ft_source(&t);
+    cdc_reader_t *r = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(src->ops->open_reader(src, 0, 1, &r, &err), -1);
+    cr_assert_not_null(strstr(err->message, "/hr=x\" of table \"t\": expected INT"), "%s",
+                       err->message);
+    cdc_error_destroy(err);
+    src->ops->destroy(src);
+    ft_close(&t);
+}
+
+static int count_files(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+static void write_rows(cdc_writer_t *w, cdc_type_t *schema, int64_t from, int64_t to,
+                       const char *hr)
+{
+    cdc_batch_t b;
+    cdc_batch_init(&b);
+    for (int64_t i = from; i <= to; i++) {
+        cdc_row_t *row = cdc_batch_add(&b, CDC_INSERT, 2);
+        row->values[0].v.i = i;
+        row->values[0].flags = 0;
+        row->values[1].v.s.ptr = hr;
+        row->values[1].v.s.len = (uint32_t)strlen(hr);
+        row->values[1].flags = 0;
+    }
+    cdc_error_t *err = NULL;
+    cr_assert_eq(w->ops->write(w, &b, &err), 0, "%s", err ? err->message : "");
+    cdc_batch_free(&b);
+    (void)schema;
+}
+
+Test(filesystem, files_visible_only_after_flush)
+{
+    ft_t t;
+    static const char *const opts[] = {"sink.rolling-policy.file-size", "20b", NULL};
+    ft_open(&t, "ROW<id BIGINT, p STRING>", "p", opts);
+    cdc_sink_t *sink = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(fs_sink_new(&t.ctx, &sink, &err), 0);
+    cdc_writer_t *w = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0);
+    write_rows(w, t.schema, 1, 5, "a");
+    char pdir[128];
+    snprintf(pdir, sizeof(pdir), "%s/p=a", t.dir);
+    cr_assert_eq(count_files(pdir, "part-"), 0, "nothing is visible before the flush");
+    cr_assert_geq(count_files(pdir, ".part-"), 2, "rolled by size, still hidden");
+    cr_assert_eq(w->ops->flush(w, &err), 0);
+    int visible = count_files(pdir, "part-");
+    cr_assert_geq(visible, 2);
+    cr_assert_eq(count_files(pdir, ".part-"), 0);
+    /* an aborted writer (close without flush) leaves no file of its own */
+    write_rows(w, t.schema, 6, 6, "a");
+    w->ops->close(w);
+    cr_assert_eq(count_files(pdir, "part-"), visible);
+    cr_assert_eq(count_files(pdir, ".part-"), 0);
+    sink->ops->destroy(sink);
+    ft_close(&t);
+}
+
+Test(filesystem, static_partition_and_overwrite)
+{
+    ft_t t;
+    ft_open(&t, "ROW<id BIGINT, p STRING>", "p", NULL);
+    char old[256];
+    snprintf(old, sizeof(old), "%s/p=x/old-file", t.dir);
+    put_file(old, "{\"id\":0}\n");
+    snprintf(old, sizeof(old), "%s/p=y/old-file", t.dir);
+    put_file(old, "{\"id\":0}\n");
+    cdc_sink_t *sink = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(fs_sink_new(&t.ctx, &sink, &err), 0);
+    cdc_kv_t part = {0};
+    cdc_kv_set(&part, "p", "x");
+    cr_assert_eq(sink->ops->apply_static_partition(sink, &part, &err), 0);
+    cr_assert_eq(sink->ops->apply_overwrite(sink, true, &err), 0);
+    cdc_kv_free(&part);
+    cdc_writer_t *w = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0);
+    write_rows(w, t.schema, 1, 2, "ignored");
+    cr_assert_eq(w->ops->flush(w, &err), 0);
+    char pdir[128];
+    snprintf(pdir, sizeof(pdir), "%s/p=x", t.dir);
+    cr_assert_eq(count_files(pdir, "old-file"), 1, "old files stay until the job ends");
+    w->ops->close(w);
+    cr_assert_eq(count_files(pdir, "old-file"), 0);
+    cr_assert_eq(count_files(pdir, "part-"), 1);
+    snprintf(pdir, sizeof(pdir), "%s/p=y", t.dir);
+    cr_assert_eq(count_files(pdir, "old-file"), 1, "other partitions are untouched");
+    snprintf(pdir, sizeof(pdir), "%s/p=ignored", t.dir);
+    struct stat st;
+    cr_assert_neq(stat(pdir, &st), 0);
+    sink->ops->destroy(sink);
+    ft_close(&t);
+}
+
+Test(filesystem, option_errors)
+{
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "connector", "filesystem");
+    cdc_kv_set(&kv, "path", "/tmp/x");
+    cdc_kv_set(&kv, "format", "json");
+    cdc_kv_set(&kv, "sink.partition-commit.policy.kind", "success-file,custom,bogus");
+    cdc_resolved_t res;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(cdc_resolve_options(&kv, "t", &res, &err), -1);
+    cr_assert_not_null(strstr(err->detail, "unknown policy \"bogus\""), "%s", err->detail);
+    cr_assert_not_null(strstr(err->detail, "\"sink.partition-commit.policy.class\" is required"),
+                       "%s", err->detail);
+    cdc_error_destroy(err);
+    cdc_kv_free(&kv);
+}
