@@ -17,6 +17,7 @@ extern const cdc_format_factory_t cdc_format_debezium_json;
 extern const cdc_format_factory_t cdc_format_json;
 extern const cdc_format_factory_t cdc_format_maxwell_json;
 extern const cdc_format_factory_t cdc_format_ogg_json;
+extern const cdc_format_factory_t cdc_format_pgoutput;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
 extern const cdc_connector_factory_t cdc_connector_print;
@@ -29,16 +30,13 @@ static const cdc_format_factory_t *const formats[] = {
     &cdc_format_json,
     &cdc_format_maxwell_json,
     &cdc_format_ogg_json,
+    &cdc_format_pgoutput,
     NULL,
 };
 
 static const cdc_connector_factory_t *const connectors[] = {
-    &cdc_connector_blackhole,
-    &cdc_connector_datagen,
-    &cdc_connector_jdbc,
-    &cdc_connector_print,
-    &cdc_connector_values,
-    NULL,
+    &cdc_connector_blackhole, &cdc_connector_datagen, &cdc_connector_jdbc,
+    &cdc_connector_print,     &cdc_connector_values,  NULL,
 };
 
 const cdc_format_factory_t *const *cdc_registry_formats(void)
