@@ -69,6 +69,101 @@ void cdc_kv_copy(cdc_kv_t *dst, const cdc_kv_t *src)
         cdc_kv_set(dst, src->keys[i], src->values[i]);
 }
 
+/* ---- ${VAR} references in option values ------------------------------------------------ */
+
+static const char *plain_getenv(const char *name)
+{
+    return getenv(name);
+}
+
+static bool env_name_char(char c, bool first)
+{
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+           (!first && c >= '0' && c <= '9');
+}
+
+char *cdc_env_expand(const char *value, const char *(*getenv_fn)(const char *name),
+                     cdc_error_t **err)
+{
+    if (!getenv_fn)
+        getenv_fn = plain_getenv;
+    if (!strchr(value, '$'))
+        return cdc_xstrdup(value);
+    cdc_buf_t out = {0};
+    const char *p = value;
+    while (*p) {
+        if (p[0] == '$' && p[1] == '$' && p[2] == '{') {
+            cdc_buf_puts(&out, "${");
+            p += 3;
+            continue;
+        }
+        if (p[0] != '$' || p[1] != '{') {
+            cdc_buf_putc(&out, *p++);
+            continue;
+        }
+        const char *name = p + 2, *q = name;
+        while (env_name_char(*q, q == name))
+            q++;
+        size_t nlen = (size_t)(q - name);
+        const char *def = NULL;
+        size_t dlen = 0;
+        if (nlen > 0 && q[0] == ':' && q[1] == '-') {
+            def = q + 2;
+            const char *close = strchr(def, '}');
+            if (close) {
+                dlen = (size_t)(close - def);
+                q = close;
+            } else {
+                q = def + strlen(def);
+            }
+        }
+        if (nlen == 0 || *q != '}') {
+            cdc_error_set(err, CDC_ERR_OPTION,
+                          "malformed environment reference at character %d: expected ${NAME} "
+                          "or ${NAME:-default} (NAME of letters, digits and _)",
+                          (int)(p - value) + 1);
+            cdc_error_set_hint(*err, "write $${ for a literal \"${\"");
+            cdc_buf_free(&out);
+            return NULL;
+        }
+        char var[256];
+        if (nlen >= sizeof(var))
+            nlen = sizeof(var) - 1;
+        memcpy(var, name, nlen);
+        var[nlen] = '\0';
+        const char *v = getenv_fn(var);
+        if (v && (*v || !def)) {
+            cdc_buf_puts(&out, v);
+        } else if (def) {
+            cdc_buf_append(&out, def, dlen);
+        } else {
+            cdc_error_set(err, CDC_ERR_OPTION, "environment variable %s is not set", var);
+            cdc_error_set_hint(*err, "export %s before running, or give a default: ${%s:-value}",
+                               var, var);
+            cdc_buf_free(&out);
+            return NULL;
+        }
+        p = q + 1;
+    }
+    char *res = cdc_xstrdup(cdc_buf_cstr(&out));
+    cdc_buf_free(&out);
+    return res;
+}
+
+int cdc_kv_env_expand(cdc_kv_t *dst, const cdc_kv_t *src, const char *what, cdc_error_t **err)
+{
+    for (int i = 0; i < src->n; i++) {
+        char *v = cdc_env_expand(src->values[i], NULL, err);
+        if (!v) {
+            cdc_error_add_context(*err, "option \"%s\" of %s", src->keys[i], what);
+            return -1;
+        }
+        cdc_kv_set(dst, src->keys[i], v);
+        free(v);
+    }
+    return 0;
+}
+
 void cdc_kv_free(cdc_kv_t *kv)
 {
     for (int i = 0; i < kv->n; i++) {

@@ -108,6 +108,19 @@ const cdc_kv_t *cdc_config_given(const cdc_config_t *cfg);
 const char *cdc_config_label(const cdc_config_t *cfg);
 
 /** Parsers shared with the SQL layer; return 0 or -1. */
+/**
+ * Expands environment references in an option value: ${NAME} is the
+ * variable's value, ${NAME:-text} falls back to text when NAME is unset or
+ * empty, $${ is a literal "${". Returns a new string, or NULL with *err
+ * naming the variable (an unset variable without a default is an error,
+ * never an empty string). `getenv_fn` NULL means getenv.
+ */
+char *cdc_env_expand(const char *value, const char *(*getenv_fn)(const char *name),
+                     cdc_error_t **err);
+
+/** cdc_env_expand of every value of src into dst; errors name `what` and the key. */
+int cdc_kv_env_expand(cdc_kv_t *dst, const cdc_kv_t *src, const char *what, cdc_error_t **err);
+
 int cdc_parse_bool(const char *s, bool *out);
 int cdc_parse_int(const char *s, int64_t *out);
 int cdc_parse_duration_ms(const char *s, int64_t *out);

@@ -151,12 +151,22 @@ typedef struct cdc_sink_s cdc_sink_t;
  */
 #define CDC_POLL_FLUSH 2
 
+/**
+ * How readers and writers report gauges for the metrics endpoint: a name from
+ * the README's list (cdcflow_source_lag_records, cdcflow_source_offset, ...),
+ * extra labels in Prometheus form (`partition="3"`, or "" for none) and the
+ * value. Called on the reader's or writer's own thread, after a commit.
+ */
+typedef void (*cdc_metric_emit_fn)(void *ctx, const char *name, const char *labels, double value);
+
 typedef struct cdc_reader_ops_s {
     /** Adds up to max_rows rows to out. */
     int (*poll)(cdc_reader_t *reader, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err);
     /** Makes the position of every row polled so far durable upstream; NULL = nothing to do. */
     int (*commit)(cdc_reader_t *reader, cdc_error_t **err);
     void (*close)(cdc_reader_t *reader);
+    /** Optional: reports the reader's gauges (position, lag, decode errors). */
+    void (*metrics)(cdc_reader_t *reader, cdc_metric_emit_fn emit, void *ctx);
 } cdc_reader_ops_t;
 
 struct cdc_reader_s {
@@ -250,6 +260,8 @@ typedef struct cdc_writer_ops_s {
     /** Returns only when every written row is durable. */
     int (*flush)(cdc_writer_t *writer, cdc_error_t **err);
     void (*close)(cdc_writer_t *writer);
+    /** Optional: reports the writer's gauges (cdcflow_sink_retries_total, ...). */
+    void (*metrics)(cdc_writer_t *writer, cdc_metric_emit_fn emit, void *ctx);
 } cdc_writer_ops_t;
 
 struct cdc_writer_s {

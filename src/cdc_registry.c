@@ -24,6 +24,7 @@ extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
 
+// clang-format off
 static const cdc_format_factory_t *const formats[] = {
     &cdc_format_canal_json,
     &cdc_format_debezium_json,
@@ -38,6 +39,8 @@ static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_blackhole, &cdc_connector_datagen, &cdc_connector_jdbc,
     &cdc_connector_print,     &cdc_connector_values,  NULL,
 };
+
+// clang-format on
 
 const cdc_format_factory_t *const *cdc_registry_formats(void)
 {
@@ -197,10 +200,9 @@ void cdc_resolved_free(cdc_resolved_t *res)
     memset(res, 0, sizeof(*res));
 }
 
-int cdc_resolve_options(const cdc_kv_t *options, const char *table, cdc_resolved_t *out,
-                        cdc_error_t **err)
+static int resolve_expanded(const cdc_kv_t *options, const char *table, cdc_resolved_t *out,
+                            cdc_error_t **err)
 {
-    memset(out, 0, sizeof(*out));
     const char *conn_id = cdc_kv_get(options, "connector");
     if (!conn_id) {
         cdc_error_t *e =
@@ -283,4 +285,20 @@ int cdc_resolve_options(const cdc_kv_t *options, const char *table, cdc_resolved
     for (int i = 0; i < out->nformats; i++)
         out->formats[i].cfg = cfgs[i + 1];
     return 0;
+}
+
+int cdc_resolve_options(const cdc_kv_t *options, const char *table, cdc_resolved_t *out,
+                        cdc_error_t **err)
+{
+    memset(out, 0, sizeof(*out));
+    /* ${VAR} references are expanded here, when the table is used, so catalogs, SHOW CREATE
+       TABLE and EXPLAIN keep the reference and never the (secret) value */
+    cdc_kv_t expanded = {0};
+    char *what = cdc_strdup_printf("table \"%s\"", table);
+    int rc = cdc_kv_env_expand(&expanded, options, what, err);
+    free(what);
+    if (rc == 0)
+        rc = resolve_expanded(&expanded, table, out, err);
+    cdc_kv_free(&expanded);
+    return rc;
 }

@@ -16,10 +16,13 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cdc_catalog.h"
 #include "cdc_ddl.h"
 #include "cdc_expr.h"
+#include "cdc_log.h"
+#include "cdc_metrics.h"
 #include "cdc_planner.h"
 
 static atomic_int stop_requested;
@@ -29,10 +32,21 @@ void cdc_runtime_request_stop(void)
     atomic_store(&stop_requested, 1);
 }
 
+static atomic_int hup_seen;
+
 static void on_signal(int sig)
 {
-    (void)sig;
-    atomic_store(&stop_requested, 1);
+    if (sig == SIGHUP) {
+        atomic_store(&hup_seen, 1);
+        return;
+    }
+    if (atomic_exchange(&stop_requested, 1)) {
+        /* a second SIGINT/SIGTERM: the operator insists; nothing more is committed */
+        static const char msg[] = "cdcflow: second stop signal: exiting now without flushing\n";
+        ssize_t w = write(2, msg, sizeof(msg) - 1);
+        (void)w;
+        _exit(130);
+    }
 }
 
 void cdc_runtime_install_signals(void)
@@ -43,6 +57,60 @@ void cdc_runtime_install_signals(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * The watchdog: logs SIGHUP (which reloads nothing), marks the health
+ * endpoint as stopping, and ends the process with exit status 3 when a
+ * requested stop has not finished within the stop timeout (a sink that
+ * hangs on its flush must not keep a container from stopping; what was not
+ * committed is read again on the next start).
+ */
+static atomic_bool watchdog_run;
+static int64_t stop_timeout_ms = 30000;
+
+static void *watchdog_main(void *arg)
+{
+    (void)arg;
+    int64_t stop_at = 0;
+    while (atomic_load(&watchdog_run)) {
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+        if (atomic_exchange(&hup_seen, 0))
+            cdc_log(CDC_LOG_WARN, NULL, NULL,
+                    "SIGHUP ignored: cdcflow does not reload pipelines; restart the process to "
+                    "apply a changed pipeline");
+        if (!atomic_load(&stop_requested))
+            continue;
+        struct timespec mt;
+        clock_gettime(CLOCK_MONOTONIC, &mt);
+        int64_t now = (int64_t)mt.tv_sec * 1000 + mt.tv_nsec / 1000000;
+        if (stop_at == 0) {
+            stop_at = now;
+            cdc_metrics_set_stopping();
+            cdc_log(CDC_LOG_INFO, NULL, NULL,
+                    "stop requested: flushing sinks and committing sources "
+                    "(at most %lld s)",
+                    (long long)(stop_timeout_ms / 1000));
+        } else if (now - stop_at >= stop_timeout_ms) {
+            cdc_log(CDC_LOG_ERROR, NULL, NULL,
+                    "did not stop within %lld s (--stop-timeout); exiting without committing "
+                    "what was not yet flushed; it is read again on the next start",
+                    (long long)(stop_timeout_ms / 1000));
+            fprintf(stderr, "cdcflow: error: did not stop within %lld s; exiting\n",
+                    (long long)(stop_timeout_ms / 1000));
+            _exit(3);
+        }
+    }
+    return NULL;
+}
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 static int64_t now_ms(void)
@@ -60,6 +128,8 @@ typedef struct job_settings {
     uint32_t batch_rows;       /* rows per poll */
     int64_t flush_rows;        /* flush + commit after this many rows */
     int64_t flush_interval_ms;
+    const char *job;  /* pipeline.name, or derived from the statement */
+    bool status_line; /* live status on the terminal */
 } job_settings_t;
 
 typedef struct split_task {
@@ -70,7 +140,42 @@ typedef struct split_task {
     cdc_error_t *err;
     uint64_t rows;
     uint64_t skipped; /* rows dropped by table.exec.expression-error.policy = SKIP */
+    cdc_pipe_metrics_t *metrics;
 } split_task_t;
+
+static void report_gauges(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
+{
+    if (!(reader && reader->ops->metrics) && !(writer && writer->ops->metrics))
+        return;
+    cdc_metrics_samples_begin(t->metrics, t->split);
+    if (reader && reader->ops->metrics)
+        reader->ops->metrics(reader, cdc_metrics_sample, NULL);
+    if (writer && writer->ops->metrics)
+        writer->ops->metrics(writer, cdc_metrics_sample, NULL);
+    cdc_metrics_samples_end(t->metrics, t->split);
+}
+
+/* Flushes the writer (durable), then commits the reader's position; times it for the metrics. */
+static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer,
+                        int64_t unflushed)
+{
+    cdc_pipe_t *p = t->pipe;
+    int64_t t0 = now_us();
+    if (writer->ops->flush(writer, &t->err) < 0) {
+        cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
+        return -1;
+    }
+    if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+        return -1;
+    int64_t took = now_us() - t0;
+    cdc_metrics_flush(t->metrics, took, (uint64_t)unflushed);
+    report_gauges(t, reader, writer);
+    if (cdc_log_enabled(CDC_LOG_DEBUG))
+        cdc_log(CDC_LOG_DEBUG, t->settings->job, p->sink_name,
+                "split %d: %lld row(s) durable and committed in %.1f ms", t->split + 1,
+                (long long)unflushed, (double)took / 1000.0);
+    return 0;
+}
 
 static void *run_split(void *arg)
 {
@@ -89,9 +194,13 @@ static void *run_split(void *arg)
     int64_t last_flush = now_ms();
     int64_t unflushed = 0;
     bool end = false;
+    report_gauges(t, reader, writer);
     while (!end) {
-        if (atomic_load(&stop_requested))
+        if (atomic_load(&stop_requested)) {
+            cdc_log(CDC_LOG_INFO, t->settings->job, p->source_name,
+                    "split %d: stop requested; flushing and committing", t->split + 1);
             break;
+        }
         cdc_batch_reset(&batch);
         cdc_batch_reset(&outb);
         uint32_t want = t->settings->batch_rows;
@@ -105,6 +214,8 @@ static void *run_split(void *arg)
         }
         if (rc == CDC_POLL_END)
             end = true;
+        atomic_fetch_add(&t->metrics->read, batch.n);
+        uint64_t skipped_before = t->skipped;
         bool barrier = rc == CDC_POLL_FLUSH;
         errbuf[0] = '\0';
         if (cdc_pipe_transform(p, &batch, &outb, &t->skipped, errbuf, sizeof(errbuf)) < 0) {
@@ -132,29 +243,25 @@ static void *run_split(void *arg)
                 goto done;
             }
             t->rows += outb.n;
+            atomic_fetch_add(&t->metrics->written, outb.n);
         }
+        if (t->skipped != skipped_before)
+            atomic_fetch_add(&t->metrics->skipped, t->skipped - skipped_before);
         unflushed += batch.n;
         int64_t now = now_ms();
         if (barrier || (unflushed > 0 && (unflushed >= t->settings->flush_rows ||
                                           now - last_flush >= t->settings->flush_interval_ms))) {
-            if (writer->ops->flush(writer, &t->err) < 0) {
-                cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
-                goto done;
-            }
-            if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+            if (flush_commit(t, reader, writer, unflushed) < 0)
                 goto done;
             unflushed = 0;
             last_flush = now;
         }
     }
     /* end of input or stop: make everything durable, then commit */
-    if (writer->ops->flush(writer, &t->err) < 0) {
-        cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
-        goto done;
-    }
-    if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+    if (flush_commit(t, reader, writer, unflushed) < 0)
         goto done;
 done:
+    atomic_fetch_sub(&t->metrics->running_splits, 1);
     if (writer)
         writer->ops->close(writer);
     if (reader)
@@ -177,13 +284,27 @@ static int run_job(cdc_pipe_t **pipes, int npipes, const job_settings_t *setting
     for (int i = 0; i < npipes; i++) {
         bool runtime_limit = pipes[i]->limit >= 0 && !pipes[i]->limit_pushed;
         atomic_init(&limits[i], pipes[i]->limit);
+        int64_t total = pipes[i]->row_count;
+        if (pipes[i]->limit >= 0 && (total < 0 || pipes[i]->limit < total))
+            total = pipes[i]->limit;
+        cdc_pipe_metrics_t *pm =
+            cdc_metrics_pipe_new(settings->job, pipes[i]->source_name, pipes[i]->sink_name,
+                                 pipes[i]->parallelism, total);
+        atomic_store(&pm->running_splits, pipes[i]->parallelism);
+        char mbuf[16];
+        cdc_log(CDC_LOG_INFO, settings->job, pipes[i]->sink_name,
+                "job started: reading \"%s\" with %d split(s), changelog %s", pipes[i]->source_name,
+                pipes[i]->parallelism, cdc_changelog_mode_str(pipes[i]->mode, mbuf));
         for (int s = 0; s < pipes[i]->parallelism; s++, k++) {
             tasks[k] = (split_task_t){.pipe = pipes[i],
                                       .split = s,
                                       .settings = settings,
-                                      .limit_left = runtime_limit ? &limits[i] : NULL};
+                                      .limit_left = runtime_limit ? &limits[i] : NULL,
+                                      .metrics = pm};
         }
     }
+    if (settings->status_line)
+        cdc_status_start(1000);
     int started = 0;
     for (k = 0; k < ntasks; k++) {
         if (ntasks == 1) {
@@ -200,6 +321,13 @@ static int run_job(cdc_pipe_t **pipes, int npipes, const job_settings_t *setting
     }
     for (k = 0; k < started; k++)
         pthread_join(threads[k], NULL);
+    if (settings->status_line)
+        cdc_status_stop();
+    uint64_t total_rows = 0;
+    for (k = 0; k < ntasks; k++)
+        total_rows += tasks[k].rows;
+    cdc_log(CDC_LOG_INFO, settings->job, NULL, "job %s: %llu row(s) written",
+            atomic_load(&stop_requested) ? "stopped" : "finished", (unsigned long long)total_rows);
     int rc = 0;
     uint64_t skipped = 0;
     for (k = 0; k < ntasks; k++)
@@ -298,6 +426,16 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     int parallelism;
     if (job_params(rc, &js, &parallelism, err) < 0)
         return -1;
+    char job[256];
+    const char *pname = cdc_kv_get(&rc->settings, "pipeline.name");
+    if (pname && *pname) {
+        snprintf(job, sizeof(job), "%s", pname);
+    } else {
+        const char *base = strrchr(rc->filename, '/');
+        snprintf(job, sizeof(job), "%s:%d", base ? base + 1 : rc->filename, inserts[0]->line);
+    }
+    js.job = job;
+    js.status_line = rc->opts->status_line;
     cdc_pipe_t **pipes = cdc_xcalloc(n, sizeof(*pipes));
     int status = 0;
     size_t planned = 0;
@@ -379,7 +517,20 @@ static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
                 return -1;
             }
         }
-        cdc_kv_set(&rc->settings, st->set.key, st->set.value);
+        {
+            cdc_error_t *e = NULL;
+            char *v = cdc_env_expand(st->set.value, NULL, &e);
+            if (!v) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename,
+                                        st->set.value_line, st->set.value_col, "%s", e->message);
+                if (e->hint)
+                    cdc_error_set_hint(*err, "%s", e->hint);
+                cdc_error_destroy(e);
+                return -1;
+            }
+            cdc_kv_set(&rc->settings, st->set.key, v);
+            free(v);
+        }
         return 0;
     case CDC_SQL_STMT_RESET:
         if (st->set.key)
@@ -465,11 +616,82 @@ static char *read_file(const char *path, size_t *len, cdc_error_t **err)
     return b.data;
 }
 
+static int print_error(cdc_error_t *err)
+{
+    if (cdc_log_json()) {
+        cdc_log_error(NULL, NULL, err);
+    } else {
+        fprintf(stderr, "cdcflow: ");
+        cdc_error_print(err, stderr);
+    }
+    cdc_error_destroy(err);
+    return 0;
+}
+
 int cdc_runtime_main(int argc, char **argv, bool explain_only)
 {
     cdc_run_opts_t opts = {.parallelism = 0, .explain_only = explain_only, .out = stdout};
     const char *path = NULL;
+    bool quiet = false;
+    int metrics_port = -1;
+    const char *metrics_addr = "0.0.0.0";
+    const char *env_level = getenv("CDCFLOW_LOG_LEVEL");
+    const char *env_format = getenv("CDCFLOW_LOG_FORMAT");
+    if (env_level && *env_level && cdc_log_set_level(env_level) < 0) {
+        fprintf(stderr,
+                "cdcflow: error: CDCFLOW_LOG_LEVEL takes error, warn, info or debug, "
+                "found \"%s\"\n",
+                env_level);
+        return 2;
+    }
+    if (env_format && *env_format && cdc_log_set_format(env_format) < 0) {
+        fprintf(stderr, "cdcflow: error: CDCFLOW_LOG_FORMAT takes text or json, found \"%s\"\n",
+                env_format);
+        return 2;
+    }
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--log-level") == 0 && i + 1 < argc) {
+            if (cdc_log_set_level(argv[++i]) < 0) {
+                fprintf(stderr,
+                        "cdcflow: error: --log-level takes error, warn, info or debug, "
+                        "found \"%s\"\n",
+                        argv[i]);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--log-format") == 0 && i + 1 < argc) {
+            if (cdc_log_set_format(argv[++i]) < 0) {
+                fprintf(stderr, "cdcflow: error: --log-format takes text or json, found \"%s\"\n",
+                        argv[i]);
+                return 2;
+            }
+            continue;
+        }
+        if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
+            quiet = true;
+            continue;
+        }
+        if ((strcmp(argv[i], "--metrics-port") == 0 || strcmp(argv[i], "--stop-timeout") == 0) &&
+            i + 1 < argc) {
+            bool port = strcmp(argv[i], "--metrics-port") == 0;
+            int64_t n;
+            if (cdc_parse_int(argv[i + 1], &n) < 0 || n < 0 || n > (port ? 65535 : 86400)) {
+                fprintf(stderr, "cdcflow: error: %s takes %s, found \"%s\"\n", argv[i],
+                        port ? "a port from 0 to 65535" : "seconds from 0 to 86400", argv[i + 1]);
+                return 2;
+            }
+            if (port)
+                metrics_port = (int)n;
+            else
+                stop_timeout_ms = n * 1000;
+            i++;
+            continue;
+        }
+        if (strcmp(argv[i], "--metrics-address") == 0 && i + 1 < argc) {
+            metrics_addr = argv[++i];
+            continue;
+        }
         if ((strcmp(argv[i], "--parallelism") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
             int64_t n;
             if (cdc_parse_int(argv[++i], &n) < 0 || n < 1 || n > 256) {
@@ -500,19 +722,33 @@ int cdc_runtime_main(int argc, char **argv, bool explain_only)
     size_t len = 0;
     char *text = read_file(path, &len, &err);
     if (!text) {
-        fprintf(stderr, "cdcflow: ");
-        cdc_error_print(err, stderr);
-        cdc_error_destroy(err);
+        print_error(err);
         return 2;
     }
+    opts.status_line = !explain_only && !quiet && isatty(2) && !cdc_log_json();
+    if (metrics_port >= 0 && !explain_only) {
+        int bound = 0;
+        if (cdc_metrics_serve(metrics_addr, metrics_port, &bound, &err) < 0) {
+            free(text);
+            print_error(err);
+            return 2;
+        }
+        cdc_log(CDC_LOG_INFO, NULL, NULL, "metrics on http://%s:%d/metrics", metrics_addr, bound);
+    }
     cdc_runtime_install_signals();
+    pthread_t wd;
+    atomic_store(&watchdog_run, true);
+    bool wd_started = pthread_create(&wd, NULL, watchdog_main, NULL) == 0;
     int rc =
         cdc_runtime_run_script(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &opts, &err);
     free(text);
+    if (wd_started) {
+        atomic_store(&watchdog_run, false);
+        pthread_join(wd, NULL);
+    }
+    cdc_metrics_stop_server();
     if (rc < 0) {
-        fprintf(stderr, "cdcflow: ");
-        cdc_error_print(err, stderr);
-        cdc_error_destroy(err);
+        print_error(err);
         return 1;
     }
     return 0;

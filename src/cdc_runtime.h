@@ -15,6 +15,7 @@ typedef struct cdc_run_opts_s {
     bool explain_only; /* print plans, run nothing */
     FILE *out;         /* EXPLAIN and SHOW output */
     const char *catalog_dir; /* default_catalog is a file catalog here when set */
+    bool status_line;        /* a live status line on stderr (a terminal, not --quiet) */
 } cdc_run_opts_t;
 
 /**

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cdc_decode.h"
+#include "cdc_metrics.h"
+#include "cdc_options.h"
 #include "cdc_runtime.h"
 
 #define CDC_VERSION "0.1.0"
@@ -15,8 +17,19 @@ static void usage(FILE *out)
     fputs("usage: cdcflow COMMAND [ARGS]\n"
           "\n"
           "commands:\n"
-          "  run FILE.sql [--parallelism N]       run a pipeline (CREATE TABLE ..., INSERT INTO "
+          "  run FILE.sql [OPTIONS]               run a pipeline (CREATE TABLE ..., INSERT INTO "
           "...)\n"
+          "      --parallelism N                  splits per source (default 1)\n"
+          "      --catalog-dir DIR                default_catalog is a file catalog in DIR\n"
+          "      --metrics-port N                 Prometheus /metrics and /healthz on N (0 = any)\n"
+          "      --metrics-address ADDR           address to listen on (default 0.0.0.0)\n"
+          "      --log-level error|warn|info|debug  (default warn; env CDCFLOW_LOG_LEVEL)\n"
+          "      --log-format text|json           one line per event (env CDCFLOW_LOG_FORMAT)\n"
+          "      --quiet                          no live status line on a terminal\n"
+          "      --stop-timeout SECONDS           on SIGTERM/SIGINT, exit 3 if not stopped by then "
+          "(30)\n"
+          "  explain FILE.sql                     print the plans, run nothing\n"
+          "  health [--port N] [--host ADDR]      exit 0 when a run's /healthz answers 200\n"
           "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [--count] [FILE|-]\n"
           "                                       decode one message per line into printed rows\n"
           "  describe [NAME]                      list connectors and formats, or one's options\n"
@@ -75,6 +88,39 @@ static int cmd_decode(int argc, char **argv)
     return rc;
 }
 
+/* `cdcflow health`: what a container HEALTHCHECK runs (no curl in the image). */
+static int cmd_health(int argc, char **argv)
+{
+    const char *host = "127.0.0.1";
+    int64_t port = 9249;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
+            if (cdc_parse_int(argv[++i], &port) < 0 || port < 1 || port > 65535) {
+                fprintf(stderr, "cdcflow: error: --port takes 1 to 65535, found \"%s\"\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--host") == 0 && i + 1 < argc) {
+            host = argv[++i];
+        } else {
+            fprintf(stderr, "cdcflow: error: unknown health option \"%s\"\n", argv[i]);
+            return 2;
+        }
+    }
+    cdc_error_t *err = NULL;
+    cdc_buf_t body = {0};
+    int status = cdc_metrics_probe(host, (int)port, "/healthz", 3000, &body, &err);
+    if (status < 0) {
+        fprintf(stderr, "cdcflow: unhealthy: ");
+        cdc_error_print(err, stderr);
+        cdc_error_destroy(err);
+        cdc_buf_free(&body);
+        return 1;
+    }
+    printf("%d %s", status, body.len ? cdc_buf_cstr(&body) : "\n");
+    cdc_buf_free(&body);
+    return status == 200 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     cdc_error_t *err = NULL;
@@ -94,6 +140,8 @@ int main(int argc, char **argv)
         return cdc_describe(argc > 2 ? argv[2] : NULL, stdout, stderr);
     if (strcmp(cmd, "run") == 0 || strcmp(cmd, "explain") == 0)
         return cdc_runtime_main(argc - 1, argv + 1, strcmp(cmd, "explain") == 0);
+    if (strcmp(cmd, "health") == 0)
+        return cmd_health(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cdcflow %s\n", CDC_VERSION);
         return 0;

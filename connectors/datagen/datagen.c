@@ -402,11 +402,18 @@ static void dg_destroy(cdc_source_t *base)
     free(src);
 }
 
+/* statistics: exactly the rows a bounded generator will produce */
+static int64_t dg_report_row_count(cdc_source_t *base)
+{
+    return effective_count((const dg_source_t *)base);
+}
+
 static const cdc_source_ops_t dg_source_ops = {
     .changelog_mode = dg_changelog_mode,
     .apply_projection = dg_apply_projection,
     .apply_nested_projection = dg_apply_nested_projection,
     .apply_limit = dg_apply_limit,
+    .report_row_count = dg_report_row_count,
     .open_reader = dg_open_reader,
     .describe = dg_describe,
     .destroy = dg_destroy,

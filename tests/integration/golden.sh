@@ -35,6 +35,9 @@ check() { # name gold actual exitcode
   fi
 }
 
+# environment for the ${VAR} cases (env_*.sql, err_env_*.sql)
+export CDCFLOW_TEST_ROWS=3 CDCFLOW_TEST_EMPTY=
+unset CDCFLOW_TEST_NOT_SET
 cd "$here/sql"
 for f in *.sql; do
   [[ -e $f ]] || continue

@@ -230,3 +230,64 @@ Test(errors, format_with_all_parts)
     cdc_error_destroy(err);
     cdc_error_destroy(NULL);
 }
+
+/* ---- ${VAR} expansion ------------------------------------------------------------------ */
+
+static const char *fake_env(const char *name)
+{
+    if (strcmp(name, "HOST") == 0)
+        return "db.local";
+    if (strcmp(name, "EMPTY") == 0)
+        return "";
+    return NULL;
+}
+
+static char *expand_ok(const char *in)
+{
+    cdc_error_t *err = NULL;
+    char *out = cdc_env_expand(in, fake_env, &err);
+    cr_assert_not_null(out, "expanding \"%s\" failed: %s", in, err ? err->message : "?");
+    return out;
+}
+
+Test(env_expand, references_defaults_and_escapes)
+{
+    const char *cases[][2] = {
+        {"plain", "plain"},
+        {"$5 and $x", "$5 and $x"},
+        {"jdbc:postgresql://${HOST}:5432/db", "jdbc:postgresql://db.local:5432/db"},
+        {"${HOST}${HOST}", "db.localdb.local"},
+        {"${MISSING:-fallback}", "fallback"},
+        {"${EMPTY:-fallback}", "fallback"},
+        {"[${EMPTY}]", "[]"},
+        {"${HOST:-x}", "db.local"},
+        {"${MISSING:-}", ""},
+        {"$${HOST}", "${HOST}"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char *out = expand_ok(cases[i][0]);
+        cr_expect_str_eq(out, cases[i][1], "input \"%s\"", cases[i][0]);
+        free(out);
+    }
+}
+
+Test(env_expand, unset_and_malformed_are_errors)
+{
+    const char *bad[][2] = {
+        {"${MISSING}", "environment variable MISSING is not set"},
+        {"x${HOST", "malformed environment reference at character 2"},
+        {"${}", "malformed environment reference at character 1"},
+        {"${9A}", "malformed environment reference"},
+        {"${A-B}", "malformed environment reference"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        cdc_error_t *err = NULL;
+        char *out = cdc_env_expand(bad[i][0], fake_env, &err);
+        cr_expect_null(out, "input \"%s\" expanded to \"%s\"", bad[i][0], out ? out : "");
+        cr_assert_not_null(err);
+        cr_expect(strstr(err->message, bad[i][1]) != NULL, "input \"%s\": message \"%s\"",
+                  bad[i][0], err->message);
+        cr_expect_not_null(err->hint);
+        cdc_error_destroy(err);
+    }
+}
