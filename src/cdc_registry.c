@@ -23,6 +23,7 @@ extern const cdc_connector_factory_t cdc_connector_jdbc;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
+extern const cdc_connector_factory_t cdc_connector_postgres_cdc;
 
 // clang-format off
 static const cdc_format_factory_t *const formats[] = {
@@ -36,8 +37,13 @@ static const cdc_format_factory_t *const formats[] = {
 };
 
 static const cdc_connector_factory_t *const connectors[] = {
-    &cdc_connector_blackhole, &cdc_connector_datagen, &cdc_connector_jdbc,
-    &cdc_connector_print,     &cdc_connector_values,  NULL,
+    &cdc_connector_blackhole,
+    &cdc_connector_datagen,
+    &cdc_connector_jdbc,
+    &cdc_connector_postgres_cdc,
+    &cdc_connector_print,
+    &cdc_connector_values,
+    NULL,
 };
 
 // clang-format on
