@@ -90,6 +90,163 @@ static void print_error(FILE *errout, cdc_error_t *err)
     free(s);
 }
 
+/* Appends the rows added since `before`, each with its table when asked. */
+static void print_rows(const cdc_decode_args_t *args, cdc_deser_t *deser, const cdc_type_t *schema,
+                       const cdc_batch_t *batch, uint32_t before, cdc_buf_t *text)
+{
+    for (uint32_t i = before; i < batch->n && !args->count_only; i++) {
+        const cdc_row_t *row = &batch->rows[i];
+        const cdc_type_t *type = schema                 ? schema
+                                 : deser->ops->row_type ? deser->ops->row_type(deser, row)
+                                                        : NULL;
+        if (!type)
+            continue;
+        if (args->with_table && row->origin) {
+            cdc_buf_puts(text, row->origin);
+            cdc_buf_putc(text, '\t');
+        }
+        cdc_row_print(text, row, type);
+        cdc_buf_putc(text, '\n');
+    }
+}
+
+static void flush_text(cdc_buf_t *text, FILE *out, bool force)
+{
+    if (text->len && (force || text->len >= 1 << 16)) {
+        fwrite(text->data, 1, text->len, out);
+        cdc_buf_clear(text);
+    }
+}
+
+/* Hex text ("0a1B", optionally "\x"-prefixed as psql prints bytea) to bytes; -1 = bad column. */
+static long hex_decode(const char *s, size_t len, cdc_buf_t *bytes)
+{
+    static const signed char hv[256] = {
+        ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,
+        ['6'] = 7,  ['7'] = 8,  ['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12,
+        ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12,
+        ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16};
+    size_t i = 0;
+    if (len >= 2 && s[0] == '\\' && s[1] == 'x')
+        i = 2;
+    cdc_buf_clear(bytes);
+    cdc_buf_reserve(bytes, len / 2 + 1);
+    for (; i < len; i += 2) {
+        int hi = hv[(unsigned char)s[i]];
+        if (!hi)
+            return (long)i + 1;
+        if (i + 1 >= len || !hv[(unsigned char)s[i + 1]])
+            return (long)i + 2;
+        bytes->data[bytes->len++] = (char)(((hi - 1) << 4) | (hv[(unsigned char)s[i + 1]] - 1));
+    }
+    return -1;
+}
+
+static const char *input_name(const cdc_decode_args_t *args)
+{
+    return args->input && strcmp(args->input, "-") ? args->input : "stdin";
+}
+
+/* CDC_INPUT_STREAM: raw bytes in chunks, then the end mark; the first error stops. */
+static int decode_stream(const cdc_decode_args_t *args, const cdc_format_factory_t *fmt,
+                         cdc_deser_t *deser, const cdc_type_t *schema, FILE *in, FILE *out,
+                         FILE *errout, uint64_t *nrows)
+{
+    enum { CHUNK = 1 << 20 };
+    char *chunk = cdc_xmalloc(CHUNK);
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    cdc_buf_t text = {0};
+    int status = 0;
+    for (bool end = false; !end;) {
+        size_t n = fread(chunk, 1, CHUNK, in);
+        end = n == 0;
+        cdc_buf_clear(&deser->errmsg);
+        int rc = deser->ops->decode(deser, end ? NULL : chunk, n, &batch);
+        *nrows += batch.n;
+        print_rows(args, deser, schema, &batch, 0, &text);
+        cdc_batch_reset(&batch);
+        flush_text(&text, out, rc != CDC_DECODE_OK);
+        if (rc == CDC_DECODE_ERROR) {
+            fflush(out);
+            fprintf(errout, "cdcflow: error: cannot decode %s: %s\n", input_name(args),
+                    cdc_buf_cstr(&deser->errmsg));
+            fprintf(errout, "CONTEXT: format \"%s\", %s\n", fmt->identifier, input_name(args));
+            status = 1;
+            break;
+        }
+    }
+    flush_text(&text, out, true);
+    cdc_buf_free(&text);
+    cdc_batch_free(&batch);
+    free(chunk);
+    return status;
+}
+
+/* CDC_INPUT_LINES and CDC_INPUT_HEX_LINES: one message per line; a bad one is reported. */
+static int decode_lines(const cdc_decode_args_t *args, const cdc_format_factory_t *fmt,
+                        cdc_deser_t *deser, const cdc_type_t *schema, FILE *in, FILE *out,
+                        FILE *errout, uint64_t *nrows, uint64_t *nmsgs)
+{
+    line_reader_t rd = {.fp = in, .cap = 1 << 20};
+    rd.buf = cdc_xmalloc(rd.cap);
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    cdc_buf_t text = {0}, bytes = {0};
+    bool hex = fmt->decode_input == CDC_INPUT_HEX_LINES;
+    int status = 0;
+    uint64_t lineno = 0;
+    size_t len;
+    const char *line;
+    while ((line = next_line(&rd, &len)) != NULL) {
+        lineno++;
+        if (len && line[len - 1] == '\r')
+            len--;
+        uint32_t before = batch.n;
+        cdc_buf_clear(&deser->errmsg);
+        const char *msg = line;
+        size_t mlen = len;
+        long bad = -1;
+        if (hex) {
+            bad = hex_decode(line, len, &bytes);
+            msg = bytes.data;
+            mlen = bytes.len;
+        }
+        int rc;
+        if (bad >= 0) {
+            cdc_buf_printf(&deser->errmsg, "not hex at column %ld", bad);
+            rc = CDC_DECODE_ERROR;
+        } else {
+            rc = deser->ops->decode(deser, mlen ? msg : NULL, mlen, &batch);
+        }
+        if (rc != CDC_DECODE_OK) {
+            cdc_batch_truncate(&batch, batch.n - before);
+            if (rc == CDC_DECODE_ERROR) {
+                status = 1;
+                flush_text(&text, out, true);
+                fflush(out);
+                fprintf(errout, "cdcflow: error: cannot decode line %llu: %s\n",
+                        (unsigned long long)lineno, cdc_buf_cstr(&deser->errmsg));
+                fprintf(errout, "DETAIL: message: %.*s%s\n", (int)(len > 200 ? 200 : len), line,
+                        len > 200 ? "..." : "");
+                fprintf(errout, "CONTEXT: format \"%s\", %s line %llu\n", fmt->identifier,
+                        input_name(args), (unsigned long long)lineno);
+            }
+        }
+        *nrows += batch.n - before;
+        print_rows(args, deser, schema, &batch, before, &text);
+        cdc_batch_reset(&batch);
+        flush_text(&text, out, false);
+    }
+    flush_text(&text, out, true);
+    *nmsgs = lineno;
+    free(rd.buf);
+    cdc_buf_free(&text);
+    cdc_buf_free(&bytes);
+    cdc_batch_free(&batch);
+    return status;
+}
+
 int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
 {
     cdc_error_t *err = NULL;
@@ -105,10 +262,23 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
         return 2;
     }
     char *label = cdc_strdup_printf("format \"%s\"", fmt->identifier);
+    /* a binary format that names positions by file learns the input's base name */
+    cdc_kv_t opts = {0};
+    for (int i = 0; i < args->options.n; i++)
+        cdc_kv_set(&opts, args->options.keys[i], args->options.values[i]);
+    bool declares_file = false;
+    for (int i = 0; fmt->options && fmt->options[i].key; i++)
+        declares_file |= strcmp(fmt->options[i].key, "file-name") == 0;
+    if (declares_file && !cdc_kv_get(&opts, "file-name") && args->input &&
+        strcmp(args->input, "-") != 0) {
+        const char *slash = strrchr(args->input, '/');
+        cdc_kv_set(&opts, "file-name", slash ? slash + 1 : args->input);
+    }
     cdc_option_scope_t scope = {
         .defs = fmt->options, .prefix = "", .label = label, .check = fmt->check};
     cdc_config_t *cfg = NULL;
-    cdc_options_validate(&scope, 1, &args->options, &cfg, &err);
+    cdc_options_validate(&scope, 1, &opts, &cfg, &err);
+    cdc_kv_free(&opts);
     free(label);
     if (!cfg) {
         print_error(errout, err);
@@ -124,7 +294,7 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
             cdc_config_destroy(cfg);
             return 2;
         }
-    } else {
+    } else if (!fmt->self_describing) {
         fprintf(errout,
                 "cdcflow: error: format \"%s\" needs --schema\n"
                 "HINT: give the columns, e.g. --schema 'id INT NOT NULL, name STRING'\n",
@@ -153,60 +323,17 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
             return 2;
         }
     }
-    line_reader_t rd = {.fp = in, .cap = 1 << 20};
-    rd.buf = cdc_xmalloc(rd.cap);
-    cdc_batch_t batch;
-    cdc_batch_init(&batch);
-    cdc_buf_t text = {0};
-    int status = 0;
-    uint64_t lineno = 0, nrows = 0;
-    size_t len;
-    const char *line;
-    while ((line = next_line(&rd, &len)) != NULL) {
-        lineno++;
-        if (len && line[len - 1] == '\r')
-            len--;
-        uint32_t before = batch.n;
-        cdc_buf_clear(&deser->errmsg);
-        int rc = deser->ops->decode(deser, len ? line : NULL, len, &batch);
-        if (rc != CDC_DECODE_OK) {
-            cdc_batch_truncate(&batch, batch.n - before);
-            if (rc == CDC_DECODE_ERROR) {
-                status = 1;
-                if (text.len)
-                    fwrite(text.data, 1, text.len, out);
-                cdc_buf_clear(&text);
-                fflush(out);
-                fprintf(errout, "cdcflow: error: cannot decode line %llu: %s\n",
-                        (unsigned long long)lineno, cdc_buf_cstr(&deser->errmsg));
-                fprintf(errout, "DETAIL: message: %.*s%s\n", (int)(len > 200 ? 200 : len), line,
-                        len > 200 ? "..." : "");
-                fprintf(errout, "CONTEXT: format \"%s\", %s line %llu\n", fmt->identifier,
-                        args->input && strcmp(args->input, "-") ? args->input : "stdin",
-                        (unsigned long long)lineno);
-            }
-        }
-        nrows += batch.n - before;
-        for (uint32_t i = before; i < batch.n && !args->count_only; i++) {
-            const cdc_row_t *row = &batch.rows[i];
-            if (args->with_table && row->origin) {
-                cdc_buf_puts(&text, row->origin);
-                cdc_buf_putc(&text, '\t');
-            }
-            cdc_row_print(&text, row, schema);
-            cdc_buf_putc(&text, '\n');
-        }
-        cdc_batch_reset(&batch);
-        if (text.len >= 1 << 16) {
-            fwrite(text.data, 1, text.len, out);
-            cdc_buf_clear(&text);
-        }
+    uint64_t nrows = 0, nmsgs = 0;
+    int status = fmt->decode_input == CDC_INPUT_STREAM
+                     ? decode_stream(args, fmt, deser, schema, in, out, errout, &nrows)
+                     : decode_lines(args, fmt, deser, schema, in, out, errout, &nrows, &nmsgs);
+    if (args->count_only) {
+        if (fmt->decode_input == CDC_INPUT_STREAM)
+            fprintf(out, "%llu rows\n", (unsigned long long)nrows);
+        else
+            fprintf(out, "%llu rows from %llu messages\n", (unsigned long long)nrows,
+                    (unsigned long long)nmsgs);
     }
-    if (text.len)
-        fwrite(text.data, 1, text.len, out);
-    if (args->count_only)
-        fprintf(out, "%llu rows from %llu messages\n", (unsigned long long)nrows,
-                (unsigned long long)lineno);
     fflush(out);
     if (deser->skipped)
         fprintf(errout,
@@ -215,9 +342,6 @@ int cdc_decode_run(const cdc_decode_args_t *args, FILE *out, FILE *errout)
                 (unsigned long long)deser->skipped);
     if (in != stdin)
         fclose(in);
-    free(rd.buf);
-    cdc_buf_free(&text);
-    cdc_batch_free(&batch);
     deser->ops->destroy(deser);
     cdc_type_destroy(schema);
     cdc_config_destroy(cfg);

@@ -55,6 +55,13 @@ typedef struct cdc_deser_ops_s {
      */
     int (*decode)(cdc_deser_t *deser, const char *msg, size_t len, cdc_batch_t *out);
     void (*destroy)(cdc_deser_t *deser);
+    /**
+     * Optional, for self-describing formats (mysql-binlog, pgoutput) made
+     * without a row type (ctx->row_type NULL): the ROW type of a row this
+     * deserializer produced, each table its own. Borrowed; valid until the
+     * deserializer is destroyed.
+     */
+    const cdc_type_t *(*row_type)(cdc_deser_t *deser, const cdc_row_t *row);
 } cdc_deser_ops_t;
 
 /** Base of every deserializer: plugins embed it as their first member. */
@@ -80,6 +87,13 @@ struct cdc_ser_s {
     cdc_buf_t errmsg;
 };
 
+/** How `cdcflow decode` reads a file for a format. */
+typedef enum cdc_decode_input {
+    CDC_INPUT_LINES = 0, /* one text message per line (the JSON formats) */
+    CDC_INPUT_HEX_LINES, /* one hex-encoded binary message per line (pgoutput) */
+    CDC_INPUT_STREAM     /* raw bytes in chunks split anywhere; a NULL/0 call marks the end */
+} cdc_decode_input_t;
+
 typedef struct cdc_format_factory_s {
     const char *identifier; /* lowercase with dashes: "debezium-json" */
     const char *description;
@@ -92,6 +106,9 @@ typedef struct cdc_format_factory_s {
     cdc_changelog_mode_t (*encode_mode)(const cdc_config_t *cfg);
     int (*deser_new)(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_error_t **err);
     int (*ser_new)(const cdc_format_ctx_t *ctx, cdc_ser_t **out, cdc_error_t **err);
+    cdc_decode_input_t decode_input; /* what `cdcflow decode` feeds decode() */
+    /** Self-describing: --schema is optional and the deserializer has row_type(). */
+    bool self_describing;
 } cdc_format_factory_t;
 
 /* ---- connectors ---------------------------------------------------------------- */

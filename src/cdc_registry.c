@@ -18,12 +18,14 @@ extern const cdc_format_factory_t cdc_format_debezium_json;
 extern const cdc_format_factory_t cdc_format_json;
 extern const cdc_format_factory_t cdc_format_maxwell_json;
 extern const cdc_format_factory_t cdc_format_ogg_json;
+extern const cdc_format_factory_t cdc_format_pgoutput;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_filesystem;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
+extern const cdc_connector_factory_t cdc_connector_postgres_cdc;
 
 // clang-format off
 static const cdc_format_factory_t *const formats[] = {
@@ -33,6 +35,7 @@ static const cdc_format_factory_t *const formats[] = {
     &cdc_format_json,
     &cdc_format_maxwell_json,
     &cdc_format_ogg_json,
+    &cdc_format_pgoutput,
     NULL,
 };
 
@@ -41,6 +44,7 @@ static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_datagen,
     &cdc_connector_filesystem,
     &cdc_connector_jdbc,
+    &cdc_connector_postgres_cdc,
     &cdc_connector_print,
     &cdc_connector_values,
     NULL,

@@ -39,7 +39,7 @@ pg_start() {
     # a port someone listens on is taken; a server that fails to bind moves us on too
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then continue; fi
     if pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
-      -o "-p $port -k $PG_SOCK -c listen_addresses=127.0.0.1 -c fsync=off -c log_connections=on" start >/dev/null 2>&1; then
+      -o "-p $port -k $PG_SOCK -c listen_addresses=127.0.0.1 -c fsync=off -c log_connections=on -c wal_level=logical" start >/dev/null 2>&1; then
       PG_PORT=$port
       break
     fi

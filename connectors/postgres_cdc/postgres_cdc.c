@@ -1,0 +1,1046 @@
+/*
+ * postgres_cdc.c — the `postgres-cdc` source: one PostgreSQL table captured
+ * through a logical replication slot and the pgoutput plugin, decoded by our
+ * `pgoutput` format (never by a library's decoder).
+ *
+ * Start-up (split 1; a slot has one consumer, other splits end at once):
+ *  1. a normal connection checks the table (its relation id, columns, key
+ *     and replica identity), and makes sure the publication exists and
+ *     covers the table (creating `FOR TABLE` when publication.autocreate);
+ *  2. the replication connection (replication=database) looks for the slot:
+ *     - it exists: resume from its confirmed position (no snapshot);
+ *     - it does not, scan.startup.mode = initial: a slot "<slot>_init" is
+ *       created with EXPORT_SNAPSHOT; the normal connection imports that
+ *       snapshot (REPEATABLE READ, SET TRANSACTION SNAPSHOT) and reads the
+ *       table through a cursor; each row becomes a synthetic pgoutput Insert
+ *       decoded by the same decoder as the stream, so snapshot and stream
+ *       rows are typed identically. At the end poll() returns
+ *       CDC_POLL_FLUSH; at the commit that follows (the snapshot is durable
+ *       downstream) "<slot>_init", still at its consistent point, is copied
+ *       to "<slot>" (pg_copy_logical_replication_slot) and dropped, and a new
+ *       session streams from "<slot>": nothing missed, nothing twice.
+ *       So "<slot>" exists only once a snapshot is complete. When a run
+ *       stops or crashes during the snapshot, the next finds "<slot>_init"
+ *       alone and reads the table again at the current state; the changes
+ *       streamed after it from the slot's older consistent point replay
+ *       every change since (full row images), which also removes rows the
+ *       first attempt wrote and that were deleted meanwhile;
+ *     - it does not, latest-offset: "<slot>" is created now.
+ *  3. START_REPLICATION SLOT ... LOGICAL 0/0 (proto_version 1,
+ *     publication_names): XLogData payloads go to the decoder; keepalives
+ *     that ask for it are answered.
+ *
+ * Positions: poll() remembers the end LSN of the last Commit whose rows it
+ * returned; commit() — which the runtime calls only after the sinks' flush
+ * returned — reports that LSN as flushed in a standby status update, so the
+ * server keeps everything not yet durable downstream and a restart replays
+ * from there (at-least-once delivery, exactly-once effect on keyed sinks).
+ *
+ * Both connections pin DateStyle=ISO, TimeZone=UTC, extra_float_digits=3,
+ * IntervalStyle=postgres and client_encoding=UTF8: pgoutput prints values
+ * with the walsender's settings, and the decoder parses exactly that text.
+ */
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cdc_log.h"
+#include "cdc_plugin.h"
+
+#define PGC_PINNED                                                                                 \
+    "-c DateStyle=ISO -c TimeZone=UTC -c extra_float_digits=3 -c IntervalStyle=postgres "          \
+    "-c client_encoding=UTF8"
+#define PGC_FETCH_ROWS 2000
+#define PGC_STATUS_INTERVAL_MS 10000
+
+enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
+enum { CL_ALL = 0, CL_UPSERT = 1 };
+
+typedef struct pgc_source {
+    cdc_source_t base;
+    cdc_type_t *produced;
+    char *table_label; /* "schema.table" */
+    const cdc_config_t *cfg;
+    int startup;
+    int changelog;
+} pgc_source_t;
+
+typedef struct pgc_col {
+    char *name;
+    uint32_t oid;
+    int32_t typmod;
+    bool key;
+} pgc_col_t;
+
+typedef struct pgc_reader {
+    cdc_reader_t base;
+    pgc_source_t *src;
+    bool idle; /* a split other than the first: nothing to read */
+    PGconn *meta;
+    PGconn *repl;
+    cdc_deser_t *deser;
+    cdc_config_t *fmt_cfg;
+
+    /* the table, for the synthetic snapshot messages */
+    uint32_t relid;
+    char ident;
+    pgc_col_t *cols;
+    int ncols;
+
+    bool snapshot;         /* the cursor is open (on the temporary slot's snapshot) */
+    bool awaiting_durable; /* snapshot read; the slot is made permanent at the next commit */
+    char *init_slot;       /* the slot created by this run */
+    bool streaming;
+    cdc_buf_t synth;
+
+    /* payload buffers the rows of the current batch may point into */
+    char **held;
+    int nheld, capheld;
+
+    bool in_txn;            /* between Begin and Commit */
+    uint64_t received_lsn;  /* end of the last XLogData */
+    uint64_t pending_lsn;   /* end of the last Commit whose rows were returned */
+    uint64_t confirmed_lsn; /* reported as flushed */
+    int64_t last_status_ms;
+    uint64_t decode_errors;
+} pgc_reader_t;
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static const char *opt(const cdc_config_t *cfg, const char *key)
+{
+    const char *v = cdc_config_str(cfg, key);
+    return v ? v : "";
+}
+
+/* ---- connections ------------------------------------------------------------------------ */
+
+static PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
+{
+    const cdc_config_t *c = s->cfg;
+    char port[16];
+    snprintf(port, sizeof(port), "%lld", (long long)cdc_config_int(c, "port"));
+    const char *keys[16], *vals[16];
+    int n = 0;
+    keys[n] = "host", vals[n++] = opt(c, "hostname");
+    keys[n] = "port", vals[n++] = port;
+    keys[n] = "dbname", vals[n++] = opt(c, "database-name");
+    keys[n] = "user", vals[n++] = opt(c, "username");
+    if (cdc_config_str(c, "password"))
+        keys[n] = "password", vals[n++] = cdc_config_str(c, "password");
+    keys[n] = "application_name", vals[n++] = "cdcflow";
+    keys[n] = "options", vals[n++] = PGC_PINNED;
+    keys[n] = "connect_timeout", vals[n++] = "10";
+    if (cdc_config_str(c, "sslmode"))
+        keys[n] = "sslmode", vals[n++] = cdc_config_str(c, "sslmode");
+    if (cdc_config_str(c, "sslrootcert"))
+        keys[n] = "sslrootcert", vals[n++] = cdc_config_str(c, "sslrootcert");
+    if (replication)
+        keys[n] = "replication", vals[n++] = "database";
+    keys[n] = NULL;
+    vals[n] = NULL;
+    PGconn *conn = PQconnectdbParams(keys, vals, 0);
+    if (!conn || PQstatus(conn) != CONNECTION_OK) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "could not connect to PostgreSQL at %s:%s%s",
+                      opt(c, "hostname"), port, replication ? " for replication" : "");
+        cdc_error_set_detail(*err, "%s", conn ? PQerrorMessage(conn) : "out of memory");
+        if (replication)
+            cdc_error_set_hint(*err, "the user needs the REPLICATION attribute and pg_hba.conf a "
+                                     "\"replication\" line; the server needs wal_level=logical");
+        PQfinish(conn);
+        return NULL;
+    }
+    return conn;
+}
+
+/* Runs a statement that returns no rows (or whose rows are ignored). */
+static int exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t **err)
+{
+    PGresult *r = PQexec(conn, sql);
+    ExecStatusType st = PQresultStatus(r);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "%s failed", what);
+        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(r));
+        PQclear(r);
+        return -1;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static PGresult *query(PGconn *conn, const char *sql, int nparams, const char *const *params,
+                       const char *what, cdc_error_t **err)
+{
+    PGresult *r = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "%s failed", what);
+        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(r));
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* quoted "schema"."table" by libpq's escaping */
+static char *qualified(PGconn *conn, const char *schema, const char *table)
+{
+    char *a = PQescapeIdentifier(conn, schema, strlen(schema));
+    char *b = PQescapeIdentifier(conn, table, strlen(table));
+    char *q = cdc_strdup_printf("%s.%s", a ? a : "\"\"", b ? b : "\"\"");
+    PQfreemem(a);
+    PQfreemem(b);
+    return q;
+}
+
+/* ---- the table, the publication and the slot -------------------------------------------- */
+
+static int load_table(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    const char *schema = opt(s->cfg, "schema-name"), *table = opt(s->cfg, "table-name");
+    const char *params[2] = {schema, table};
+    PGresult *res = query(r->meta,
+                          "SELECT c.oid, c.relreplident FROM pg_class c JOIN pg_namespace n ON "
+                          "n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2 AND "
+                          "c.relkind IN ('r', 'p')",
+                          2, params, "looking up the table", err);
+    if (!res)
+        return -1;
+    if (PQntuples(res) != 1) {
+        PQclear(res);
+        cdc_error_set(err, CDC_ERR_CATALOG, "table \"%s\" does not exist in database \"%s\"",
+                      s->table_label, opt(s->cfg, "database-name"));
+        cdc_error_set_hint(*err, "check 'schema-name' and 'table-name' (names are exact, "
+                                 "case-sensitive)");
+        return -1;
+    }
+    r->relid = (uint32_t)strtoul(PQgetvalue(res, 0, 0), NULL, 10);
+    r->ident = PQgetvalue(res, 0, 1)[0];
+    PQclear(res);
+    char relid[16];
+    snprintf(relid, sizeof(relid), "%u", r->relid);
+    const char *p1[1] = {relid};
+    /* the columns pgoutput sends, in its order, with the replica identity key flag */
+    res = query(r->meta,
+                "SELECT a.attname, a.atttypid, a.atttypmod, "
+                "coalesce(a.attnum = ANY (i.indkey), false) "
+                "FROM pg_attribute a LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND "
+                "(i.indisreplident OR (i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_index j "
+                "WHERE j.indrelid = a.attrelid AND j.indisreplident))) "
+                "WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped "
+                "AND a.attgenerated = '' ORDER BY a.attnum",
+                1, p1, "reading the table's columns", err);
+    if (!res)
+        return -1;
+    r->ncols = PQntuples(res);
+    r->cols = cdc_xcalloc((size_t)r->ncols, sizeof(*r->cols));
+    for (int i = 0; i < r->ncols; i++) {
+        r->cols[i].name = cdc_xstrdup(PQgetvalue(res, i, 0));
+        r->cols[i].oid = (uint32_t)strtoul(PQgetvalue(res, i, 1), NULL, 10);
+        r->cols[i].typmod = (int32_t)strtol(PQgetvalue(res, i, 2), NULL, 10);
+        r->cols[i].key = PQgetvalue(res, i, 3)[0] == 't';
+    }
+    PQclear(res);
+    /* every declared column must exist upstream */
+    const cdc_type_t *row = s->produced;
+    for (int f = 0; f < row->nchildren; f++) {
+        bool found = false;
+        for (int i = 0; i < r->ncols && !found; i++)
+            found = strcmp(r->cols[i].name, row->names[f]) == 0;
+        if (!found) {
+            cdc_error_set(err, CDC_ERR_CATALOG, "column \"%s\" does not exist in table \"%s\"",
+                          row->names[f], s->table_label);
+            cdc_buf_t names = {0};
+            for (int i = 0; i < r->ncols; i++)
+                cdc_buf_printf(&names, "%s%s", i ? ", " : "", r->cols[i].name);
+            cdc_error_set_hint(*err, "the table's columns are: %s", cdc_buf_cstr(&names));
+            cdc_buf_free(&names);
+            return -1;
+        }
+    }
+    if (s->changelog == CL_ALL && r->ident != 'f') {
+        cdc_error_set(err, CDC_ERR_PLAN,
+                      "table \"%s\" has REPLICA IDENTITY %s: updates and deletes carry only the "
+                      "key, not the old row that 'changelog-mode' = 'all' promises",
+                      s->table_label,
+                      r->ident == 'd'   ? "DEFAULT"
+                      : r->ident == 'n' ? "NOTHING"
+                                        : "USING INDEX");
+        cdc_error_set_hint(*err,
+                           "run ALTER TABLE %s REPLICA IDENTITY FULL, or declare a PRIMARY KEY "
+                           "and set 'changelog-mode' = 'upsert'",
+                           s->table_label);
+        return -1;
+    }
+    if (s->changelog == CL_UPSERT && r->ident == 'n') {
+        cdc_error_set(err, CDC_ERR_PLAN,
+                      "table \"%s\" has REPLICA IDENTITY NOTHING: deletes cannot be captured",
+                      s->table_label);
+        cdc_error_set_hint(*err, "give the table a primary key or REPLICA IDENTITY FULL");
+        return -1;
+    }
+    return 0;
+}
+
+static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    const char *pub = opt(s->cfg, "publication.name");
+    const char *params[3] = {pub, opt(s->cfg, "schema-name"), opt(s->cfg, "table-name")};
+    PGresult *res = query(r->meta,
+                          "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1), "
+                          "EXISTS (SELECT 1 FROM pg_publication_tables WHERE pubname = $1 AND "
+                          "schemaname = $2 AND tablename = $3)",
+                          3, params, "looking up the publication", err);
+    if (!res)
+        return -1;
+    bool exists = PQgetvalue(res, 0, 0)[0] == 't';
+    bool covers = PQgetvalue(res, 0, 1)[0] == 't';
+    PQclear(res);
+    if (covers)
+        return 0;
+    char *qpub = PQescapeIdentifier(r->meta, pub, strlen(pub));
+    char *qt = qualified(r->meta, opt(s->cfg, "schema-name"), opt(s->cfg, "table-name"));
+    int rc = 0;
+    if (!cdc_config_bool(s->cfg, "publication.autocreate")) {
+        cdc_error_set(err, CDC_ERR_CATALOG,
+                      exists ? "publication \"%s\" does not include table \"%s\""
+                             : "publication \"%s\" does not exist (table \"%s\")",
+                      pub, s->table_label);
+        cdc_error_set_hint(*err,
+                           exists ? "ALTER PUBLICATION %s ADD TABLE %s"
+                                  : "CREATE PUBLICATION %s FOR TABLE %s, or set "
+                                    "'publication.autocreate' = 'true'",
+                           qpub, qt);
+        rc = -1;
+    } else {
+        char *sql = exists ? cdc_strdup_printf("ALTER PUBLICATION %s ADD TABLE %s", qpub, qt)
+                           : cdc_strdup_printf("CREATE PUBLICATION %s FOR TABLE %s", qpub, qt);
+        rc = exec_ok(r->meta, sql,
+                     exists ? "adding the table to the publication" : "creating the publication",
+                     err);
+        if (rc == 0)
+            cdc_log(CDC_LOG_INFO, NULL, s->table_label, "%s publication \"%s\"",
+                    exists ? "added the table to" : "created", pub);
+        free(sql);
+    }
+    PQfreemem(qpub);
+    free(qt);
+    return rc;
+}
+
+static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_t **err)
+{
+    const char *params[1] = {slot};
+    PGresult *res = query(r->meta,
+                          "SELECT plugin, database, active_pid FROM pg_replication_slots WHERE "
+                          "slot_name = $1",
+                          1, params, "looking up the replication slot", err);
+    if (!res)
+        return -1;
+    *exists = PQntuples(res) == 1;
+    int rc = 0;
+    if (*exists && strcmp(PQgetvalue(res, 0, 0), "pgoutput") != 0) {
+        cdc_error_set(err, CDC_ERR_CATALOG,
+                      "replication slot \"%s\" uses plugin \"%s\", not pgoutput", slot,
+                      PQgetvalue(res, 0, 0));
+        cdc_error_set_hint(*err, "pick another 'slot.name', or drop that slot");
+        rc = -1;
+    } else if (*exists && strcmp(PQgetvalue(res, 0, 1), opt(r->src->cfg, "database-name")) != 0) {
+        cdc_error_set(err, CDC_ERR_CATALOG, "replication slot \"%s\" belongs to database \"%s\"",
+                      slot, PQgetvalue(res, 0, 1));
+        cdc_error_set_hint(*err, "slot names are per server: pick another 'slot.name'");
+        rc = -1;
+    } else if (*exists && !PQgetisnull(res, 0, 2)) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "replication slot \"%s\" is in use by server process %s",
+                      slot, PQgetvalue(res, 0, 2));
+        cdc_error_set_hint(*err, "another cdcflow run (or another consumer) reads this slot; a "
+                                 "slot has one reader: give each pipeline its own 'slot.name'");
+        rc = -1;
+    }
+    PQclear(res);
+    return rc;
+}
+
+/* ---- synthetic pgoutput messages for snapshot rows ----------------------------------------- */
+
+static void put_u8(cdc_buf_t *b, uint8_t v)
+{
+    cdc_buf_putc(b, (char)v);
+}
+
+static void put_u16(cdc_buf_t *b, uint16_t v)
+{
+    put_u8(b, (uint8_t)(v >> 8));
+    put_u8(b, (uint8_t)v);
+}
+
+static void put_u32(cdc_buf_t *b, uint32_t v)
+{
+    put_u16(b, (uint16_t)(v >> 16));
+    put_u16(b, (uint16_t)v);
+}
+
+static void put_cstr(cdc_buf_t *b, const char *s)
+{
+    cdc_buf_append(b, s, strlen(s) + 1);
+}
+
+static int feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
+                cdc_error_t **err)
+{
+    int rc = r->deser->ops->decode(r->deser, msg, len, out);
+    if (rc == CDC_DECODE_ERROR) {
+        r->decode_errors++;
+        cdc_error_set(err, CDC_ERR_PARSE, "cannot decode a pgoutput message of table \"%s\": %s",
+                      r->src->table_label, cdc_buf_cstr(&r->deser->errmsg));
+        if (lsn)
+            cdc_error_add_context(*err, "at LSN %X/%X", (unsigned)(lsn >> 32), (unsigned)lsn);
+        else
+            cdc_error_add_context(*err, "in the initial snapshot");
+        return -1;
+    }
+    return 0;
+}
+
+static int synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
+{
+    cdc_buf_t *b = &r->synth;
+    cdc_buf_clear(b);
+    put_u8(b, 'R');
+    put_u32(b, r->relid);
+    put_cstr(b, opt(r->src->cfg, "schema-name"));
+    put_cstr(b, opt(r->src->cfg, "table-name"));
+    put_u8(b, (uint8_t)r->ident);
+    put_u16(b, (uint16_t)r->ncols);
+    for (int i = 0; i < r->ncols; i++) {
+        put_u8(b, r->cols[i].key ? 1 : 0);
+        put_cstr(b, r->cols[i].name);
+        put_u32(b, r->cols[i].oid);
+        put_u32(b, (uint32_t)r->cols[i].typmod);
+    }
+    return feed(r, b->data, b->len, out, 0, err);
+}
+
+/* ---- snapshot ------------------------------------------------------------------------------ */
+
+static int start_snapshot(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **err)
+{
+    if (exec_ok(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+                "starting the snapshot transaction", err) < 0)
+        return -1;
+    int rc = 0;
+    if (snapshot_name) {
+        char *lit = PQescapeLiteral(r->meta, snapshot_name, strlen(snapshot_name));
+        char *sql = cdc_strdup_printf("SET TRANSACTION SNAPSHOT %s", lit);
+        PQfreemem(lit);
+        rc = exec_ok(r->meta, sql, "importing the slot's snapshot", err);
+        free(sql);
+        if (rc < 0)
+            return -1;
+    }
+    cdc_buf_t q = {0};
+    cdc_buf_puts(&q, "DECLARE cdcflow_snapshot NO SCROLL CURSOR FOR SELECT ");
+    for (int i = 0; i < r->ncols; i++) {
+        char *id = PQescapeIdentifier(r->meta, r->cols[i].name, strlen(r->cols[i].name));
+        cdc_buf_printf(&q, "%s%s", i ? ", " : "", id);
+        PQfreemem(id);
+    }
+    char *qt = qualified(r->meta, opt(r->src->cfg, "schema-name"), opt(r->src->cfg, "table-name"));
+    cdc_buf_printf(&q, " FROM ONLY %s", qt);
+    free(qt);
+    rc = exec_ok(r->meta, cdc_buf_cstr(&q), "opening the snapshot cursor", err);
+    cdc_buf_free(&q);
+    if (rc < 0)
+        return -1;
+    r->snapshot = true;
+    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot started (%s)",
+            snapshot_name ? snapshot_name
+                          : "current state; changes since the slot replay after it");
+    return 0;
+}
+
+/* Up to max rows of the snapshot; sets *done at its end. */
+static int poll_snapshot(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, bool *done,
+                         cdc_error_t **err)
+{
+    char sql[96];
+    snprintf(sql, sizeof(sql), "FETCH FORWARD %u FROM cdcflow_snapshot",
+             max < PGC_FETCH_ROWS ? max : PGC_FETCH_ROWS);
+    PGresult *res = PQexec(r->meta, sql);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "reading the initial snapshot of \"%s\" failed",
+                      r->src->table_label);
+        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
+        PQclear(res);
+        return -1;
+    }
+    int n = PQntuples(res);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        cdc_buf_t *b = &r->synth;
+        cdc_buf_clear(b);
+        put_u8(b, 'I');
+        put_u32(b, r->relid);
+        put_u8(b, 'N');
+        put_u16(b, (uint16_t)r->ncols);
+        for (int c = 0; c < r->ncols; c++) {
+            if (PQgetisnull(res, i, c)) {
+                put_u8(b, 'n');
+            } else {
+                int len = PQgetlength(res, i, c);
+                put_u8(b, 't');
+                put_u32(b, (uint32_t)len);
+                cdc_buf_append(b, PQgetvalue(res, i, c), (size_t)len);
+            }
+        }
+        /* rows may point into the message: keep a copy until the batch is reset */
+        char *copy = cdc_arena_alloc(&out->arena, b->len);
+        memcpy(copy, b->data, b->len);
+        rc = feed(r, copy, b->len, out, 0, err);
+    }
+    PQclear(res);
+    if (rc < 0)
+        return -1;
+    if (n == 0) {
+        if (exec_ok(r->meta, "COMMIT", "ending the snapshot transaction", err) < 0)
+            return -1;
+        r->snapshot = false;
+        *done = true;
+    }
+    return 0;
+}
+
+/* ---- streaming ------------------------------------------------------------------------------ */
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void set_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 7; i >= 0; i--) {
+        p[i] = (uint8_t)v;
+        v >>= 8;
+    }
+}
+
+static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
+{
+    int64_t now = mono_ms();
+    if (!force && now - r->last_status_ms < PGC_STATUS_INTERVAL_MS)
+        return 0;
+    uint8_t msg[34];
+    msg[0] = 'r';
+    /* written and flushed = what is durable downstream; applied likewise */
+    set_u64(msg + 1, r->confirmed_lsn);
+    set_u64(msg + 9, r->confirmed_lsn);
+    set_u64(msg + 17, r->confirmed_lsn);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    /* microseconds since 2000-01-01 */
+    int64_t pgnow = ((int64_t)ts.tv_sec - 946684800) * 1000000 + ts.tv_nsec / 1000;
+    set_u64(msg + 25, (uint64_t)pgnow);
+    msg[33] = 0;
+    if (PQputCopyData(r->repl, (const char *)msg, sizeof(msg)) != 1 || PQflush(r->repl) != 0) {
+        cdc_error_set(err, CDC_ERR_REMOTE,
+                      "could not send the replication status to PostgreSQL (table \"%s\")",
+                      r->src->table_label);
+        cdc_error_set_detail(*err, "%s", PQerrorMessage(r->repl));
+        return -1;
+    }
+    r->last_status_ms = now;
+    return 0;
+}
+
+static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
+{
+    const char *pub = opt(r->src->cfg, "publication.name");
+    char *qslot = PQescapeIdentifier(r->repl, slot, strlen(slot));
+    /* publication_names takes a quoted identifier list inside a string literal */
+    char *qpub = PQescapeIdentifier(r->repl, pub, strlen(pub));
+    char *lit = PQescapeLiteral(r->repl, qpub, strlen(qpub));
+    char *sql = cdc_strdup_printf(
+        "START_REPLICATION SLOT %s LOGICAL 0/0 (proto_version '1', publication_names %s)", qslot,
+        lit);
+    PQfreemem(qslot);
+    PQfreemem(qpub);
+    PQfreemem(lit);
+    PGresult *res = PQexec(r->repl, sql);
+    free(sql);
+    if (PQresultStatus(res) != PGRES_COPY_BOTH) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "could not start replication from slot \"%s\"", slot);
+        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
+        PQclear(res);
+        return -1;
+    }
+    PQclear(res);
+    r->streaming = true;
+    r->last_status_ms = mono_ms();
+    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "streaming changes from slot \"%s\"", slot);
+    return 0;
+}
+
+static void release_held(pgc_reader_t *r)
+{
+    for (int i = 0; i < r->nheld; i++)
+        PQfreemem(r->held[i]);
+    r->nheld = 0;
+}
+
+static void hold(pgc_reader_t *r, char *buf)
+{
+    if (r->nheld == r->capheld) {
+        r->capheld = r->capheld ? r->capheld * 2 : 64;
+        r->held = cdc_xrealloc(r->held, (size_t)r->capheld * sizeof(*r->held));
+    }
+    r->held[r->nheld++] = buf;
+}
+
+/* Handles one CopyData message; *commit set when it ended a transaction. */
+static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_error_t **err)
+{
+    const uint8_t *p = (const uint8_t *)buf;
+    if (len >= 1 && p[0] == 'k') {
+        if (len < 18) {
+            cdc_error_set(err, CDC_ERR_REMOTE, "short keepalive message (%d bytes)", len);
+            return -1;
+        }
+        uint64_t end = get_u64(p + 1);
+        if (!r->in_txn && r->pending_lsn <= r->confirmed_lsn && end > r->confirmed_lsn) {
+            /* everything returned is durable and no transaction is open: WAL up to here holds
+               nothing for us, so the slot may release it (an idle table must not pin WAL) */
+            r->confirmed_lsn = end;
+            r->pending_lsn = end;
+            return send_status(r, true, err);
+        }
+        return send_status(r, p[17] != 0, err);
+    }
+    if (len < 25 || p[0] != 'w') {
+        cdc_error_set(err, CDC_ERR_REMOTE, "unexpected replication message 0x%02x (%d bytes)",
+                      len ? p[0] : 0, len);
+        return -1;
+    }
+    uint64_t start = get_u64(p + 1);
+    const char *payload = buf + 25;
+    size_t plen = (size_t)len - 25;
+    if (start > r->received_lsn)
+        r->received_lsn = start;
+    if (plen >= 1 && payload[0] == 'B')
+        r->in_txn = true;
+    if (plen >= 1 && payload[0] == 'C' && plen >= 18) {
+        r->in_txn = false;
+        /* Commit: flags, commit LSN, end LSN, timestamp */
+        uint64_t end_lsn = get_u64((const uint8_t *)payload + 10);
+        if (feed(r, payload, plen, out, start, err) < 0)
+            return -1;
+        r->pending_lsn = end_lsn;
+        return 0;
+    }
+    return feed(r, payload, plen, out, start, err);
+}
+
+static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
+{
+    int64_t deadline = mono_ms() + 100;
+    while (out->n < max) {
+        char *buf = NULL;
+        int len = PQgetCopyData(r->repl, &buf, 1);
+        if (len > 0) {
+            hold(r, buf);
+            if (on_copy(r, buf, len, out, err) < 0)
+                return -1;
+            continue;
+        }
+        if (len == -1 || len == -2) {
+            cdc_error_set(err, CDC_ERR_REMOTE, "the replication stream of \"%s\" ended",
+                          r->src->table_label);
+            cdc_error_set_detail(*err, "%s", PQerrorMessage(r->repl));
+            cdc_error_set_hint(*err, "the server may have restarted or ended the connection; "
+                                     "run again to resume from the last committed position");
+            return -1;
+        }
+        /* nothing buffered: return what we have, or wait (bounded) for the socket */
+        if (out->n > 0)
+            break;
+        int left = (int)(deadline - mono_ms());
+        if (left <= 0)
+            break;
+        struct pollfd pfd = {.fd = PQsocket(r->repl), .events = POLLIN};
+        if (poll(&pfd, 1, left) > 0 && PQconsumeInput(r->repl) == 0) {
+            cdc_error_set(err, CDC_ERR_REMOTE, "lost the replication connection of \"%s\"",
+                          r->src->table_label);
+            cdc_error_set_detail(*err, "%s", PQerrorMessage(r->repl));
+            cdc_error_set_hint(*err, "run again to resume from the last committed position");
+            return -1;
+        }
+    }
+    return send_status(r, false, err);
+}
+
+/* ---- reader -------------------------------------------------------------------------------- */
+
+/* CREATE_REPLICATION_SLOT on the replication connection; the exported snapshot's name into
+   snapshot (when given). */
+static int create_slot(pgc_reader_t *r, const char *name, bool export, char *snapshot, size_t cap,
+                       cdc_error_t **err)
+{
+    char *qname = PQescapeIdentifier(r->repl, name, strlen(name));
+    char *sql = cdc_strdup_printf("CREATE_REPLICATION_SLOT %s LOGICAL pgoutput %s", qname,
+                                  export ? "EXPORT_SNAPSHOT" : "NOEXPORT_SNAPSHOT");
+    PQfreemem(qname);
+    PGresult *res = PQexec(r->repl, sql);
+    free(sql);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "could not create replication slot \"%s\"", name);
+        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
+        cdc_error_set_hint(*err, "the server needs wal_level=logical and a free "
+                                 "max_replication_slots entry");
+        PQclear(res);
+        return -1;
+    }
+    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "created replication slot \"%s\" at %s", name,
+            PQgetvalue(res, 0, 1));
+    if (snapshot)
+        snprintf(snapshot, cap, "%s", PQgetvalue(res, 0, 2));
+    PQclear(res);
+    return 0;
+}
+
+static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
+{
+    (void)out;
+    pgc_source_t *s = r->src;
+    const char *slot = opt(s->cfg, "slot.name");
+    bool exists = false;
+    if (find_slot(r, slot, &exists, err) < 0)
+        return -1;
+    if (exists) {
+        cdc_log(CDC_LOG_INFO, NULL, s->table_label,
+                "replication slot \"%s\" exists: resuming from its confirmed position", slot);
+        return start_streaming(r, slot, err);
+    }
+    if (s->startup != MODE_INITIAL) {
+        if (create_slot(r, slot, false, NULL, 0, err) < 0)
+            return -1;
+        return start_streaming(r, slot, err);
+    }
+    /* the snapshot's slot: permanent, renamed (copied) to slot.name only once the snapshot is
+       durable downstream, so slot.name existing means "snapshot done" */
+    r->init_slot = cdc_strdup_printf("%.56s_init", slot);
+    bool init_exists = false;
+    if (find_slot(r, r->init_slot, &init_exists, err) < 0)
+        return -1;
+    if (init_exists) {
+        /* an earlier run stopped during its snapshot: read the table again now; the changes
+           from the slot's start replayed after it correct whatever that run had written */
+        cdc_log(CDC_LOG_INFO, NULL, s->table_label,
+                "replication slot \"%s\" exists: an earlier snapshot did not finish; taking it "
+                "again",
+                r->init_slot);
+        return start_snapshot(r, NULL, err);
+    }
+    char sname[128];
+    if (create_slot(r, r->init_slot, true, sname, sizeof(sname), err) < 0)
+        return -1;
+    return start_snapshot(r, sname, err);
+}
+
+/* The snapshot is durable downstream: copy the temporary slot (still at the snapshot's
+   consistent point) to the permanent one and stream from that. */
+static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
+{
+    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *params[2] = {r->init_slot, slot};
+    PGresult *res = query(r->meta, "SELECT pg_copy_logical_replication_slot($1, $2, false)", 2,
+                          params, "making the replication slot permanent", err);
+    if (!res)
+        return -1;
+    PQclear(res);
+    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
+            "initial snapshot durable: replication slot \"%s\" made permanent", slot);
+    /* the old session held the snapshot's slot; drop it from a new one */
+    PQfinish(r->repl);
+    r->repl = pgc_connect(r->src, true, err);
+    if (!r->repl)
+        return -1;
+    const char *p1[1] = {r->init_slot};
+    res = query(r->meta, "SELECT pg_drop_replication_slot($1)", 1, p1,
+                "dropping the snapshot's replication slot", err);
+    if (!res)
+        return -1;
+    PQclear(res);
+    r->awaiting_durable = false;
+    return start_streaming(r, slot, err);
+}
+
+static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
+{
+    pgc_reader_t *r = (pgc_reader_t *)base;
+    if (r->idle)
+        return CDC_POLL_END;
+    release_held(r);
+    if (r->awaiting_durable)
+        return CDC_POLL_FLUSH;
+    if (!r->snapshot && !r->streaming) {
+        if (pgc_open_streams(r, out, err) < 0)
+            return CDC_POLL_ERROR;
+        if (r->snapshot && synth_relation(r, out, err) < 0)
+            return CDC_POLL_ERROR;
+    }
+    if (r->snapshot) {
+        bool done = false;
+        if (poll_snapshot(r, out, max, &done, err) < 0)
+            return CDC_POLL_ERROR;
+        if (done) {
+            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot read");
+            r->awaiting_durable = true;
+            return CDC_POLL_FLUSH; /* flush and commit: then the slot is made permanent */
+        }
+        return CDC_POLL_OK;
+    }
+    if (poll_stream(r, out, max, err) < 0)
+        return CDC_POLL_ERROR;
+    return CDC_POLL_OK;
+}
+
+static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
+{
+    pgc_reader_t *r = (pgc_reader_t *)base;
+    if (r->idle)
+        return 0;
+    if (r->awaiting_durable)
+        return make_permanent(r, err);
+    if (!r->streaming || r->pending_lsn <= r->confirmed_lsn)
+        return 0;
+    r->confirmed_lsn = r->pending_lsn;
+    return send_status(r, true, err);
+}
+
+static void pgc_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
+{
+    pgc_reader_t *r = (pgc_reader_t *)base;
+    if (r->idle)
+        return;
+    emit(ctx, "cdcflow_source_lsn", "kind=\"received\"", (double)r->received_lsn);
+    emit(ctx, "cdcflow_source_lsn", "kind=\"confirmed\"", (double)r->confirmed_lsn);
+    emit(ctx, "cdcflow_source_decode_errors_total", "", (double)r->decode_errors);
+}
+
+static void pgc_close(cdc_reader_t *base)
+{
+    pgc_reader_t *r = (pgc_reader_t *)base;
+    if (r->snapshot)
+        PQclear(PQexec(r->meta, "ROLLBACK"));
+    if (r->snapshot || r->awaiting_durable)
+        cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
+                "stopped before the initial snapshot was durable: the next run takes it again "
+                "and replays the changes since from slot \"%s\"",
+                r->init_slot);
+    release_held(r);
+    free(r->held);
+    if (r->repl) {
+        PQputCopyEnd(r->repl, NULL);
+        PQfinish(r->repl);
+    }
+    PQfinish(r->meta);
+    if (r->deser)
+        r->deser->ops->destroy(r->deser);
+    cdc_config_destroy(r->fmt_cfg);
+    for (int i = 0; i < r->ncols; i++)
+        free(r->cols[i].name);
+    free(r->cols);
+    free(r->init_slot);
+    cdc_buf_free(&r->synth);
+    free(r);
+}
+
+static const cdc_reader_ops_t pgc_reader_ops = {
+    .poll = pgc_poll,
+    .commit = pgc_commit,
+    .close = pgc_close,
+    .metrics = pgc_metrics,
+};
+
+extern const cdc_format_factory_t cdc_format_pgoutput;
+
+static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
+                           cdc_error_t **err)
+{
+    (void)nsplits;
+    pgc_source_t *s = (pgc_source_t *)base;
+    pgc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
+    r->base.ops = &pgc_reader_ops;
+    r->src = s;
+    *out = &r->base;
+    if (split > 0) {
+        r->idle = true; /* a replication slot has one reader */
+        return 0;
+    }
+    cdc_kv_t fo = {0};
+    cdc_kv_set(&fo, "table-name", s->table_label);
+    r->fmt_cfg = cdc_config_new(cdc_format_pgoutput.options, "format \"pgoutput\"", &fo, err);
+    cdc_kv_free(&fo);
+    if (!r->fmt_cfg)
+        return -1;
+    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->produced, .table = s->table_label};
+    if (cdc_format_pgoutput.deser_new(&fctx, &r->deser, err) < 0)
+        return -1;
+    r->meta = pgc_connect(s, false, err);
+    if (!r->meta)
+        return -1;
+    if (load_table(r, err) < 0 || ensure_publication(r, err) < 0)
+        return -1;
+    r->repl = pgc_connect(s, true, err);
+    if (!r->repl)
+        return -1;
+    return 0;
+}
+
+static cdc_changelog_mode_t pgc_changelog_mode(cdc_source_t *base)
+{
+    pgc_source_t *s = (pgc_source_t *)base;
+    return s->changelog == CL_UPSERT ? CDC_MODE_UPSERT : CDC_MODE_ALL;
+}
+
+static void pgc_describe(cdc_source_t *base, cdc_buf_t *out)
+{
+    pgc_source_t *s = (pgc_source_t *)base;
+    cdc_buf_printf(out, "postgres-cdc(table=%s, slot=%s, publication=%s, startup=%s, changelog=%s)",
+                   s->table_label, opt(s->cfg, "slot.name"), opt(s->cfg, "publication.name"),
+                   s->startup == MODE_INITIAL ? "initial" : "latest-offset",
+                   s->changelog == CL_UPSERT ? "upsert" : "all");
+}
+
+static void pgc_destroy(cdc_source_t *base)
+{
+    pgc_source_t *s = (pgc_source_t *)base;
+    if (!s)
+        return;
+    cdc_type_destroy(s->produced);
+    free(s->table_label);
+    free(s);
+}
+
+static const cdc_source_ops_t pgc_source_ops = {
+    .changelog_mode = pgc_changelog_mode,
+    .open_reader = pgc_open_reader,
+    .describe = pgc_describe,
+    .destroy = pgc_destroy,
+};
+
+static const char *const startup_modes[] = {"initial", "latest-offset", NULL};
+static const char *const changelog_modes[] = {"all", "upsert", NULL};
+
+static const cdc_option_def_t pgc_options[] = {
+    {.key = "hostname",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "PostgreSQL server host."},
+    {.key = "port",
+     .type = CDC_OPT_INT,
+     .default_value = "5432",
+     .min = 1,
+     .max = 65535,
+     .description = "PostgreSQL server port."},
+    {.key = "username",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "User with the REPLICATION attribute (and SELECT on the table)."},
+    {.key = "password",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_SECRET,
+     .description = "Password of the user."},
+    {.key = "database-name",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "Database of the table."},
+    {.key = "schema-name",
+     .type = CDC_OPT_STRING,
+     .default_value = "public",
+     .description = "Schema of the table."},
+    {.key = "table-name",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "Table to capture (exact name)."},
+    {.key = "slot.name",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "Logical replication slot: created on first start, resumed afterwards. One "
+                    "slot per captured table and pipeline."},
+    {.key = "publication.name",
+     .type = CDC_OPT_STRING,
+     .default_value = "cdcflow_publication",
+     .description = "Publication the slot streams."},
+    {.key = "publication.autocreate",
+     .type = CDC_OPT_BOOL,
+     .default_value = "true",
+     .description = "Create the publication (FOR TABLE) or add the table to it when missing."},
+    {.key = "decoding.plugin.name",
+     .type = CDC_OPT_ENUM,
+     .default_value = "pgoutput",
+     .enum_values = (const char *const[]){"pgoutput", NULL},
+     .description = "Output plugin of the slot (pgoutput, decoded by the pgoutput format)."},
+    {.key = "scan.startup.mode",
+     .type = CDC_OPT_ENUM,
+     .default_value = "initial",
+     .enum_values = startup_modes,
+     .description = "initial: snapshot the table, then stream from the slot's consistent point; "
+                    "latest-offset: stream changes from now on. An existing slot always resumes."},
+    {.key = "changelog-mode",
+     .type = CDC_OPT_ENUM,
+     .default_value = "all",
+     .enum_values = changelog_modes,
+     .description = "all: -U/+U pairs and full deletes (needs REPLICA IDENTITY FULL); upsert: +U "
+                    "and deletes by primary key (REPLICA IDENTITY DEFAULT)."},
+    {.key = "sslmode",
+     .type = CDC_OPT_STRING,
+     .description = "libpq sslmode (disable, prefer, require, verify-ca, verify-full)."},
+    {.key = "sslrootcert",
+     .type = CDC_OPT_STRING,
+     .description = "CA certificate file for verify-ca / verify-full."},
+    {0},
+};
+
+static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    const cdc_config_t *cfg = ctx->cfg;
+    pgc_source_t *s = cdc_xcalloc(1, sizeof(*s));
+    s->base.ops = &pgc_source_ops;
+    s->cfg = cfg;
+    s->produced = cdc_type_copy(ctx->schema);
+    s->base.produced = s->produced;
+    s->table_label = cdc_strdup_printf("%s.%s", opt(cfg, "schema-name"), opt(cfg, "table-name"));
+    s->startup = cdc_config_enum(cfg, "scan.startup.mode");
+    s->changelog = cdc_config_enum(cfg, "changelog-mode");
+    if (s->changelog == CL_UPSERT && ctx->npk == 0) {
+        pgc_destroy(&s->base);
+        cdc_error_set(err, CDC_ERR_PLAN,
+                      "'changelog-mode' = 'upsert' needs a PRIMARY KEY on table \"%s\"", ctx->name);
+        cdc_error_set_hint(*err, "declare the table's key: PRIMARY KEY (id) NOT ENFORCED");
+        return -1;
+    }
+    *out = &s->base;
+    return 0;
+}
+
+const cdc_connector_factory_t cdc_connector_postgres_cdc = {
+    .identifier = "postgres-cdc",
+    .description = "Captures one PostgreSQL table through a logical replication slot (pgoutput): "
+                   "an initial snapshot, then every change, resumable from the slot.",
+    .options = pgc_options,
+    .source_new = pgc_source_new,
+};

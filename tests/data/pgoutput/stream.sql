@@ -1,0 +1,11 @@
+SELECT 'slot2' FROM pg_create_logical_replication_slot('slot2', 'pgoutput');
+BEGIN;
+INSERT INTO t_full SELECT g, repeat('s', 100) FROM generate_series(100, 2099) g;
+SAVEPOINT a;
+INSERT INTO t_full SELECT g, 'gone' FROM generate_series(3000, 3999) g;
+ROLLBACK TO a;
+INSERT INTO t_full VALUES (4000, 'kept');
+COMMIT;
+BEGIN;
+INSERT INTO t_full SELECT g, repeat('a', 100) FROM generate_series(5000, 6999) g;
+ROLLBACK;
