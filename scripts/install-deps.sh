@@ -15,6 +15,7 @@ packages=(
   python3 time           # benchmark peers; GNU time reports peak RSS
   python3-psycopg2       # the Python peer of bench/pg_sink.sh
   curl tmux              # tests: the metrics endpoint; the live status line on a terminal
+  docker-compose         # tests: `docker-compose config` validates docker-compose.yml (no engine)
 )
 
 missing=()
