@@ -8,6 +8,7 @@
 #include "cdc_decode.h"
 #include "cdc_metrics.h"
 #include "cdc_options.h"
+#include "cdc_reference.h"
 #include "cdc_runtime.h"
 
 #define CDC_VERSION "0.1.0"
@@ -32,7 +33,8 @@ static void usage(FILE *out)
           "  health [--port N] [--host ADDR]      exit 0 when a run's /healthz answers 200\n"
           "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [--count] [FILE|-]\n"
           "                                       decode one message per line into printed rows\n"
-          "  describe [NAME]                      list connectors and formats, or one's options\n"
+          "  describe [NAME|--markdown]           list connectors and formats, one's options, or\n"
+          "                                       the whole reference as Markdown\n"
           "  version                              print the version\n",
           out);
 }
@@ -136,6 +138,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "decode") == 0)
         return cmd_decode(argc - 1, argv + 1);
+    if (strcmp(cmd, "describe") == 0 && argc > 2 && strcmp(argv[2], "--markdown") == 0)
+        return cdc_describe_markdown(stdout);
     if (strcmp(cmd, "describe") == 0)
         return cdc_describe(argc > 2 ? argv[2] : NULL, stdout, stderr);
     if (strcmp(cmd, "run") == 0 || strcmp(cmd, "explain") == 0)
