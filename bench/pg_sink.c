@@ -1,15 +1,16 @@
 /*
- * bench/pg_sink.c — Debezium changes from a file applied to PostgreSQL by the
+ * bench/pg_sink.c — Debezium changes from a file applied to a database by the
  * "jdbc" sink, through the C API (there is no file source yet). Driven by
- * bench/pg_sink.sh; not a test.
+ * bench/pg_sink.sh (PostgreSQL) and bench/mysql_sink.sh (MariaDB); not a test.
  *
  *   bench_pg_sink gen FILE N KEYS    write N Debezium messages over KEYS keys
  *                                    (50% c, 35% u, 15% d) for the table
  *                                    t(id BIGINT PK, name, description, weight, qty)
  *   bench_pg_sink run FILE URL       debezium-json decoder -> jdbc sink (table "t",
  *                                    sink.buffer-flush.max-rows $MAX_ROWS, default
- *                                    5000); prints
- *                                    "messages rows seconds"
+ *                                    5000; username and password from $SINK_USERNAME,
+ *                                    $SINK_PASSWORD when set; URL "-" decodes only);
+ *                                    prints "messages rows seconds"
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -107,6 +108,11 @@ static int run(const char *path, const char *url)
     bool decode_only = strcmp(url, "-") == 0; /* "-": the decoder alone, for comparison */
     cdc_kv_set(&kv, "url", decode_only ? "jdbc:sqlite::memory:" : url);
     cdc_kv_set(&kv, "table-name", "t");
+    const char *user = getenv("SINK_USERNAME"), *password = getenv("SINK_PASSWORD");
+    if (user && *user) /* bench/mysql_sink.sh logs in as a user with a password */
+        cdc_kv_set(&kv, "username", user);
+    if (password && *password)
+        cdc_kv_set(&kv, "password", password);
     const char *max_rows = getenv("MAX_ROWS"); /* bench/pg_sink.sh passes it on */
     cdc_kv_set(&kv, "sink.buffer-flush.max-rows", max_rows && *max_rows ? max_rows : "5000");
     cdc_kv_set(&kv, "sink.buffer-flush.interval", "1 h");

@@ -999,7 +999,11 @@ static int create_table(jdbc_writer_t *w, cdc_error_t **err)
             cdc_buf_puts(sql, ", ");
         d->quote_ident(sql, w->table.schema->names[c]);
         cdc_buf_putc(sql, ' ');
-        d->column_type(sql, w->table.schema->children[c]); /* checked by sink_new */
+        const cdc_type_t *type = w->table.schema->children[c];
+        if (d->key_column_type && jdbc_is_pk(&w->table, c))
+            d->key_column_type(sql, type);
+        else
+            d->column_type(sql, type); /* checked by sink_new */
         if (!w->table.schema->children[c]->nullable)
             cdc_buf_puts(sql, " NOT NULL");
     }

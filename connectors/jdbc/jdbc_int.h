@@ -70,6 +70,12 @@ typedef struct jdbc_dialect_s {
      */
     int (*column_type)(cdc_buf_t *out, const cdc_type_t *type);
     /**
+     * Optional: the column type of a primary key column where the database needs another
+     * one (MySQL cannot index a LONGTEXT); NULL means column_type. Never fails where
+     * column_type does not.
+     */
+    int (*key_column_type)(cdc_buf_t *out, const cdc_type_t *type);
+    /**
      * Appends an upsert by primary key of the columns with omit[i] == 0 (the
      * key columns are never omitted). Existing rows keep omitted columns.
      */
