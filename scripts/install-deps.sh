@@ -14,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
   python3 time           # benchmark peers; GNU time reports peak RSS
   python3-psycopg2       # the Python peer of bench/pg_sink.sh
+  python3-mysqldb        # the Python peer of bench/mysql_sink.sh
 )
 
 missing=()
