@@ -725,14 +725,15 @@ static int apply_once(jdbc_writer_t *w, const buffer_t *b, int64_t *failed)
 /*
  * The set-based flush, for dialects that have one: every coalesced change of a keyed table
  * is staged in one go and applied by a few statements (deletes first). Taken for flushes of
- * at least BULK_MIN keys without columns marked unchanged (those need per-row statements
- * that keep the stored values). A delete stages its key columns only.
+ * at least BULK_MIN keys (or the dialect's bulk_min) without columns marked unchanged (those need
+ * per-row statements that keep the stored values). A delete stages its key columns only.
  */
 #define BULK_MIN 256
 
 static bool bulk_ok(const jdbc_writer_t *w, const buffer_t *b)
 {
-    if (!w->d->bulk_begin || w->table.npk == 0 || b->n < BULK_MIN)
+    uint32_t min = w->d->bulk_min > 0 ? (uint32_t)w->d->bulk_min : BULK_MIN;
+    if (!w->d->bulk_begin || w->table.npk == 0 || b->n < min)
         return false;
     for (uint32_t i = 0; i < b->n; i++) {
         const entry_t *e = &b->entries[i];

