@@ -258,9 +258,9 @@ static void my_insert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *
     jdbc_sql_insert(out, &jdbc_dialect_mysql, t, omit);
 }
 
-static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+/* Appends ` ON DUPLICATE KEY UPDATE c = VALUES(c), ...` over the non-key, non-omitted columns. */
+static void my_upsert_tail(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
-    my_insert_sql(out, t, omit);
     cdc_buf_puts(out, " ON DUPLICATE KEY UPDATE ");
     bool first = true;
     for (int i = 0; i < t->schema->nchildren; i++) {
@@ -280,6 +280,12 @@ static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *
         cdc_buf_puts(out, " = ");
         my_quote_ident(out, k);
     }
+}
+
+static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    my_insert_sql(out, t, omit);
+    my_upsert_tail(out, t, omit);
 }
 
 static void my_delete_sql(cdc_buf_t *out, const jdbc_table_t *t)
@@ -590,13 +596,19 @@ static void bulk_sql(jdbc_conn_t *conn, const jdbc_table_t *t)
 {
     cdc_buf_t b = {0};
     uint8_t *none = cdc_xcalloc((size_t)t->schema->nchildren + 1, 1);
-    jdbc_sql_insert(&b, &jdbc_dialect_mysql, t, none);
-    char *values = strstr(b.data, ") VALUES (");
-    values[strlen(") VALUES ")] = '\0'; /* the head up to VALUES */
-    conn->ins_head = cdc_xstrdup(b.data);
+    cdc_buf_puts(&b, "INSERT INTO ");
+    my_quote_table(&b, t->name);
+    cdc_buf_puts(&b, " (");
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (i)
+            cdc_buf_puts(&b, ", ");
+        my_quote_ident(&b, t->schema->names[i]);
+    }
+    cdc_buf_puts(&b, ") VALUES ");
+    conn->ins_head = cdc_xstrdup(cdc_buf_cstr(&b));
     cdc_buf_clear(&b);
-    my_upsert_sql(&b, t, none);
-    conn->ins_tail = cdc_xstrdup(strstr(b.data, " ON DUPLICATE KEY UPDATE "));
+    my_upsert_tail(&b, t, none);
+    conn->ins_tail = cdc_xstrdup(cdc_buf_cstr(&b));
     cdc_buf_clear(&b);
     cdc_buf_puts(&b, "DELETE FROM ");
     my_quote_table(&b, t->name);
