@@ -16,6 +16,7 @@ packages=(
   python3-psycopg2       # the Python peer of bench/pg_sink.sh
   curl tmux              # tests: the metrics endpoint; the live status line on a terminal
   docker-compose         # tests: `docker-compose config` validates docker-compose.yml (no engine)
+  python3-mysqldb        # the Python peer of bench/mysql_sink.sh
 )
 
 missing=()

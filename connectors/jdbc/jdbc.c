@@ -21,10 +21,15 @@
  * type error) fails the job naming the table, the row and the database's
  * message. flush returns only after COMMIT.
  *
+ * Flushes run on a thread of the writer (double buffering): a full buffer is handed over and
+ * write() goes on decoding into the other one, so the database works while the pipeline
+ * decodes; flush() waits for everything handed over to commit (see jdbc_writer_t).
+ *
  * A dialect with a set-based flush (PostgreSQL: COPY into a staging table, then a
  * set-based DELETE and upsert) gets the large flushes of a keyed table; when that fails for
  * good the same flush is replayed statement by statement, which names the row at fault.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +214,8 @@ typedef struct entry_s {
     bool pre_delete; /* an upsert that must delete the stored row first */
     cdc_kind_t kind; /* the latest kind, for messages */
     uint32_t hash;
-    cdc_value_t *values; /* in the writer's arena */
+    uint32_t block_size; /* bytes of the block values lives in (the array, then strings) */
+    cdc_value_t *values; /* in the buffer's arena */
 } entry_t;
 
 #define STMT_CACHE 16
@@ -221,6 +227,25 @@ typedef struct stmt_slot_s {
     jdbc_stmt_t *stmt;
 } stmt_slot_t;
 
+/* The changes of one flush: the last change per key (or the rows in order without a key). */
+typedef struct buffer_s {
+    cdc_arena_t arena; /* buffered values; reset after each successful flush */
+    entry_t *entries;
+    uint32_t n, cap;
+    int32_t *slots; /* open addressing: entry index + 1, 0 = empty */
+    uint32_t nslots;
+    int64_t pending; /* changes written into it */
+} buffer_t;
+
+/*
+ * Double buffering: write() fills cur on the caller's thread; a full buffer is handed to the
+ * writer's flush thread, which alone uses the connection (and the statement cache and
+ * scratch below) after open, while write() goes on filling the other buffer. A hand-over
+ * waits for the previous flush, and flush() waits for the last one, so flush() still returns
+ * only when everything written before it is committed. A failure of the flush thread is
+ * returned by the next write() or flush(), and the failed buffer is kept: the next hand-over
+ * writes it again before anything newer, as a failed synchronous flush would.
+ */
 typedef struct jdbc_writer_s {
     cdc_writer_t base;
     jdbc_sink_t *sink;
@@ -228,13 +253,18 @@ typedef struct jdbc_writer_s {
     jdbc_conn_t *conn;
     jdbc_table_t table;
     int ncols;
-    cdc_arena_t arena; /* buffered values; reset after each successful flush */
-    entry_t *entries;
-    uint32_t n, cap;
-    int32_t *slots; /* open addressing: entry index + 1, 0 = empty */
-    uint32_t nslots;
-    int64_t pending; /* changes written since the last flush */
+    buffer_t bufs[2];
+    buffer_t *cur; /* filled by write() */
     int64_t last_flush_ms;
+    pthread_t thread;
+    bool thread_on;
+    pthread_mutex_t mu; /* guards job, retry, stop, job_err */
+    pthread_cond_t cv;
+    buffer_t *job;   /* handed to the flush thread; NULL while it is idle */
+    buffer_t *retry; /* its flush failed: written again before anything newer */
+    bool stop;
+    cdc_error_t *job_err; /* the flush thread's failure, not yet returned */
+    /* used by the flush thread only (and by open before it starts) */
     stmt_slot_t cache[STMT_CACHE];
     int ncache, next_evict;
     uint8_t *omit; /* scratch */
@@ -347,95 +377,148 @@ static bool key_equal(const jdbc_writer_t *w, const cdc_value_t *a, const cdc_va
     return true;
 }
 
-static void slots_rebuild(jdbc_writer_t *w, uint32_t nslots)
+static void slots_rebuild(buffer_t *b, uint32_t nslots)
 {
-    free(w->slots);
-    w->nslots = nslots;
-    w->slots = cdc_xcalloc(nslots, sizeof(int32_t));
-    for (uint32_t e = 0; e < w->n; e++) {
-        uint32_t s = w->entries[e].hash & (nslots - 1);
-        while (w->slots[s])
+    free(b->slots);
+    b->nslots = nslots;
+    b->slots = cdc_xcalloc(nslots, sizeof(int32_t));
+    for (uint32_t e = 0; e < b->n; e++) {
+        uint32_t s = b->entries[e].hash & (nslots - 1);
+        while (b->slots[s])
             s = (s + 1) & (nslots - 1);
-        w->slots[s] = (int32_t)e + 1;
+        b->slots[s] = (int32_t)e + 1;
     }
 }
 
 /* ---- buffering ------------------------------------------------------------------- */
 
-static cdc_value_t *copy_values(jdbc_writer_t *w, const cdc_row_t *row)
+static bool is_bytes(const cdc_type_t *t)
 {
-    cdc_value_t *vals = cdc_arena_alloc(&w->arena, sizeof(cdc_value_t) * (size_t)w->ncols);
+    return t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR || t->root == CDC_T_BINARY ||
+           t->root == CDC_T_VARBINARY;
+}
+
+/* Bytes that the values of row take in a buffer: the value array and the string bytes. */
+static size_t values_size(const jdbc_writer_t *w, const cdc_row_t *row)
+{
+    size_t n = sizeof(cdc_value_t) * (size_t)w->ncols;
+    for (int c = 0; c < w->ncols; c++) {
+        const cdc_value_t *v = &row->values[c];
+        if (is_bytes(w->table.schema->children[c]) && !(v->flags & (CDC_V_NULL | CDC_V_UNCHANGED)))
+            n += v->v.s.len;
+    }
+    return n;
+}
+
+/* Copies the values of row, strings included, into block (values_size bytes). */
+static cdc_value_t *copy_values(const jdbc_writer_t *w, void *block, const cdc_row_t *row)
+{
+    cdc_value_t *vals = block;
+    char *bytes = (char *)(vals + w->ncols);
     for (int c = 0; c < w->ncols; c++) {
         vals[c] = row->values[c];
-        cdc_type_root_t root = w->table.schema->children[c]->root;
-        bool bytes = root == CDC_T_CHAR || root == CDC_T_VARCHAR || root == CDC_T_BINARY ||
-                     root == CDC_T_VARBINARY;
-        if (bytes && !(vals[c].flags & (CDC_V_NULL | CDC_V_UNCHANGED)) && vals[c].v.s.len)
-            vals[c].v.s.ptr = cdc_arena_memdup(&w->arena, vals[c].v.s.ptr, vals[c].v.s.len);
+        if (is_bytes(w->table.schema->children[c]) &&
+            !(vals[c].flags & (CDC_V_NULL | CDC_V_UNCHANGED)) && vals[c].v.s.len) {
+            memcpy(bytes, vals[c].v.s.ptr, vals[c].v.s.len);
+            vals[c].v.s.ptr = bytes;
+            bytes += vals[c].v.s.len;
+        }
     }
     return vals;
 }
 
-static entry_t *entry_append(jdbc_writer_t *w)
+/*
+ * Stores the values of row in entry e: in its block when they fit there (a burst of changes
+ * to one key then takes no more memory than its largest row), else in a new block.
+ */
+static void entry_store(const jdbc_writer_t *w, buffer_t *b, entry_t *e, const cdc_row_t *row,
+                        bool reuse)
 {
-    if (w->n == w->cap) {
-        w->cap = w->cap ? w->cap * 2 : 64;
-        w->entries = cdc_xrealloc(w->entries, sizeof(entry_t) * w->cap);
+    size_t need = values_size(w, row);
+    if (!reuse || need > e->block_size) {
+        size_t size = (need + 63) & ~(size_t)63; /* room for slightly longer strings later */
+        e->values = cdc_arena_alloc(&b->arena, size);
+        e->block_size = (uint32_t)(size > UINT32_MAX ? UINT32_MAX : size);
     }
-    entry_t *e = &w->entries[w->n++];
+    copy_values(w, e->values, row);
+}
+
+static entry_t *entry_append(buffer_t *b)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? b->cap * 2 : 64;
+        b->entries = cdc_xrealloc(b->entries, sizeof(entry_t) * b->cap);
+    }
+    entry_t *e = &b->entries[b->n++];
     memset(e, 0, sizeof(*e));
     return e;
 }
 
 static void buffer_row(jdbc_writer_t *w, const cdc_row_t *row)
 {
+    buffer_t *b = w->cur;
     bool is_delete = row->kind == CDC_DELETE;
-    cdc_value_t *vals = copy_values(w, row);
     if (w->table.npk == 0) {
-        entry_t *e = entry_append(w);
+        entry_t *e = entry_append(b);
         e->kind = row->kind;
-        e->values = vals;
+        entry_store(w, b, e, row, false);
         return;
     }
-    uint32_t h = key_hash(w, vals);
-    if ((w->n + 1) * 2 > w->nslots)
-        slots_rebuild(w, w->nslots ? w->nslots * 2 : 128);
-    uint32_t s = h & (w->nslots - 1);
-    while (w->slots[s]) {
-        entry_t *e = &w->entries[w->slots[s] - 1];
-        if (e->hash == h && key_equal(w, e->values, vals)) {
+    uint32_t h = key_hash(w, row->values);
+    if ((b->n + 1) * 2 > b->nslots)
+        slots_rebuild(b, b->nslots ? b->nslots * 2 : 128);
+    uint32_t s = h & (b->nslots - 1);
+    while (b->slots[s]) {
+        entry_t *e = &b->entries[b->slots[s] - 1];
+        if (e->hash == h && key_equal(w, e->values, row->values)) {
+            bool unchanged = false;
+            for (int c = 0; c < w->ncols && !is_delete; c++)
+                unchanged |= (row->values[c].flags & CDC_V_UNCHANGED) != 0;
             if (is_delete) {
                 e->pre_delete = false;
             } else if (e->is_delete) {
                 e->pre_delete = true;
-            } else {
-                /* upsert after upsert: unchanged columns take the buffered values */
+            } else if (unchanged) {
+                /* upsert after upsert: unchanged columns take the buffered values, which
+                   stay where they are (a new block) */
+                const cdc_value_t *old = e->values;
+                entry_store(w, b, e, row, false);
                 for (int c = 0; c < w->ncols; c++)
-                    if (vals[c].flags & CDC_V_UNCHANGED)
-                        vals[c] = e->values[c];
+                    if (e->values[c].flags & CDC_V_UNCHANGED)
+                        e->values[c] = old[c];
+                e->is_delete = false;
+                e->kind = row->kind;
+                return;
             }
+            entry_store(w, b, e, row, true);
             e->is_delete = is_delete;
             e->kind = row->kind;
-            e->values = vals;
             return;
         }
-        s = (s + 1) & (w->nslots - 1);
+        s = (s + 1) & (b->nslots - 1);
     }
-    w->slots[s] = (int32_t)w->n + 1;
-    entry_t *e = entry_append(w);
+    b->slots[s] = (int32_t)b->n + 1;
+    entry_t *e = entry_append(b);
     e->is_delete = is_delete;
     e->kind = row->kind;
     e->hash = h;
-    e->values = vals;
+    entry_store(w, b, e, row, false);
 }
 
-static void buffer_reset(jdbc_writer_t *w)
+static void buffer_reset(buffer_t *b)
 {
-    w->n = 0;
-    w->pending = 0;
-    if (w->slots)
-        memset(w->slots, 0, sizeof(int32_t) * w->nslots);
-    cdc_arena_reset(&w->arena);
+    b->n = 0;
+    b->pending = 0;
+    if (b->slots)
+        memset(b->slots, 0, sizeof(int32_t) * b->nslots);
+    cdc_arena_reset(&b->arena);
+}
+
+static void buffer_free(buffer_t *b)
+{
+    cdc_arena_free(&b->arena);
+    free(b->entries);
+    free(b->slots);
 }
 
 /* ---- values as parameters ---------------------------------------------------------- */
@@ -600,13 +683,13 @@ static int run_write(jdbc_writer_t *w, const entry_t *e)
 }
 
 /* The entry whose statements include step k (counted from 0 as apply_once runs them). */
-static int64_t step_entry(const jdbc_writer_t *w, int64_t k)
+static int64_t step_entry(const buffer_t *b, int64_t k)
 {
     if (k < 0)
         return -1;
     int64_t at = 0;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const entry_t *e = &w->entries[i];
+    for (uint32_t i = 0; i < b->n; i++) {
+        const entry_t *e = &b->entries[i];
         at += (e->is_delete || e->pre_delete ? 1 : 0) + (e->is_delete ? 0 : 1);
         if (k < at)
             return i;
@@ -615,13 +698,13 @@ static int64_t step_entry(const jdbc_writer_t *w, int64_t k)
 }
 
 /* One attempt: the whole buffer in one transaction. *failed is the entry at fault or -1. */
-static int apply_once(jdbc_writer_t *w, int64_t *failed)
+static int apply_once(jdbc_writer_t *w, const buffer_t *b, int64_t *failed)
 {
     *failed = -1;
     if (w->d->begin(w->conn) < 0)
         return -1;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const entry_t *e = &w->entries[i];
+    for (uint32_t i = 0; i < b->n; i++) {
+        const entry_t *e = &b->entries[i];
         int rc = 0;
         if (e->is_delete || e->pre_delete)
             rc = run_delete(w, e);
@@ -635,24 +718,25 @@ static int apply_once(jdbc_writer_t *w, int64_t *failed)
     if (w->d->commit(w->conn) == 0)
         return 0;
     if (w->d->failed_step) /* queued statements fail at commit */
-        *failed = step_entry(w, w->d->failed_step(w->conn));
+        *failed = step_entry(b, w->d->failed_step(w->conn));
     return -1;
 }
 
 /*
  * The set-based flush, for dialects that have one: every coalesced change of a keyed table
  * is staged in one go and applied by a few statements (deletes first). Taken for flushes of
- * at least BULK_MIN keys without columns marked unchanged (those need per-row statements
- * that keep the stored values). A delete stages its key columns only.
+ * at least BULK_MIN keys (or the dialect's bulk_min) without columns marked unchanged (those need
+ * per-row statements that keep the stored values). A delete stages its key columns only.
  */
 #define BULK_MIN 256
 
-static bool bulk_ok(const jdbc_writer_t *w)
+static bool bulk_ok(const jdbc_writer_t *w, const buffer_t *b)
 {
-    if (!w->d->bulk_begin || w->table.npk == 0 || w->n < BULK_MIN)
+    uint32_t min = w->d->bulk_min > 0 ? (uint32_t)w->d->bulk_min : BULK_MIN;
+    if (!w->d->bulk_begin || w->table.npk == 0 || b->n < min)
         return false;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const entry_t *e = &w->entries[i];
+    for (uint32_t i = 0; i < b->n; i++) {
+        const entry_t *e = &b->entries[i];
         if (e->is_delete)
             continue;
         for (int c = 0; c < w->ncols; c++)
@@ -662,12 +746,12 @@ static bool bulk_ok(const jdbc_writer_t *w)
     return true;
 }
 
-static int apply_bulk(jdbc_writer_t *w)
+static int apply_bulk(jdbc_writer_t *w, const buffer_t *b)
 {
     if (w->d->bulk_begin(w->conn, &w->table) < 0)
         return -1;
-    for (uint32_t i = 0; i < w->n; i++) {
-        const entry_t *e = &w->entries[i];
+    for (uint32_t i = 0; i < b->n; i++) {
+        const entry_t *e = &b->entries[i];
         char op = e->is_delete ? 'D' : e->pre_delete ? 'R' : 'U';
         if (e->is_delete) {
             for (int c = 0; c < w->ncols; c++) {
@@ -688,8 +772,8 @@ static int apply_bulk(jdbc_writer_t *w)
     return w->d->bulk_commit(w->conn);
 }
 
-static int flush_error(jdbc_writer_t *w, int64_t failed, bool retriable, int attempts,
-                       cdc_error_t **err)
+static int flush_error(jdbc_writer_t *w, const buffer_t *b, int64_t failed, bool retriable,
+                       int attempts, cdc_error_t **err)
 {
     jdbc_sink_t *sink = w->sink;
     cdc_error_t *e =
@@ -700,7 +784,7 @@ static int flush_error(jdbc_writer_t *w, int64_t failed, bool retriable, int att
     cdc_buf_t detail = {0};
     cdc_buf_printf(&detail, "%s: %s", w->d->name, w->d->errmsg(w->conn));
     if (failed >= 0) {
-        const entry_t *en = &w->entries[failed];
+        const entry_t *en = &b->entries[failed];
         cdc_row_t row = {.kind = en->kind, .arity = (uint32_t)w->ncols, .values = en->values};
         cdc_buf_puts(&detail, "\nrow: ");
         cdc_row_print(&detail, &row, sink->schema);
@@ -718,33 +802,27 @@ static int flush_error(jdbc_writer_t *w, int64_t failed, bool retriable, int att
     return -1;
 }
 
-static int writer_flush(jdbc_writer_t *w, cdc_error_t **err)
+/* Writes buffer b in one transaction, with retries; on the flush thread. */
+static int flush_buffer(jdbc_writer_t *w, const buffer_t *b, cdc_error_t **err)
 {
-    w->last_flush_ms = now_ms();
-    if (w->n == 0) {
-        buffer_reset(w);
-        return 0;
-    }
     for (int attempt = 0;; attempt++) {
         int64_t failed = -1;
         int rc = -1;
         bool retriable = false;
-        if (bulk_ok(w) && (rc = apply_bulk(w)) < 0) {
+        if (bulk_ok(w, b) && (rc = apply_bulk(w, b)) < 0) {
             retriable = w->d->retriable(w->conn);
             w->d->rollback(w->conn);
         }
         /* no set-based flush, or it failed for good: statement by statement, which also
            names the row at fault */
-        if (rc < 0 && !retriable && (rc = apply_once(w, &failed)) < 0) {
+        if (rc < 0 && !retriable && (rc = apply_once(w, b, &failed)) < 0) {
             retriable = w->d->retriable(w->conn);
             w->d->rollback(w->conn);
         }
-        if (rc == 0) {
-            buffer_reset(w);
+        if (rc == 0)
             return 0;
-        }
         if (!retriable || attempt >= w->sink->max_retries)
-            return flush_error(w, failed, retriable, attempt + 1, err);
+            return flush_error(w, b, failed, retriable, attempt + 1, err);
         /* 50 ms, 100 ms, 200 ms ... capped at 5 s */
         int64_t ms = attempt < 7 ? 50LL << attempt : 5000;
         struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
@@ -752,11 +830,93 @@ static int writer_flush(jdbc_writer_t *w, cdc_error_t **err)
     }
 }
 
+/* ---- the flush thread ------------------------------------------------------------- */
+
+static void *flush_main(void *arg)
+{
+    jdbc_writer_t *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (!w->job && !w->stop)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (!w->job)
+            break;
+        buffer_t *b = w->job;
+        pthread_mutex_unlock(&w->mu);
+        cdc_error_t *e = NULL;
+        int rc = flush_buffer(w, b, &e);
+        if (rc == 0)
+            buffer_reset(b);
+        pthread_mutex_lock(&w->mu);
+        if (rc < 0) {
+            cdc_error_destroy(w->job_err);
+            w->job_err = e;
+            w->retry = b;
+        }
+        w->job = NULL;
+        pthread_cond_broadcast(&w->cv);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Waits until the flush thread is idle (wait) or only looks; -1 with its failure, if any. */
+static int flush_status(jdbc_writer_t *w, bool wait, cdc_error_t **err)
+{
+    pthread_mutex_lock(&w->mu);
+    while (wait && w->job)
+        pthread_cond_wait(&w->cv, &w->mu);
+    cdc_error_t *e = w->job_err;
+    w->job_err = NULL;
+    pthread_mutex_unlock(&w->mu);
+    if (!e)
+        return 0;
+    cdc_error_destroy(*err);
+    *err = e;
+    return -1;
+}
+
+/* Hands b to the idle flush thread. */
+static void submit(jdbc_writer_t *w, buffer_t *b)
+{
+    pthread_mutex_lock(&w->mu);
+    w->job = b;
+    w->retry = NULL;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/*
+ * Hands the filled buffer to the flush thread, after the previous flush ended; a buffer whose
+ * flush failed is written first (and waited for).
+ */
+static int hand_over(jdbc_writer_t *w, cdc_error_t **err)
+{
+    if (flush_status(w, true, err) < 0)
+        return -1;
+    if (w->retry) { /* idle: only the flush thread sets it, and it is idle */
+        submit(w, w->retry);
+        if (flush_status(w, true, err) < 0)
+            return -1;
+    }
+    w->last_flush_ms = now_ms();
+    buffer_t *b = w->cur;
+    if (b->n == 0) {
+        buffer_reset(b);
+        return 0;
+    }
+    submit(w, b);
+    w->cur = b == &w->bufs[0] ? &w->bufs[1] : &w->bufs[0]; /* idle, reset by its flush */
+    return 0;
+}
+
 /* ---- writer callbacks -------------------------------------------------------------- */
 
 static int jdbc_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **err)
 {
     jdbc_writer_t *w = (jdbc_writer_t *)base;
+    if (flush_status(w, false, err) < 0)
+        return -1;
     for (uint32_t i = 0; i < batch->n; i++) {
         const cdc_row_t *row = &batch->rows[i];
         if (row->arity != (uint32_t)w->ncols)
@@ -775,17 +935,21 @@ static int jdbc_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t 
                                      "jdbc: primary key column \"%s\" is marked unchanged",
                                      w->table.schema->names[w->table.pk[k]]);
         buffer_row(w, row);
-        if (++w->pending >= w->sink->max_rows && writer_flush(w, err) < 0)
+        if (++w->cur->pending >= w->sink->max_rows && hand_over(w, err) < 0)
             return -1;
     }
-    if (w->n > 0 && now_ms() - w->last_flush_ms >= w->sink->interval_ms)
-        return writer_flush(w, err);
+    if (w->cur->n > 0 && now_ms() - w->last_flush_ms >= w->sink->interval_ms)
+        return hand_over(w, err);
     return 0;
 }
 
+/* Returns when everything written so far is committed. */
 static int jdbc_flush(cdc_writer_t *base, cdc_error_t **err)
 {
-    return writer_flush((jdbc_writer_t *)base, err);
+    jdbc_writer_t *w = (jdbc_writer_t *)base;
+    if (hand_over(w, err) < 0)
+        return -1;
+    return flush_status(w, true, err);
 }
 
 static void jdbc_close(cdc_writer_t *base)
@@ -793,14 +957,23 @@ static void jdbc_close(cdc_writer_t *base)
     jdbc_writer_t *w = (jdbc_writer_t *)base;
     if (!w)
         return;
+    if (w->thread_on) { /* a flush in progress ends first */
+        pthread_mutex_lock(&w->mu);
+        w->stop = true;
+        pthread_cond_broadcast(&w->cv);
+        pthread_mutex_unlock(&w->mu);
+        pthread_join(w->thread, NULL);
+    }
+    pthread_mutex_destroy(&w->mu);
+    pthread_cond_destroy(&w->cv);
+    cdc_error_destroy(w->job_err);
     for (int i = 0; i < w->ncache; i++) {
         w->d->finalize(w->cache[i].stmt);
         free(w->cache[i].omit);
     }
     w->d->disconnect(w->conn);
-    cdc_arena_free(&w->arena);
-    free(w->entries);
-    free(w->slots);
+    buffer_free(&w->bufs[0]);
+    buffer_free(&w->bufs[1]);
     free(w->omit);
     free(w->params);
     cdc_buf_free(&w->sql);
@@ -827,7 +1000,11 @@ static int create_table(jdbc_writer_t *w, cdc_error_t **err)
             cdc_buf_puts(sql, ", ");
         d->quote_ident(sql, w->table.schema->names[c]);
         cdc_buf_putc(sql, ' ');
-        d->column_type(sql, w->table.schema->children[c]); /* checked by sink_new */
+        const cdc_type_t *type = w->table.schema->children[c];
+        if (d->key_column_type && jdbc_is_pk(&w->table, c))
+            d->key_column_type(sql, type);
+        else
+            d->column_type(sql, type); /* checked by sink_new */
         if (!w->table.schema->children[c]->nullable)
             cdc_buf_puts(sql, " NOT NULL");
     }
@@ -864,7 +1041,11 @@ static int jdbc_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wr
     w->table = (jdbc_table_t){
         .name = sink->table_name, .schema = sink->schema, .pk = sink->pk, .npk = sink->npk};
     w->ncols = sink->schema->nchildren;
-    cdc_arena_init(&w->arena);
+    cdc_arena_init(&w->bufs[0].arena);
+    cdc_arena_init(&w->bufs[1].arena);
+    w->cur = &w->bufs[0];
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
     w->omit = cdc_xcalloc((size_t)w->ncols + 1, 1);
     w->params = cdc_xcalloc((size_t)w->ncols + 1, sizeof(jdbc_param_t));
     w->last_flush_ms = now_ms();
@@ -878,6 +1059,12 @@ static int jdbc_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wr
         jdbc_close(&w->base);
         return -1;
     }
+    if (pthread_create(&w->thread, NULL, flush_main, w) != 0) {
+        cdc_error_set(err, CDC_ERR_INTERNAL, "jdbc: cannot start the flush thread");
+        jdbc_close(&w->base);
+        return -1;
+    }
+    w->thread_on = true;
     *out = &w->base;
     return 0;
 }

@@ -70,6 +70,12 @@ typedef struct jdbc_dialect_s {
      */
     int (*column_type)(cdc_buf_t *out, const cdc_type_t *type);
     /**
+     * Optional: the column type of a primary key column where the database needs another
+     * one (MySQL cannot index a LONGTEXT); NULL means column_type. Never fails where
+     * column_type does not.
+     */
+    int (*key_column_type)(cdc_buf_t *out, const cdc_type_t *type);
+    /**
      * Appends an upsert by primary key of the columns with omit[i] == 0 (the
      * key columns are never omitted). Existing rows keep omitted columns.
      */
@@ -124,6 +130,8 @@ typedef struct jdbc_dialect_s {
      * the flush statement by statement to name the failing row.
      */
     int (*bulk_begin)(jdbc_conn_t *conn, const jdbc_table_t *t);
+    /** The fewest keys a flush needs to take the set-based path; 0 means 256. */
+    int bulk_min;
     int (*bulk_row)(jdbc_conn_t *conn, char op, const jdbc_param_t *params, int n);
     int (*bulk_commit)(jdbc_conn_t *conn);
 } jdbc_dialect_t;

@@ -37,12 +37,13 @@
  *   DECIMAL(p, s)           DECIMAL(p, s)
  *   CHAR(n)                 CHAR(n) for n <= 255, else as VARCHAR(n)
  *   VARCHAR(n)              VARCHAR(n) for n <= 16383, else LONGTEXT (STRING is
- *                           LONGTEXT, which cannot be a primary key column:
- *                           declare a string key as VARCHAR(n), n <= 768)
+ *                           LONGTEXT); in the primary key VARCHAR(n) for n <= 768,
+ *                           else VARCHAR(255) (see my_key_column_type)
  *                           strings are utf8mb4 with the binary collation
  *                           utf8mb4_bin, so keys compare byte for byte
  *   BINARY(n), VARBINARY(n) BINARY(n) for n <= 255, VARBINARY(n) for n <= 65532,
- *                           else LONGBLOB (BYTES is LONGBLOB)
+ *                           else LONGBLOB (BYTES is LONGBLOB); in the primary key
+ *                           VARBINARY(n) for n <= 3072, else VARBINARY(255)
  *   DATE                    DATE
  *   TIME(p)                 TIME(min(p, 6))
  *   TIMESTAMP(p)            DATETIME(min(p, 6))
@@ -50,6 +51,7 @@
  *                           no time zone and MySQL's TIMESTAMP ends in 2038)
  *   ARRAY, MAP, ROW         no mapping (the sink rejects the table)
  */
+#include <math.h>
 #include <mysql.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -57,6 +59,8 @@
 #include <string.h>
 
 #include "jdbc_int.h"
+
+#define KEY_CHARS 255 /* characters of an unbounded string key column (my_key_column_type) */
 
 struct jdbc_conn_s {
     MYSQL *my;
@@ -66,6 +70,11 @@ struct jdbc_conn_s {
     unsigned errnum;     /* of the last failure; 0 when none */
     bool lost;           /* the last failure found the connection gone */
     char msg[1024];      /* its message, kept across the rollback that follows */
+    /* set-based flush (bulk_*): multi-row DELETE and INSERT ... ON DUPLICATE KEY UPDATE */
+    const jdbc_table_t *bulk_table;
+    char *ins_head, *ins_tail, *del_head; /* built on first use for the writer's table */
+    cdc_buf_t ins, del;                   /* statements being filled */
+    int nins, ndel;                       /* rows in them */
 };
 
 /* One parameter's storage: the bind points here. */
@@ -104,6 +113,14 @@ static void note_raw(jdbc_conn_t *conn, unsigned errnum, const char *sqlstate, c
                  errnum);
     else
         snprintf(conn->msg, sizeof(conn->msg), "%s", m && *m ? m : "unknown error");
+    if (errnum == 1406) { /* Data too long: say what an auto-created key holds */
+        size_t n = strlen(conn->msg);
+        snprintf(conn->msg + n, sizeof(conn->msg) - n,
+                 "; note: a STRING (BYTES) primary key column made by sink.auto-create-table "
+                 "holds at most %d characters (bytes); declare it VARCHAR(n), n <= 768, for "
+                 "longer keys",
+                 KEY_CHARS);
+    }
 }
 
 static void note_conn(jdbc_conn_t *conn)
@@ -209,14 +226,41 @@ static int my_column_type(cdc_buf_t *out, const cdc_type_t *type)
     }
 }
 
+/*
+ * A primary key column must fit InnoDB's index: 3,072 bytes for the whole key, and no TEXT or
+ * BLOB. A string key of at most 768 characters (a binary one of at most 3,072 bytes) keeps its
+ * declared type; a longer or unbounded one (STRING, BYTES) becomes VARCHAR(255) (VARBINARY(255)):
+ * three such columns fit the limit. A longer value then fails the flush with the server's
+ * "Data too long" (strict mode), naming the row.
+ */
+static int my_key_column_type(cdc_buf_t *out, const cdc_type_t *type)
+{
+    switch (type->root) {
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+        if (type->length >= 1 && type->length <= 768)
+            return my_column_type(out, type);
+        cdc_buf_printf(out, "VARCHAR(%d)" UTF8_BIN, KEY_CHARS);
+        return 0;
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY:
+        if (type->length >= 1 && type->length <= 3072)
+            return my_column_type(out, type);
+        cdc_buf_printf(out, "VARBINARY(%d)", KEY_CHARS);
+        return 0;
+    default:
+        return my_column_type(out, type);
+    }
+}
+
 static void my_insert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
     jdbc_sql_insert(out, &jdbc_dialect_mysql, t, omit);
 }
 
-static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+/* Appends ` ON DUPLICATE KEY UPDATE c = VALUES(c), ...` over the non-key, non-omitted columns. */
+static void my_upsert_tail(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
 {
-    my_insert_sql(out, t, omit);
     cdc_buf_puts(out, " ON DUPLICATE KEY UPDATE ");
     bool first = true;
     for (int i = 0; i < t->schema->nchildren; i++) {
@@ -236,6 +280,12 @@ static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *
         cdc_buf_puts(out, " = ");
         my_quote_ident(out, k);
     }
+}
+
+static void my_upsert_sql(cdc_buf_t *out, const jdbc_table_t *t, const uint8_t *omit)
+{
+    my_insert_sql(out, t, omit);
+    my_upsert_tail(out, t, omit);
 }
 
 static void my_delete_sql(cdc_buf_t *out, const jdbc_table_t *t)
@@ -288,6 +338,11 @@ static void my_disconnect(jdbc_conn_t *conn)
         return;
     if (conn->my)
         mysql_close(conn->my);
+    free(conn->ins_head);
+    free(conn->ins_tail);
+    free(conn->del_head);
+    cdc_buf_free(&conn->ins);
+    cdc_buf_free(&conn->del);
     free(conn->host);
     free(conn->db);
     free(conn->user);
@@ -519,6 +574,178 @@ static int my_step(jdbc_stmt_t *s)
     return 0;
 }
 
+/* ---- set-based flush ------------------------------------------------------------------ */
+
+/*
+ * A flush of many keys is written with multi-row statements: `DELETE FROM t WHERE pk IN
+ * (...)` for the keys to delete (also those deleted then written again) and `INSERT INTO t
+ * (...) VALUES (...), (...) ON DUPLICATE KEY UPDATE c = VALUES(c)` for the rest, each sent
+ * when it reaches BULK_BYTES (deletes always before the inserts that may follow them), in the
+ * flush's transaction. Values are in the statement text, strings escaped by the driver
+ * (mysql_real_escape_string, for the connection's character set), binary strings as hex
+ * literals. A failure leaves the transaction to be rolled back; jdbc.c then replays the
+ * flush with prepared statements, which names the failing row.
+ *
+ * Measured with bench/mysql_sink.sh (MariaDB 10.11, 1,000,000 changes over 100,000 keys): at
+ * 5,000 changes a flush 10.2 s against 23.2 s with one prepared statement per row, and at 100
+ * (200,000 changes) 2.4 s against 3.8 s, so every flush of 2 keys or more takes this path.
+ */
+#define BULK_BYTES (1024 * 1024) /* well under max_allowed_packet (16 MB by default) */
+
+static void bulk_sql(jdbc_conn_t *conn, const jdbc_table_t *t)
+{
+    cdc_buf_t b = {0};
+    uint8_t *none = cdc_xcalloc((size_t)t->schema->nchildren + 1, 1);
+    cdc_buf_puts(&b, "INSERT INTO ");
+    my_quote_table(&b, t->name);
+    cdc_buf_puts(&b, " (");
+    for (int i = 0; i < t->schema->nchildren; i++) {
+        if (i)
+            cdc_buf_puts(&b, ", ");
+        my_quote_ident(&b, t->schema->names[i]);
+    }
+    cdc_buf_puts(&b, ") VALUES ");
+    conn->ins_head = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_clear(&b);
+    my_upsert_tail(&b, t, none);
+    conn->ins_tail = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_clear(&b);
+    cdc_buf_puts(&b, "DELETE FROM ");
+    my_quote_table(&b, t->name);
+    cdc_buf_puts(&b, " WHERE ");
+    if (t->npk == 1) {
+        my_quote_ident(&b, t->schema->names[t->pk[0]]);
+        cdc_buf_puts(&b, " IN (");
+    }
+    conn->del_head = cdc_xstrdup(cdc_buf_cstr(&b));
+    conn->bulk_table = t;
+    free(none);
+    cdc_buf_free(&b);
+}
+
+/* Appends one value as SQL text; -1 when it has none (NaN, infinities). */
+static int put_value(jdbc_conn_t *conn, cdc_buf_t *b, const jdbc_param_t *p)
+{
+    static const char hex[] = "0123456789abcdef";
+    switch (p->kind) {
+    case JDBC_P_NULL:
+        cdc_buf_puts(b, "NULL");
+        return 0;
+    case JDBC_P_INT:
+        cdc_buf_printf(b, "%lld", (long long)p->i);
+        return 0;
+    case JDBC_P_DOUBLE:
+        if (isnan(p->d) || isinf(p->d)) {
+            note_raw(conn, 0, NULL, "NaN and infinities have no MySQL literal");
+            return -1;
+        }
+        cdc_buf_printf(b, p->type && p->type->root == CDC_T_FLOAT ? "%.9g" : "%.17g", p->d);
+        return 0;
+    case JDBC_P_TEXT: {
+        size_t len = p->len;
+        /* an instant (TIMESTAMP_LTZ) comes in UTC with a 'Z'; DATETIME takes it without */
+        if (p->type && p->type->root == CDC_T_TIMESTAMP_LTZ && len > 0 && p->ptr[len - 1] == 'Z')
+            len--;
+        cdc_buf_reserve(b, 2 * len + 3);
+        cdc_buf_putc(b, '\'');
+        b->len += mysql_real_escape_string(conn->my, b->data + b->len, p->ptr, (unsigned long)len);
+        cdc_buf_putc(b, '\'');
+        return 0;
+    }
+    case JDBC_P_BLOB:
+        cdc_buf_reserve(b, 2 * p->len + 4);
+        cdc_buf_puts(b, "X'");
+        for (size_t i = 0; i < p->len; i++) {
+            unsigned char c = (unsigned char)p->ptr[i];
+            cdc_buf_putc(b, hex[c >> 4]);
+            cdc_buf_putc(b, hex[c & 15]);
+        }
+        cdc_buf_putc(b, '\'');
+        return 0;
+    }
+    return 0;
+}
+
+/* Sends the filled statements, deletes first. */
+static int bulk_send(jdbc_conn_t *conn)
+{
+    if (conn->ndel > 0) {
+        cdc_buf_puts(&conn->del, conn->bulk_table->npk == 1 ? ")" : "");
+        if (my_exec(conn, cdc_buf_cstr(&conn->del)) < 0)
+            return -1;
+        conn->ndel = 0;
+    }
+    if (conn->nins > 0) {
+        cdc_buf_puts(&conn->ins, conn->ins_tail);
+        if (my_exec(conn, cdc_buf_cstr(&conn->ins)) < 0)
+            return -1;
+        conn->nins = 0;
+    }
+    return 0;
+}
+
+static int my_bulk_begin(jdbc_conn_t *conn, const jdbc_table_t *t)
+{
+    if (!conn->del_head)
+        bulk_sql(conn, t);
+    conn->nins = conn->ndel = 0;
+    return my_begin(conn);
+}
+
+static int my_bulk_row(jdbc_conn_t *conn, char op, const jdbc_param_t *params, int n)
+{
+    const jdbc_table_t *t = conn->bulk_table;
+    if (op != 'U') { /* 'D' and 'R': the key goes first */
+        cdc_buf_t *b = &conn->del;
+        if (conn->ndel == 0) {
+            cdc_buf_clear(b);
+            cdc_buf_puts(b, conn->del_head);
+        } else {
+            cdc_buf_puts(b, t->npk == 1 ? ", " : " OR ");
+        }
+        for (int k = 0; k < t->npk; k++) {
+            if (t->npk > 1) {
+                cdc_buf_puts(b, k ? " AND " : "(");
+                my_quote_ident(b, t->schema->names[t->pk[k]]);
+                cdc_buf_puts(b, " = ");
+            }
+            if (put_value(conn, b, &params[t->pk[k]]) < 0)
+                return -1;
+        }
+        if (t->npk > 1)
+            cdc_buf_putc(b, ')');
+        conn->ndel++;
+    }
+    if (op != 'D') {
+        cdc_buf_t *b = &conn->ins;
+        if (conn->nins == 0) {
+            cdc_buf_clear(b);
+            cdc_buf_puts(b, conn->ins_head);
+        } else {
+            cdc_buf_puts(b, ", ");
+        }
+        cdc_buf_putc(b, '(');
+        for (int i = 0; i < n; i++) {
+            if (i)
+                cdc_buf_puts(b, ", ");
+            if (put_value(conn, b, &params[i]) < 0)
+                return -1;
+        }
+        cdc_buf_putc(b, ')');
+        conn->nins++;
+    }
+    if (conn->del.len >= BULK_BYTES || conn->ins.len >= BULK_BYTES)
+        return bulk_send(conn);
+    return 0;
+}
+
+static int my_bulk_commit(jdbc_conn_t *conn)
+{
+    if (bulk_send(conn) < 0)
+        return -1;
+    return my_commit(conn);
+}
+
 static const char *my_errmsg(jdbc_conn_t *conn)
 {
     return conn->msg;
@@ -535,6 +762,7 @@ const jdbc_dialect_t jdbc_dialect_mysql = {
     .quote_ident = my_quote_ident,
     .quote_table = my_quote_table,
     .column_type = my_column_type,
+    .key_column_type = my_key_column_type,
     .upsert_sql = my_upsert_sql,
     .insert_sql = my_insert_sql,
     .delete_sql = my_delete_sql,
@@ -550,6 +778,10 @@ const jdbc_dialect_t jdbc_dialect_mysql = {
     .finalize = my_finalize,
     .errmsg = my_errmsg,
     .retriable = my_retriable,
+    .bulk_begin = my_bulk_begin,
+    .bulk_row = my_bulk_row,
+    .bulk_commit = my_bulk_commit,
+    .bulk_min = 2,
 };
 
 /* The same dialect under MariaDB's url prefix. */
@@ -559,6 +791,7 @@ const jdbc_dialect_t jdbc_dialect_mariadb = {
     .quote_ident = my_quote_ident,
     .quote_table = my_quote_table,
     .column_type = my_column_type,
+    .key_column_type = my_key_column_type,
     .upsert_sql = my_upsert_sql,
     .insert_sql = my_insert_sql,
     .delete_sql = my_delete_sql,
@@ -574,4 +807,8 @@ const jdbc_dialect_t jdbc_dialect_mariadb = {
     .finalize = my_finalize,
     .errmsg = my_errmsg,
     .retriable = my_retriable,
+    .bulk_begin = my_bulk_begin,
+    .bulk_row = my_bulk_row,
+    .bulk_commit = my_bulk_commit,
+    .bulk_min = 2,
 };

@@ -2,8 +2,10 @@
 # The jdbc sink with the MySQL dialect through the cdcflow binary, against a real MariaDB
 # 10.11 started here (tests/servers/mariadb.sh) and checked with the mariadb client: a full
 # changelog into an auto-created table, idempotence, every type round trip, a hostile
-# identifier and hostile strings, a NOT NULL violation's error text, and a server restart
-# mid-stream that the job rides out. A server that cannot be started is a failure.
+# identifier and hostile strings, a NOT NULL violation's error text, a server restart
+# mid-stream that the job rides out, lock wait retries, large flushes as multi-row
+# statements, and auto-created tables keyed on STRING columns. A server that cannot be
+# started is a failure.
 set -uo pipefail
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -242,6 +244,118 @@ sed "s|jdbc:mysql://|jdbc:mysql://writer:secretu@|" upsert.sql >urlpw.sql
 if "$bin" run urlpw.sql >out.txt 2>err.txt; then bad "credentials in the url were accepted"; else ok; fi
 if grep -q 'no credentials in the url' err.txt && ! grep -q secretu out.txt err.txt; then ok; else
   bad "a password from the url was printed"
+  cat err.txt
+fi
+
+# run_ok FILE LABEL / run_fails FILE LABEL: the job in FILE must succeed / fail
+run_ok() {
+  if "$bin" run "$1" >out.txt 2>err.txt; then ok; else
+    bad "$2"
+    cat err.txt
+  fi
+}
+run_fails() { if "$bin" run "$1" >out.txt 2>err.txt; then bad "$2"; else ok; fi; }
+# same EXPECTED ACTUAL LABEL
+same() {
+  if [[ $2 == "$1" ]]; then ok; else
+    bad "$3"
+    diff <(echo "$1") <(echo "$2") | head
+  fi
+}
+
+# 8. a flush of many keys goes as multi-row statements (text INSERT/DELETE, no prepared
+#    statement executed): upserts, deletes, a delete then an insert of one key, a composite
+#    key, strings with quotes and backslashes, all in one flush
+data=""
+declare -A model
+for i in $(seq 1 600); do
+  data+="+I[$i, $((i % 3)), 'v$i it''s \\ x', $i.5]; "
+  model[$i]="$i	$((i % 3))	v$i it's \\ x	$i.5"
+done
+for i in $(seq 4 4 600); do
+  data+="+U[$i, $((i % 3)), 'u$i', $i.25]; "
+  model[$i]="$i	$((i % 3))	u$i	$i.25"
+done
+for i in $(seq 5 5 600); do
+  data+="-D[$i, $((i % 3)), 'x', 0.0]; "
+  unset "model[$i]"
+done
+for i in $(seq 10 10 600); do
+  data+="+I[$i, $((i % 3)), 'again$i', 1.0]; "
+  model[$i]="$i	$((i % 3))	again$i	1"
+done
+expected=$(for i in $(seq 1 600); do [[ -n ${model[$i]:-} ]] && echo "${model[$i]}"; done)
+sqlq() { printf '%s' "${1//\'/\'\'}"; } # quoted again for the SQL string literal
+cat >bulk.sql <<SQL
+CREATE TABLE src (a INT NOT NULL, b INT NOT NULL, v STRING, w DOUBLE, PRIMARY KEY (a, b) NOT ENFORCED) WITH (
+    'connector' = 'values', 'changelog-mode' = 'I,UA,D', 'data' = '$(sqlq "$data")');
+CREATE TABLE dst (a INT NOT NULL, b INT NOT NULL, v STRING, w DOUBLE, PRIMARY KEY (a, b) NOT ENFORCED) WITH (
+    'connector' = 'jdbc', 'url' = '$url', 'username' = 'writer', 'password' = 'hunter2',
+    'table-name' = 'bulk', 'sink.auto-create-table' = 'true', 'sink.buffer-flush.max-rows' = '5000');
+INSERT INTO dst SELECT * FROM src;
+SQL
+stat() { q "SHOW GLOBAL STATUS LIKE '$1'" | cut -f2; }
+exec0=$(stat Com_stmt_execute)
+run_ok bulk.sql "multi-row pipeline exited non-zero"
+same "$expected" "$(q "SELECT a, b, v, w FROM bulk ORDER BY a")" "multi-row flush: table contents"
+if [[ $(stat Com_stmt_execute) == "$exec0" ]]; then ok; else
+  bad "the flush of 600 keys ran prepared statements, not multi-row ones"
+fi
+# a NOT NULL violation inside a multi-row flush still names the row (replayed row by row)
+data=""
+for i in $(seq 100 400); do
+  if [[ $i == 250 ]]; then data+="+I[$i, null]; "; else data+="+I[$i, n$i]; "; fi
+done
+cat >bulknull.sql <<SQL
+CREATE TABLE src (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+    'connector' = 'values', 'data' = '$data');
+CREATE TABLE dst (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+    'connector' = 'jdbc', 'url' = '$url', 'username' = 'writer', 'table-name' = 'strict',
+    'password' = 'hunter2', 'sink.buffer-flush.max-rows' = '5000');
+INSERT INTO dst SELECT * FROM src;
+SQL
+run_fails bulknull.sql "a NOT NULL violation in a large flush did not fail"
+if grep -q 'row: +I\[250, null\]' err.txt && grep -q 'error 1048' err.txt; then ok; else
+  bad "the NOT NULL violation in a large flush does not name the row"
+  cat err.txt
+fi
+if [[ $(q "SELECT count(*) FROM strict") == 0 ]]; then ok; else
+  bad "a failed large flush left rows behind"
+fi
+
+# 9. auto-created tables keyed on STRING columns: an unbounded string key becomes
+#    VARCHAR(255) (an index cannot hold LONGTEXT), a declared VARCHAR(n <= 768) key keeps n;
+#    upserts and deletes by those keys work, and a longer key value fails with a clear error
+cat >strkey.sql <<SQL
+CREATE TABLE src (region STRING, code VARCHAR(500), n INT NOT NULL, note STRING,
+    PRIMARY KEY (region, code, n) NOT ENFORCED) WITH (
+    'connector' = 'values', 'changelog-mode' = 'I,UA,D',
+    'data' = '+I[eu, a-1, 1, first]; +I[eu, a-2, 1, x]; +I[us, ''ü😀'', 2, y]; +U[eu, a-1, 1, second]; -D[eu, a-2, 1, x]');
+CREATE TABLE dst (region STRING, code VARCHAR(500), n INT NOT NULL, note STRING,
+    PRIMARY KEY (region, code, n) NOT ENFORCED) WITH (
+    'connector' = 'jdbc', 'url' = '$url', 'username' = 'writer', 'password' = 'hunter2',
+    'table-name' = 'strkey', 'sink.auto-create-table' = 'true');
+INSERT INTO dst SELECT * FROM src;
+SQL
+run_ok strkey.sql "string-keyed pipeline exited non-zero"
+expected='region	varchar(255)	PRI
+code	varchar(500)	PRI
+n	int(11)	PRI
+note	longtext	'
+same "$expected" "$(q "SELECT column_name, column_type, column_key FROM information_schema.columns WHERE table_schema = 'cdcflow' AND table_name = 'strkey' ORDER BY ordinal_position")" \
+  "auto-created string key column types"
+expected="eu	a-1	1	second
+us	ü😀	2	y"
+same "$expected" "$(q "SELECT region, code, n, note FROM strkey ORDER BY region, code")" \
+  "string-keyed table contents"
+long=$(printf 'k%.0s' $(seq 1 256))
+sed -e "s/'data' = '.*'/'data' = '+I[$long, b, 3, too long]'/" strkey.sql >strlong.sql
+run_fails strlong.sql "a 256-character key value was accepted"
+if grep -q 'table "strkey"' err.txt && grep -q "Data too long for column 'region'" err.txt &&
+  grep -q 'holds at most 255 characters' err.txt && grep -q "row: +I\[$long, b, 3, too long\]" err.txt; then
+  ok
+else
+  bad "the error for a too long key value"
   cat err.txt
 fi
 
