@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cdc_log.h"
+#include "cdc_plugin.h"
 
 #ifndef CDC_VERSION_STRING
 #define CDC_VERSION_STRING "0.1.0"
@@ -59,6 +60,7 @@ cdc_pipe_metrics_t *cdc_metrics_pipe_new(const char *job, const char *source, co
     m->nsplits = nsplits;
     m->samples = cdc_xcalloc((size_t)nsplits, sizeof(*m->samples));
     m->nsamples = cdc_xcalloc((size_t)nsplits, sizeof(*m->nsamples));
+    m->writers = cdc_xcalloc((size_t)nsplits, sizeof(*m->writers));
     pthread_mutex_lock(&reg_mu);
     if (start_unix_ms == 0)
         start_unix_ms = unix_ms();
@@ -130,6 +132,44 @@ void cdc_metrics_samples_end(cdc_pipe_metrics_t *m, int split)
     (void)split;
     tls_collect = (collect_t){0};
     pthread_mutex_unlock(&m->mu);
+}
+
+void cdc_metrics_set_writer(cdc_pipe_metrics_t *m, int split, struct cdc_writer_s *writer)
+{
+    pthread_mutex_lock(&m->mu);
+    m->writers[split] = writer;
+    pthread_mutex_unlock(&m->mu);
+}
+
+static void live_emit(void *ctx, const char *name, const char *labels, double value)
+{
+    cdc_pipe_metrics_t *m = ctx;
+    if (m->nlive >= 1024)
+        return;
+    if (m->nlive == m->caplive) {
+        m->caplive = m->caplive ? m->caplive * 2 : 8;
+        m->live = cdc_xrealloc(m->live, (size_t)m->caplive * sizeof(*m->live));
+    }
+    cdc_metric_sample_t *s = &m->live[m->nlive++];
+    snprintf(s->name, sizeof(s->name), "%s", name);
+    snprintf(s->labels, sizeof(s->labels), "%s", labels ? labels : "");
+    s->value = value;
+}
+
+/* Asks every open writer for its gauges (under the pipe's lock, so none closes meanwhile). */
+static void collect_live(void)
+{
+    for (int i = 0; i < nreg; i++) {
+        cdc_pipe_metrics_t *m = reg[i];
+        pthread_mutex_lock(&m->mu);
+        m->nlive = 0;
+        for (int s = 0; s < m->nsplits; s++) {
+            cdc_writer_t *w = m->writers[s];
+            if (w && w->ops->metrics)
+                w->ops->metrics(w, live_emit, m);
+        }
+        pthread_mutex_unlock(&m->mu);
+    }
 }
 
 /* ---- Prometheus text format ------------------------------------------------------------ */
@@ -243,15 +283,18 @@ static void reported_families(cdc_buf_t *b)
     for (int i = 0; i < nreg; i++) {
         cdc_pipe_metrics_t *m = reg[i];
         pthread_mutex_lock(&m->mu);
-        for (int s = 0; s < m->nsplits; s++)
-            for (int k = 0; k < m->nsamples[s]; k++) {
-                const char *nm = m->samples[s][k].name;
+        for (int s = 0; s <= m->nsplits; s++) {
+            const cdc_metric_sample_t *arr = s < m->nsplits ? m->samples[s] : m->live;
+            int n = s < m->nsplits ? m->nsamples[s] : m->nlive;
+            for (int k = 0; k < n; k++) {
+                const char *nm = arr[k].name;
                 bool seen = false;
                 for (int j = 0; j < nnames && !seen; j++)
                     seen = strcmp(names[j], nm) == 0;
                 if (!seen && nnames < 64)
                     names[nnames++] = nm;
             }
+        }
         pthread_mutex_unlock(&m->mu);
     }
     for (int j = 0; j < nnames; j++) {
@@ -265,9 +308,10 @@ static void reported_families(cdc_buf_t *b)
         for (int i = 0; i < nreg; i++) {
             cdc_pipe_metrics_t *m = reg[i];
             pthread_mutex_lock(&m->mu);
-            for (int s = 0; s < m->nsplits; s++)
-                for (int k = 0; k < m->nsamples[s]; k++) {
-                    const cdc_metric_sample_t *sm = &m->samples[s][k];
+            for (int s = 0; s <= m->nsplits; s++)
+                for (int k = 0; k < (s < m->nsplits ? m->nsamples[s] : m->nlive); k++) {
+                    const cdc_metric_sample_t *sm =
+                        s < m->nsplits ? &m->samples[s][k] : &m->live[k];
                     if (strcmp(sm->name, name) != 0)
                         continue;
                     cdc_buf_puts(b, name);
@@ -283,6 +327,7 @@ static void reported_families(cdc_buf_t *b)
 void cdc_metrics_render(cdc_buf_t *b)
 {
     pthread_mutex_lock(&reg_mu);
+    collect_live();
     head(b, "cdcflow_info", "gauge", "Always 1; the version in a label.");
     cdc_buf_printf(b, "cdcflow_info{version=\"%s\"} 1\n", CDC_VERSION_STRING);
     head(b, "cdcflow_start_time_seconds", "gauge", "When the first job started (unix time).");

@@ -47,10 +47,13 @@ typedef struct cdc_pipe_metrics_s {
     atomic_llong last_commit_ms; /* unix ms, 0 = never */
     atomic_int running_splits;
 
-    pthread_mutex_t mu; /* guards the samples */
+    pthread_mutex_t mu; /* guards the samples and the live writers */
     int nsplits;
     cdc_metric_sample_t **samples; /* per split */
     int *nsamples;
+    struct cdc_writer_s **writers; /* per split while open: asked at every scrape */
+    cdc_metric_sample_t *live;     /* what they said at the last scrape */
+    int nlive, caplive;
 } cdc_pipe_metrics_t;
 
 /** Creates and registers a pipe's metrics (kept until process exit, as Prometheus expects). */
@@ -65,6 +68,13 @@ void cdc_metrics_samples_begin(cdc_pipe_metrics_t *m, int split);
 void cdc_metrics_sample(void *pipe_metrics_split, const char *name, const char *labels,
                         double value);
 void cdc_metrics_samples_end(cdc_pipe_metrics_t *m, int split);
+
+/**
+ * Registers (or, with NULL, unregisters before closing it) split `split`'s
+ * writer: its metrics op is called at every scrape, from the metrics thread,
+ * so a flush stuck in retries still shows them (the op must only read atomics).
+ */
+void cdc_metrics_set_writer(cdc_pipe_metrics_t *m, int split, struct cdc_writer_s *writer);
 
 /** Appends every registered series in Prometheus text format 0.0.4. */
 void cdc_metrics_render(cdc_buf_t *out);

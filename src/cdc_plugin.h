@@ -262,7 +262,11 @@ typedef struct cdc_writer_ops_s {
     /** Returns only when every written row is durable. */
     int (*flush)(cdc_writer_t *writer, cdc_error_t **err);
     void (*close)(cdc_writer_t *writer);
-    /** Optional: reports the writer's gauges (cdcflow_sink_retries_total, ...). */
+    /**
+     * Optional: reports the writer's gauges (cdcflow_sink_retries_total, ...). Called
+     * from the metrics thread at every scrape, concurrently with write and flush: it
+     * must only read atomics.
+     */
     void (*metrics)(cdc_writer_t *writer, cdc_metric_emit_fn emit, void *ctx);
 } cdc_writer_ops_t;
 

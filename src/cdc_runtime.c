@@ -145,13 +145,11 @@ typedef struct split_task {
 
 static void report_gauges(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
 {
-    if (!(reader && reader->ops->metrics) && !(writer && writer->ops->metrics))
+    (void)writer; /* writers are asked at every scrape (cdc_metrics_set_writer) */
+    if (!(reader && reader->ops->metrics))
         return;
     cdc_metrics_samples_begin(t->metrics, t->split);
-    if (reader && reader->ops->metrics)
-        reader->ops->metrics(reader, cdc_metrics_sample, NULL);
-    if (writer && writer->ops->metrics)
-        writer->ops->metrics(writer, cdc_metrics_sample, NULL);
+    reader->ops->metrics(reader, cdc_metrics_sample, NULL);
     cdc_metrics_samples_end(t->metrics, t->split);
 }
 
@@ -191,6 +189,7 @@ static void *run_split(void *arg)
         goto done;
     if (p->sink->ops->open_writer(p->sink, t->split, p->parallelism, &writer, &t->err) < 0)
         goto done;
+    cdc_metrics_set_writer(t->metrics, t->split, writer);
     int64_t last_flush = now_ms();
     int64_t unflushed = 0;
     bool end = false;
@@ -262,6 +261,7 @@ static void *run_split(void *arg)
         goto done;
 done:
     atomic_fetch_sub(&t->metrics->running_splits, 1);
+    cdc_metrics_set_writer(t->metrics, t->split, NULL);
     if (writer)
         writer->ops->close(writer);
     if (reader)

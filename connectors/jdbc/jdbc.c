@@ -264,6 +264,7 @@ typedef struct jdbc_writer_s {
     buffer_t *retry; /* its flush failed: written again before anything newer */
     bool stop;
     cdc_error_t *job_err; /* the flush thread's failure, not yet returned */
+    _Atomic unsigned long long retries; /* transactions rolled back and replayed */
     /* used by the flush thread only (and by open before it starts) */
     stmt_slot_t cache[STMT_CACHE];
     int ncache, next_evict;
@@ -823,6 +824,7 @@ static int flush_buffer(jdbc_writer_t *w, const buffer_t *b, cdc_error_t **err)
             return 0;
         if (!retriable || attempt >= w->sink->max_retries)
             return flush_error(w, b, failed, retriable, attempt + 1, err);
+        w->retries++;
         /* 50 ms, 100 ms, 200 ms ... capped at 5 s */
         int64_t ms = attempt < 7 ? 50LL << attempt : 5000;
         struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
@@ -980,10 +982,17 @@ static void jdbc_close(cdc_writer_t *base)
     free(w);
 }
 
+static void jdbc_metrics(cdc_writer_t *base, cdc_metric_emit_fn emit, void *ctx)
+{
+    jdbc_writer_t *w = (jdbc_writer_t *)base;
+    emit(ctx, "cdcflow_sink_retries_total", "", (double)w->retries);
+}
+
 static const cdc_writer_ops_t jdbc_writer_ops = {
     .write = jdbc_write,
     .flush = jdbc_flush,
     .close = jdbc_close,
+    .metrics = jdbc_metrics,
 };
 
 /* CREATE TABLE IF NOT EXISTS from the declared columns, types mapped by the dialect. */

@@ -137,13 +137,17 @@ got=$(sqlite3 forever.db 'select count(*) from out')
 # ---- a stop that hangs past --stop-timeout: exit 3 --------------------------------------
 sed 's/forever.db/locked.db/' forever.sql | sed "s/'sink.auto-create-table' = 'true'/'sink.auto-create-table' = 'true', 'sink.max-retries' = '100'/" >locked.sql
 sqlite3 locked.db 'CREATE TABLE out (id BIGINT NOT NULL PRIMARY KEY)'
-"$bin" run locked.sql --stop-timeout 2 --log-level info >l.out 2>l.err &
+"$bin" run locked.sql --stop-timeout 2 --log-level info --metrics-port 0 \
+  --metrics-address 127.0.0.1 >l.out 2>l.err &
 pid=$!
 wait_for l.err 'job started'
 # hold an exclusive lock so every flush fails with "database is locked" and is retried
 python3 -c 'import sqlite3,time; c=sqlite3.connect("locked.db", isolation_level=None); c.execute("BEGIN EXCLUSIVE"); time.sleep(20)' &
 lockpid=$!
 sleep 1.5
+lport=$(grep -Eo '127.0.0.1:[0-9]+' l.err | head -1 | cut -d: -f2)
+retries=$(curl -s "http://127.0.0.1:$lport/metrics" | awk '/^cdcflow_sink_retries_total/ {print $2}')
+[[ -n $retries && $retries -ge 1 ]] && ok || bad "a locked database shows no retries in /metrics ($retries)"
 start=$(date +%s)
 kill -TERM "$pid"
 wait "$pid"
