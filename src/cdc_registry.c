@@ -17,6 +17,7 @@ extern const cdc_format_factory_t cdc_format_debezium_json;
 extern const cdc_format_factory_t cdc_format_json;
 extern const cdc_format_factory_t cdc_format_maxwell_json;
 extern const cdc_format_factory_t cdc_format_ogg_json;
+extern const cdc_format_factory_t cdc_format_mysql_binlog;
 extern const cdc_format_factory_t cdc_format_pgoutput;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
@@ -25,13 +26,10 @@ extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
 
 static const cdc_format_factory_t *const formats[] = {
-    &cdc_format_canal_json,
-    &cdc_format_debezium_json,
-    &cdc_format_json,
-    &cdc_format_maxwell_json,
-    &cdc_format_ogg_json,
-    &cdc_format_pgoutput,
-    NULL,
+    &cdc_format_canal_json, &cdc_format_debezium_json,
+    &cdc_format_json,       &cdc_format_maxwell_json,
+    &cdc_format_ogg_json,   &cdc_format_mysql_binlog,
+    &cdc_format_pgoutput,   NULL,
 };
 
 static const cdc_connector_factory_t *const connectors[] = {

@@ -9,6 +9,8 @@
 #   my_stop             shuts the server down and removes the directory (idempotent).
 #   my_sql ARGS...      the mariadb client as root over the socket, on MY_DB.
 #   my_restart          shutdown and start again on the same port and directory.
+# MY_EXTRA_ARGS (optional, word-split) adds server options after the defaults, e.g.
+#   MY_EXTRA_ARGS="--log-bin=bin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1"
 # A missing server binary or a server that does not come up is an error (return 1), never
 # a skip: callers count it as a failure.
 MY_BIN=${MY_BIN:-/usr/sbin}
@@ -20,7 +22,7 @@ my_launch() {
     --port="$MY_PORT" --bind-address=127.0.0.1 --user=root --log-error="$MY_DIR/err.log" \
     --pid-file="$MY_DIR/mariadbd.pid" --character-set-server=utf8mb4 \
     --collation-server=utf8mb4_bin --innodb-buffer-pool-size=64M --innodb-log-file-size=16M \
-    --innodb-flush-log-at-trx-commit=2 --skip-log-bin >/dev/null 2>&1 &
+    --innodb-flush-log-at-trx-commit=2 --skip-log-bin ${MY_EXTRA_ARGS:-} >/dev/null 2>&1 &
   MY_PID=$!
   local i
   for i in $(seq 1 300); do
