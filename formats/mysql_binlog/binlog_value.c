@@ -112,7 +112,7 @@ cdc_type_t *bl_type_for(const bl_col_t *col)
     case MT_NEWDECIMAL: {
         int p = dec_precision(col), s = dec_scale(col);
         if (p < 1 || p > CDC_MAX_DECIMAL_PRECISION || s > p)
-            return cdc_type_new(CDC_T_VARCHAR);
+            return cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
         return cdc_type_new_decimal(p, s);
     }
     case MT_DATE:
@@ -132,7 +132,8 @@ cdc_type_t *bl_type_for(const bl_col_t *col)
         return cdc_type_new_sized(CDC_T_TIMESTAMP_LTZ, fsp_of(col));
     case MT_BIT: {
         int bits = (col->meta >> 8) * 8 + (col->meta & 0xff);
-        return bits == 1 ? cdc_type_new(CDC_T_BOOLEAN) : cdc_type_new(CDC_T_VARBINARY);
+        return bits == 1 ? cdc_type_new(CDC_T_BOOLEAN)
+                         : cdc_type_new_sized(CDC_T_VARBINARY, CDC_MAX_LENGTH);
     }
     case MT_STRING: {
         int mb = mbmaxlen(col->charset);
@@ -140,7 +141,7 @@ cdc_type_t *bl_type_for(const bl_col_t *col)
             return cdc_type_new_sized(CDC_T_BINARY, (int32_t)(col->max_len ? col->max_len : 1));
         if (mb && col->max_len / (uint32_t)mb > 0)
             return cdc_type_new_sized(CDC_T_CHAR, (int32_t)(col->max_len / (uint32_t)mb));
-        return cdc_type_new(CDC_T_VARCHAR);
+        return cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
     }
     case MT_VARCHAR:
     case MT_VAR_STRING: {
@@ -149,14 +150,14 @@ cdc_type_t *bl_type_for(const bl_col_t *col)
             return cdc_type_new_sized(CDC_T_VARBINARY, (int32_t)(col->max_len ? col->max_len : 1));
         if (mb && col->max_len / (uint32_t)mb > 0)
             return cdc_type_new_sized(CDC_T_VARCHAR, (int32_t)(col->max_len / (uint32_t)mb));
-        return cdc_type_new(CDC_T_VARCHAR);
+        return cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
     }
     case MT_BLOB:
-        return cdc_type_new(is_binary(col) ? CDC_T_VARBINARY : CDC_T_VARCHAR);
+        return cdc_type_new_sized(is_binary(col) ? CDC_T_VARBINARY : CDC_T_VARCHAR, CDC_MAX_LENGTH);
     case MT_GEOMETRY:
-        return cdc_type_new(CDC_T_VARBINARY);
+        return cdc_type_new_sized(CDC_T_VARBINARY, CDC_MAX_LENGTH);
     default: /* ENUM, SET, JSON, NULL */
-        return cdc_type_new(CDC_T_VARCHAR);
+        return cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
     }
 }
 
