@@ -35,6 +35,7 @@ typedef struct pg_col {
     char *name;
     uint32_t oid;
     int32_t typmod;
+    uint32_t at; /* byte offset of its type OID in the Relation message, for errors */
     bool key;
     int target;             /* field index in the produced row, -1 = not produced */
     const cdc_type_t *type; /* the produced field's type (NULL when not produced) */
@@ -206,10 +207,13 @@ static int rel_bind(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r)
         int f = cdc_type_field_index(d->row_type, r->cols[i].name);
         r->cols[i].target = f;
         r->cols[i].type = f >= 0 ? d->row_type->children[f] : NULL;
-        if (f >= 0 && !r->skip && !pg_type_compatible(r->cols[i].oid, r->cols[i].type))
-            return fail(d, c, "column \"%s\" of \"%s\" has type OID %u, which cannot be read as %s",
+        if (f >= 0 && !r->skip && !pg_type_compatible(r->cols[i].oid, r->cols[i].type)) {
+            pg_cur_t at = {.p = d->msg + r->cols[i].at, .end = c->end};
+            return fail(d, &at,
+                        "column \"%s\" of \"%s\" has type OID %u, which cannot be read as %s",
                         r->cols[i].name, r->qname, r->cols[i].oid,
                         cdc_type_root_name(r->cols[i].type->root));
+        }
     }
     return 0;
 }
@@ -249,6 +253,7 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
             fail(d, c, "message ends inside the type of column \"%s\"", r->cols[i].name);
             goto bad;
         }
+        r->cols[i].at = (uint32_t)(c->p - d->msg);
         r->cols[i].oid = u32(c);
         r->cols[i].typmod = (int32_t)u32(c);
     }
