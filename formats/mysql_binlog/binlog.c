@@ -737,6 +737,8 @@ static int on_format_description(bl_deser_t *d, const uint8_t *ev, size_t size)
         if (crc && crc32_of(ev, size - 4) != (uint32_t)le(ev + size - 4, 4))
             return fail(d, "checksum mismatch");
     }
+    if (end < HEADER_LEN + 57)
+        return fail(d, "event of %zu bytes is too short for its checksum algorithm", size);
     memset(d->post_len, 0, sizeof(d->post_len));
     size_t n = end - (HEADER_LEN + 57);
     memcpy(d->post_len, b + 57, n > 255 ? 255 : n);

@@ -555,6 +555,9 @@ static int on_stream_abort(pg_deser_t *d, pg_cur_t *c)
 
 static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t *out)
 {
+    static const uint8_t none[1];
+    if (!msg)
+        msg = none, len = 0;
     pg_cur_t c = {.p = msg, .end = msg + len};
     const uint8_t *saved_msg = d->msg;
     char saved_type = d->mtype;

@@ -607,3 +607,19 @@ Test(mysql_binlog, corrupt_input_never_crashes)
     }
     cdc_buf_free(&f);
 }
+
+/* CDC_WRITE_SEED=PATH writes the MySQL 8 stream there (the fuzz seed
+ * tests/data/seeds/mysql_binlog/mysql8_stream.000001 was made so). */
+Test(mysql_binlog, write_seed_when_asked)
+{
+    const char *path = getenv("CDC_WRITE_SEED");
+    if (!path)
+        return;
+    cdc_buf_t f = {0};
+    mysql8_file(&f);
+    FILE *fp = fopen(path, "wb");
+    cr_assert_not_null(fp);
+    cr_assert_eq(fwrite(f.data, 1, f.len, fp), f.len);
+    fclose(fp);
+    cdc_buf_free(&f);
+}
