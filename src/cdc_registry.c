@@ -26,15 +26,23 @@ extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
 
 static const cdc_format_factory_t *const formats[] = {
-    &cdc_format_canal_json, &cdc_format_debezium_json,
-    &cdc_format_json,       &cdc_format_maxwell_json,
-    &cdc_format_ogg_json,   &cdc_format_mysql_binlog,
-    &cdc_format_pgoutput,   NULL,
+    &cdc_format_canal_json,
+    &cdc_format_debezium_json,
+    &cdc_format_json,
+    &cdc_format_maxwell_json,
+    &cdc_format_ogg_json,
+    &cdc_format_mysql_binlog,
+    &cdc_format_pgoutput,
+    NULL,
 };
 
 static const cdc_connector_factory_t *const connectors[] = {
-    &cdc_connector_blackhole, &cdc_connector_datagen, &cdc_connector_jdbc,
-    &cdc_connector_print,     &cdc_connector_values,  NULL,
+    &cdc_connector_blackhole,
+    &cdc_connector_datagen,
+    &cdc_connector_jdbc,
+    &cdc_connector_print,
+    &cdc_connector_values,
+    NULL,
 };
 
 const cdc_format_factory_t *const *cdc_registry_formats(void)
