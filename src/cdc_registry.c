@@ -21,6 +21,7 @@ extern const cdc_format_factory_t cdc_format_mysql_binlog;
 extern const cdc_format_factory_t cdc_format_pgoutput;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
+extern const cdc_connector_factory_t cdc_connector_mysql_cdc;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
@@ -40,6 +41,7 @@ static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_blackhole,
     &cdc_connector_datagen,
     &cdc_connector_jdbc,
+    &cdc_connector_mysql_cdc,
     &cdc_connector_print,
     &cdc_connector_values,
     NULL,

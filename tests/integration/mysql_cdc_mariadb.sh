@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The mysql-cdc source against a real MariaDB 10.11 (tests/servers/mariadb.sh, log_bin with
+# binlog_format=ROW and binlog_row_metadata=FULL): `cdcflow run` of a job mysql-cdc -> print.
+# The rows present at the start come from the consistent snapshot (+I), then inserts, updates
+# (-U/+U), deletes and a rolled-back transaction (nothing) from the binlog. The job is stopped
+# (SIGTERM: flush and commit), a row is added while it is down, and the restarted job resumes
+# from its position.file: the new row only, nothing lost, nothing doubled. A server that
+# cannot start is a failure.
+set -uo pipefail
+bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
+src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d)
+cd "$tmp" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+  echo "FAIL $1"
+  fail=$((fail + 1))
+}
+# shellcheck source=../servers/mariadb.sh
+source "$src/tests/servers/mariadb.sh"
+MY_EXTRA_ARGS="--log-bin=mbin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1"
+if ! my_start cdcflow; then
+  bad "could not start MariaDB"
+  my_stop
+  rm -rf "$tmp"
+  echo "mysql_cdc_mariadb: $pass passed, $fail failed"
+  exit 1
+fi
+job_pid=
+cleanup() {
+  [[ -n $job_pid ]] && kill "$job_pid" 2>/dev/null && wait "$job_pid" 2>/dev/null
+  my_stop
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+my_sql -e "GRANT REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'writer'@'%';
+  CREATE TABLE src (id INT PRIMARY KEY, v VARCHAR(20), n DECIMAL(10,2), ts TIMESTAMP(3) NULL);
+  INSERT INTO src VALUES (1, 'a', 1.50, '2024-01-31 13:45:06.5'), (2, 'b', NULL, NULL);" ||
+  bad "setup"
+
+cat >job.sql <<SQL
+CREATE TABLE src (id INT NOT NULL, v STRING, n DECIMAL(10, 2), ts TIMESTAMP_LTZ(3),
+                  PRIMARY KEY (id) NOT ENFORCED)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdcflow',
+      'table-name' = 'src', 'server-id' = '777', 'position.file' = '$tmp/pos');
+CREATE TABLE out (id INT NOT NULL, v STRING, n DECIMAL(10, 2), ts TIMESTAMP_LTZ(3))
+WITH ('connector' = 'print');
+INSERT INTO out SELECT * FROM src;
+SQL
+
+wait_lines() { # file count: waits (bounded) until the file has count lines
+  local i
+  for i in $(seq 1 300); do
+    [[ $(wc -l <"$1") -ge $2 ]] && return 0
+    kill -0 "$job_pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+stop_job() {
+  kill -TERM "$job_pid"
+  wait "$job_pid"
+  local code=$?
+  job_pid=
+  return $code
+}
+
+# 1. snapshot, then the stream
+"$bin" run job.sql >out1.txt 2>err1.txt &
+job_pid=$!
+wait_lines out1.txt 2 || bad "no snapshot rows: $(cat err1.txt)"
+my_sql -e "INSERT INTO src VALUES (3, 'c', 3.00, NULL);
+  UPDATE src SET v = 'a2' WHERE id = 1;
+  DELETE FROM src WHERE id = 2;
+  BEGIN; INSERT INTO src VALUES (9, 'rolled back', 0, NULL); ROLLBACK;"
+wait_lines out1.txt 6 || bad "the stream rows did not come: $(cat err1.txt)"
+stop_job || bad "the job did not stop cleanly: $(cat err1.txt)"
+printf '%s\n' '+I[1, a, 1.50, 2024-01-31T13:45:06.500Z]' '+I[2, b, null, null]' \
+  '+I[3, c, 3.00, null]' '-U[1, a, 1.50, 2024-01-31T13:45:06.500Z]' \
+  '+U[1, a2, 1.50, 2024-01-31T13:45:06.500Z]' '-D[2, b, null, null]' >want1.txt
+if diff -u want1.txt out1.txt; then ok; else bad "rows of the first run"; fi
+if grep -qP '^mbin\.000001\t[0-9]+$' pos; then ok; else bad "position file: $(cat pos)"; fi
+
+# 2. a change while the job is down; the restarted job resumes from its position
+my_sql -e "INSERT INTO src VALUES (4, 'd', 4.25, '1970-01-01 00:00:01')"
+"$bin" run job.sql >out2.txt 2>err2.txt &
+job_pid=$!
+wait_lines out2.txt 1 || bad "no row after the restart: $(cat err2.txt)"
+my_sql -e "UPDATE src SET n = 5 WHERE id = 4"
+wait_lines out2.txt 3 || bad "the stream after the restart: $(cat err2.txt)"
+stop_job || bad "the second job did not stop cleanly: $(cat err2.txt)"
+printf '%s\n' '+I[4, d, 4.25, 1970-01-01T00:00:01.000Z]' '-U[4, d, 4.25, 1970-01-01T00:00:01.000Z]' \
+  '+U[4, d, 5.00, 1970-01-01T00:00:01.000Z]' >want2.txt
+if diff -u want2.txt out2.txt; then ok; else bad "rows after the restart"; fi
+
+echo "mysql_cdc_mariadb: $pass passed, $fail failed"
+((fail == 0))
