@@ -24,7 +24,8 @@
  * it — whose rows the sinks have made durable — atomically (a temporary file
  * renamed), and a reader that finds the file resumes there instead of
  * following scan.startup.mode. A transaction cut by a poll is read again after
- * a restart (at least once), never lost.
+ * a restart (at least once), never lost. A job killed before its first commit
+ * (in the snapshot) takes a new snapshot when restarted.
  */
 #include <errno.h>
 #include <mysql.h>
