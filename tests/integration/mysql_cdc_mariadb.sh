@@ -146,5 +146,46 @@ if [[ $got == "$want" && $(wc -l <<<"$want") -gt 250 ]]; then ok; else
   bad "after kill -9 and resume the sink differs: $(diff <(echo "$want") <(echo "$got") | head -5)"
 fi
 
+# 4. the snapshot (text protocol) and the stream (binlog) give the same values for every type
+my_sql -e "SET sql_mode = '';
+  CREATE TABLE ty (id INT PRIMARY KEY, ti TINYINT, iu INT UNSIGNED, bu BIGINT UNSIGNED,
+    d DECIMAL(10,2), f FLOAT, db DOUBLE, dt DATE, dtm DATETIME(6), ts TIMESTAMP(3) NULL,
+    tm TIME(3), v VARCHAR(20), bn BINARY(4), bl BLOB, e ENUM('x','y'), st SET('a','b','c'),
+    j JSON, b1 BIT(1), b10 BIT(10), y YEAR);
+  INSERT INTO ty VALUES
+    (1, -128, 4294967295, 18446744073709551615, -12.5, 1.25, -2.5e-10, '2024-02-29',
+     '2024-01-31 13:45:06.123456', '2024-01-31 13:45:06.5', '12:34:56.789', 'héllo 😀', x'0102',
+     x'00ff', 'y', 'a,c', '{\"k\": [1, null]}', b'1', b'1010000001', 2024),
+    (2, NULL, 0, 0, 0, 0, 0, '0000-00-00', '0000-00-00 00:00:00', NULL, '00:00:00', '', x'',
+     x'', 'x', '', '[]', b'0', b'0', 1901);"
+cat >job4.sql <<SQL
+CREATE TABLE ty (id INT NOT NULL, ti TINYINT, iu BIGINT, bu DECIMAL(20, 0), d DECIMAL(10, 2),
+  f FLOAT, db DOUBLE, dt DATE, dtm TIMESTAMP(6), ts TIMESTAMP_LTZ(3), tm TIME(3), v STRING,
+  bn BINARY(4), bl BYTES, e STRING, st STRING, j STRING, b1 BOOLEAN, b10 BYTES, y INT)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdcflow',
+      'table-name' = 'ty', 'server-id' = '779');
+CREATE TABLE out (id INT NOT NULL, ti TINYINT, iu BIGINT, bu DECIMAL(20, 0), d DECIMAL(10, 2),
+  f FLOAT, db DOUBLE, dt DATE, dtm TIMESTAMP(6), ts TIMESTAMP_LTZ(3), tm TIME(3), v STRING,
+  bn BINARY(4), bl BYTES, e STRING, st STRING, j STRING, b1 BOOLEAN, b10 BYTES, y INT)
+WITH ('connector' = 'print');
+INSERT INTO out SELECT * FROM ty;
+SQL
+"$bin" run job4.sql >out4.txt 2>err4.txt &
+job_pid=$!
+wait_lines out4.txt 2 || bad "no snapshot rows of ty: $(cat err4.txt)"
+my_sql -e "SET sql_mode = ''; INSERT INTO ty SELECT id + 10, ti, iu, bu, d, f, db, dt, dtm, ts,
+  tm, v, bn, bl, e, st, j, b1, b10, y FROM ty ORDER BY id"
+wait_lines out4.txt 4 || bad "no stream rows of ty: $(cat err4.txt)"
+stop_job || bad "the fourth job did not stop cleanly: $(cat err4.txt)"
+snap=$(head -2 out4.txt | sed 's/^+I\[[0-9]*, //')
+stream=$(sed -n 3,4p out4.txt | sed 's/^+I\[[0-9]*, //')
+if [[ $snap == "$stream" ]] && grep -q "^+I\[1, -128, 4294967295, 18446744073709551615, -12.50, 1.25, -2.5E-10, 2024-02-29, 2024-01-31T13:45:06.123456, 2024-01-31T13:45:06.500Z, 12:34:56.789, héllo 😀, x'01020000', x'00ff', y, a,c, {\"k\": \[1, null\]}, true, x'0281', 2024\]" out4.txt; then
+  ok
+else
+  bad "snapshot and stream differ: $(diff <(echo "$snap") <(echo "$stream"))"
+  cat out4.txt
+fi
+
 echo "mysql_cdc_mariadb: $pass passed, $fail failed"
 ((fail == 0))
