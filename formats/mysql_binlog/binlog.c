@@ -520,7 +520,23 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
     for (bl_table_t *t = d->tables; t; t = t->next)
         if (t->id == id && t->rawlen == rawlen && memcmp(t->raw, raw, rawlen) == 0)
             return CDC_DECODE_OK; /* the same map again (every transaction repeats it) */
-    c->p += 2;                    /* flags */
+    /* a map retired by a FORMAT_DESCRIPTION (a new binlog file) comes back unchanged: reuse
+     * it, so a long stream of rotations does not pile up copies */
+    for (bl_table_t **pp = &d->retired; *pp; pp = &(*pp)->next) {
+        bl_table_t *t = *pp;
+        if (t->id == id && t->rawlen == rawlen && memcmp(t->raw, raw, rawlen) == 0) {
+            bool taken = false;
+            for (bl_table_t *a = d->tables; a; a = a->next)
+                taken |= a->id == id;
+            if (taken)
+                break;
+            *pp = t->next;
+            t->next = d->tables;
+            d->tables = t;
+            return CDC_DECODE_OK;
+        }
+    }
+    c->p += 2; /* flags */
     if (!has(c, 1) || !has(c, (size_t)c->p[0] + 2))
         return fail(d, "the schema name runs past the event");
     const uint8_t *db = c->p + 1;

@@ -623,3 +623,28 @@ Test(mysql_binlog, write_seed_when_asked)
     fclose(fp);
     cdc_buf_free(&f);
 }
+
+/* a FORMAT_DESCRIPTION (a new file) retires the table maps; the same map afterwards is
+ * the same table again, not a new copy */
+Test(mysql_binlog, regress_table_reused_across_files)
+{
+    cdc_buf_t f = {0};
+    put_bytes(&f, "FE62696E");
+    for (int file = 0; file < 3; file++) {
+        fde(&f);
+        table_map(&f);
+        write_rows(&f);
+    }
+    run_t r = {0};
+    run_open(&r, "t.000001");
+    cr_assert_eq(r.deser->ops->decode(r.deser, f.data, f.len, &r.batch), 0, "%s",
+                 cdc_buf_cstr(&r.deser->errmsg));
+    cr_assert_eq(r.batch.n, 6);
+    const cdc_type_t *first = r.deser->ops->row_type(r.deser, &r.batch.rows[0]);
+    for (uint32_t i = 1; i < r.batch.n; i++) {
+        cr_expect_eq(r.batch.rows[i].origin, r.batch.rows[0].origin);
+        cr_expect_eq(r.deser->ops->row_type(r.deser, &r.batch.rows[i]), first);
+    }
+    run_close(&r);
+    cdc_buf_free(&f);
+}
