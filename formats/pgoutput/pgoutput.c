@@ -48,7 +48,9 @@ typedef struct pg_rel {
     int ncols;
     pg_col_t *cols;
     cdc_type_t *type; /* natural ROW type (self-describing mode), owned */
-    bool skip;        /* not the table this deserializer is for */
+    uint8_t *raw;     /* the message after the relation OID, to recognise a repeat */
+    size_t rawlen;
+    bool skip; /* not the table this deserializer is for */
     struct pg_rel *next;
 } pg_rel_t;
 
@@ -168,6 +170,7 @@ static void rel_free(pg_rel_t *r)
         free(r->cols[i].name);
     free(r->cols);
     free(r->qname);
+    free(r->raw);
     cdc_type_destroy(r->type);
     free(r);
 }
@@ -223,8 +226,14 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
     uint32_t relid;
     const char *nsp = NULL, *name = NULL;
     size_t nsplen = 0, namelen = 0;
-    if (rd_u32(d, c, &relid, "the relation OID") < 0 ||
-        rd_str(d, c, &nsp, &nsplen, "the namespace") < 0 ||
+    if (rd_u32(d, c, &relid, "the relation OID") < 0)
+        return CDC_DECODE_ERROR;
+    const uint8_t *raw = c->p;
+    size_t rawlen = (size_t)(c->end - c->p);
+    pg_rel_t *same = rel_find(d, relid);
+    if (same && same->rawlen == rawlen && memcmp(same->raw, raw, rawlen) == 0)
+        return CDC_DECODE_OK; /* the same relation again: keep it (no copy per repeat) */
+    if (rd_str(d, c, &nsp, &nsplen, "the namespace") < 0 ||
         rd_str(d, c, &name, &namelen, "the relation name") < 0)
         return CDC_DECODE_ERROR;
     if (!need(c, 3))
@@ -263,6 +272,9 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
     }
     if (rel_bind(d, c, r) < 0)
         goto bad;
+    r->raw = cdc_xmalloc(rawlen ? rawlen : 1);
+    memcpy(r->raw, raw, rawlen);
+    r->rawlen = rawlen;
     /* replace: the old one moves to the retired list (rows may still use its type) */
     for (pg_rel_t **pp = &d->rels; *pp; pp = &(*pp)->next) {
         if ((*pp)->relid == relid) {

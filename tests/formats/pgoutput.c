@@ -396,3 +396,32 @@ Test(pgoutput, every_truncation_and_flipped_byte)
         }
     }
 }
+
+/* a Relation message sent again unchanged keeps the relation (no copy per repeat);
+ * a changed one replaces it, and rows decoded before keep their old type */
+Test(pgoutput, regress_relation_repeat_and_replace)
+{
+    msg_t msgs[32];
+    session(msgs);
+    run_t r = {0};
+    run_open(&r, NULL, NULL);
+    cdc_batch_t keep;
+    cdc_batch_init(&keep);
+    cr_assert_eq(r.deser->ops->decode(r.deser, msgs[3].data, msgs[3].len, &keep), 0);
+    cr_assert_eq(r.deser->ops->decode(r.deser, msgs[4].data, msgs[4].len, &keep), 0);
+    cr_assert_eq(r.deser->ops->decode(r.deser, msgs[3].data, msgs[3].len, &keep), 0);
+    cr_assert_eq(r.deser->ops->decode(r.deser, msgs[4].data, msgs[4].len, &keep), 0);
+    cr_assert_eq(keep.n, 2);
+    cr_expect_eq(keep.rows[0].origin, keep.rows[1].origin);
+    static const col_t two[] = {{1, "id", 23, -1}, {0, "name", 25, -1}};
+    msg_t altered = relation(0, 16384, "public", "t", 'd', 2, two);
+    cr_assert_eq(r.deser->ops->decode(r.deser, altered.data, altered.len, &keep), 0);
+    msg_t ins = change('I', 0, 16384, 'N', 2, (const char *[]){"t:5", "t:x"}, 0, NULL);
+    cr_assert_eq(r.deser->ops->decode(r.deser, ins.data, ins.len, &keep), 0);
+    cr_assert_eq(keep.n, 3);
+    cr_expect_neq(keep.rows[2].origin, keep.rows[0].origin);
+    cr_expect_eq(r.deser->ops->row_type(r.deser, &keep.rows[0])->nchildren, 3);
+    cr_expect_eq(r.deser->ops->row_type(r.deser, &keep.rows[2])->nchildren, 2);
+    cdc_batch_free(&keep);
+    run_close(&r);
+}
