@@ -34,8 +34,10 @@ fi
 trap 'my_stop; rm -rf "$tmp"' EXIT
 
 my_sql <"$data/dml.sql" || bad "dml.sql"
+# the file the changes went to (a launch retried on another port has begun a new one)
+binlog=$(my_sql -N -e "SHOW MASTER STATUS" | cut -f1)
 my_sql -e "FLUSH BINARY LOGS" || bad "flush"
-cp "$MY_DIR/data/mbin.000001" . || bad "no binlog file mbin.000001"
+cp "$MY_DIR/data/$binlog" mbin.000001 || bad "no binlog file $binlog"
 
 # 1. the rows
 "$bin" decode --format mysql-binlog --table mbin.000001 >out.txt 2>err.txt

@@ -22,7 +22,8 @@ my_launch() {
     --port="$MY_PORT" --bind-address=127.0.0.1 --user=root --log-error="$MY_DIR/err.log" \
     --pid-file="$MY_DIR/mariadbd.pid" --character-set-server=utf8mb4 \
     --collation-server=utf8mb4_bin --innodb-buffer-pool-size=64M --innodb-log-file-size=16M \
-    --innodb-flush-log-at-trx-commit=2 --skip-log-bin ${MY_EXTRA_ARGS:-} >/dev/null 2>&1 &
+    --innodb-flush-log-at-trx-commit=2 --tmpdir="$MY_DIR" --skip-log-bin ${MY_EXTRA_ARGS:-} \
+    >/dev/null 2>&1 &
   MY_PID=$!
   local i
   for i in $(seq 1 300); do
@@ -47,7 +48,8 @@ my_start() {
   MY_DIR=$(mktemp -d /tmp/cdcflow-my.XXXXXX) || return 1
   trap my_stop EXIT
   MY_SOCK=$MY_DIR/sock
-  if ! mariadb-install-db --no-defaults --datadir="$MY_DIR/data" --user=root \
+  # TMPDIR: parallel installs would collide on temporary table names in a shared /tmp
+  if ! TMPDIR=$MY_DIR mariadb-install-db --no-defaults --datadir="$MY_DIR/data" --user=root \
     --auth-root-authentication-method=normal --skip-test-db >"$MY_DIR/install.log" 2>&1; then
     echo "my_start: mariadb-install-db failed" >&2
     cat "$MY_DIR/install.log" >&2
