@@ -21,12 +21,20 @@ for t in "${targets[@]}"; do
   name=${t#build-fuzz/fuzz_}
   corpus=build-fuzz/corpus/$name
   mkdir -p "$corpus"
-  # seed: every line of every conformance file and the decode golden inputs, one file each
   i=0
-  while IFS= read -r line; do
-    printf '%s' "$line" >"$corpus/seed_$i"
-    i=$((i + 1))
-  done < <(cat "$conf"/flink-json/*.txt "$conf"/debezium/*.jsonl tests/data/decode/*.txt 2>/dev/null)
+  if [[ -d tests/data/seeds/$name ]]; then
+    # binary formats: the committed seed files (tests/data/seeds/<name>/, see each README)
+    for f in tests/data/seeds/"$name"/*; do
+      cp "$f" "$corpus/seed_$i"
+      i=$((i + 1))
+    done
+  else
+    # seed: every line of every conformance file and the decode golden inputs, one file each
+    while IFS= read -r line; do
+      printf '%s' "$line" >"$corpus/seed_$i"
+      i=$((i + 1))
+    done < <(cat "$conf"/flink-json/*.txt "$conf"/debezium/*.jsonl tests/data/decode/*.txt 2>/dev/null)
+  fi
   echo "== fuzz $name: ${secs}s on $i seeds"
   if "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
       -print_final_stats=0 "$corpus" >build-fuzz/$name.log 2>&1; then

@@ -18,10 +18,12 @@ extern const cdc_format_factory_t cdc_format_debezium_json;
 extern const cdc_format_factory_t cdc_format_json;
 extern const cdc_format_factory_t cdc_format_maxwell_json;
 extern const cdc_format_factory_t cdc_format_ogg_json;
+extern const cdc_format_factory_t cdc_format_mysql_binlog;
 extern const cdc_format_factory_t cdc_format_pgoutput;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_filesystem;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
+extern const cdc_connector_factory_t cdc_connector_mysql_cdc;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
@@ -35,6 +37,7 @@ static const cdc_format_factory_t *const formats[] = {
     &cdc_format_json,
     &cdc_format_maxwell_json,
     &cdc_format_ogg_json,
+    &cdc_format_mysql_binlog,
     &cdc_format_pgoutput,
     NULL,
 };
@@ -44,6 +47,7 @@ static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_datagen,
     &cdc_connector_filesystem,
     &cdc_connector_jdbc,
+    &cdc_connector_mysql_cdc,
     &cdc_connector_postgres_cdc,
     &cdc_connector_print,
     &cdc_connector_values,

@@ -80,20 +80,22 @@ cdc_type_t *pg_type_for_oid(uint32_t oid, int32_t typmod)
         int p = ((typmod - 4) >> 16) & 0xffff;
         int s = (int16_t)((typmod - 4) & 0xffff);
         if (p < 1 || p > CDC_MAX_DECIMAL_PRECISION || s < 0 || s > p)
-            return cdc_type_new(CDC_T_VARCHAR); /* beyond DECIMAL(38): STRING, as Flink CDC */
+            return cdc_type_new_sized(
+                CDC_T_VARCHAR, CDC_MAX_LENGTH); /* beyond DECIMAL(38): STRING, as Flink CDC */
         return cdc_type_new_decimal(p, s);
     }
     case OID_BPCHAR:
         return typmod > 4 ? cdc_type_new_sized(CDC_T_CHAR, typmod - 4)
-                          : cdc_type_new(CDC_T_VARCHAR);
+                          : cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
     case OID_VARCHAR:
         return typmod > 4 ? cdc_type_new_sized(CDC_T_VARCHAR, typmod - 4)
-                          : cdc_type_new(CDC_T_VARCHAR);
+                          : cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
     case OID_BYTEA:
     case OID_VARBIT:
-        return cdc_type_new(CDC_T_VARBINARY);
+        return cdc_type_new_sized(CDC_T_VARBINARY, CDC_MAX_LENGTH);
     case OID_BIT:
-        return typmod == 1 ? cdc_type_new(CDC_T_BOOLEAN) : cdc_type_new(CDC_T_VARBINARY);
+        return typmod == 1 ? cdc_type_new(CDC_T_BOOLEAN)
+                           : cdc_type_new_sized(CDC_T_VARBINARY, CDC_MAX_LENGTH);
     case OID_DATE:
         return cdc_type_new(CDC_T_DATE);
     case OID_TIME:
@@ -107,7 +109,7 @@ cdc_type_t *pg_type_for_oid(uint32_t oid, int32_t typmod)
         if (elem)
             return cdc_type_new_array(pg_type_for_oid(elem, typmod));
         /* text, name, char, json, jsonb, uuid, xml, money, timetz, inet, enums, ...: STRING */
-        return cdc_type_new(CDC_T_VARCHAR);
+        return cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
     }
     }
 }

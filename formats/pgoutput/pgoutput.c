@@ -35,6 +35,7 @@ typedef struct pg_col {
     char *name;
     uint32_t oid;
     int32_t typmod;
+    uint32_t at; /* byte offset of its type OID in the Relation message, for errors */
     bool key;
     int target;             /* field index in the produced row, -1 = not produced */
     const cdc_type_t *type; /* the produced field's type (NULL when not produced) */
@@ -47,7 +48,9 @@ typedef struct pg_rel {
     int ncols;
     pg_col_t *cols;
     cdc_type_t *type; /* natural ROW type (self-describing mode), owned */
-    bool skip;        /* not the table this deserializer is for */
+    uint8_t *raw;     /* the message after the relation OID, to recognise a repeat */
+    size_t rawlen;
+    bool skip; /* not the table this deserializer is for */
     struct pg_rel *next;
 } pg_rel_t;
 
@@ -167,6 +170,7 @@ static void rel_free(pg_rel_t *r)
         free(r->cols[i].name);
     free(r->cols);
     free(r->qname);
+    free(r->raw);
     cdc_type_destroy(r->type);
     free(r);
 }
@@ -206,10 +210,13 @@ static int rel_bind(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r)
         int f = cdc_type_field_index(d->row_type, r->cols[i].name);
         r->cols[i].target = f;
         r->cols[i].type = f >= 0 ? d->row_type->children[f] : NULL;
-        if (f >= 0 && !r->skip && !pg_type_compatible(r->cols[i].oid, r->cols[i].type))
-            return fail(d, c, "column \"%s\" of \"%s\" has type OID %u, which cannot be read as %s",
+        if (f >= 0 && !r->skip && !pg_type_compatible(r->cols[i].oid, r->cols[i].type)) {
+            pg_cur_t at = {.p = d->msg + r->cols[i].at, .end = c->end};
+            return fail(d, &at,
+                        "column \"%s\" of \"%s\" has type OID %u, which cannot be read as %s",
                         r->cols[i].name, r->qname, r->cols[i].oid,
                         cdc_type_root_name(r->cols[i].type->root));
+        }
     }
     return 0;
 }
@@ -219,8 +226,14 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
     uint32_t relid;
     const char *nsp = NULL, *name = NULL;
     size_t nsplen = 0, namelen = 0;
-    if (rd_u32(d, c, &relid, "the relation OID") < 0 ||
-        rd_str(d, c, &nsp, &nsplen, "the namespace") < 0 ||
+    if (rd_u32(d, c, &relid, "the relation OID") < 0)
+        return CDC_DECODE_ERROR;
+    const uint8_t *raw = c->p;
+    size_t rawlen = (size_t)(c->end - c->p);
+    pg_rel_t *same = rel_find(d, relid);
+    if (same && same->rawlen == rawlen && memcmp(same->raw, raw, rawlen) == 0)
+        return CDC_DECODE_OK; /* the same relation again: keep it (no copy per repeat) */
+    if (rd_str(d, c, &nsp, &nsplen, "the namespace") < 0 ||
         rd_str(d, c, &name, &namelen, "the relation name") < 0)
         return CDC_DECODE_ERROR;
     if (!need(c, 3))
@@ -249,6 +262,7 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
             fail(d, c, "message ends inside the type of column \"%s\"", r->cols[i].name);
             goto bad;
         }
+        r->cols[i].at = (uint32_t)(c->p - d->msg);
         r->cols[i].oid = u32(c);
         r->cols[i].typmod = (int32_t)u32(c);
     }
@@ -258,6 +272,9 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
     }
     if (rel_bind(d, c, r) < 0)
         goto bad;
+    r->raw = cdc_xmalloc(rawlen ? rawlen : 1);
+    memcpy(r->raw, raw, rawlen);
+    r->rawlen = rawlen;
     /* replace: the old one moves to the retired list (rows may still use its type) */
     for (pg_rel_t **pp = &d->rels; *pp; pp = &(*pp)->next) {
         if ((*pp)->relid == relid) {
@@ -550,6 +567,9 @@ static int on_stream_abort(pg_deser_t *d, pg_cur_t *c)
 
 static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t *out)
 {
+    static const uint8_t none[1];
+    if (!msg)
+        msg = none, len = 0;
     pg_cur_t c = {.p = msg, .end = msg + len};
     const uint8_t *saved_msg = d->msg;
     char saved_type = d->mtype;

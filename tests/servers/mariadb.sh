@@ -9,6 +9,8 @@
 #   my_stop             shuts the server down and removes the directory (idempotent).
 #   my_sql ARGS...      the mariadb client as root over the socket, on MY_DB.
 #   my_restart          shutdown and start again on the same port and directory.
+# MY_EXTRA_ARGS (optional, word-split) adds server options after the defaults, e.g.
+#   MY_EXTRA_ARGS="--log-bin=bin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1"
 # A missing server binary or a server that does not come up is an error (return 1), never
 # a skip: callers count it as a failure.
 MY_BIN=${MY_BIN:-/usr/sbin}
@@ -20,7 +22,8 @@ my_launch() {
     --port="$MY_PORT" --bind-address=127.0.0.1 --user=root --log-error="$MY_DIR/err.log" \
     --pid-file="$MY_DIR/mariadbd.pid" --character-set-server=utf8mb4 \
     --collation-server=utf8mb4_bin --innodb-buffer-pool-size=64M --innodb-log-file-size=16M \
-    --innodb-flush-log-at-trx-commit=2 --skip-log-bin >/dev/null 2>&1 &
+    --innodb-flush-log-at-trx-commit=2 --tmpdir="$MY_DIR" --skip-log-bin ${MY_EXTRA_ARGS:-} \
+    >/dev/null 2>&1 &
   MY_PID=$!
   local i
   for i in $(seq 1 300); do
@@ -45,7 +48,8 @@ my_start() {
   MY_DIR=$(mktemp -d /tmp/cdcflow-my.XXXXXX) || return 1
   trap my_stop EXIT
   MY_SOCK=$MY_DIR/sock
-  if ! mariadb-install-db --no-defaults --datadir="$MY_DIR/data" --user=root \
+  # TMPDIR: parallel installs would collide on temporary table names in a shared /tmp
+  if ! TMPDIR=$MY_DIR mariadb-install-db --no-defaults --datadir="$MY_DIR/data" --user=root \
     --auth-root-authentication-method=normal --skip-test-db >"$MY_DIR/install.log" 2>&1; then
     echo "my_start: mariadb-install-db failed" >&2
     cat "$MY_DIR/install.log" >&2

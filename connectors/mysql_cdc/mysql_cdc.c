@@ -1,0 +1,699 @@
+/*
+ * mysql_cdc.c — the `mysql-cdc` source (after Flink CDC's mysql-cdc): changes
+ * of one MySQL/MariaDB table read as a replica, decoded by the `mysql-binlog`
+ * format.
+ *
+ * One reader (split 0; the others end at once). libmariadb's replication API
+ * carries the stream (COM_BINLOG_DUMP, packet framing); every event's bytes go
+ * to the mysql-binlog deserializer (input=events, the table chosen by name,
+ * columns matched to the declared schema by name), never to the library's row
+ * decoder. The session asks for the server's checksums, GTID-aware events
+ * (MariaDB capability 4) and heartbeats every 100 ms, so a poll returns even
+ * when the server is idle.
+ *
+ * scan.startup.mode:
+ *  - initial: a consistent-read transaction (START TRANSACTION WITH CONSISTENT
+ *    SNAPSHOT) reads the table as +I rows, and MariaDB's binlog_snapshot_file
+ *    and binlog_snapshot_position give the binlog position of exactly that
+ *    snapshot; the stream starts there, so no change is lost or doubled at
+ *    the seam (MariaDB; MySQL has no such status variables).
+ *  - latest-offset: SHOW MASTER STATUS, then stream.
+ *  - specific-offset: scan.startup.specific-offset.file / .pos.
+ * With position.file set, commit() writes the position after the last
+ * transaction (XID, or a QUERY that is not BEGIN) whose events were read before
+ * it — whose rows the sinks have made durable — atomically (a temporary file
+ * renamed), and a reader that finds the file resumes there instead of
+ * following scan.startup.mode. A transaction cut by a poll is read again after
+ * a restart (at least once), never lost. A job killed before its first commit
+ * (in the snapshot) takes a new snapshot when restarted.
+ */
+#include <errno.h>
+#include <mysql.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cdc_plugin.h"
+
+/* after mysql.h, which it needs */
+#include <mariadb_rpl.h>
+
+static const char *const mc_modes[] = {"initial", "latest-offset", "specific-offset", NULL};
+
+static const cdc_option_def_t mc_options[] = {
+    {.key = "hostname",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "MySQL/MariaDB server host name or address."},
+    {.key = "port",
+     .type = CDC_OPT_INT,
+     .default_value = "3306",
+     .min = 1,
+     .max = 65535,
+     .description = "Server port."},
+    {.key = "username",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "A user with REPLICATION SLAVE, REPLICATION CLIENT (BINLOG MONITOR) and "
+                    "SELECT on the table."},
+    {.key = "password",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_SECRET,
+     .description = "Password of the user; never printed."},
+    {.key = "database-name",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "Database of the table (an exact name)."},
+    {.key = "table-name",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "The table to capture (an exact name; one table per source)."},
+    {.key = "server-id",
+     .type = CDC_OPT_INT,
+     .default_value = "5400",
+     .min = 1,
+     .max = 4294967295LL,
+     .description = "Replica server id; must differ from the server's and from every other "
+                    "replica's (the server ends a dump that reuses one)."},
+    {.key = "scan.startup.mode",
+     .type = CDC_OPT_ENUM,
+     .default_value = "initial",
+     .enum_values = mc_modes,
+     .description = "'initial': a consistent snapshot of the table (+I), then the binlog from "
+                    "the snapshot's position (MariaDB); 'latest-offset': only changes from now; "
+                    "'specific-offset': from scan.startup.specific-offset.file/.pos."},
+    {.key = "scan.startup.specific-offset.file",
+     .type = CDC_OPT_STRING,
+     .description = "Binlog file to start in with 'specific-offset'."},
+    {.key = "scan.startup.specific-offset.pos",
+     .type = CDC_OPT_INT,
+     .default_value = "4",
+     .min = 4,
+     .max = INT64_MAX,
+     .description = "Binlog position to start at with 'specific-offset'."},
+    {.key = "position.file",
+     .type = CDC_OPT_STRING,
+     .description = "(cdcflow) File that keeps the position of the last transaction the sinks "
+                    "committed (written at each commit, atomically); a restarted job resumes "
+                    "from it."},
+    {0},
+};
+
+typedef struct mc_source {
+    cdc_source_t base;
+    cdc_type_t *schema;
+    char *host, *user, *password, *db, *table, *start_file, *pos_file;
+    int port;
+    uint32_t server_id;
+    int mode;
+    uint64_t start_pos;
+} mc_source_t;
+
+typedef enum mc_phase { MC_SNAPSHOT, MC_STREAM, MC_DONE } mc_phase_t;
+
+typedef struct mc_reader {
+    cdc_reader_t base;
+    mc_source_t *src;
+    mc_phase_t phase;
+    MYSQL *sql, *repl;
+    MYSQL_RES *snap;
+    MARIADB_RPL *rpl;
+    cdc_config_t *fmt_cfg;
+    cdc_deser_t *deser;
+    char *qname;
+    MARIADB_RPL_EVENT **held; /* events the current batch's rows point into */
+    int nheld, capheld;
+    char file[512]; /* binlog file of the stream */
+    char txn_file[512];
+    uint64_t txn_pos; /* after the last transaction read */
+    char done_file[512];
+    uint64_t done_pos; /* committed */
+    uint64_t start_pos;
+} mc_reader_t;
+
+static int my_fail(cdc_error_t **err, MYSQL *my, const char *what)
+{
+    cdc_error_t *e = cdc_error_new(CDC_ERR_REMOTE, "mysql-cdc: %s failed", what);
+    if (my)
+        cdc_error_set_detail(e, "%s (error %u)", mysql_error(my), mysql_errno(my));
+    if (err) {
+        cdc_error_destroy(*err);
+        *err = e;
+    } else {
+        cdc_error_destroy(e);
+    }
+    return -1;
+}
+
+static MYSQL *mc_connect(const mc_source_t *s, cdc_error_t **err)
+{
+    MYSQL *my = mysql_init(NULL);
+    unsigned timeout = 10;
+    mysql_options(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_options(my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+    if (!mysql_real_connect(my, s->host, s->user, s->password ? s->password : "", NULL,
+                            (unsigned)s->port, NULL, 0)) {
+        my_fail(err, my, "connecting");
+        mysql_close(my);
+        return NULL;
+    }
+    if (mysql_query(my, "SET time_zone = '+00:00'")) {
+        my_fail(err, my, "SET time_zone");
+        mysql_close(my);
+        return NULL;
+    }
+    return my;
+}
+
+static int run(MYSQL *my, const char *sql, cdc_error_t **err)
+{
+    if (mysql_query(my, sql))
+        return my_fail(err, my, sql);
+    MYSQL_RES *r = mysql_store_result(my);
+    mysql_free_result(r);
+    return 0;
+}
+
+/* The first row of a query's two first columns (file, position). */
+static int query_pos(MYSQL *my, const char *sql, int fcol, int pcol, char *file, size_t flen,
+                     uint64_t *pos, cdc_error_t **err)
+{
+    if (mysql_query(my, sql))
+        return my_fail(err, my, sql);
+    MYSQL_RES *r = mysql_store_result(my);
+    MYSQL_ROW row = r ? mysql_fetch_row(r) : NULL;
+    int rc = 0;
+    if (!row || !row[fcol] || !row[pcol]) {
+        rc = cdc_error_set(err, CDC_ERR_REMOTE, "mysql-cdc: \"%s\" gave no binlog position", sql);
+        if (err && *err)
+            cdc_error_set_hint(*err, "start the server with log_bin and binlog_format=ROW");
+    } else {
+        snprintf(file, flen, "%s", row[fcol]);
+        *pos = strtoull(row[pcol], NULL, 10);
+    }
+    mysql_free_result(r);
+    return rc;
+}
+
+/* ---- snapshot rows: MySQL text into the declared type --------------------------------------- */
+
+static const char *text_value(const char *s, size_t len, const cdc_type_t *t, cdc_arena_t *arena,
+                              cdc_value_t *v)
+{
+    char buf[128];
+    bool short_text = len < sizeof(buf);
+    if (short_text) {
+        memcpy(buf, s, len);
+        buf[len] = 0;
+    }
+    char *end = NULL;
+    switch (t->root) {
+    case CDC_T_BOOLEAN:
+        v->v.b = len > 0 && s[len - 1] != 0 && !(len == 1 && s[0] == '0');
+        return NULL;
+    case CDC_T_TINYINT:
+    case CDC_T_SMALLINT:
+    case CDC_T_INT:
+    case CDC_T_BIGINT:
+        if (!short_text)
+            return "not an integer";
+        errno = 0;
+        v->v.i = strtoll(buf, &end, 10);
+        return errno || *end || !len ? "not an integer of the column type" : NULL;
+    case CDC_T_FLOAT:
+    case CDC_T_DOUBLE: {
+        if (!short_text)
+            return "not a number";
+        double d = strtod(buf, &end);
+        if (*end || !len)
+            return "not a number";
+        if (t->root == CDC_T_FLOAT)
+            v->v.f = (float)d;
+        else
+            v->v.d = d;
+        return NULL;
+    }
+    case CDC_T_DECIMAL:
+        return cdc_decimal_parse(s, len, t->precision, t->scale, &v->v.dec) < 0
+                   ? "not a decimal of the column type"
+                   : NULL;
+    case CDC_T_DATE: {
+        int32_t days;
+        if (len == 10 && memcmp(s, "0000", 4) == 0)
+            return (v->flags = CDC_V_NULL), NULL;
+        if (cdc_date_parse(s, len, &days) < 0)
+            return (v->flags = CDC_V_NULL), NULL; /* zero and partial dates: NULL, as the stream */
+        v->v.i = days;
+        return NULL;
+    }
+    case CDC_T_TIME:
+        return cdc_time_parse(s, len, 9, &v->v.i) < 0 ? "not a time" : NULL;
+    case CDC_T_TIMESTAMP:
+    case CDC_T_TIMESTAMP_LTZ: {
+        bool zone;
+        if (cdc_timestamp_parse(s, len, 9, false, &v->v.ts, &zone) < 0)
+            v->flags = CDC_V_NULL; /* zero dates */
+        return NULL;
+    }
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY:
+        v->v.s.ptr = cdc_arena_memdup(arena, s, len);
+        v->v.s.len = (uint32_t)len;
+        return NULL;
+    default:
+        return "no conversion to the column type";
+    }
+}
+
+static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err);
+static int start_stream(mc_reader_t *r, cdc_error_t **err);
+
+static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
+{
+    const cdc_type_t *t = r->src->schema;
+    MYSQL_ROW row;
+    while (out->n < max_rows && (row = mysql_fetch_row(r->snap))) {
+        unsigned long *lens = mysql_fetch_lengths(r->snap);
+        cdc_row_t *o = cdc_batch_add(out, CDC_INSERT, (uint32_t)t->nchildren);
+        o->origin = r->qname;
+        for (int i = 0; i < t->nchildren; i++) {
+            cdc_value_t *v = &o->values[i];
+            if (!row[i])
+                continue;
+            v->flags = 0;
+            const char *why = text_value(row[i], lens[i], t->children[i], &out->arena, v);
+            if (why) {
+                cdc_error_set(err, CDC_ERR_PARSE,
+                              "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", r->qname,
+                              t->names[i], why, (int)(lens[i] > 60 ? 60 : lens[i]), row[i]);
+                return CDC_POLL_ERROR;
+            }
+        }
+    }
+    if (out->n < max_rows) { /* the snapshot is read */
+        if (mysql_errno(r->sql)) {
+            my_fail(err, r->sql, "reading the snapshot");
+            return CDC_POLL_ERROR;
+        }
+        mysql_free_result(r->snap);
+        r->snap = NULL;
+        if (run(r->sql, "COMMIT", err) < 0 || start_stream(r, err) < 0)
+            return CDC_POLL_ERROR;
+    }
+    return CDC_POLL_OK;
+}
+
+/* ---- stream --------------------------------------------------------------------------------- */
+
+static int start_stream(mc_reader_t *r, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    if (!(r->repl = mc_connect(s, err)))
+        return -1;
+    if (run(r->repl, "SET @master_binlog_checksum = @@global.binlog_checksum", err) < 0 ||
+        run(r->repl, "SET @mariadb_slave_capability = 4", err) < 0 ||
+        run(r->repl, "SET @master_heartbeat_period = 100000000", err) < 0)
+        return -1;
+    r->rpl = mariadb_rpl_init(r->repl);
+    if (!r->rpl)
+        return my_fail(err, r->repl, "mariadb_rpl_init");
+    mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_FILENAME, r->file, strlen(r->file));
+    mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_START, (unsigned long)r->start_pos);
+    mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_SERVER_ID, (unsigned int)s->server_id);
+    mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_FLAGS, 0);
+    if (mariadb_rpl_open(r->rpl))
+        return my_fail(err, r->repl, "COM_BINLOG_DUMP");
+    snprintf(r->txn_file, sizeof(r->txn_file), "%s", r->file);
+    r->txn_pos = r->start_pos;
+    r->phase = MC_STREAM;
+    return 0;
+}
+
+static uint64_t le32(const unsigned char *p)
+{
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+}
+
+/* Tracks the file (ROTATE) and the end of the last whole transaction. */
+static void track(mc_reader_t *r, const unsigned char *ev, size_t n)
+{
+    if (n < 19)
+        return;
+    uint8_t type = ev[4];
+    uint64_t log_pos = le32(ev + 13);
+    if (type == 4 && n > 19 + 8) { /* ROTATE: the name, maybe followed by a CRC */
+        size_t len = n - 19 - 8;
+        const char *name = (const char *)ev + 27;
+        /* binlog names end in ".NNNNNN": cut anything after the digits (a CRC) */
+        const char *dot = memchr(name, '.', len);
+        if (dot) {
+            size_t k = (size_t)(dot - name) + 1;
+            while (k < len && name[k] >= '0' && name[k] <= '9')
+                k++;
+            len = k;
+        }
+        if (len < sizeof(r->file)) {
+            memcpy(r->file, name, len);
+            r->file[len] = 0;
+        }
+        return;
+    }
+    if (log_pos == 0)
+        return;
+    bool boundary = type == 16;     /* XID */
+    if (type == 2 && n > 19 + 13) { /* QUERY: BEGIN opens, anything else (COMMIT, DDL) closes */
+        size_t sv = (size_t)ev[19 + 11] | (size_t)ev[19 + 12] << 8;
+        size_t at = 19 + 13 + sv + ev[19 + 8] + 1;
+        boundary = !(at + 5 <= n && memcmp(ev + at, "BEGIN", 5) == 0);
+    }
+    if (boundary) {
+        snprintf(r->txn_file, sizeof(r->txn_file), "%s", r->file);
+        r->txn_pos = log_pos;
+    }
+}
+
+static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
+{
+    while (out->n < max_rows) {
+        MARIADB_RPL_EVENT *ev = mariadb_rpl_fetch(r->rpl, NULL);
+        if (!ev) {
+            my_fail(err, r->repl, "reading the binlog stream");
+            return CDC_POLL_ERROR;
+        }
+        if (r->nheld == r->capheld) {
+            r->capheld = r->capheld ? r->capheld * 2 : 64;
+            r->held = cdc_xrealloc(r->held, (size_t)r->capheld * sizeof(*r->held));
+        }
+        r->held[r->nheld++] = ev; /* rows point into it until the next poll */
+        const unsigned char *bytes = ev->raw_data + ev->raw_data_ofs;
+        size_t n = ev->raw_data_size - ev->raw_data_ofs;
+        if (n >= 19 && bytes[4] == 27)
+            break; /* a heartbeat: the server is idle, give the runtime a turn */
+        track(r, bytes, n);
+        cdc_buf_clear(&r->deser->errmsg);
+        if (r->deser->ops->decode(r->deser, (const char *)bytes, n, out) != CDC_DECODE_OK) {
+            cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
+            return CDC_POLL_ERROR;
+        }
+    }
+    return CDC_POLL_OK;
+}
+
+static void release_held(mc_reader_t *r)
+{
+    for (int i = 0; i < r->nheld; i++)
+        mariadb_free_rpl_event(r->held[i]);
+    r->nheld = 0;
+}
+
+static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
+{
+    mc_reader_t *r = (mc_reader_t *)base;
+    release_held(r);
+    switch (r->phase) {
+    case MC_SNAPSHOT:
+        return poll_snapshot(r, out, max_rows, err);
+    case MC_STREAM:
+        return poll_stream(r, out, max_rows, err);
+    default:
+        return CDC_POLL_END;
+    }
+}
+
+static int mc_commit(cdc_reader_t *base, cdc_error_t **err)
+{
+    mc_reader_t *r = (mc_reader_t *)base;
+    if (r->phase != MC_STREAM || !r->src->pos_file)
+        return 0;
+    if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0)
+        return 0;
+    char *tmp = cdc_strdup_printf("%s.tmp", r->src->pos_file);
+    FILE *fp = fopen(tmp, "w");
+    int rc = 0;
+    if (!fp || fprintf(fp, "%s\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos) < 0 ||
+        fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+        rc = cdc_error_set(err, CDC_ERR_IO, "mysql-cdc: cannot write \"%s\": %s", tmp,
+                           strerror(errno));
+    }
+    if (fp && fclose(fp) != 0 && rc == 0)
+        rc = cdc_error_set(err, CDC_ERR_IO, "mysql-cdc: cannot write \"%s\"", tmp);
+    if (rc == 0 && rename(tmp, r->src->pos_file) != 0)
+        rc = cdc_error_set(err, CDC_ERR_IO, "mysql-cdc: cannot rename \"%s\": %s", tmp,
+                           strerror(errno));
+    free(tmp);
+    if (rc == 0) {
+        snprintf(r->done_file, sizeof(r->done_file), "%s", r->txn_file);
+        r->done_pos = r->txn_pos;
+    }
+    return rc;
+}
+
+static void mc_close(cdc_reader_t *base)
+{
+    mc_reader_t *r = (mc_reader_t *)base;
+    if (!r)
+        return;
+    release_held(r);
+    free(r->held);
+    if (r->snap)
+        mysql_free_result(r->snap);
+    if (r->rpl)
+        mariadb_rpl_close(r->rpl);
+    if (r->repl)
+        mysql_close(r->repl);
+    if (r->sql)
+        mysql_close(r->sql);
+    if (r->deser)
+        r->deser->ops->destroy(r->deser);
+    cdc_config_destroy(r->fmt_cfg);
+    free(r->qname);
+    free(r);
+}
+
+static const cdc_reader_ops_t mc_reader_ops = {
+    .poll = mc_poll,
+    .commit = mc_commit,
+    .close = mc_close,
+};
+
+/* The position file's "file<TAB>pos", when there is one. */
+static bool read_pos_file(const char *path, char *file, size_t flen, uint64_t *pos)
+{
+    FILE *fp = path ? fopen(path, "r") : NULL;
+    if (!fp)
+        return false;
+    char line[600];
+    bool ok = fgets(line, sizeof(line), fp) != NULL;
+    fclose(fp);
+    char *tab = ok ? strchr(line, '\t') : NULL;
+    if (!tab || (size_t)(tab - line) >= flen)
+        return false;
+    memcpy(file, line, (size_t)(tab - line));
+    file[tab - line] = 0;
+    *pos = strtoull(tab + 1, NULL, 10);
+    return *pos >= 4;
+}
+
+static char *ident(MYSQL *my, const char *name)
+{
+    cdc_buf_t b = {0};
+    cdc_buf_putc(&b, '`');
+    for (const char *p = name; *p; p++) {
+        if (*p == '`')
+            cdc_buf_putc(&b, '`');
+        cdc_buf_putc(&b, *p);
+    }
+    cdc_buf_putc(&b, '`');
+    (void)my;
+    char *s = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    return s;
+}
+
+static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    if (run(r->sql, "START TRANSACTION WITH CONSISTENT SNAPSHOT", err) < 0)
+        return -1;
+    char *f = NULL;
+    if (mysql_query(r->sql, "SHOW STATUS LIKE 'binlog_snapshot_%'"))
+        return my_fail(err, r->sql, "SHOW STATUS LIKE 'binlog_snapshot_%'");
+    MYSQL_RES *res = mysql_store_result(r->sql);
+    MYSQL_ROW row;
+    while (res && (row = mysql_fetch_row(res))) {
+        if (row[0] && row[1] && strcmp(row[0], "Binlog_snapshot_file") == 0)
+            f = cdc_xstrdup(row[1]);
+        else if (row[0] && row[1] && strcmp(row[0], "Binlog_snapshot_position") == 0)
+            r->start_pos = strtoull(row[1], NULL, 10);
+    }
+    mysql_free_result(res);
+    if (!f || !*f || r->start_pos < 4) {
+        free(f);
+        int rc = cdc_error_set(err, CDC_ERR_REMOTE,
+                               "mysql-cdc: the server gives no binlog position of a consistent "
+                               "snapshot (binlog_snapshot_file)");
+        if (err && *err)
+            cdc_error_set_hint(*err, "'initial' needs MariaDB with log_bin; use "
+                                     "'latest-offset' or 'specific-offset' otherwise");
+        return rc;
+    }
+    snprintf(r->file, sizeof(r->file), "%s", f);
+    free(f);
+    cdc_buf_t sql = {0};
+    cdc_buf_puts(&sql, "SELECT ");
+    for (int i = 0; i < s->schema->nchildren; i++) {
+        char *c = ident(r->sql, s->schema->names[i]);
+        cdc_buf_printf(&sql, "%s%s", i ? ", " : "", c);
+        free(c);
+    }
+    char *db = ident(r->sql, s->db), *tab = ident(r->sql, s->table);
+    cdc_buf_printf(&sql, " FROM %s.%s", db, tab);
+    free(db);
+    free(tab);
+    int rc = mysql_query(r->sql, cdc_buf_cstr(&sql)) ? my_fail(err, r->sql, cdc_buf_cstr(&sql)) : 0;
+    cdc_buf_free(&sql);
+    if (rc < 0)
+        return -1;
+    r->snap = mysql_use_result(r->sql);
+    if (!r->snap)
+        return my_fail(err, r->sql, "reading the snapshot");
+    r->phase = MC_SNAPSHOT;
+    return 0;
+}
+
+static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
+                          cdc_error_t **err)
+{
+    (void)nsplits;
+    mc_source_t *s = (mc_source_t *)base;
+    mc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
+    r->base.ops = &mc_reader_ops;
+    r->src = s;
+    *out = &r->base;
+    if (split != 0) { /* one binlog stream: the other splits have nothing to read */
+        r->phase = MC_DONE;
+        return 0;
+    }
+    r->qname = cdc_strdup_printf("%s.%s", s->db, s->table);
+    const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "input", "events");
+    cdc_kv_set(&kv, "table-name", r->qname);
+    r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
+    cdc_kv_free(&kv);
+    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->schema, .table = "mysql-cdc"};
+    if (!r->fmt_cfg || fmt->deser_new(&fctx, &r->deser, err) < 0)
+        goto fail;
+    if (!(r->sql = mc_connect(s, err)))
+        goto fail;
+    if (read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos)) {
+        snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
+        r->done_pos = r->start_pos;
+    } else if (s->mode == 0) {
+        if (start_snapshot(r, err) < 0)
+            goto fail;
+        return 0;
+    } else if (s->mode == 1) {
+        if (query_pos(r->sql, "SHOW MASTER STATUS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
+                      err) < 0)
+            goto fail;
+    } else {
+        snprintf(r->file, sizeof(r->file), "%s", s->start_file ? s->start_file : "");
+        r->start_pos = s->start_pos;
+    }
+    if (start_stream(r, err) < 0)
+        goto fail;
+    return 0;
+fail:
+    mc_close(&r->base);
+    *out = NULL;
+    return -1;
+}
+
+/* ---- source --------------------------------------------------------------------------------- */
+
+static cdc_changelog_mode_t mc_changelog_mode(cdc_source_t *base)
+{
+    (void)base;
+    return CDC_MODE_ALL;
+}
+
+static void mc_describe(cdc_source_t *base, cdc_buf_t *out)
+{
+    mc_source_t *s = (mc_source_t *)base;
+    cdc_buf_printf(out, "mysql-cdc(%s.%s, server-id=%u)", s->db, s->table, s->server_id);
+}
+
+static void mc_destroy(cdc_source_t *base)
+{
+    mc_source_t *s = (mc_source_t *)base;
+    if (!s)
+        return;
+    cdc_type_destroy(s->schema);
+    free(s->host);
+    free(s->user);
+    free(s->password);
+    free(s->db);
+    free(s->table);
+    free(s->start_file);
+    free(s->pos_file);
+    free(s);
+}
+
+static const cdc_source_ops_t mc_source_ops = {
+    .changelog_mode = mc_changelog_mode,
+    .open_reader = mc_open_reader,
+    .describe = mc_describe,
+    .destroy = mc_destroy,
+};
+
+static char *opt(const cdc_config_t *cfg, const char *key)
+{
+    const char *v = cdc_config_str(cfg, key);
+    return v && *v ? cdc_xstrdup(v) : NULL;
+}
+
+static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
+{
+    if (cdc_config_enum(cfg, "scan.startup.mode") == 2 &&
+        !cdc_config_isset(cfg, "scan.startup.specific-offset.file"))
+        cdc_buf_printf(problems,
+                       "%s'scan.startup.mode' = 'specific-offset' needs "
+                       "'scan.startup.specific-offset.file'",
+                       problems->len ? "\n" : "");
+}
+
+static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    (void)err;
+    const cdc_config_t *cfg = ctx->cfg;
+    mc_source_t *s = cdc_xcalloc(1, sizeof(*s));
+    s->base.ops = &mc_source_ops;
+    s->schema = cdc_type_copy(ctx->schema);
+    s->base.produced = s->schema;
+    s->host = opt(cfg, "hostname");
+    s->user = opt(cfg, "username");
+    s->password = opt(cfg, "password");
+    s->db = opt(cfg, "database-name");
+    s->table = opt(cfg, "table-name");
+    s->start_file = opt(cfg, "scan.startup.specific-offset.file");
+    s->pos_file = opt(cfg, "position.file");
+    s->port = (int)cdc_config_int(cfg, "port");
+    s->server_id = (uint32_t)cdc_config_int(cfg, "server-id");
+    s->mode = cdc_config_enum(cfg, "scan.startup.mode");
+    s->start_pos = (uint64_t)cdc_config_int(cfg, "scan.startup.specific-offset.pos");
+    *out = &s->base;
+    return 0;
+}
+
+const cdc_connector_factory_t cdc_connector_mysql_cdc = {
+    .identifier = "mysql-cdc",
+    .description = "Changes of a MySQL/MariaDB table read as a replica (binlog rows decoded by "
+                   "mysql-binlog): a consistent snapshot, then the stream.",
+    .options = mc_options,
+    .check = mc_check,
+    .source_new = mc_source_new,
+};
