@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cdc_decode.h"
+#include "cdc_kafka_mock.h"
 #include "cdc_runtime.h"
 
 #define CDC_VERSION "0.1.0"
@@ -19,6 +20,8 @@ static void usage(FILE *out)
           "...)\n"
           "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [--count] [FILE|-]\n"
           "                                       decode one message per line into printed rows\n"
+          "  kafka-mock [--partitions N] [--topic T]... [--brokers N]\n"
+          "                                       serve a local Kafka (librdkafka's mock cluster)\n"
           "  describe [NAME]                      list connectors and formats, or one's options\n"
           "  version                              print the version\n",
           out);
@@ -94,6 +97,8 @@ int main(int argc, char **argv)
         return cdc_describe(argc > 2 ? argv[2] : NULL, stdout, stderr);
     if (strcmp(cmd, "run") == 0 || strcmp(cmd, "explain") == 0)
         return cdc_runtime_main(argc - 1, argv + 1, strcmp(cmd, "explain") == 0);
+    if (strcmp(cmd, "kafka-mock") == 0)
+        return cdc_kafka_mock_main(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cdcflow %s\n", CDC_VERSION);
         return 0;
