@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kafka_int.h"
 
@@ -96,7 +97,9 @@ typedef struct kafka_reader_s {
     rd_kafka_topic_t *dlq_rkt;
     uint64_t dlq_failed;
     char dlq_err[512];
-    char where[256]; /* context of the current message */
+    char where[256];                     /* context of the current message */
+    rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
+    int64_t last_commit_warn;
 } kafka_reader_t;
 
 /* ---- positions -------------------------------------------------------------------------- */
@@ -231,6 +234,8 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
     kafka_reader_t *r = opaque;
     if (e == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
         start_positions(r, parts);
+        fprintf(stderr, "cdcflow: kafka table \"%s\": group \"%s\" assigned %d partition(s)\n",
+                r->src->t.name, r->src->t.group_id, parts->cnt);
         if (cooperative(rk))
             rd_kafka_error_destroy(rd_kafka_incremental_assign(rk, parts));
         else
@@ -742,13 +747,17 @@ static int commit_positions(kafka_reader_t *r)
                 pos_find(r, l->elems[i].topic, l->elems[i].partition)->committed =
                     l->elems[i].offset;
     }
-    if (e)
+    int64_t now = (int64_t)time(NULL);
+    if (e && (e != r->last_commit_err || now - r->last_commit_warn >= 10)) {
+        r->last_commit_err = e;
+        r->last_commit_warn = now;
         /* not fatal: the rows are in the sink; whoever reads the partitions next replays
            from the last commit and the sink rewrites them (at-least-once) */
         fprintf(stderr,
                 "cdcflow: warning: kafka table \"%s\": could not commit offsets of group \"%s\": "
                 "%s (the rows are written; a replay from the previous commit rewrites them)\n",
                 r->src->t.name, r->src->t.group_id, rd_kafka_err2str(e));
+    }
     rd_kafka_topic_partition_list_destroy(l);
     return 0;
 }
@@ -771,6 +780,10 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
     }
     commit_positions(r);
     if (r->revoke_pending) {
+        fprintf(stderr,
+                "cdcflow: kafka table \"%s\": group \"%s\" rebalances: %d partition(s) given up "
+                "after the sink's flush and the commit of their offsets\n",
+                r->src->t.name, r->src->t.group_id, r->revoked ? r->revoked->cnt : 0);
         if (cooperative(r->rk))
             rd_kafka_error_destroy(rd_kafka_incremental_unassign(r->rk, r->revoked));
         else
