@@ -76,6 +76,8 @@ typedef struct kpos_s {
     int64_t next;      /* offset after the last message returned; -1 none */
     int64_t committed; /* last offset committed; -1 none */
     int64_t stop;      /* bounded: exclusive stop offset */
+    int64_t min_ts;    /* started by timestamp: skip older messages (INT64_MIN: none) */
+    int64_t stop_ts;   /* bounded by timestamp: stop at the first message this new */
     bool done;         /* bounded: reached stop */
 } kpos_t;
 
@@ -122,7 +124,9 @@ static kpos_t *pos_find(kafka_reader_t *r, const char *topic, int32_t partition)
                                .partition = partition,
                                .next = -1,
                                .committed = -1,
-                               .stop = INT64_MAX};
+                               .stop = INT64_MAX,
+                               .min_ts = INT64_MIN,
+                               .stop_ts = INT64_MAX};
     r->last = r->npos;
     return &r->pos[r->npos++];
 }
@@ -216,8 +220,13 @@ static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *
         for (int i = 0; i < by_time->cnt; i++) {
             rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_find(
                 parts, by_time->elems[i].topic, by_time->elems[i].partition);
-            if (p)
-                p->offset = by_time->elems[i].offset;
+            if (!p)
+                continue;
+            /* no offset: every message is older, or the broker (the mock cluster) does not
+               look offsets up by time; read from the start and skip older messages */
+            p->offset = by_time->elems[i].offset >= 0 ? by_time->elems[i].offset
+                                                      : RD_KAFKA_OFFSET_BEGINNING;
+            pos_find(r, p->topic, p->partition)->min_ts = t->start_ts;
         }
     rd_kafka_topic_partition_list_destroy(by_time);
     rd_kafka_topic_partition_list_destroy(c);
@@ -378,7 +387,7 @@ static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t
             from = hi[i];
             break;
         case KAFKA_START_TIMESTAMP:
-            from = start->elems[i].offset >= 0 ? start->elems[i].offset : hi[i];
+            from = start->elems[i].offset >= 0 ? start->elems[i].offset : lo[i];
             break;
         case KAFKA_START_SPECIFIC: {
             int64_t o = specific_offset(&t->start_offsets, p->partition);
@@ -401,6 +410,10 @@ static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t
         p->offset = from;
         kpos_t *kp = pos_find(r, p->topic, p->partition);
         kp->stop = until;
+        if (t->start_mode == KAFKA_START_TIMESTAMP)
+            kp->min_ts = t->start_ts;
+        if (t->bound_mode == KAFKA_BOUND_TIMESTAMP)
+            kp->stop_ts = t->bound_ts;
         r->nlive++;
         if (from >= until) {
             kp->done = true;
@@ -719,6 +732,19 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
             mark_done(r, p);
             rd_kafka_message_destroy(m);
             continue;
+        }
+        if (p->min_ts != INT64_MIN || p->stop_ts != INT64_MAX) {
+            int64_t ts = rd_kafka_message_timestamp(m, NULL);
+            if (ts >= p->stop_ts) {
+                mark_done(r, p);
+                rd_kafka_message_destroy(m);
+                continue;
+            }
+            if (ts < p->min_ts) {
+                p->next = m->offset + 1;
+                rd_kafka_message_destroy(m);
+                continue;
+            }
         }
         hold(r, m);
         if (decode_message(r, m, out, err) < 0)
