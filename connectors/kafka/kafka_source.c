@@ -74,7 +74,8 @@ typedef struct kpos_s {
     char *topic;
     int32_t partition;
     int64_t next;      /* offset after the last message returned; -1 none */
-    int64_t committed; /* last offset committed; -1 none */
+    int64_t durable;   /* next as of the last commit() (the sink flushed up to it); -1 none */
+    int64_t committed; /* last offset sent to the group; -1 none */
     int64_t stop;      /* bounded: exclusive stop offset */
     int64_t min_ts;    /* started by timestamp: skip older messages (INT64_MIN: none) */
     int64_t stop_ts;   /* bounded by timestamp: stop at the first message this new */
@@ -102,6 +103,7 @@ typedef struct kafka_reader_s {
     char where[256];                     /* context of the current message */
     rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
     int64_t last_commit_warn;
+    rd_kafka_queue_t *queue; /* the consumer queue (batch consumption) */
 } kafka_reader_t;
 
 /* ---- positions -------------------------------------------------------------------------- */
@@ -123,6 +125,7 @@ static kpos_t *pos_find(kafka_reader_t *r, const char *topic, int32_t partition)
     r->pos[r->npos] = (kpos_t){.topic = cdc_xstrdup(topic),
                                .partition = partition,
                                .next = -1,
+                               .durable = -1,
                                .committed = -1,
                                .stop = INT64_MAX,
                                .min_ts = INT64_MIN,
@@ -704,6 +707,44 @@ static int on_event(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_error_t 
     return 0;
 }
 
+/* One message or event from the queue; returns 0 to go on, -1 when the job must stop. */
+static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_error_t **err)
+{
+    if (m->err) {
+        int rc = on_event(r, m, err);
+        rd_kafka_message_destroy(m);
+        return rc;
+    }
+    kpos_t *p = pos_find(r, rd_kafka_topic_name(m->rkt), m->partition);
+    if (r->bounded && (p->done || m->offset >= p->stop)) {
+        mark_done(r, p);
+        rd_kafka_message_destroy(m);
+        return 0;
+    }
+    if (p->min_ts != INT64_MIN || p->stop_ts != INT64_MAX) {
+        int64_t ts = rd_kafka_message_timestamp(m, NULL);
+        if (ts >= p->stop_ts) {
+            mark_done(r, p);
+            rd_kafka_message_destroy(m);
+            return 0;
+        }
+        if (ts < p->min_ts) {
+            p->next = m->offset + 1;
+            rd_kafka_message_destroy(m);
+            return 0;
+        }
+    }
+    hold(r, m);
+    if (decode_message(r, m, out, err) < 0)
+        return -1;
+    p->next = m->offset + 1;
+    if (r->bounded && p->next >= p->stop)
+        mark_done(r, p);
+    return 0;
+}
+
+#define KAFKA_BATCH 256
+
 static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     kafka_reader_t *r = (kafka_reader_t *)base;
@@ -714,78 +755,81 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
         return CDC_POLL_FLUSH;
     if (r->bounded && r->nlive == 0)
         return CDC_POLL_END;
-    int timeout = 100; /* block only while nothing is there: never spin, never hang */
+    rd_kafka_message_t *msgs[KAFKA_BATCH];
+    bool waited = false;
     while (out->n < max_rows && !r->revoke_pending && !(r->bounded && r->nlive == 0)) {
-        rd_kafka_message_t *m = rd_kafka_consumer_poll(r->rk, timeout);
-        timeout = 0;
-        if (!m)
+        size_t want = max_rows - out->n < KAFKA_BATCH ? max_rows - out->n : KAFKA_BATCH;
+        ssize_t n = rd_kafka_consume_batch_queue(r->queue, 0, msgs, want);
+        if (n == 0 && !waited) {
+            /* nothing there: block up to 100 ms for one message (never spin, never hang) */
+            waited = true;
+            n = rd_kafka_consume_batch_queue(r->queue, 100, msgs, 1);
+        }
+        if (n <= 0)
             break;
-        if (m->err) {
-            int rc = on_event(r, m, err);
-            rd_kafka_message_destroy(m);
-            if (rc < 0)
+        waited = true;
+        for (ssize_t i = 0; i < n; i++) {
+            if (take(r, msgs[i], out, err) < 0) {
+                for (ssize_t j = i + 1; j < n; j++)
+                    rd_kafka_message_destroy(msgs[j]);
                 return CDC_POLL_ERROR;
-            continue;
-        }
-        kpos_t *p = pos_find(r, rd_kafka_topic_name(m->rkt), m->partition);
-        if (r->bounded && (p->done || m->offset >= p->stop)) {
-            mark_done(r, p);
-            rd_kafka_message_destroy(m);
-            continue;
-        }
-        if (p->min_ts != INT64_MIN || p->stop_ts != INT64_MAX) {
-            int64_t ts = rd_kafka_message_timestamp(m, NULL);
-            if (ts >= p->stop_ts) {
-                mark_done(r, p);
-                rd_kafka_message_destroy(m);
-                continue;
-            }
-            if (ts < p->min_ts) {
-                p->next = m->offset + 1;
-                rd_kafka_message_destroy(m);
-                continue;
             }
         }
-        hold(r, m);
-        if (decode_message(r, m, out, err) < 0)
-            return CDC_POLL_ERROR;
-        p->next = m->offset + 1;
-        if (r->bounded && p->next >= p->stop)
-            mark_done(r, p);
     }
     return r->revoke_pending ? CDC_POLL_FLUSH : CDC_POLL_OK;
 }
 
-static int commit_positions(kafka_reader_t *r)
+static void commit_warning(kafka_reader_t *r, rd_kafka_resp_err_t e)
+{
+    int64_t now = (int64_t)time(NULL);
+    if (e == r->last_commit_err && now - r->last_commit_warn < 10)
+        return;
+    r->last_commit_err = e;
+    r->last_commit_warn = now;
+    /* not fatal: the rows are in the sink; whoever reads the partitions next replays
+       from the last commit and the sink rewrites them (at-least-once) */
+    fprintf(stderr,
+            "cdcflow: warning: kafka table \"%s\": could not commit offsets of group \"%s\": "
+            "%s (the rows are written; a replay from the previous commit rewrites them)\n",
+            r->src->t.name, r->src->t.group_id, rd_kafka_err2str(e));
+}
+
+static void on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e,
+                      rd_kafka_topic_partition_list_t *offsets, void *opaque)
+{
+    (void)rk;
+    kafka_reader_t *r = opaque;
+    for (int i = 0; !e && offsets && i < offsets->cnt; i++)
+        e = offsets->elems[i].err;
+    if (e && e != RD_KAFKA_RESP_ERR__NO_OFFSET)
+        commit_warning(r, e);
+}
+
+/*
+ * Commits the durable offsets not committed yet (all when `all`). Periodic
+ * commits are asynchronous (the pipeline does not wait a round trip every
+ * flush); before partitions are given up and when the reader closes they are
+ * synchronous, so what was written is committed before anyone else reads on.
+ */
+static void commit_positions(kafka_reader_t *r, bool sync, bool all)
 {
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(r->npos);
     for (int i = 0; i < r->npos; i++)
-        if (r->pos[i].next > r->pos[i].committed)
+        if (r->pos[i].durable >= 0 && (all || r->pos[i].durable > r->pos[i].committed))
             rd_kafka_topic_partition_list_add(l, r->pos[i].topic, r->pos[i].partition)->offset =
-                r->pos[i].next;
-    rd_kafka_resp_err_t e = 0;
+                r->pos[i].durable;
     if (l->cnt > 0) {
-        e = rd_kafka_commit(r->rk, l, 0);
-        for (int i = 0; !e && i < l->cnt; i++)
+        rd_kafka_resp_err_t e = rd_kafka_commit(r->rk, l, sync ? 0 : 1);
+        for (int i = 0; sync && !e && i < l->cnt; i++)
             e = l->elems[i].err;
-        if (!e)
-            for (int i = 0; i < l->cnt; i++)
-                pos_find(r, l->elems[i].topic, l->elems[i].partition)->committed =
-                    l->elems[i].offset;
-    }
-    int64_t now = (int64_t)time(NULL);
-    if (e && (e != r->last_commit_err || now - r->last_commit_warn >= 10)) {
-        r->last_commit_err = e;
-        r->last_commit_warn = now;
-        /* not fatal: the rows are in the sink; whoever reads the partitions next replays
-           from the last commit and the sink rewrites them (at-least-once) */
-        fprintf(stderr,
-                "cdcflow: warning: kafka table \"%s\": could not commit offsets of group \"%s\": "
-                "%s (the rows are written; a replay from the previous commit rewrites them)\n",
-                r->src->t.name, r->src->t.group_id, rd_kafka_err2str(e));
+        if (e)
+            commit_warning(r, e);
+        else
+            for (int i = 0; i < r->npos; i++)
+                if (r->pos[i].durable > r->pos[i].committed)
+                    r->pos[i].committed = r->pos[i].durable;
     }
     rd_kafka_topic_partition_list_destroy(l);
-    return 0;
 }
 
 static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
@@ -804,7 +848,9 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
             return -1;
         }
     }
-    commit_positions(r);
+    for (int i = 0; i < r->npos; i++)
+        r->pos[i].durable = r->pos[i].next;
+    commit_positions(r, r->revoke_pending, false);
     if (r->revoke_pending) {
         fprintf(stderr,
                 "cdcflow: kafka table \"%s\": group \"%s\" rebalances: %d partition(s) given up "
@@ -829,6 +875,10 @@ static void kr_close(cdc_reader_t *base)
         return;
     r->closing = true;
     release_held(r);
+    if (r->rk && r->npos > 0)
+        commit_positions(r, true, true); /* the last async commits may still be in flight */
+    if (r->queue)
+        rd_kafka_queue_destroy(r->queue);
     if (r->rk) {
         rd_kafka_consumer_close(r->rk);
         rd_kafka_destroy(r->rk);
@@ -896,21 +946,37 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         goto fail;
     if (t->dead_letter && dlq_open(r, err) < 0)
         goto fail;
-    const char *extra[] = {"group.id",
-                           t->group_id,
-                           "enable.auto.commit",
-                           "false",
-                           "enable.auto.offset.store",
-                           "false",
-                           "enable.partition.eof",
-                           r->bounded ? "true" : "false",
-                           NULL};
+    const char *extra[16] = {"group.id",
+                             t->group_id,
+                             "enable.auto.commit",
+                             "false",
+                             "enable.auto.offset.store",
+                             "false",
+                             "enable.partition.eof",
+                             r->bounded ? "true" : "false"};
+    int nx = 8;
+    /*
+     * librdkafka 2.0 stops fetching while the consumer queue is over these
+     * thresholds and looks again only about once a second, so a reader that
+     * decodes faster than the defaults (100,000 messages, 64 MB) let it buffer
+     * waits half the time. Raised unless the properties set them.
+     */
+    if (!cdc_kv_get(&t->props, "queued.min.messages")) {
+        extra[nx++] = "queued.min.messages";
+        extra[nx++] = "1000000";
+    }
+    if (!cdc_kv_get(&t->props, "queued.max.messages.kbytes")) {
+        extra[nx++] = "queued.max.messages.kbytes";
+        extra[nx++] = "131072";
+    }
+    extra[nx] = NULL;
     rd_kafka_conf_t *conf = kafka_conf_new(t, extra, err);
     if (!conf)
         goto fail;
     rd_kafka_conf_set_opaque(conf, r);
     if (!r->bounded)
         rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
+    rd_kafka_conf_set_offset_commit_cb(conf, on_commit);
     char errstr[512];
     r->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
     if (!r->rk) {
@@ -920,6 +986,7 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         goto fail;
     }
     rd_kafka_poll_set_consumer(r->rk);
+    r->queue = rd_kafka_queue_get_consumer(r->rk);
     if (r->bounded) {
         if (assign_bounded(r, split, nsplits, err) < 0)
             goto fail;
