@@ -420,8 +420,8 @@ int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink
                                        ctx->name, t->value_fmt->factory->identifier);
         cdc_error_set_detail(e, "an insert-only format cannot guarantee the semantics of a "
                                 "primary key (as in Flink)");
-        cdc_error_set_hint(e, "use the upsert-kafka connector, or a changelog format such as "
-                              "debezium-json, or drop the PRIMARY KEY.");
+        cdc_error_set_hint(e, "use a changelog value format such as debezium-json, or drop the "
+                              "PRIMARY KEY (Flink's upsert-kafka connector is not there yet).");
         return table_fail(t, err, e);
     }
     if (table_fields(t, cfg, err) < 0)

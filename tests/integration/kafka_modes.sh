@@ -153,7 +153,7 @@ fails() { # NAME PATTERN SQL...
   if "$bin" run "$name.sql" >"$name.out" 2>"$name.err"; then bad "$name: ran"; return; fi
   grep -q -- "$pattern" "$name.err" && ok || { bad "$name: no \"$pattern\" in"; cat "$name.err"; }
 }
-fails pk_json "use the upsert-kafka connector" \
+fails pk_json "cannot declare a PRIMARY KEY" \
   "$(table m m "$D" "id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED")" "SELECT * FROM m;"
 fails bad_prop "No such configuration property" "$(table m m ", 'properties.no.such' = '1'")" "SELECT * FROM m;"
 fails bad_value 'properties.fetch.wait.max.ms' "$(table m m ", 'properties.fetch.wait.max.ms' = 'abc'")" \
