@@ -10,6 +10,7 @@
 # such messages), checks that every produced message is still there, then measures
 #   kcat      `kcat -C -e` of the whole topic into /dev/null (the consume ceiling)
 #   cdcflow   `cdcflow run`: kafka/debezium-json -> blackhole, scan.bounded.mode=latest-offset
+#   cdcflow2  the same with --parallelism 2 (two consumers, two decoding threads)
 # each best of 3, with msgs/s, peak RSS (/usr/bin/time -v) and the ratio cdcflow/kcat.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -68,11 +69,13 @@ measure() {
       rss=$kb
     fi
   done
-  printf '%-8s %8.2f s  %10.0f msgs/s  peak RSS %6.1f MB\n' "$name" "$best" \
+  printf '%-9s %8.2f s  %10.0f msgs/s  peak RSS %6.1f MB\n' "$name" "$best" \
     "$(awk "BEGIN { print $n / $best }")" "$(awk "BEGIN { print $rss / 1024 }")"
   eval "${name}_s=$best"
 }
 
 measure kcat kcat -C -b "$bs" -t dbz -e -q -o beginning
 measure cdcflow "$cdcflow" run "$tmp/run.sql"
-printf 'ratio cdcflow/kcat: %.2f (target >= 0.70)\n' "$(awk "BEGIN { print $kcat_s / $cdcflow_s }")"
+measure cdcflow2 "$cdcflow" run --parallelism 2 "$tmp/run.sql"
+printf 'ratio cdcflow/kcat: %.2f (target >= 0.70); with --parallelism 2: %.2f\n' \
+  "$(awk "BEGIN { print $kcat_s / $cdcflow_s }")" "$(awk "BEGIN { print $kcat_s / $cdcflow2_s }")"
