@@ -20,6 +20,7 @@ extern const cdc_format_factory_t cdc_format_ogg_json;
 extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
 extern const cdc_connector_factory_t cdc_connector_kafka;
+extern const cdc_connector_factory_t cdc_connector_upsert_kafka;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
@@ -39,6 +40,7 @@ static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_jdbc,
     &cdc_connector_kafka,
     &cdc_connector_print,
+    &cdc_connector_upsert_kafka,
     &cdc_connector_values,
     NULL,
 };

@@ -22,18 +22,76 @@ static const char *const partitioners[] = {"default", "fixed", "round-robin", NU
 static const char *const guarantees[] = {"at-least-once", "exactly-once", "none", NULL};
 static const char *const includes[] = {"ALL", "EXCEPT_KEY", NULL};
 
+/* Options both kafka and upsert-kafka take. */
+#define OPT_TOPIC                                                                                  \
+    {                                                                                              \
+        .key = "topic", .type = CDC_OPT_LIST,                                                      \
+        .description = "Topic name(s) to read, separated by ';' (the sink writes to exactly one)." \
+    }
+#define OPT_PROPERTIES                                                                             \
+    {                                                                                              \
+        .key = "properties.", .type = CDC_OPT_PREFIX,                                              \
+        .description =                                                                             \
+            "librdkafka configuration, passed verbatim: 'properties.bootstrap.servers' "           \
+            "(required), 'properties.group.id', any other librdkafka property."                    \
+    }
+#define OPT_KEY_PREFIX                                                                             \
+    {                                                                                              \
+        .key = "key.fields-prefix", .type = CDC_OPT_STRING, .default_value = "",                   \
+        .description = "Prefix of the key columns' names that the key format does not see "        \
+                       "(avoids clashes with value columns)."                                      \
+    }
+#define OPT_VALUE_INCLUDE                                                                          \
+    {                                                                                              \
+        .key = "value.fields-include", .type = CDC_OPT_ENUM, .default_value = "ALL",               \
+        .enum_values = includes,                                                                   \
+        .description =                                                                             \
+            "ALL: the value carries every physical column; EXCEPT_KEY: all but the key "           \
+            "fields."                                                                              \
+    }
+#define OPT_BOUNDED_MODE                                                                           \
+    {                                                                                              \
+        .key = "scan.bounded.mode", .type = CDC_OPT_ENUM, .default_value = "unbounded",            \
+        .enum_values = bound_modes,                                                                \
+        .description =                                                                             \
+            "Where reading stops: unbounded, latest-offset (what is there when the job "           \
+            "starts), timestamp, specific-offsets. Bounded readers assign partitions "             \
+            "statically (partition i to split i mod parallelism)."                                 \
+    }
+#define OPT_BOUNDED_TS                                                                             \
+    {                                                                                              \
+        .key = "scan.bounded.timestamp-millis", .type = CDC_OPT_INT,                               \
+        .description = "Stop before the first message at or after this epoch millisecond "         \
+                       "(scan.bounded.mode = timestamp)."                                          \
+    }
+#define OPT_BOUNDED_OFFSETS                                                                        \
+    {                                                                                              \
+        .key = "scan.bounded.specific-offsets", .type = CDC_OPT_STRING,                            \
+        .description =                                                                             \
+            "Stop offsets (exclusive): 'partition:0,offset:42;partition:1,offset:300' "            \
+            "(scan.bounded.mode = specific-offsets); other partitions stop at the latest "         \
+            "offset."                                                                              \
+    }
+#define OPT_DELIVERY                                                                               \
+    {                                                                                              \
+        .key = "sink.delivery-guarantee", .type = CDC_OPT_ENUM, .default_value = "at-least-once",  \
+        .enum_values = guarantees,                                                                 \
+        .description = "at-least-once: idempotent producer, a flush waits for every delivery "     \
+                       "report; none: a flush does not wait."                                      \
+    }
+#define OPT_SINK_PARALLELISM                                                                       \
+    {                                                                                              \
+        .key = "sink.parallelism", .type = CDC_OPT_INT, .min = 1, .max = 65536,                    \
+        .description = "Number of writers of the sink; unset means the run's parallelism."         \
+    }
+
 static const cdc_option_def_t kafka_options[] = {
-    {.key = "topic",
-     .type = CDC_OPT_LIST,
-     .description = "Topic name(s) to read, separated by ';' (the sink writes to exactly one)."},
+    OPT_TOPIC,
     {.key = "topic-pattern",
      .type = CDC_OPT_STRING,
      .description = "Regular expression (POSIX extended) matching whole topic names to read; "
                     "instead of \"topic\"."},
-    {.key = "properties.",
-     .type = CDC_OPT_PREFIX,
-     .description = "librdkafka configuration, passed verbatim: 'properties.bootstrap.servers' "
-                    "(required), 'properties.group.id', any other librdkafka property."},
+    OPT_PROPERTIES,
     {.key = "format",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_FORMAT,
@@ -49,17 +107,8 @@ static const cdc_option_def_t kafka_options[] = {
     {.key = "key.fields",
      .type = CDC_OPT_LIST,
      .description = "Physical columns carried by the message key, separated by ';'."},
-    {.key = "key.fields-prefix",
-     .type = CDC_OPT_STRING,
-     .default_value = "",
-     .description = "Prefix of the key columns' names that the key format does not see "
-                    "(avoids clashes with value columns)."},
-    {.key = "value.fields-include",
-     .type = CDC_OPT_ENUM,
-     .default_value = "ALL",
-     .enum_values = includes,
-     .description = "ALL: the value carries every physical column; EXCEPT_KEY: all but the key "
-                    "fields."},
+    OPT_KEY_PREFIX,
+    OPT_VALUE_INCLUDE,
     {.key = "scan.startup.mode",
      .type = CDC_OPT_ENUM,
      .default_value = "group-offsets",
@@ -77,22 +126,9 @@ static const cdc_option_def_t kafka_options[] = {
      .description = "Start offsets: 'partition:0,offset:42;partition:1,offset:300' "
                     "(scan.startup.mode = specific-offsets); other partitions start from the "
                     "group's offsets."},
-    {.key = "scan.bounded.mode",
-     .type = CDC_OPT_ENUM,
-     .default_value = "unbounded",
-     .enum_values = bound_modes,
-     .description = "Where reading stops: unbounded, latest-offset (what is there when the job "
-                    "starts), timestamp, specific-offsets. Bounded readers assign partitions "
-                    "statically (partition i to split i mod parallelism)."},
-    {.key = "scan.bounded.timestamp-millis",
-     .type = CDC_OPT_INT,
-     .description = "Stop before the first message at or after this epoch millisecond "
-                    "(scan.bounded.mode = timestamp)."},
-    {.key = "scan.bounded.specific-offsets",
-     .type = CDC_OPT_STRING,
-     .description = "Stop offsets (exclusive): 'partition:0,offset:42;partition:1,offset:300' "
-                    "(scan.bounded.mode = specific-offsets); other partitions stop at the latest "
-                    "offset."},
+    OPT_BOUNDED_MODE,
+    OPT_BOUNDED_TS,
+    OPT_BOUNDED_OFFSETS,
     {.key = "scan.dead-letter.topic",
      .type = CDC_OPT_STRING,
      .description = "Messages that cannot be decoded go to this topic (raw key, value and "
@@ -105,17 +141,8 @@ static const cdc_option_def_t kafka_options[] = {
      .description = "default: by key hash (murmur2, as Kafka's Java client), unkeyed sticky; "
                     "fixed: writer i writes partition i mod partitions; round-robin: each "
                     "message to the next partition."},
-    {.key = "sink.delivery-guarantee",
-     .type = CDC_OPT_ENUM,
-     .default_value = "at-least-once",
-     .enum_values = guarantees,
-     .description = "at-least-once: idempotent producer, a flush waits for every delivery "
-                    "report; none: a flush does not wait."},
-    {.key = "sink.parallelism",
-     .type = CDC_OPT_INT,
-     .min = 1,
-     .max = 65536,
-     .description = "Number of writers of the sink; unset means the run's parallelism."},
+    OPT_DELIVERY,
+    OPT_SINK_PARALLELISM,
     {0},
 };
 
@@ -183,6 +210,32 @@ static void need(const cdc_config_t *cfg, const char *mode_key, const char *cons
                        names[wanted], needed);
 }
 
+static void check_offsets(const cdc_config_t *cfg, const char *key, cdc_buf_t *problems)
+{
+    const char *s = cdc_config_str(cfg, key);
+    kafka_offsets_t o;
+    if (s && parse_offsets(key, s, &o, problems) == 0) {
+        free(o.partition);
+        free(o.offset);
+    }
+}
+
+/* Rules of the options both connectors take. */
+static void check_common(const cdc_config_t *cfg, cdc_buf_t *problems)
+{
+    const cdc_kv_t *props = cdc_config_prefixed(cfg, "properties.");
+    if (!props || !cdc_kv_get(props, "bootstrap.servers"))
+        cdc_buf_puts(problems, "option \"properties.bootstrap.servers\" is required\n");
+    need(cfg, "scan.bounded.mode", bound_modes, KAFKA_BOUND_TIMESTAMP,
+         "scan.bounded.timestamp-millis", problems);
+    need(cfg, "scan.bounded.mode", bound_modes, KAFKA_BOUND_SPECIFIC,
+         "scan.bounded.specific-offsets", problems);
+    check_offsets(cfg, "scan.bounded.specific-offsets", problems);
+    if (cdc_config_enum(cfg, "sink.delivery-guarantee") == KAFKA_DG_EXACTLY_ONCE)
+        cdc_buf_puts(problems, "option \"sink.delivery-guarantee\" = 'exactly-once' is not "
+                               "supported: use 'at-least-once' with a keyed (upsert) sink\n");
+}
+
 static void kafka_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
     bool topic = cdc_config_isset(cfg, "topic"), pattern = cdc_config_isset(cfg, "topic-pattern");
@@ -190,9 +243,7 @@ static void kafka_check(const cdc_config_t *cfg, cdc_buf_t *problems)
         cdc_buf_puts(problems, "options \"topic\" and \"topic-pattern\" exclude each other\n");
     if (!topic && !pattern)
         cdc_buf_puts(problems, "option \"topic\" or \"topic-pattern\" is required\n");
-    const cdc_kv_t *props = cdc_config_prefixed(cfg, "properties.");
-    if (!props || !cdc_kv_get(props, "bootstrap.servers"))
-        cdc_buf_puts(problems, "option \"properties.bootstrap.servers\" is required\n");
+    check_common(cfg, problems);
     bool fmt = cdc_config_isset(cfg, "format"), vfmt = cdc_config_isset(cfg, "value.format");
     if (fmt && vfmt)
         cdc_buf_puts(problems, "options \"format\" and \"value.format\" exclude each other\n");
@@ -210,25 +261,26 @@ static void kafka_check(const cdc_config_t *cfg, cdc_buf_t *problems)
          "scan.startup.timestamp-millis", problems);
     need(cfg, "scan.startup.mode", start_modes, KAFKA_START_SPECIFIC,
          "scan.startup.specific-offsets", problems);
-    need(cfg, "scan.bounded.mode", bound_modes, KAFKA_BOUND_TIMESTAMP,
-         "scan.bounded.timestamp-millis", problems);
-    need(cfg, "scan.bounded.mode", bound_modes, KAFKA_BOUND_SPECIFIC,
-         "scan.bounded.specific-offsets", problems);
-    const char *const offs[] = {"scan.startup.specific-offsets", "scan.bounded.specific-offsets"};
-    for (int i = 0; i < 2; i++) {
-        const char *s = cdc_config_str(cfg, offs[i]);
-        kafka_offsets_t o;
-        if (s && parse_offsets(offs[i], s, &o, problems) == 0) {
-            free(o.partition);
-            free(o.offset);
-        }
-    }
-    if (cdc_config_enum(cfg, "sink.delivery-guarantee") == KAFKA_DG_EXACTLY_ONCE)
-        cdc_buf_puts(problems, "option \"sink.delivery-guarantee\" = 'exactly-once' is not "
-                               "supported: use 'at-least-once' with a keyed (upsert) sink\n");
+    check_offsets(cfg, "scan.startup.specific-offsets", problems);
 }
 
 /* ---- the table ------------------------------------------------------------------------ */
+
+/* Getters for options the upsert-kafka table may not declare. */
+static const char *opt_str(const cdc_config_t *cfg, const char *key)
+{
+    return cdc_config_declares(cfg, key) ? cdc_config_str(cfg, key) : NULL;
+}
+
+static int opt_enum(const cdc_config_t *cfg, const char *key)
+{
+    return cdc_config_declares(cfg, key) ? cdc_config_enum(cfg, key) : 0;
+}
+
+static int64_t opt_int(const cdc_config_t *cfg, const char *key)
+{
+    return cdc_config_declares(cfg, key) ? cdc_config_int(cfg, key) : 0;
+}
 
 cdc_error_t *kafka_error(const kafka_table_t *t, rd_kafka_resp_err_t e, const char *fmt, ...)
 {
@@ -321,23 +373,32 @@ void kafka_table_free(kafka_table_t *t)
 
 static int table_fail(kafka_table_t *t, cdc_error_t **err, cdc_error_t *e)
 {
-    cdc_error_add_context(e, "kafka table \"%s\"", t->name);
-    kafka_table_free(t);
+    kafka_table_free(t); /* the planner names the table */
     cdc_error_destroy(*err);
     *err = e;
     return -1;
 }
 
 /* Key and value fields: which physical columns each part of the message carries. */
-static int table_fields(kafka_table_t *t, const cdc_config_t *cfg, cdc_error_t **err)
+static int table_fields(kafka_table_t *t, const cdc_table_ctx_t *ctx, cdc_error_t **err)
 {
+    const cdc_config_t *cfg = ctx->cfg;
     const cdc_type_t *s = t->schema;
     int nf = s->nchildren;
-    const char *prefix = cdc_config_str(cfg, "key.fields-prefix");
+    const char *prefix = opt_str(cfg, "key.fields-prefix");
     size_t plen = prefix ? strlen(prefix) : 0;
     bool *is_key = cdc_xcalloc((size_t)nf + 1, sizeof(bool));
     t->key_type = cdc_type_new_row();
-    const char *kf = cdc_config_str(cfg, "key.fields");
+    const char *kf = opt_str(cfg, "key.fields");
+    char *pk_fields = NULL; /* upsert-kafka: the primary key is the message key */
+    if (t->upsert) {
+        cdc_buf_t b = {0};
+        for (int i = 0; i < ctx->npk; i++)
+            cdc_buf_printf(&b, "%s%s", i ? ";" : "", s->names[ctx->pk[i]]);
+        pk_fields = cdc_xstrdup(cdc_buf_cstr(&b));
+        cdc_buf_free(&b);
+        kf = pk_fields;
+    }
     if (kf) {
         int n;
         char **names = split_list(kf, &n);
@@ -359,6 +420,7 @@ static int table_fields(kafka_table_t *t, const cdc_config_t *cfg, cdc_error_t *
                                         names[i], prefix);
                 free_list(names, n);
                 free(is_key);
+                free(pk_fields);
                 return table_fail(t, err, e);
             }
             is_key[idx] = true;
@@ -367,7 +429,8 @@ static int table_fields(kafka_table_t *t, const cdc_config_t *cfg, cdc_error_t *
         }
         free_list(names, n);
     }
-    bool except_key = cdc_config_enum(cfg, "value.fields-include") == 1;
+    free(pk_fields);
+    bool except_key = opt_enum(cfg, "value.fields-include") == 1;
     t->val_type = cdc_type_new_row();
     t->val_idx = cdc_xcalloc((size_t)nf + 1, sizeof(int));
     for (int i = 0; i < nf; i++) {
@@ -380,17 +443,46 @@ static int table_fields(kafka_table_t *t, const cdc_config_t *cfg, cdc_error_t *
     return 0;
 }
 
-int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink, cdc_error_t **err)
+cdc_changelog_mode_t kafka_format_mode(const cdc_table_format_t *f, bool encode)
+{
+    cdc_changelog_mode_t (*fn)(const cdc_config_t *) =
+        encode ? f->factory->encode_mode : f->factory->decode_mode;
+    return fn ? fn(f->cfg) : CDC_MODE_INSERT_ONLY;
+}
+
+static cdc_error_t *upsert_error(const cdc_table_ctx_t *ctx, const kafka_table_t *t,
+                                 cdc_changelog_mode_t mode)
+{
+    if (ctx->npk == 0) {
+        cdc_error_t *e = cdc_error_new(
+            CDC_ERR_PLAN, "the upsert-kafka table \"%s\" needs a PRIMARY KEY", ctx->name);
+        cdc_error_set_hint(e, "declare PRIMARY KEY (...) NOT ENFORCED: its columns are the "
+                              "message key.");
+        return e;
+    }
+    const cdc_table_format_t *f = mode != CDC_MODE_INSERT_ONLY ? t->value_fmt : t->key_fmt;
+    cdc_error_t *e = cdc_error_new(CDC_ERR_PLAN,
+                                   "upsert-kafka needs insert-only formats, found \"%s\" as "
+                                   "option \"%s\"",
+                                   f->factory->identifier, f->option);
+    cdc_error_set_hint(e, "the changes come from the key and the value (a null value is a "
+                          "delete): use a plain format such as json.");
+    return e;
+}
+
+int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink, bool upsert,
+                     cdc_error_t **err)
 {
     memset(t, 0, sizeof(*t));
     const cdc_config_t *cfg = ctx->cfg;
+    t->upsert = upsert;
     t->name = cdc_xstrdup(ctx->name);
     t->schema = cdc_type_copy(ctx->schema);
     cdc_kv_copy(&t->props, cdc_config_prefixed(cfg, "properties."));
-    const char *topic = cdc_config_str(cfg, "topic");
+    const char *topic = opt_str(cfg, "topic");
     if (topic)
         t->topics = split_list(topic, &t->ntopics);
-    const char *pat = cdc_config_str(cfg, "topic-pattern");
+    const char *pat = opt_str(cfg, "topic-pattern");
     if (pat)
         t->pattern = cdc_strdup_printf("^(%s)$", pat);
     if (for_sink && (pat || t->ntopics != 1))
@@ -406,40 +498,38 @@ int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink
     t->key_fmt = cdc_table_format(ctx, "key.format");
     if (!t->value_fmt)
         return table_fail(t, err, cdc_error_new(CDC_ERR_INTERNAL, "kafka: no value format"));
-    cdc_changelog_mode_t mode = for_sink
-                                    ? (t->value_fmt->factory->encode_mode
-                                           ? t->value_fmt->factory->encode_mode(t->value_fmt->cfg)
-                                           : CDC_MODE_INSERT_ONLY)
-                                    : (t->value_fmt->factory->decode_mode
-                                           ? t->value_fmt->factory->decode_mode(t->value_fmt->cfg)
-                                           : CDC_MODE_INSERT_ONLY);
-    if (ctx->npk > 0 && mode == CDC_MODE_INSERT_ONLY) {
+    cdc_changelog_mode_t mode = kafka_format_mode(t->value_fmt, for_sink);
+    if (upsert && (ctx->npk == 0 || mode != CDC_MODE_INSERT_ONLY ||
+                   (t->key_fmt && kafka_format_mode(t->key_fmt, for_sink) != CDC_MODE_INSERT_ONLY)))
+        return table_fail(t, err, upsert_error(ctx, t, mode));
+    if (!upsert && ctx->npk > 0 && mode == CDC_MODE_INSERT_ONLY) {
         cdc_error_t *e = cdc_error_new(CDC_ERR_PLAN,
                                        "the kafka table \"%s\" with format \"%s\" cannot declare a "
                                        "PRIMARY KEY",
                                        ctx->name, t->value_fmt->factory->identifier);
         cdc_error_set_detail(e, "an insert-only format cannot guarantee the semantics of a "
                                 "primary key (as in Flink)");
-        cdc_error_set_hint(e, "use a changelog value format such as debezium-json, or drop the "
-                              "PRIMARY KEY (Flink's upsert-kafka connector is not there yet).");
+        cdc_error_set_hint(e, "use the upsert-kafka connector, or a changelog value format such "
+                              "as debezium-json, or drop the PRIMARY KEY.");
         return table_fail(t, err, e);
     }
-    if (table_fields(t, cfg, err) < 0)
+    if (table_fields(t, ctx, err) < 0)
         return -1;
-    t->start_mode = cdc_config_enum(cfg, "scan.startup.mode");
-    t->bound_mode = cdc_config_enum(cfg, "scan.bounded.mode");
-    t->start_ts = cdc_config_int(cfg, "scan.startup.timestamp-millis");
-    t->bound_ts = cdc_config_int(cfg, "scan.bounded.timestamp-millis");
-    const char *so = cdc_config_str(cfg, "scan.startup.specific-offsets");
+    /* upsert-kafka reads every key from the start (modes' index 0 is earliest-offset) */
+    t->start_mode = opt_enum(cfg, "scan.startup.mode");
+    t->bound_mode = opt_enum(cfg, "scan.bounded.mode");
+    t->start_ts = opt_int(cfg, "scan.startup.timestamp-millis");
+    t->bound_ts = opt_int(cfg, "scan.bounded.timestamp-millis");
+    const char *so = opt_str(cfg, "scan.startup.specific-offsets");
     if (so)
         parse_offsets("scan.startup.specific-offsets", so, &t->start_offsets, NULL);
-    const char *bo = cdc_config_str(cfg, "scan.bounded.specific-offsets");
+    const char *bo = opt_str(cfg, "scan.bounded.specific-offsets");
     if (bo)
         parse_offsets("scan.bounded.specific-offsets", bo, &t->bound_offsets, NULL);
-    const char *dl = cdc_config_str(cfg, "scan.dead-letter.topic");
+    const char *dl = opt_str(cfg, "scan.dead-letter.topic");
     t->dead_letter = dl ? cdc_xstrdup(dl) : NULL;
-    t->partitioner = cdc_config_enum(cfg, "sink.partitioner");
-    t->guarantee = cdc_config_enum(cfg, "sink.delivery-guarantee");
+    t->partitioner = opt_enum(cfg, "sink.partitioner");
+    t->guarantee = opt_enum(cfg, "sink.delivery-guarantee");
     /* librdkafka judges the properties now, so a bad one fails the plan, not the run */
     rd_kafka_conf_t *conf = kafka_conf_new(t, NULL, err);
     if (!conf) {
@@ -460,4 +550,47 @@ const cdc_connector_factory_t cdc_connector_kafka = {
     .metadata = kafka_metadata,
     .source_new = kafka_source_new,
     .sink_new = kafka_sink_new,
+};
+
+/* ---- upsert-kafka ----------------------------------------------------------------------- */
+
+static const cdc_option_def_t upsert_kafka_options[] = {
+    OPT_TOPIC,
+    OPT_PROPERTIES,
+    {.key = "key.format",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_FORMAT | CDC_OPT_REQUIRED,
+     .description = "Format of the message key: the PRIMARY KEY columns (insert-only format)."},
+    {.key = "value.format",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_FORMAT | CDC_OPT_REQUIRED,
+     .description = "Format of the message value (insert-only format); a null value is a "
+                    "delete."},
+    OPT_KEY_PREFIX,
+    OPT_VALUE_INCLUDE,
+    OPT_BOUNDED_MODE,
+    OPT_BOUNDED_TS,
+    OPT_BOUNDED_OFFSETS,
+    OPT_DELIVERY,
+    OPT_SINK_PARALLELISM,
+    {0},
+};
+
+static void upsert_kafka_check(const cdc_config_t *cfg, cdc_buf_t *problems)
+{
+    if (!cdc_config_isset(cfg, "topic"))
+        cdc_buf_puts(problems, "option \"topic\" is required\n");
+    check_common(cfg, problems);
+}
+
+const cdc_connector_factory_t cdc_connector_upsert_kafka = {
+    .identifier = "upsert-kafka",
+    .description = "A Kafka topic as a table keyed by its PRIMARY KEY, as Flink's upsert-kafka: "
+                   "the source reads +U per key and -D for a null value; the sink writes +I/+U "
+                   "as the value and -D as a tombstone.",
+    .options = upsert_kafka_options,
+    .check = upsert_kafka_check,
+    .metadata = kafka_metadata,
+    .source_new = kafka_upsert_source_new,
+    .sink_new = kafka_upsert_sink_new,
 };

@@ -49,10 +49,13 @@ typedef struct kafka_table_s {
     kafka_offsets_t start_offsets, bound_offsets;
     char *dead_letter; /* scan.dead-letter.topic or NULL */
     int partitioner, guarantee;
+    bool upsert; /* upsert-kafka: rows are +U per key, a null value is -D */
 } kafka_table_t;
 
-int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink,
+int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink, bool upsert,
                      cdc_error_t **err);
+/** Changelog mode a format decodes (or encodes); NULL callbacks mean insert-only. */
+cdc_changelog_mode_t kafka_format_mode(const cdc_table_format_t *f, bool encode);
 void kafka_table_free(kafka_table_t *t);
 
 /**
@@ -69,5 +72,7 @@ cdc_error_t *kafka_error(const kafka_table_t *t, rd_kafka_resp_err_t e, const ch
 
 int kafka_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
 int kafka_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err);
+int kafka_upsert_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
+int kafka_upsert_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err);
 
 #endif

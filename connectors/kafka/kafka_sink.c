@@ -66,18 +66,20 @@ static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
 {
     kafka_writer_t *w = (kafka_writer_t *)base;
     const kafka_table_t *t = &w->sink->t;
-    bool whole = t->nval == t->schema->nchildren;
+    bool whole = t->nval == t->schema->nchildren && !t->upsert;
     for (uint32_t i = 0; i < batch->n; i++) {
         const cdc_row_t *row = &batch->rows[i];
         const cdc_row_t *vrow = row;
+        /* upsert-kafka: -D/-U are tombstones, +I/+U the row as an insert of the value format */
+        bool tombstone = t->upsert && (row->kind == CDC_DELETE || row->kind == CDC_UPDATE_BEFORE);
         if (!whole) {
-            w->vrow.kind = row->kind;
+            w->vrow.kind = t->upsert ? CDC_INSERT : row->kind;
             for (int j = 0; j < t->nval; j++)
                 w->vrow.values[j] = row->values[t->val_idx[j]];
             vrow = &w->vrow;
         }
         cdc_buf_clear(&w->vbuf);
-        int rc = w->vser->ops->encode(w->vser, vrow, &w->vbuf);
+        int rc = tombstone ? 0 : w->vser->ops->encode(w->vser, vrow, &w->vbuf);
         if (rc < 0)
             return encode_error(w, w->vser, "value", err);
         if (rc > 0)
@@ -94,8 +96,8 @@ static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
             klen = w->kbuf.len;
         }
         int32_t part = pick_partition(w);
-        while (rd_kafka_produce(w->rkt, part, RD_KAFKA_MSG_F_COPY, w->vbuf.data, w->vbuf.len, key,
-                                klen, NULL) < 0) {
+        while (rd_kafka_produce(w->rkt, part, RD_KAFKA_MSG_F_COPY, tombstone ? NULL : w->vbuf.data,
+                                tombstone ? 0 : w->vbuf.len, key, klen, NULL) < 0) {
             rd_kafka_resp_err_t e = rd_kafka_last_error();
             if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
                 cdc_error_destroy(*err);
@@ -247,10 +249,7 @@ fail:
 static cdc_changelog_mode_t ksk_changelog_mode(cdc_sink_t *base, cdc_changelog_mode_t requested)
 {
     const kafka_table_t *t = &((kafka_sink_t *)base)->t;
-    cdc_changelog_mode_t m = t->value_fmt->factory->encode_mode
-                                 ? t->value_fmt->factory->encode_mode(t->value_fmt->cfg)
-                                 : CDC_MODE_INSERT_ONLY;
-    return m & requested;
+    return (t->upsert ? CDC_MODE_UPSERT : kafka_format_mode(t->value_fmt, true)) & requested;
 }
 
 static void ksk_destroy(cdc_sink_t *base)
@@ -268,14 +267,24 @@ static const cdc_sink_ops_t kafka_sink_ops = {
     .destroy = ksk_destroy,
 };
 
-int kafka_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err)
+static int sink_new(const cdc_table_ctx_t *ctx, bool upsert, cdc_sink_t **out, cdc_error_t **err)
 {
     kafka_sink_t *s = cdc_xcalloc(1, sizeof(*s));
-    if (kafka_table_init(&s->t, ctx, true, err) < 0) {
+    if (kafka_table_init(&s->t, ctx, true, upsert, err) < 0) {
         free(s);
         return -1;
     }
     s->base.ops = &kafka_sink_ops;
     *out = &s->base;
     return 0;
+}
+
+int kafka_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err)
+{
+    return sink_new(ctx, false, out, err);
+}
+
+int kafka_upsert_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err)
+{
+    return sink_new(ctx, true, out, err);
 }

@@ -614,7 +614,10 @@ static void fill_metadata(kafka_reader_t *r, const rd_kafka_message_t *m, const 
                 v->flags = CDC_V_NULL;
             break;
         case MD_VALUE:
-            *v = vrow->values[s->t.nval + s->md_vidx[k]];
+            if (vrow)
+                *v = vrow->values[s->t.nval + s->md_vidx[k]];
+            else
+                v->flags = CDC_V_NULL;
             break;
         }
     }
@@ -625,7 +628,7 @@ static int decode_message(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_ba
                           cdc_error_t **err)
 {
     const kafka_source_t *s = r->src;
-    if (!m->payload)
+    if (!m->payload && !s->t.upsert)
         return 0; /* a tombstone carries no row for the kafka connector */
     const cdc_row_t *krow = NULL;
     if (r->kdeser && m->key) {
@@ -640,6 +643,17 @@ static int decode_message(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_ba
         if (r->kbatch.n > k0)
             krow = &r->kbatch.rows[k0];
     }
+    uint32_t arity = (uint32_t)s->produced->nchildren;
+    if (!m->payload) {
+        /* upsert-kafka: a tombstone deletes its key */
+        if (krow) {
+            cdc_row_t *o = cdc_batch_add(out, CDC_DELETE, arity);
+            for (int j = 0; j < s->t.nkey; j++)
+                o->values[s->t.key_idx[j]] = krow->values[j];
+            fill_metadata(r, m, NULL, o, &out->arena);
+        }
+        return 0;
+    }
     cdc_batch_t *vb = s->direct ? out : &r->vbatch;
     uint32_t v0 = vb->n;
     int rc = r->vdeser->ops->decode(r->vdeser, m->payload, m->len, vb);
@@ -651,10 +665,9 @@ static int decode_message(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_ba
     }
     if (s->direct)
         return 0;
-    uint32_t arity = (uint32_t)s->produced->nchildren;
     for (uint32_t i = v0; i < vb->n; i++) {
         const cdc_row_t *vr = &vb->rows[i];
-        cdc_row_t *o = cdc_batch_add(out, vr->kind, arity);
+        cdc_row_t *o = cdc_batch_add(out, s->t.upsert ? CDC_UPDATE_AFTER : vr->kind, arity);
         if (krow)
             for (int j = 0; j < s->t.nkey; j++)
                 o->values[s->t.key_idx[j]] = krow->values[j];
@@ -1016,9 +1029,7 @@ fail:
 static cdc_changelog_mode_t ks_changelog_mode(cdc_source_t *base)
 {
     const kafka_table_t *t = &((kafka_source_t *)base)->t;
-    return t->value_fmt->factory->decode_mode
-               ? t->value_fmt->factory->decode_mode(t->value_fmt->cfg)
-               : CDC_MODE_INSERT_ONLY;
+    return t->upsert ? CDC_MODE_UPSERT : kafka_format_mode(t->value_fmt, false);
 }
 
 static const cdc_metadata_def_t *format_md(const kafka_table_t *t, const char *key)
@@ -1141,10 +1152,11 @@ static const cdc_source_ops_t kafka_source_ops = {
     .destroy = ks_destroy,
 };
 
-int kafka_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+static int source_new(const cdc_table_ctx_t *ctx, bool upsert, cdc_source_t **out,
+                      cdc_error_t **err)
 {
     kafka_source_t *s = cdc_xcalloc(1, sizeof(*s));
-    if (kafka_table_init(&s->t, ctx, false, err) < 0) {
+    if (kafka_table_init(&s->t, ctx, false, upsert, err) < 0) {
         free(s);
         return -1;
     }
@@ -1154,4 +1166,14 @@ int kafka_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t
     s->direct = !s->t.key_fmt && s->t.nval == s->t.schema->nchildren;
     *out = &s->base;
     return 0;
+}
+
+int kafka_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    return source_new(ctx, false, out, err);
+}
+
+int kafka_upsert_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    return source_new(ctx, true, out, err);
 }

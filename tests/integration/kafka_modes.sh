@@ -6,7 +6,7 @@
 set -uo pipefail
 tmp=$(mktemp -d)
 source "${CDC_SOURCE_DIR:?}/tests/servers/kafka.sh"
-trap 'mock_stop_all; rm -rf "$tmp"' EXIT
+trap 'mock_stop_all; [[ -n ${KEEP_TMP:-} ]] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 pass=0
 fail=0
@@ -126,6 +126,38 @@ check dbz_back "+I[1, a]
     'properties.bootstrap.servers' = '$BS', 'format' = 'debezium-json',
     'scan.startup.mode' = 'earliest-offset', $B);" "SELECT * FROM dbz;"
 
+# ---- upsert-kafka: a changelog in, tombstones on the topic, the table back out ----------------
+U="'connector' = 'upsert-kafka', 'topic' = 'up', 'properties.bootstrap.servers' = '$BS',
+    'key.format' = 'json', 'value.format' = 'json', 'scan.bounded.mode' = 'latest-offset'"
+check upsert_sink "" "CREATE TABLE src (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)
+    WITH ('connector' = 'values', 'changelog-mode' = 'I,UB,UA,D',
+    'data' = '+I[1, a]; +I[2, b]; -U[1, a]; +U[1, aa]; -D[2, b]; +I[3, c]');" \
+  "CREATE TABLE up (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ($U);" \
+  "INSERT INTO up SELECT * FROM src;"
+got=$(kcat -C -b "$BS" -t up -e -q -f '%k %S\n' | sort)
+want='{"id":1} 19
+{"id":1} 20
+{"id":2} -1
+{"id":2} 19
+{"id":3} 19'
+[[ $got == "$want" ]] && ok || bad "upsert_sink: kcat read \"$got\" (keys and value sizes; -1 = tombstone)"
+sqlite3 up.db "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)"
+check upsert_source "" "CREATE TABLE up (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ($U);" \
+  "CREATE TABLE t (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+    'connector' = 'jdbc', 'url' = 'jdbc:sqlite:up.db', 'table-name' = 't');" \
+  "INSERT INTO t SELECT * FROM up;"
+got=$(sqlite3 up.db "SELECT id, name FROM t ORDER BY id")
+[[ $got == $'1|aa\n3|c' ]] && ok || bad "upsert_source: table \"$got\""
+# read for printing, the upsert changes are normalized into a full changelog (the -D carries
+# the deleted row, restored from the key's last value)
+check upsert_rows "+I[1, a]
++I[2, b]
+-U[1, a]
++U[1, aa]
+-D[2, b]
++I[3, c]" "CREATE TABLE up (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ($U);" \
+  "SELECT * FROM up;"
+
 # ---- bad messages -------------------------------------------------------------------------------
 printf '%s\n' '{"id":1,"name":"a"}' 'not json' '{"id":3,"name":"c"}' | kcat -P -b "$BS" -t dl
 D=", 'scan.startup.mode' = 'earliest-offset', $B"
@@ -164,6 +196,11 @@ fails no_bootstrap 'properties.bootstrap.servers' \
 fails key_needs_format 'needs option "key.format"' "$(table m m ", 'key.fields' = 'id'")" "SELECT * FROM m;"
 fails bad_offsets "partition:N,offset:M" "$(table m m ", 'scan.startup.mode' = 'specific-offsets',
   'scan.startup.specific-offsets' = 'p0:1'")" "SELECT * FROM m;"
+fails upsert_no_pk "needs a PRIMARY KEY" \
+  "CREATE TABLE up (id INT NOT NULL, name STRING) WITH ($U);" "SELECT * FROM up;"
+fails upsert_cdc_format "needs insert-only formats" \
+  "CREATE TABLE up (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+    ${U/\'value.format\' = \'json\'/\'value.format\' = \'debezium-json\'});" "SELECT * FROM up;"
 fails no_metadata 'offers no metadata key "nope"' \
   "$(table m m "$D" "id INT, x STRING METADATA FROM 'nope'")" "SELECT * FROM m;"
 
