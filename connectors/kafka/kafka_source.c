@@ -6,7 +6,8 @@
  * among every split of every `cdcflow run` with the same group.id). Offsets
  * are never committed by librdkafka: the reader remembers the next offset of
  * every message it returned and commit() -- called by the runtime only after
- * the sink's flush returned -- commits them synchronously. When the group
+ * the sink's flush returned -- commits them (asynchronously; synchronously
+ * before partitions are given up and when the reader closes). When the group
  * takes partitions away, the rebalance callback only notes it; poll then
  * returns CDC_POLL_FLUSH, the runtime writes, flushes and calls commit(),
  * and commit() commits and only then gives the partitions up (librdkafka
