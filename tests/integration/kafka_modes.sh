@@ -177,7 +177,6 @@ check ignore "+I[1, a]
   sed "s/'format' = 'json'/'format' = 'debezium-json'/")" "SELECT * FROM dlz;"
 grep -q 'skipped 1 message' ignore.err && ok || bad "ignore: the skip was not counted"
 
-# ---- bad tables -----------------------------------------------------------------------------------
 fails() { # NAME PATTERN SQL...
   local name=$1 pattern=$2
   shift 2
@@ -185,6 +184,17 @@ fails() { # NAME PATTERN SQL...
   if "$bin" run "$name.sql" >"$name.out" 2>"$name.err"; then bad "$name: ran"; return; fi
   grep -q -- "$pattern" "$name.err" && ok || { bad "$name: no \"$pattern\" in"; cat "$name.err"; }
 }
+# ---- a delivery that fails fails the flush, with librdkafka's reason ---------------------------
+answer=$(mock_cmd "down 1")
+[[ $answer == ok ]] || bad "delivery: 'down 1' answered \"$answer\""
+fails delivery "could not deliver 2 message(s) to topic \"sinkj\"" \
+  "CREATE TABLE src (id INT, name STRING) WITH ('connector' = 'values', 'data' = '+I[7, x]; +I[8, y]');" \
+  "$(table sinkj sinkj ", 'properties.message.timeout.ms' = '1500'")" "INSERT INTO sinkj SELECT * FROM src;"
+grep -q "Message timed out" delivery.err && ok || bad "delivery: no librdkafka reason in the error"
+answer=$(mock_cmd "up 1")
+[[ $answer == ok ]] || bad "delivery: 'up 1' answered \"$answer\""
+
+# ---- bad tables -----------------------------------------------------------------------------------
 fails pk_json "cannot declare a PRIMARY KEY" \
   "$(table m m "$D" "id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED")" "SELECT * FROM m;"
 fails bad_prop "No such configuration property" "$(table m m ", 'properties.no.such' = '1'")" "SELECT * FROM m;"
