@@ -101,7 +101,9 @@ typedef struct kafka_reader_s {
     rd_kafka_topic_t *dlq_rkt;
     uint64_t dlq_failed;
     char dlq_err[512];
-    char where[256];                     /* context of the current message */
+    char where[256];                    /* context of the current message */
+    rd_kafka_resp_err_t last_event_err; /* warnings about consumer errors: once per 10 s */
+    int64_t last_event_warn;
     rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
     int64_t last_commit_warn;
     rd_kafka_queue_t *queue; /* the consumer queue (batch consumption) */
@@ -717,7 +719,15 @@ static int on_event(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_error_t 
         cdc_error_set_detail(*err, "%s", reason);
         return -1;
     }
-    /* broker down, leader change, network errors: librdkafka retries (and logs) */
+    /* broker down, leader change, network errors, a topic not there yet: librdkafka retries;
+       say so now and then, since a consumer's errors reach only the application */
+    int64_t now = (int64_t)time(NULL);
+    if (m->err != r->last_event_err || now - r->last_event_warn >= 10) {
+        r->last_event_err = m->err;
+        r->last_event_warn = now;
+        fprintf(stderr, "cdcflow: warning: kafka table \"%s\": %s (retrying)\n", r->src->t.name,
+                rd_kafka_message_errstr(m));
+    }
     return 0;
 }
 
