@@ -24,6 +24,8 @@ extern const cdc_connector_factory_t cdc_connector_datagen;
 extern const cdc_connector_factory_t cdc_connector_filesystem;
 extern const cdc_connector_factory_t cdc_connector_jdbc;
 extern const cdc_connector_factory_t cdc_connector_mysql_cdc;
+extern const cdc_connector_factory_t cdc_connector_kafka;
+extern const cdc_connector_factory_t cdc_connector_upsert_kafka;
 extern const cdc_connector_factory_t cdc_connector_print;
 extern const cdc_connector_factory_t cdc_connector_blackhole;
 extern const cdc_connector_factory_t cdc_connector_values;
@@ -47,9 +49,11 @@ static const cdc_connector_factory_t *const connectors[] = {
     &cdc_connector_datagen,
     &cdc_connector_filesystem,
     &cdc_connector_jdbc,
+    &cdc_connector_kafka,
     &cdc_connector_mysql_cdc,
     &cdc_connector_postgres_cdc,
     &cdc_connector_print,
+    &cdc_connector_upsert_kafka,
     &cdc_connector_values,
     NULL,
 };

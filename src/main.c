@@ -9,6 +9,7 @@
 #include "cdc_metrics.h"
 #include "cdc_options.h"
 #include "cdc_reference.h"
+#include "cdc_kafka_mock.h"
 #include "cdc_runtime.h"
 
 #define CDC_VERSION "0.1.0"
@@ -35,6 +36,8 @@ static void usage(FILE *out)
           "                                       decode one message per line into printed rows\n"
           "  describe [NAME|--markdown]           list connectors and formats, one's options, or\n"
           "                                       the whole reference as Markdown\n"
+          "  kafka-mock [--partitions N] [--topic T]... [--brokers N]\n"
+          "                                       serve a local Kafka (librdkafka's mock cluster)\n"
           "  version                              print the version\n",
           out);
 }
@@ -146,6 +149,8 @@ int main(int argc, char **argv)
         return cdc_runtime_main(argc - 1, argv + 1, strcmp(cmd, "explain") == 0);
     if (strcmp(cmd, "health") == 0)
         return cmd_health(argc - 1, argv + 1);
+    if (strcmp(cmd, "kafka-mock") == 0)
+        return cdc_kafka_mock_main(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
         printf("cdcflow %s\n", CDC_VERSION);
         return 0;

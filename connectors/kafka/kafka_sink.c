@@ -1,0 +1,290 @@
+/*
+ * kafka_sink.c — the kafka connector's sink: one librdkafka producer per
+ * writer. Rows are encoded with the value format (and the key format over
+ * key.fields) into buffers the writer keeps; librdkafka copies the bytes.
+ * flush() waits until every delivery report arrived and fails with
+ * librdkafka's text when one reports an error, so the source commits its
+ * offsets only after Kafka acknowledged the rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kafka_int.h"
+
+typedef struct kafka_sink_s {
+    cdc_sink_t base;
+    kafka_table_t t;
+} kafka_sink_t;
+
+typedef struct kafka_writer_s {
+    cdc_writer_t base;
+    kafka_sink_t *sink;
+    rd_kafka_t *rk;
+    rd_kafka_topic_t *rkt;
+    cdc_ser_t *vser, *kser;
+    cdc_buf_t vbuf, kbuf;
+    cdc_row_t krow, vrow; /* the key and value fields of the current row */
+    int32_t nparts, fixed;
+    uint64_t rr;
+    uint64_t failed; /* delivery reports with an error since the last flush */
+    char first_err[512];
+} kafka_writer_t;
+
+static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+    (void)rk;
+    kafka_writer_t *w = opaque;
+    if (m->err && w->failed++ == 0)
+        snprintf(w->first_err, sizeof(w->first_err), "partition %d: %s", (int)m->partition,
+                 rd_kafka_err2str(m->err));
+}
+
+static int encode_error(kafka_writer_t *w, cdc_ser_t *ser, const char *part, cdc_error_t **err)
+{
+    cdc_error_destroy(*err);
+    *err = cdc_error_new(CDC_ERR_PARSE, "cannot encode the %s of a row for Kafka", part);
+    cdc_error_set_detail(*err, "%s", cdc_buf_cstr(&ser->errmsg));
+    cdc_error_add_context(*err, "kafka table \"%s\" topic \"%s\"", w->sink->t.name,
+                          w->sink->t.topics[0]);
+    return -1;
+}
+
+static int32_t pick_partition(kafka_writer_t *w)
+{
+    switch (w->sink->t.partitioner) {
+    case KAFKA_PART_FIXED:
+        return w->fixed;
+    case KAFKA_PART_ROUND_ROBIN:
+        return (int32_t)(w->rr++ % (uint64_t)w->nparts);
+    default:
+        return RD_KAFKA_PARTITION_UA;
+    }
+}
+
+static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **err)
+{
+    kafka_writer_t *w = (kafka_writer_t *)base;
+    const kafka_table_t *t = &w->sink->t;
+    bool whole = t->nval == t->schema->nchildren && !t->upsert;
+    for (uint32_t i = 0; i < batch->n; i++) {
+        const cdc_row_t *row = &batch->rows[i];
+        const cdc_row_t *vrow = row;
+        /* upsert-kafka: -D/-U are tombstones, +I/+U the row as an insert of the value format */
+        bool tombstone = t->upsert && (row->kind == CDC_DELETE || row->kind == CDC_UPDATE_BEFORE);
+        if (!whole) {
+            w->vrow.kind = t->upsert ? CDC_INSERT : row->kind;
+            for (int j = 0; j < t->nval; j++)
+                w->vrow.values[j] = row->values[t->val_idx[j]];
+            vrow = &w->vrow;
+        }
+        cdc_buf_clear(&w->vbuf);
+        int rc = tombstone ? 0 : w->vser->ops->encode(w->vser, vrow, &w->vbuf);
+        if (rc < 0)
+            return encode_error(w, w->vser, "value", err);
+        if (rc > 0)
+            continue;
+        const char *key = NULL;
+        size_t klen = 0;
+        if (w->kser) {
+            for (int j = 0; j < t->nkey; j++)
+                w->krow.values[j] = row->values[t->key_idx[j]];
+            cdc_buf_clear(&w->kbuf);
+            if (w->kser->ops->encode(w->kser, &w->krow, &w->kbuf) < 0)
+                return encode_error(w, w->kser, "key", err);
+            key = w->kbuf.data ? w->kbuf.data : "";
+            klen = w->kbuf.len;
+        }
+        int32_t part = pick_partition(w);
+        while (rd_kafka_produce(w->rkt, part, RD_KAFKA_MSG_F_COPY, tombstone ? NULL : w->vbuf.data,
+                                tombstone ? 0 : w->vbuf.len, key, klen, NULL) < 0) {
+            rd_kafka_resp_err_t e = rd_kafka_last_error();
+            if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+                cdc_error_destroy(*err);
+                *err = kafka_error(t, e, "could not produce to topic \"%s\"", t->topics[0]);
+                return -1;
+            }
+            rd_kafka_poll(w->rk, 100); /* the local queue is full: wait for deliveries */
+        }
+    }
+    rd_kafka_poll(w->rk, 0);
+    return 0;
+}
+
+static int kw_flush(cdc_writer_t *base, cdc_error_t **err)
+{
+    kafka_writer_t *w = (kafka_writer_t *)base;
+    const kafka_table_t *t = &w->sink->t;
+    if (t->guarantee == KAFKA_DG_NONE)
+        rd_kafka_poll(w->rk, 0);
+    else
+        while (rd_kafka_outq_len(w->rk) > 0)
+            rd_kafka_flush(w->rk, 1000); /* message.timeout.ms bounds each delivery */
+    if (w->failed == 0)
+        return 0;
+    cdc_error_destroy(*err);
+    *err = kafka_error(t, 0, "could not deliver %llu message(s) to topic \"%s\"",
+                       (unsigned long long)w->failed, t->topics[0]);
+    cdc_error_set_detail(*err, "%s", w->first_err);
+    w->failed = 0;
+    return -1;
+}
+
+static void kw_close(cdc_writer_t *base)
+{
+    kafka_writer_t *w = (kafka_writer_t *)base;
+    if (!w)
+        return;
+    if (w->rk) {
+        rd_kafka_flush(w->rk, 10000);
+        if (w->rkt)
+            rd_kafka_topic_destroy(w->rkt);
+        rd_kafka_destroy(w->rk);
+    }
+    if (w->vser)
+        w->vser->ops->destroy(w->vser);
+    if (w->kser)
+        w->kser->ops->destroy(w->kser);
+    cdc_buf_free(&w->vbuf);
+    cdc_buf_free(&w->kbuf);
+    free(w->krow.values);
+    free(w->vrow.values);
+    free(w);
+}
+
+static const cdc_writer_ops_t kafka_writer_ops = {
+    .write = kw_write,
+    .flush = kw_flush,
+    .close = kw_close,
+};
+
+static int open_ser(const kafka_table_t *t, const cdc_table_format_t *f, const cdc_type_t *row,
+                    cdc_ser_t **out, cdc_error_t **err)
+{
+    if (!f->factory->ser_new) {
+        cdc_error_destroy(*err);
+        *err = cdc_error_new(CDC_ERR_PLAN, "format \"%s\" cannot encode", f->factory->identifier);
+        cdc_error_add_context(*err, "kafka table \"%s\"", t->name);
+        return -1;
+    }
+    cdc_format_ctx_t fctx = {.cfg = f->cfg, .row_type = row, .table = t->name};
+    return f->factory->ser_new(&fctx, out, err);
+}
+
+static int count_partitions(kafka_writer_t *w, cdc_error_t **err)
+{
+    const kafka_table_t *t = &w->sink->t;
+    const struct rd_kafka_metadata *md = NULL;
+    rd_kafka_resp_err_t e = rd_kafka_metadata(w->rk, 0, w->rkt, &md, 30000);
+    if (!e && (md->topic_cnt != 1 || md->topics[0].err))
+        e = md->topic_cnt == 1 ? md->topics[0].err : RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART;
+    if (e) {
+        if (md)
+            rd_kafka_metadata_destroy(md);
+        cdc_error_destroy(*err);
+        *err = kafka_error(t, e, "could not read the partitions of topic \"%s\"", t->topics[0]);
+        return -1;
+    }
+    w->nparts = md->topics[0].partition_cnt;
+    rd_kafka_metadata_destroy(md);
+    return w->nparts > 0 ? 0 : -1;
+}
+
+static int ksk_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_writer_t **out,
+                           cdc_error_t **err)
+{
+    (void)nsubtasks;
+    kafka_sink_t *s = (kafka_sink_t *)base;
+    const kafka_table_t *t = &s->t;
+    kafka_writer_t *w = cdc_xcalloc(1, sizeof(*w));
+    w->base.ops = &kafka_writer_ops;
+    w->sink = s;
+    w->krow = (cdc_row_t){.kind = CDC_INSERT,
+                          .arity = (uint32_t)t->nkey,
+                          .values = cdc_xcalloc((size_t)t->nkey + 1, sizeof(cdc_value_t))};
+    w->vrow = (cdc_row_t){.arity = (uint32_t)t->nval,
+                          .values = cdc_xcalloc((size_t)t->nval + 1, sizeof(cdc_value_t))};
+    if (open_ser(t, t->value_fmt, t->val_type, &w->vser, err) < 0)
+        goto fail;
+    if (t->key_fmt && open_ser(t, t->key_fmt, t->key_type, &w->kser, err) < 0)
+        goto fail;
+    /* Kafka's Java default for keys (murmur2), unless the properties choose */
+    const char *extra[8];
+    int n = 0;
+    if (!cdc_kv_get(&t->props, "partitioner")) {
+        extra[n++] = "partitioner";
+        extra[n++] = "murmur2_random";
+    }
+    if (t->guarantee == KAFKA_DG_AT_LEAST_ONCE && !cdc_kv_get(&t->props, "enable.idempotence")) {
+        extra[n++] = "enable.idempotence";
+        extra[n++] = "true";
+    }
+    extra[n] = NULL;
+    rd_kafka_conf_t *conf = kafka_conf_new(t, extra, err);
+    if (!conf)
+        goto fail;
+    rd_kafka_conf_set_dr_msg_cb(conf, on_delivery);
+    rd_kafka_conf_set_opaque(conf, w);
+    char errstr[512];
+    w->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+    if (!w->rk) {
+        cdc_error_destroy(*err);
+        *err = kafka_error(t, 0, "could not create the Kafka producer");
+        cdc_error_set_detail(*err, "%s", errstr);
+        goto fail;
+    }
+    w->rkt = rd_kafka_topic_new(w->rk, t->topics[0], NULL);
+    if (t->partitioner != KAFKA_PART_DEFAULT) {
+        if (count_partitions(w, err) < 0)
+            goto fail;
+        w->fixed = subtask % w->nparts;
+    }
+    *out = &w->base;
+    return 0;
+fail:
+    kw_close(&w->base);
+    return -1;
+}
+
+static cdc_changelog_mode_t ksk_changelog_mode(cdc_sink_t *base, cdc_changelog_mode_t requested)
+{
+    const kafka_table_t *t = &((kafka_sink_t *)base)->t;
+    return (t->upsert ? CDC_MODE_UPSERT : kafka_format_mode(t->value_fmt, true)) & requested;
+}
+
+static void ksk_destroy(cdc_sink_t *base)
+{
+    kafka_sink_t *s = (kafka_sink_t *)base;
+    if (!s)
+        return;
+    kafka_table_free(&s->t);
+    free(s);
+}
+
+static const cdc_sink_ops_t kafka_sink_ops = {
+    .changelog_mode = ksk_changelog_mode,
+    .open_writer = ksk_open_writer,
+    .destroy = ksk_destroy,
+};
+
+static int sink_new(const cdc_table_ctx_t *ctx, bool upsert, cdc_sink_t **out, cdc_error_t **err)
+{
+    kafka_sink_t *s = cdc_xcalloc(1, sizeof(*s));
+    if (kafka_table_init(&s->t, ctx, true, upsert, err) < 0) {
+        free(s);
+        return -1;
+    }
+    s->base.ops = &kafka_sink_ops;
+    *out = &s->base;
+    return 0;
+}
+
+int kafka_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err)
+{
+    return sink_new(ctx, false, out, err);
+}
+
+int kafka_upsert_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err)
+{
+    return sink_new(ctx, true, out, err);
+}

@@ -1,0 +1,1190 @@
+/*
+ * kafka_source.c — the kafka connector's source: each reader split is one
+ * librdkafka consumer in the table's group.
+ *
+ * Unbounded reading subscribes (Kafka's group protocol shares the partitions
+ * among every split of every `cdcflow run` with the same group.id). Offsets
+ * are never committed by librdkafka: the reader remembers the next offset of
+ * every message it returned and commit() -- called by the runtime only after
+ * the sink's flush returned -- commits them (asynchronously; synchronously
+ * before partitions are given up and when the reader closes). When the group
+ * takes partitions away, the rebalance callback only notes it; poll then
+ * returns CDC_POLL_FLUSH, the runtime writes, flushes and calls commit(),
+ * and commit() commits and only then gives the partitions up (librdkafka
+ * waits in its WAIT_UNASSIGN_CALL state until assign() is called, after the
+ * callback returned). So no row read from a partition is left uncommitted
+ * once another member may read it.
+ *
+ * Bounded reading (scan.bounded.mode other than unbounded) assigns
+ * partitions statically: the topics' partitions, sorted by topic and
+ * number, go round-robin to the splits; start and stop offsets are resolved
+ * to numbers when the reader opens, and the reader ends when every partition
+ * it owns reached its stop offset.
+ *
+ * Messages live until the next poll, so decoded values point into them
+ * (no copy). A message that cannot be decoded stops the job with its topic,
+ * partition and offset, or goes to scan.dead-letter.topic.
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kafka_int.h"
+
+typedef enum {
+    MD_TOPIC,
+    MD_PARTITION,
+    MD_OFFSET,
+    MD_TIMESTAMP,
+    MD_TIMESTAMP_TYPE,
+    MD_HEADERS,
+    MD_KEY,
+    MD_VALUE /* a metadata key of the value format ("value.<key>") */
+} md_code_t;
+
+static const struct {
+    const char *key;
+    const char *type;
+} conn_md[] = {
+    {"topic", "STRING NOT NULL"},
+    {"partition", "INT NOT NULL"},
+    {"offset", "BIGINT NOT NULL"},
+    {"timestamp", "TIMESTAMP_LTZ(3) NOT NULL"},
+    {"timestamp-type", "STRING NOT NULL"},
+    {"headers", "MAP<STRING, BYTES> NOT NULL"},
+    {"key", "BYTES"},
+};
+#define NCONN_MD ((int)(sizeof(conn_md) / sizeof(conn_md[0])))
+
+typedef struct kafka_source_s {
+    cdc_source_t base;
+    kafka_table_t t;
+    cdc_type_t *produced;
+    md_code_t *md; /* per metadata field */
+    int *md_vidx;  /* MD_VALUE: index among the value format's metadata */
+    int nmd;
+    char **vmeta; /* value format metadata keys, without "value." */
+    int nvmeta;
+    bool direct; /* the value format's rows are the produced rows */
+} kafka_source_t;
+
+/* Position of one partition the reader returned rows from. */
+typedef struct kpos_s {
+    char *topic;
+    int32_t partition;
+    int64_t next;      /* offset after the last message returned; -1 none */
+    int64_t durable;   /* next as of the last commit() (the sink flushed up to it); -1 none */
+    int64_t committed; /* last offset sent to the group; -1 none */
+    int64_t stop;      /* bounded: exclusive stop offset */
+    int64_t min_ts;    /* started by timestamp: skip older messages (INT64_MIN: none) */
+    int64_t stop_ts;   /* bounded by timestamp: stop at the first message this new */
+    bool done;         /* bounded: reached stop */
+} kpos_t;
+
+typedef struct kafka_reader_s {
+    cdc_reader_t base;
+    kafka_source_t *src;
+    rd_kafka_t *rk;
+    cdc_deser_t *vdeser, *kdeser;
+    cdc_batch_t vbatch, kbatch; /* scratch rows of the current poll */
+    rd_kafka_message_t **held;  /* messages the current batch points into */
+    uint32_t nheld, capheld;
+    kpos_t *pos;
+    int npos, cappos, last;
+    bool bounded;
+    int nlive; /* bounded: partitions not done */
+    bool revoke_pending, closing;
+    rd_kafka_topic_partition_list_t *revoked; /* partitions to give up in commit() */
+    rd_kafka_t *dlq;
+    rd_kafka_topic_t *dlq_rkt;
+    uint64_t dlq_failed;
+    char dlq_err[512];
+    char where[256];                    /* context of the current message */
+    rd_kafka_resp_err_t last_event_err; /* warnings about consumer errors: once per 10 s */
+    int64_t last_event_warn;
+    rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
+    int64_t last_commit_warn;
+    rd_kafka_queue_t *queue; /* the consumer queue (batch consumption) */
+} kafka_reader_t;
+
+/* ---- positions -------------------------------------------------------------------------- */
+
+static kpos_t *pos_find(kafka_reader_t *r, const char *topic, int32_t partition)
+{
+    if (r->last < r->npos && r->pos[r->last].partition == partition &&
+        strcmp(r->pos[r->last].topic, topic) == 0)
+        return &r->pos[r->last];
+    for (int i = 0; i < r->npos; i++)
+        if (r->pos[i].partition == partition && strcmp(r->pos[i].topic, topic) == 0) {
+            r->last = i;
+            return &r->pos[i];
+        }
+    if (r->npos == r->cappos) {
+        r->cappos = r->cappos ? 2 * r->cappos : 16;
+        r->pos = cdc_xrealloc(r->pos, sizeof(kpos_t) * (size_t)r->cappos);
+    }
+    r->pos[r->npos] = (kpos_t){.topic = cdc_xstrdup(topic),
+                               .partition = partition,
+                               .next = -1,
+                               .durable = -1,
+                               .committed = -1,
+                               .stop = INT64_MAX,
+                               .min_ts = INT64_MIN,
+                               .stop_ts = INT64_MAX};
+    r->last = r->npos;
+    return &r->pos[r->npos++];
+}
+
+/* Forgets the positions of these partitions (all when parts is NULL). */
+static void pos_forget(kafka_reader_t *r, const rd_kafka_topic_partition_list_t *parts)
+{
+    int w = 0;
+    for (int i = 0; i < r->npos; i++) {
+        bool drop = !parts;
+        for (int j = 0; parts && !drop && j < parts->cnt; j++)
+            drop = parts->elems[j].partition == r->pos[i].partition &&
+                   strcmp(parts->elems[j].topic, r->pos[i].topic) == 0;
+        if (drop)
+            free(r->pos[i].topic);
+        else
+            r->pos[w++] = r->pos[i];
+    }
+    r->npos = w;
+    r->last = 0;
+}
+
+static void mark_done(kafka_reader_t *r, kpos_t *p)
+{
+    if (p->done)
+        return;
+    p->done = true;
+    r->nlive--;
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(l, p->topic, p->partition);
+    rd_kafka_pause_partitions(r->rk, l);
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+/* ---- start positions ------------------------------------------------------------------ */
+
+static int64_t specific_offset(const kafka_offsets_t *o, int32_t partition)
+{
+    for (int i = 0; i < o->n; i++)
+        if (o->partition[i] == partition)
+            return o->offset[i];
+    return RD_KAFKA_OFFSET_INVALID;
+}
+
+/* Offsets of the first messages at or after ts (RD_KAFKA_OFFSET_END when none), in place. */
+static rd_kafka_resp_err_t offsets_for_time(rd_kafka_t *rk, rd_kafka_topic_partition_list_t *l,
+                                            int64_t ts)
+{
+    for (int i = 0; i < l->cnt; i++)
+        l->elems[i].offset = ts;
+    return rd_kafka_offsets_for_times(rk, l, 30000);
+}
+
+/*
+ * Unbounded: a partition the group has a committed offset for resumes there
+ * (the committed offsets are this job's state, as Flink's checkpoints);
+ * the others start per scan.startup.mode.
+ */
+static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *parts)
+{
+    const kafka_table_t *t = &r->src->t;
+    rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_copy(parts);
+    for (int i = 0; i < c->cnt; i++)
+        c->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
+    bool known = rd_kafka_committed(r->rk, c, 30000) == RD_KAFKA_RESP_ERR_NO_ERROR;
+    rd_kafka_topic_partition_list_t *by_time = rd_kafka_topic_partition_list_new(0);
+    for (int i = 0; i < parts->cnt; i++) {
+        rd_kafka_topic_partition_t *p = &parts->elems[i];
+        if (!known || c->elems[i].offset >= 0) {
+            p->offset = known ? c->elems[i].offset : RD_KAFKA_OFFSET_INVALID;
+            continue;
+        }
+        switch (t->start_mode) {
+        case KAFKA_START_EARLIEST:
+            p->offset = RD_KAFKA_OFFSET_BEGINNING;
+            break;
+        case KAFKA_START_LATEST:
+            p->offset = RD_KAFKA_OFFSET_END;
+            break;
+        case KAFKA_START_SPECIFIC:
+            p->offset = specific_offset(&t->start_offsets, p->partition);
+            break;
+        case KAFKA_START_TIMESTAMP:
+            rd_kafka_topic_partition_list_add(by_time, p->topic, p->partition);
+            break;
+        default:
+            p->offset = RD_KAFKA_OFFSET_INVALID; /* librdkafka: committed, else auto.offset.reset */
+        }
+    }
+    if (by_time->cnt > 0 && offsets_for_time(r->rk, by_time, t->start_ts) == 0)
+        for (int i = 0; i < by_time->cnt; i++) {
+            rd_kafka_topic_partition_t *p = rd_kafka_topic_partition_list_find(
+                parts, by_time->elems[i].topic, by_time->elems[i].partition);
+            if (!p)
+                continue;
+            /* no offset: every message is older, or the broker (the mock cluster) does not
+               look offsets up by time; read from the start and skip older messages */
+            p->offset = by_time->elems[i].offset >= 0 ? by_time->elems[i].offset
+                                                      : RD_KAFKA_OFFSET_BEGINNING;
+            pos_find(r, p->topic, p->partition)->min_ts = t->start_ts;
+        }
+    rd_kafka_topic_partition_list_destroy(by_time);
+    rd_kafka_topic_partition_list_destroy(c);
+}
+
+static bool cooperative(rd_kafka_t *rk)
+{
+    return strcmp(rd_kafka_rebalance_protocol(rk), "COOPERATIVE") == 0;
+}
+
+static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
+                         rd_kafka_topic_partition_list_t *parts, void *opaque)
+{
+    kafka_reader_t *r = opaque;
+    if (e == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+        start_positions(r, parts);
+        fprintf(stderr, "cdcflow: kafka table \"%s\": group \"%s\" assigned %d partition(s)\n",
+                r->src->t.name, r->src->t.group_id, parts->cnt);
+        if (cooperative(rk))
+            rd_kafka_error_destroy(rd_kafka_incremental_assign(rk, parts));
+        else
+            rd_kafka_assign(rk, parts);
+        return;
+    }
+    if (e == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !r->closing) {
+        /* given up in commit(), after the runtime flushed the sink */
+        if (rd_kafka_assignment_lost(rk))
+            pos_forget(r, parts);
+        if (r->revoked)
+            rd_kafka_topic_partition_list_destroy(r->revoked);
+        r->revoked = rd_kafka_topic_partition_list_copy(parts);
+        r->revoke_pending = true;
+        return;
+    }
+    pos_forget(r, e == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS ? parts : NULL);
+    if (cooperative(rk))
+        rd_kafka_error_destroy(rd_kafka_incremental_unassign(rk, parts));
+    else
+        rd_kafka_assign(rk, NULL);
+}
+
+/* ---- bounded: static assignment ---------------------------------------------------------- */
+
+static int cmp_tp(const void *a, const void *b)
+{
+    const rd_kafka_topic_partition_t *x = a, *y = b;
+    int c = strcmp(x->topic, y->topic);
+    return c ? c : (x->partition > y->partition) - (x->partition < y->partition);
+}
+
+/* Every partition of the table's topics, sorted. */
+static int list_partitions(kafka_reader_t *r, rd_kafka_topic_partition_list_t **out,
+                           cdc_error_t **err)
+{
+    const kafka_table_t *t = &r->src->t;
+    const struct rd_kafka_metadata *md = NULL;
+    rd_kafka_resp_err_t e = rd_kafka_metadata(r->rk, 1, NULL, &md, 30000);
+    if (e) {
+        cdc_error_destroy(*err);
+        *err = kafka_error(t, e, "could not read the cluster's metadata");
+        return -1;
+    }
+    regex_t re;
+    if (t->pattern && regcomp(&re, t->pattern, REG_EXTENDED | REG_NOSUB) != 0) {
+        rd_kafka_metadata_destroy(md);
+        cdc_error_destroy(*err);
+        *err = cdc_error_new(CDC_ERR_OPTION, "option \"topic-pattern\" is not a valid regular "
+                                             "expression");
+        return -1;
+    }
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(16);
+    for (int i = 0; i < md->topic_cnt; i++) {
+        const struct rd_kafka_metadata_topic *mt = &md->topics[i];
+        bool want = false;
+        for (int k = 0; k < t->ntopics; k++)
+            want = want || strcmp(t->topics[k], mt->topic) == 0;
+        if (t->pattern)
+            want = regexec(&re, mt->topic, 0, NULL, 0) == 0;
+        if (!want || mt->err)
+            continue;
+        for (int p = 0; p < mt->partition_cnt; p++)
+            rd_kafka_topic_partition_list_add(l, mt->topic, mt->partitions[p].id);
+    }
+    if (t->pattern)
+        regfree(&re);
+    for (int k = 0; k < t->ntopics; k++) {
+        bool found = false;
+        for (int i = 0; i < l->cnt && !found; i++)
+            found = strcmp(l->elems[i].topic, t->topics[k]) == 0;
+        if (!found) {
+            rd_kafka_metadata_destroy(md);
+            rd_kafka_topic_partition_list_destroy(l);
+            cdc_error_destroy(*err);
+            *err = kafka_error(t, 0, "topic \"%s\" does not exist", t->topics[k]);
+            return -1;
+        }
+    }
+    rd_kafka_metadata_destroy(md);
+    qsort(l->elems, (size_t)l->cnt, sizeof(l->elems[0]), cmp_tp);
+    *out = l;
+    return 0;
+}
+
+static bool reset_is_earliest(const kafka_table_t *t)
+{
+    const char *v = cdc_kv_get(&t->props, "auto.offset.reset");
+    return v && (strcmp(v, "earliest") == 0 || strcmp(v, "smallest") == 0 ||
+                 strcmp(v, "beginning") == 0);
+}
+
+/* Resolves start and stop offsets of the split's partitions and assigns them. */
+static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t **err)
+{
+    const kafka_table_t *t = &r->src->t;
+    rd_kafka_topic_partition_list_t *all = NULL;
+    if (list_partitions(r, &all, err) < 0)
+        return -1;
+    rd_kafka_topic_partition_list_t *mine = rd_kafka_topic_partition_list_new(all->cnt);
+    for (int i = split; i < all->cnt; i += nsplits)
+        rd_kafka_topic_partition_list_add(mine, all->elems[i].topic, all->elems[i].partition);
+    rd_kafka_topic_partition_list_destroy(all);
+    int n = mine->cnt;
+    int64_t *lo = cdc_xcalloc((size_t)n + 1, sizeof(int64_t));
+    int64_t *hi = cdc_xcalloc((size_t)n + 1, sizeof(int64_t));
+    rd_kafka_resp_err_t e = 0;
+    for (int i = 0; i < n && !e; i++)
+        e = rd_kafka_query_watermark_offsets(r->rk, mine->elems[i].topic, mine->elems[i].partition,
+                                             &lo[i], &hi[i], 30000);
+    rd_kafka_topic_partition_list_t *start = rd_kafka_topic_partition_list_copy(mine);
+    rd_kafka_topic_partition_list_t *stop = rd_kafka_topic_partition_list_copy(mine);
+    if (!e && t->start_mode == KAFKA_START_TIMESTAMP)
+        e = offsets_for_time(r->rk, start, t->start_ts);
+    if (!e && t->bound_mode == KAFKA_BOUND_TIMESTAMP)
+        e = offsets_for_time(r->rk, stop, t->bound_ts);
+    rd_kafka_topic_partition_list_t *committed = rd_kafka_topic_partition_list_copy(mine);
+    for (int i = 0; i < n; i++)
+        committed->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
+    if (!e && (t->start_mode == KAFKA_START_GROUP || t->start_mode == KAFKA_START_SPECIFIC))
+        e = rd_kafka_committed(r->rk, committed, 30000);
+    int rc = 0;
+    if (e) {
+        cdc_error_destroy(*err);
+        *err = kafka_error(t, e, "could not look up the offsets to read");
+        rc = -1;
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        rd_kafka_topic_partition_t *p = &mine->elems[i];
+        int64_t group = committed->elems[i].offset >= 0 ? committed->elems[i].offset
+                        : reset_is_earliest(t)          ? lo[i]
+                                                        : hi[i];
+        int64_t from = group;
+        switch (t->start_mode) {
+        case KAFKA_START_EARLIEST:
+            from = lo[i];
+            break;
+        case KAFKA_START_LATEST:
+            from = hi[i];
+            break;
+        case KAFKA_START_TIMESTAMP:
+            from = start->elems[i].offset >= 0 ? start->elems[i].offset : lo[i];
+            break;
+        case KAFKA_START_SPECIFIC: {
+            int64_t o = specific_offset(&t->start_offsets, p->partition);
+            from = o >= 0 ? o : group;
+            break;
+        }
+        default:
+            break;
+        }
+        int64_t until = hi[i];
+        if (t->bound_mode == KAFKA_BOUND_TIMESTAMP && stop->elems[i].offset >= 0)
+            until = stop->elems[i].offset;
+        if (t->bound_mode == KAFKA_BOUND_SPECIFIC) {
+            int64_t o = specific_offset(&t->bound_offsets, p->partition);
+            if (o >= 0)
+                until = o;
+        }
+        if (from < lo[i])
+            from = lo[i];
+        p->offset = from;
+        kpos_t *kp = pos_find(r, p->topic, p->partition);
+        kp->stop = until;
+        if (t->start_mode == KAFKA_START_TIMESTAMP)
+            kp->min_ts = t->start_ts;
+        if (t->bound_mode == KAFKA_BOUND_TIMESTAMP)
+            kp->stop_ts = t->bound_ts;
+        r->nlive++;
+        if (from >= until) {
+            kp->done = true;
+            r->nlive--;
+        }
+    }
+    /* assign only what is left to read */
+    rd_kafka_topic_partition_list_t *todo = rd_kafka_topic_partition_list_new(n);
+    for (int i = 0; i < n; i++) {
+        const kpos_t *kp = pos_find(r, mine->elems[i].topic, mine->elems[i].partition);
+        if (!kp->done)
+            rd_kafka_topic_partition_list_add(todo, kp->topic, kp->partition)->offset =
+                mine->elems[i].offset;
+    }
+    e = rd_kafka_assign(r->rk, todo);
+    rd_kafka_topic_partition_list_destroy(todo);
+    if (e) {
+        cdc_error_destroy(*err);
+        *err = kafka_error(t, e, "could not assign the partitions to read");
+        rc = -1;
+    }
+out:
+    rd_kafka_topic_partition_list_destroy(committed);
+    rd_kafka_topic_partition_list_destroy(start);
+    rd_kafka_topic_partition_list_destroy(stop);
+    rd_kafka_topic_partition_list_destroy(mine);
+    free(lo);
+    free(hi);
+    return rc;
+}
+
+/* ---- dead letters ------------------------------------------------------------------------ */
+
+static void on_dlq_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
+{
+    (void)rk;
+    kafka_reader_t *r = opaque;
+    if (m->err && r->dlq_failed++ == 0)
+        snprintf(r->dlq_err, sizeof(r->dlq_err), "%s", rd_kafka_err2str(m->err));
+}
+
+static int dlq_open(kafka_reader_t *r, cdc_error_t **err)
+{
+    const kafka_table_t *t = &r->src->t;
+    const char *extra[] = {"enable.idempotence", "true", NULL};
+    rd_kafka_conf_t *conf = kafka_conf_new(t, extra, err);
+    if (!conf)
+        return -1;
+    rd_kafka_conf_set_dr_msg_cb(conf, on_dlq_delivery);
+    rd_kafka_conf_set_opaque(conf, r);
+    char errstr[512];
+    r->dlq = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+    if (!r->dlq) {
+        cdc_error_destroy(*err);
+        *err = kafka_error(t, 0, "could not create the dead-letter producer");
+        cdc_error_set_detail(*err, "%s", errstr);
+        return -1;
+    }
+    r->dlq_rkt = rd_kafka_topic_new(r->dlq, t->dead_letter, NULL);
+    return 0;
+}
+
+static void add_header_num(rd_kafka_headers_t *h, const char *name, long long v)
+{
+    char num[32];
+    int n = snprintf(num, sizeof(num), "%lld", v);
+    rd_kafka_header_add(h, name, -1, num, n);
+}
+
+/* Produces the raw message with the reason to the dead-letter topic (a rare path). */
+static int dlq_send(kafka_reader_t *r, const rd_kafka_message_t *m, const char *reason,
+                    cdc_error_t **err)
+{
+    rd_kafka_headers_t *orig = NULL;
+    rd_kafka_headers_t *h = rd_kafka_message_headers(m, &orig) == RD_KAFKA_RESP_ERR_NO_ERROR
+                                ? rd_kafka_headers_copy(orig)
+                                : rd_kafka_headers_new(4);
+    rd_kafka_header_add(h, "cdcflow.error", -1, reason, -1);
+    const char *topic = rd_kafka_topic_name(m->rkt);
+    rd_kafka_header_add(h, "cdcflow.topic", -1, topic, -1);
+    add_header_num(h, "cdcflow.partition", m->partition);
+    add_header_num(h, "cdcflow.offset", m->offset);
+    for (;;) {
+        rd_kafka_resp_err_t e = rd_kafka_producev(
+            r->dlq, RD_KAFKA_V_RKT(r->dlq_rkt), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+            RD_KAFKA_V_KEY(m->key, m->key_len), RD_KAFKA_V_VALUE(m->payload, m->len),
+            RD_KAFKA_V_HEADERS(h), RD_KAFKA_V_END);
+        if (e == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+            rd_kafka_poll(r->dlq, 100);
+            continue;
+        }
+        if (e) {
+            rd_kafka_headers_destroy(h);
+            cdc_error_destroy(*err);
+            *err = kafka_error(&r->src->t, e, "could not produce to the dead-letter topic \"%s\"",
+                               r->src->t.dead_letter);
+            return -1;
+        }
+        rd_kafka_poll(r->dlq, 0);
+        return 0;
+    }
+}
+
+/* ---- decoding -------------------------------------------------------------------------- */
+
+static void set_where(kafka_reader_t *r, const rd_kafka_message_t *m, const char *fmt)
+{
+    snprintf(r->where, sizeof(r->where), "format \"%s\", topic \"%s\" partition %d offset %lld",
+             fmt, rd_kafka_topic_name(m->rkt), (int)m->partition, (long long)m->offset);
+}
+
+/* A message that cannot be decoded: dead letter, or the job stops. */
+static int bad_message(kafka_reader_t *r, const rd_kafka_message_t *m, const char *part,
+                       cdc_deser_t *deser, const char *fmt, cdc_error_t **err)
+{
+    const char *reason = cdc_buf_cstr(&deser->errmsg);
+    if (r->dlq)
+        return dlq_send(r, m, reason, err);
+    set_where(r, m, fmt);
+    cdc_error_t *e = cdc_error_new(CDC_ERR_PARSE, "cannot decode the %s of a Kafka message", part);
+    cdc_error_set_detail(e, "%s", reason);
+    cdc_error_set_hint(e, "set 'scan.dead-letter.topic' to route such messages aside, or the "
+                          "format's 'ignore-parse-errors' to skip them.");
+    cdc_error_add_context(e, "%s", r->where);
+    cdc_error_destroy(*err);
+    *err = e;
+    return -1;
+}
+
+static void fill_headers(const rd_kafka_message_t *m, cdc_arena_t *arena, cdc_value_t *v)
+{
+    rd_kafka_headers_t *h = NULL;
+    v->flags = 0;
+    v->v.arr = (cdc_array_t){0};
+    if (rd_kafka_message_headers(m, &h) != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return;
+    size_t n = rd_kafka_header_cnt(h);
+    cdc_value_t *keys = cdc_arena_calloc(arena, sizeof(cdc_value_t) * (n + 1));
+    cdc_value_t *vals = cdc_arena_calloc(arena, sizeof(cdc_value_t) * (n + 1));
+    for (size_t i = 0; i < n; i++) {
+        const char *name;
+        const void *val;
+        size_t size;
+        rd_kafka_header_get_all(h, i, &name, &val, &size);
+        keys[i].v.s = (cdc_str_t){name, (uint32_t)strlen(name)};
+        if (val)
+            vals[i].v.s = (cdc_str_t){val, (uint32_t)size};
+        else
+            vals[i].flags = CDC_V_NULL;
+    }
+    v->v.arr = (cdc_array_t){.n = (uint32_t)n, .elems = keys, .vals = vals};
+}
+
+static const char *const ts_types[] = {"NoTimestampType", "CreateTime", "LogAppendTime"};
+
+static void fill_metadata(kafka_reader_t *r, const rd_kafka_message_t *m, const cdc_row_t *vrow,
+                          cdc_row_t *o, cdc_arena_t *arena)
+{
+    const kafka_source_t *s = r->src;
+    int nphys = s->t.schema->nchildren;
+    for (int k = 0; k < s->nmd; k++) {
+        cdc_value_t *v = &o->values[nphys + k];
+        v->flags = 0;
+        switch (s->md[k]) {
+        case MD_TOPIC: {
+            const char *tn = rd_kafka_topic_name(m->rkt);
+            v->v.s = (cdc_str_t){tn, (uint32_t)strlen(tn)};
+            break;
+        }
+        case MD_PARTITION:
+            v->v.i = m->partition;
+            break;
+        case MD_OFFSET:
+            v->v.i = m->offset;
+            break;
+        case MD_TIMESTAMP:
+        case MD_TIMESTAMP_TYPE: {
+            rd_kafka_timestamp_type_t tt;
+            int64_t ts = rd_kafka_message_timestamp(m, &tt);
+            if (s->md[k] == MD_TIMESTAMP) {
+                v->v.ts = (cdc_ts_t){.millis = ts < 0 ? 0 : ts};
+            } else {
+                const char *name = ts_types[tt >= 0 && tt <= 2 ? tt : 0];
+                v->v.s = (cdc_str_t){name, (uint32_t)strlen(name)};
+            }
+            break;
+        }
+        case MD_HEADERS:
+            fill_headers(m, arena, v);
+            break;
+        case MD_KEY:
+            if (m->key)
+                v->v.s = (cdc_str_t){m->key, (uint32_t)m->key_len};
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        case MD_VALUE:
+            if (vrow)
+                *v = vrow->values[s->t.nval + s->md_vidx[k]];
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        }
+    }
+}
+
+/* Decodes one message into out; returns 0 (rows added, or none) or -1. */
+static int decode_message(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_batch_t *out,
+                          cdc_error_t **err)
+{
+    const kafka_source_t *s = r->src;
+    if (!m->payload && !s->t.upsert)
+        return 0; /* a tombstone carries no row for the kafka connector */
+    const cdc_row_t *krow = NULL;
+    if (r->kdeser && m->key) {
+        uint32_t k0 = r->kbatch.n;
+        int rc = r->kdeser->ops->decode(r->kdeser, m->key, m->key_len, &r->kbatch);
+        if (rc != CDC_DECODE_OK) {
+            cdc_batch_truncate(&r->kbatch, r->kbatch.n - k0);
+            if (rc == CDC_DECODE_SKIPPED)
+                return 0;
+            return bad_message(r, m, "key", r->kdeser, s->t.key_fmt->factory->identifier, err);
+        }
+        if (r->kbatch.n > k0)
+            krow = &r->kbatch.rows[k0];
+    }
+    uint32_t arity = (uint32_t)s->produced->nchildren;
+    if (!m->payload) {
+        /* upsert-kafka: a tombstone deletes its key */
+        if (krow) {
+            cdc_row_t *o = cdc_batch_add(out, CDC_DELETE, arity);
+            for (int j = 0; j < s->t.nkey; j++)
+                o->values[s->t.key_idx[j]] = krow->values[j];
+            fill_metadata(r, m, NULL, o, &out->arena);
+        }
+        return 0;
+    }
+    cdc_batch_t *vb = s->direct ? out : &r->vbatch;
+    uint32_t v0 = vb->n;
+    int rc = r->vdeser->ops->decode(r->vdeser, m->payload, m->len, vb);
+    if (rc != CDC_DECODE_OK) {
+        cdc_batch_truncate(vb, vb->n - v0);
+        if (rc == CDC_DECODE_SKIPPED)
+            return 0;
+        return bad_message(r, m, "value", r->vdeser, s->t.value_fmt->factory->identifier, err);
+    }
+    if (s->direct)
+        return 0;
+    for (uint32_t i = v0; i < vb->n; i++) {
+        const cdc_row_t *vr = &vb->rows[i];
+        cdc_row_t *o = cdc_batch_add(out, s->t.upsert ? CDC_UPDATE_AFTER : vr->kind, arity);
+        if (krow)
+            for (int j = 0; j < s->t.nkey; j++)
+                o->values[s->t.key_idx[j]] = krow->values[j];
+        for (int j = 0; j < s->t.nval; j++)
+            o->values[s->t.val_idx[j]] = vr->values[j];
+        o->origin = vr->origin;
+        fill_metadata(r, m, vr, o, &out->arena);
+    }
+    return 0;
+}
+
+/* ---- the reader ------------------------------------------------------------------------ */
+
+static void release_held(kafka_reader_t *r)
+{
+    for (uint32_t i = 0; i < r->nheld; i++)
+        rd_kafka_message_destroy(r->held[i]);
+    r->nheld = 0;
+}
+
+static void hold(kafka_reader_t *r, rd_kafka_message_t *m)
+{
+    if (r->nheld == r->capheld) {
+        r->capheld = r->capheld ? 2 * r->capheld : 1024;
+        r->held = cdc_xrealloc(r->held, sizeof(*r->held) * r->capheld);
+    }
+    r->held[r->nheld++] = m;
+}
+
+/* An event instead of a message; returns 0 to go on, -1 when the job must stop. */
+static int on_event(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_error_t **err)
+{
+    if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        if (r->bounded && m->rkt) {
+            kpos_t *p = pos_find(r, rd_kafka_topic_name(m->rkt), m->partition);
+            if (m->offset >= p->stop)
+                mark_done(r, p);
+        }
+        return 0;
+    }
+    char reason[512];
+    rd_kafka_resp_err_t fe = rd_kafka_fatal_error(r->rk, reason, sizeof(reason));
+    if (fe) {
+        cdc_error_destroy(*err);
+        *err = kafka_error(&r->src->t, fe, "the Kafka consumer failed");
+        cdc_error_set_detail(*err, "%s", reason);
+        return -1;
+    }
+    /* broker down, leader change, network errors, a topic not there yet: librdkafka retries;
+       say so now and then, since a consumer's errors reach only the application */
+    int64_t now = (int64_t)time(NULL);
+    if (m->err != r->last_event_err || now - r->last_event_warn >= 10) {
+        r->last_event_err = m->err;
+        r->last_event_warn = now;
+        fprintf(stderr, "cdcflow: warning: kafka table \"%s\": %s (retrying)\n", r->src->t.name,
+                rd_kafka_message_errstr(m));
+    }
+    return 0;
+}
+
+/* One message or event from the queue; returns 0 to go on, -1 when the job must stop. */
+static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_error_t **err)
+{
+    if (m->err) {
+        int rc = on_event(r, m, err);
+        rd_kafka_message_destroy(m);
+        return rc;
+    }
+    kpos_t *p = pos_find(r, rd_kafka_topic_name(m->rkt), m->partition);
+    if (r->bounded && (p->done || m->offset >= p->stop)) {
+        mark_done(r, p);
+        rd_kafka_message_destroy(m);
+        return 0;
+    }
+    if (p->min_ts != INT64_MIN || p->stop_ts != INT64_MAX) {
+        int64_t ts = rd_kafka_message_timestamp(m, NULL);
+        if (ts >= p->stop_ts) {
+            mark_done(r, p);
+            rd_kafka_message_destroy(m);
+            return 0;
+        }
+        if (ts < p->min_ts) {
+            p->next = m->offset + 1;
+            rd_kafka_message_destroy(m);
+            return 0;
+        }
+    }
+    hold(r, m);
+    if (decode_message(r, m, out, err) < 0)
+        return -1;
+    p->next = m->offset + 1;
+    if (r->bounded && p->next >= p->stop)
+        mark_done(r, p);
+    return 0;
+}
+
+#define KAFKA_BATCH 256
+
+static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    release_held(r);
+    cdc_batch_reset(&r->vbatch);
+    cdc_batch_reset(&r->kbatch);
+    if (r->revoke_pending)
+        return CDC_POLL_FLUSH;
+    if (r->bounded && r->nlive == 0)
+        return CDC_POLL_END;
+    rd_kafka_message_t *msgs[KAFKA_BATCH];
+    bool waited = false;
+    while (out->n < max_rows && !r->revoke_pending && !(r->bounded && r->nlive == 0)) {
+        size_t want = max_rows - out->n < KAFKA_BATCH ? max_rows - out->n : KAFKA_BATCH;
+        ssize_t n = rd_kafka_consume_batch_queue(r->queue, 0, msgs, want);
+        if (n == 0 && !waited) {
+            /* nothing there: block up to 100 ms for one message (never spin, never hang) */
+            waited = true;
+            n = rd_kafka_consume_batch_queue(r->queue, 100, msgs, 1);
+        }
+        if (n <= 0)
+            break;
+        waited = true;
+        for (ssize_t i = 0; i < n; i++) {
+            if (take(r, msgs[i], out, err) < 0) {
+                for (ssize_t j = i + 1; j < n; j++)
+                    rd_kafka_message_destroy(msgs[j]);
+                return CDC_POLL_ERROR;
+            }
+        }
+    }
+    return r->revoke_pending ? CDC_POLL_FLUSH : CDC_POLL_OK;
+}
+
+static void commit_warning(kafka_reader_t *r, rd_kafka_resp_err_t e)
+{
+    int64_t now = (int64_t)time(NULL);
+    if (e == r->last_commit_err && now - r->last_commit_warn < 10)
+        return;
+    r->last_commit_err = e;
+    r->last_commit_warn = now;
+    /* not fatal: the rows are in the sink; whoever reads the partitions next replays
+       from the last commit and the sink rewrites them (at-least-once) */
+    fprintf(stderr,
+            "cdcflow: warning: kafka table \"%s\": could not commit offsets of group \"%s\": "
+            "%s (the rows are written; a replay from the previous commit rewrites them)\n",
+            r->src->t.name, r->src->t.group_id, rd_kafka_err2str(e));
+}
+
+static void on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e,
+                      rd_kafka_topic_partition_list_t *offsets, void *opaque)
+{
+    (void)rk;
+    kafka_reader_t *r = opaque;
+    for (int i = 0; !e && offsets && i < offsets->cnt; i++)
+        e = offsets->elems[i].err;
+    if (e && e != RD_KAFKA_RESP_ERR__NO_OFFSET)
+        commit_warning(r, e);
+}
+
+/*
+ * Commits the durable offsets not committed yet (all when `all`). Periodic
+ * commits are asynchronous (the pipeline does not wait a round trip every
+ * flush); before partitions are given up and when the reader closes they are
+ * synchronous, so what was written is committed before anyone else reads on.
+ */
+static void commit_positions(kafka_reader_t *r, bool sync, bool all)
+{
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(r->npos);
+    for (int i = 0; i < r->npos; i++)
+        if (r->pos[i].durable >= 0 && (all || r->pos[i].durable > r->pos[i].committed))
+            rd_kafka_topic_partition_list_add(l, r->pos[i].topic, r->pos[i].partition)->offset =
+                r->pos[i].durable;
+    if (l->cnt > 0) {
+        rd_kafka_resp_err_t e = rd_kafka_commit(r->rk, l, sync ? 0 : 1);
+        for (int i = 0; sync && !e && i < l->cnt; i++)
+            e = l->elems[i].err;
+        if (e)
+            commit_warning(r, e);
+        else
+            for (int i = 0; i < r->npos; i++)
+                if (r->pos[i].durable > r->pos[i].committed)
+                    r->pos[i].committed = r->pos[i].durable;
+    }
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    if (r->dlq) {
+        /* dead letters are durable before the offsets that skip them are committed */
+        while (rd_kafka_outq_len(r->dlq) > 0)
+            rd_kafka_flush(r->dlq, 1000);
+        if (r->dlq_failed) {
+            cdc_error_destroy(*err);
+            *err = kafka_error(&r->src->t, 0,
+                               "could not deliver %llu message(s) to the dead-letter topic \"%s\"",
+                               (unsigned long long)r->dlq_failed, r->src->t.dead_letter);
+            cdc_error_set_detail(*err, "%s", r->dlq_err);
+            return -1;
+        }
+    }
+    for (int i = 0; i < r->npos; i++)
+        r->pos[i].durable = r->pos[i].next;
+    commit_positions(r, r->revoke_pending, false);
+    if (r->revoke_pending) {
+        fprintf(stderr,
+                "cdcflow: kafka table \"%s\": group \"%s\" rebalances: %d partition(s) given up "
+                "after the sink's flush and the commit of their offsets\n",
+                r->src->t.name, r->src->t.group_id, r->revoked ? r->revoked->cnt : 0);
+        if (cooperative(r->rk))
+            rd_kafka_error_destroy(rd_kafka_incremental_unassign(r->rk, r->revoked));
+        else
+            rd_kafka_assign(r->rk, NULL);
+        pos_forget(r, cooperative(r->rk) ? r->revoked : NULL);
+        rd_kafka_topic_partition_list_destroy(r->revoked);
+        r->revoked = NULL;
+        r->revoke_pending = false;
+    }
+    return 0;
+}
+
+static void kr_close(cdc_reader_t *base)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    if (!r)
+        return;
+    r->closing = true;
+    release_held(r);
+    if (r->rk && r->npos > 0)
+        commit_positions(r, true, true); /* the last async commits may still be in flight */
+    if (r->queue)
+        rd_kafka_queue_destroy(r->queue);
+    if (r->rk) {
+        rd_kafka_consumer_close(r->rk);
+        rd_kafka_destroy(r->rk);
+    }
+    if (r->dlq) {
+        rd_kafka_flush(r->dlq, 10000);
+        rd_kafka_topic_destroy(r->dlq_rkt);
+        rd_kafka_destroy(r->dlq);
+    }
+    if (r->revoked)
+        rd_kafka_topic_partition_list_destroy(r->revoked);
+    if (r->vdeser) {
+        if (r->vdeser->skipped)
+            fprintf(stderr,
+                    "cdcflow: kafka table \"%s\": skipped %llu message(s) that could not be "
+                    "decoded (ignore-parse-errors)\n",
+                    r->src->t.name, (unsigned long long)r->vdeser->skipped);
+        r->vdeser->ops->destroy(r->vdeser);
+    }
+    if (r->kdeser)
+        r->kdeser->ops->destroy(r->kdeser);
+    cdc_batch_free(&r->vbatch);
+    cdc_batch_free(&r->kbatch);
+    pos_forget(r, NULL);
+    free(r->pos);
+    free(r->held);
+    free(r);
+}
+
+static const cdc_reader_ops_t kafka_reader_ops = {
+    .poll = kr_poll,
+    .commit = kr_commit,
+    .close = kr_close,
+};
+
+static int open_deser(const kafka_source_t *s, const cdc_table_format_t *f, const cdc_type_t *row,
+                      const char *const *meta, int nmeta, cdc_deser_t **out, cdc_error_t **err)
+{
+    if (!f->factory->deser_new) {
+        cdc_error_destroy(*err);
+        *err = cdc_error_new(CDC_ERR_PLAN, "format \"%s\" cannot decode", f->factory->identifier);
+        cdc_error_add_context(*err, "kafka table \"%s\"", s->t.name);
+        return -1;
+    }
+    cdc_format_ctx_t fctx = {
+        .cfg = f->cfg, .row_type = row, .metadata = meta, .nmetadata = nmeta, .table = s->t.name};
+    return f->factory->deser_new(&fctx, out, err);
+}
+
+static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
+                          cdc_error_t **err)
+{
+    kafka_source_t *s = (kafka_source_t *)base;
+    const kafka_table_t *t = &s->t;
+    kafka_reader_t *r = cdc_xcalloc(1, sizeof(*r));
+    r->base.ops = &kafka_reader_ops;
+    r->src = s;
+    r->bounded = t->bound_mode != KAFKA_BOUND_NONE;
+    cdc_batch_init(&r->vbatch);
+    cdc_batch_init(&r->kbatch);
+    if (open_deser(s, t->value_fmt, t->val_type, (const char *const *)s->vmeta, s->nvmeta,
+                   &r->vdeser, err) < 0)
+        goto fail;
+    if (t->key_fmt && open_deser(s, t->key_fmt, t->key_type, NULL, 0, &r->kdeser, err) < 0)
+        goto fail;
+    if (t->dead_letter && dlq_open(r, err) < 0)
+        goto fail;
+    const char *extra[16] = {"group.id",
+                             t->group_id,
+                             "enable.auto.commit",
+                             "false",
+                             "enable.auto.offset.store",
+                             "false",
+                             "enable.partition.eof",
+                             r->bounded ? "true" : "false"};
+    int nx = 8;
+    /*
+     * librdkafka 2.0 stops fetching while the consumer queue is over these
+     * thresholds and looks again only about once a second, so a reader that
+     * decodes faster than the defaults (100,000 messages, 64 MB) let it buffer
+     * waits half the time. Raised unless the properties set them.
+     */
+    if (!cdc_kv_get(&t->props, "queued.min.messages")) {
+        extra[nx++] = "queued.min.messages";
+        extra[nx++] = "1000000";
+    }
+    if (!cdc_kv_get(&t->props, "queued.max.messages.kbytes")) {
+        extra[nx++] = "queued.max.messages.kbytes";
+        extra[nx++] = "131072";
+    }
+    extra[nx] = NULL;
+    rd_kafka_conf_t *conf = kafka_conf_new(t, extra, err);
+    if (!conf)
+        goto fail;
+    rd_kafka_conf_set_opaque(conf, r);
+    if (!r->bounded)
+        rd_kafka_conf_set_rebalance_cb(conf, on_rebalance);
+    rd_kafka_conf_set_offset_commit_cb(conf, on_commit);
+    char errstr[512];
+    r->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+    if (!r->rk) {
+        cdc_error_destroy(*err);
+        *err = kafka_error(t, 0, "could not create the Kafka consumer");
+        cdc_error_set_detail(*err, "%s", errstr);
+        goto fail;
+    }
+    rd_kafka_poll_set_consumer(r->rk);
+    r->queue = rd_kafka_queue_get_consumer(r->rk);
+    if (r->bounded) {
+        if (assign_bounded(r, split, nsplits, err) < 0)
+            goto fail;
+    } else {
+        rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(t->ntopics + 1);
+        for (int i = 0; i < t->ntopics; i++)
+            rd_kafka_topic_partition_list_add(l, t->topics[i], RD_KAFKA_PARTITION_UA);
+        if (t->pattern)
+            rd_kafka_topic_partition_list_add(l, t->pattern, RD_KAFKA_PARTITION_UA);
+        rd_kafka_resp_err_t e = rd_kafka_subscribe(r->rk, l);
+        rd_kafka_topic_partition_list_destroy(l);
+        if (e) {
+            cdc_error_destroy(*err);
+            *err = kafka_error(t, e, "could not subscribe to the topics");
+            goto fail;
+        }
+    }
+    *out = &r->base;
+    return 0;
+fail:
+    kr_close(&r->base);
+    return -1;
+}
+
+/* ---- the source -------------------------------------------------------------------------- */
+
+static cdc_changelog_mode_t ks_changelog_mode(cdc_source_t *base)
+{
+    const kafka_table_t *t = &((kafka_source_t *)base)->t;
+    return t->upsert ? CDC_MODE_UPSERT : kafka_format_mode(t->value_fmt, false);
+}
+
+static const cdc_metadata_def_t *format_md(const kafka_table_t *t, const char *key)
+{
+    const cdc_metadata_def_t *md = t->value_fmt->factory->metadata;
+    for (int i = 0; md && md[i].key; i++)
+        if (strcmp(md[i].key, key) == 0)
+            return &md[i];
+    return NULL;
+}
+
+static void free_meta(kafka_source_t *s)
+{
+    for (int i = 0; i < s->nvmeta; i++)
+        free(s->vmeta[i]);
+    free(s->vmeta);
+    free(s->md);
+    free(s->md_vidx);
+    s->vmeta = NULL;
+    s->md = NULL;
+    s->md_vidx = NULL;
+    s->nmd = s->nvmeta = 0;
+}
+
+static int unknown_md(kafka_source_t *s, const char *key, cdc_error_t **err)
+{
+    cdc_buf_t avail = {0};
+    for (int j = 0; j < NCONN_MD; j++)
+        cdc_buf_printf(&avail, "%s%s", j ? ", " : "", conn_md[j].key);
+    const cdc_metadata_def_t *md = s->t.value_fmt->factory->metadata;
+    for (int j = 0; md && md[j].key; j++)
+        cdc_buf_printf(&avail, ", value.%s", md[j].key);
+    cdc_error_destroy(*err);
+    *err = cdc_error_new(CDC_ERR_PLAN, "connector \"kafka\" offers no metadata key \"%s\"", key);
+    cdc_error_set_detail(*err, "readable metadata: %s", cdc_buf_cstr(&avail));
+    cdc_error_add_context(*err, "kafka table \"%s\"", s->t.name);
+    cdc_buf_free(&avail);
+    free_meta(s);
+    return -1;
+}
+
+static int ks_apply_metadata(cdc_source_t *base, const char *const *keys, int n, cdc_error_t **err)
+{
+    kafka_source_t *s = (kafka_source_t *)base;
+    free_meta(s);
+    s->md = cdc_xcalloc((size_t)n + 1, sizeof(md_code_t));
+    s->md_vidx = cdc_xcalloc((size_t)n + 1, sizeof(int));
+    s->vmeta = cdc_xcalloc((size_t)n + 1, sizeof(char *));
+    cdc_type_t *prod = cdc_type_copy(s->t.schema);
+    for (int i = 0; i < n; i++) {
+        const char *type = NULL;
+        for (int j = 0; j < NCONN_MD && !type; j++)
+            if (strcmp(conn_md[j].key, keys[i]) == 0) {
+                s->md[i] = (md_code_t)j;
+                type = conn_md[j].type;
+            }
+        if (!type && strncmp(keys[i], "value.", 6) == 0) {
+            const cdc_metadata_def_t *d = format_md(&s->t, keys[i] + 6);
+            if (d) {
+                s->md[i] = MD_VALUE;
+                s->md_vidx[i] = s->nvmeta;
+                s->vmeta[s->nvmeta++] = cdc_xstrdup(keys[i] + 6);
+                type = d->type;
+            }
+        }
+        if (!type) {
+            cdc_type_destroy(prod);
+            return unknown_md(s, keys[i], err);
+        }
+        cdc_type_t *ty = cdc_type_parse(type, err);
+        if (!ty) {
+            cdc_type_destroy(prod);
+            free_meta(s);
+            return -1;
+        }
+        cdc_type_row_add(prod, keys[i], ty);
+        s->nmd++;
+    }
+    cdc_type_destroy(s->produced);
+    s->produced = prod;
+    s->base.produced = prod;
+    s->direct = !s->t.key_fmt && s->t.nval == s->t.schema->nchildren && s->nvmeta == s->nmd;
+    return 0;
+}
+
+static void ks_describe(cdc_source_t *base, cdc_buf_t *out)
+{
+    const kafka_table_t *t = &((kafka_source_t *)base)->t;
+    static const char *const sm[] = {"earliest-offset", "latest-offset", "group-offsets",
+                                     "timestamp", "specific-offsets"};
+    static const char *const bm[] = {"unbounded", "latest-offset", "timestamp", "specific-offsets"};
+    cdc_buf_puts(out, "kafka(topic=");
+    for (int i = 0; i < t->ntopics; i++)
+        cdc_buf_printf(out, "%s%s", i ? ";" : "", t->topics[i]);
+    if (t->pattern)
+        cdc_buf_printf(out, "%s", t->pattern);
+    cdc_buf_printf(out, ", format=%s", t->value_fmt->factory->identifier);
+    if (t->key_fmt)
+        cdc_buf_printf(out, ", key.format=%s", t->key_fmt->factory->identifier);
+    cdc_buf_printf(out, ", group=%s, startup=%s, bounded=%s)", t->group_id, sm[t->start_mode],
+                   bm[t->bound_mode]);
+}
+
+static void ks_destroy(cdc_source_t *base)
+{
+    kafka_source_t *s = (kafka_source_t *)base;
+    if (!s)
+        return;
+    free_meta(s);
+    cdc_type_destroy(s->produced);
+    kafka_table_free(&s->t);
+    free(s);
+}
+
+static const cdc_source_ops_t kafka_source_ops = {
+    .changelog_mode = ks_changelog_mode,
+    .open_reader = ks_open_reader,
+    .apply_metadata = ks_apply_metadata,
+    .describe = ks_describe,
+    .destroy = ks_destroy,
+};
+
+static int source_new(const cdc_table_ctx_t *ctx, bool upsert, cdc_source_t **out,
+                      cdc_error_t **err)
+{
+    kafka_source_t *s = cdc_xcalloc(1, sizeof(*s));
+    if (kafka_table_init(&s->t, ctx, false, upsert, err) < 0) {
+        free(s);
+        return -1;
+    }
+    s->base.ops = &kafka_source_ops;
+    s->produced = cdc_type_copy(s->t.schema);
+    s->base.produced = s->produced;
+    s->direct = !s->t.key_fmt && s->t.nval == s->t.schema->nchildren;
+    *out = &s->base;
+    return 0;
+}
+
+int kafka_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    return source_new(ctx, false, out, err);
+}
+
+int kafka_upsert_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    return source_new(ctx, true, out, err);
+}
