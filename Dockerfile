@@ -26,7 +26,7 @@ USER cdcflow
 WORKDIR /var/lib/cdcflow
 VOLUME ["/var/lib/cdcflow"]
 EXPOSE 9249
-ENV CDCFLOW_LOG_LEVEL=info
+ENV CDCFLOW_LOG_LEVEL=info CDCFLOW_STATE_DIR=/var/lib/cdcflow
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
   CMD ["cdcflow", "health", "--port", "9249"]
 ENTRYPOINT ["cdcflow"]

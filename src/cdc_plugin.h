@@ -133,6 +133,13 @@ typedef struct cdc_table_ctx_s {
     int npartition_keys;
 } cdc_table_ctx_t;
 
+/**
+ * Where sources keep their positions between runs when the table does not
+ * name a file itself: `cdcflow run --state-dir DIR` (or CDCFLOW_STATE_DIR),
+ * or NULL when none was given. The directory exists when this is not NULL.
+ */
+const char *cdc_state_dir(void);
+
 /** The format a table names through `option`, or NULL. */
 const cdc_table_format_t *cdc_table_format(const cdc_table_ctx_t *ctx, const char *option);
 

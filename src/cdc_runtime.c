@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cdc_catalog.h"
@@ -30,6 +31,13 @@ static atomic_int stop_requested;
 void cdc_runtime_request_stop(void)
 {
     atomic_store(&stop_requested, 1);
+}
+
+static const char *state_dir;
+
+const char *cdc_state_dir(void)
+{
+    return state_dir;
 }
 
 static atomic_int hup_seen;
@@ -688,6 +696,10 @@ int cdc_runtime_main(int argc, char **argv, bool explain_only)
             i++;
             continue;
         }
+        if (strcmp(argv[i], "--state-dir") == 0 && i + 1 < argc) {
+            state_dir = argv[++i];
+            continue;
+        }
         if (strcmp(argv[i], "--metrics-address") == 0 && i + 1 < argc) {
             metrics_addr = argv[++i];
             continue;
@@ -726,6 +738,14 @@ int cdc_runtime_main(int argc, char **argv, bool explain_only)
         return 2;
     }
     opts.status_line = !explain_only && !quiet && isatty(2) && !cdc_log_json();
+    if (!state_dir && getenv("CDCFLOW_STATE_DIR") && *getenv("CDCFLOW_STATE_DIR"))
+        state_dir = getenv("CDCFLOW_STATE_DIR");
+    if (state_dir && !explain_only && mkdir(state_dir, 0700) < 0 && errno != EEXIST) {
+        fprintf(stderr, "cdcflow: error: could not create the state directory \"%s\": %s\n",
+                state_dir, strerror(errno));
+        free(text);
+        return 2;
+    }
     if (metrics_port >= 0 && !explain_only) {
         int bound = 0;
         if (cdc_metrics_serve(metrics_addr, metrics_port, &bound, &err) < 0) {

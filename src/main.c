@@ -16,30 +16,32 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: cdcflow COMMAND [ARGS]\n"
-          "\n"
-          "commands:\n"
-          "  run FILE.sql [OPTIONS]               run a pipeline (CREATE TABLE ..., INSERT INTO "
-          "...)\n"
-          "      --parallelism N                  splits per source (default 1)\n"
-          "      --catalog-dir DIR                default_catalog is a file catalog in DIR\n"
-          "      --metrics-port N                 Prometheus /metrics and /healthz on N (0 = any)\n"
-          "      --metrics-address ADDR           address to listen on (default 0.0.0.0)\n"
-          "      --log-level error|warn|info|debug  (default warn; env CDCFLOW_LOG_LEVEL)\n"
-          "      --log-format text|json           one line per event (env CDCFLOW_LOG_FORMAT)\n"
-          "      --quiet                          no live status line on a terminal\n"
-          "      --stop-timeout SECONDS           on SIGTERM/SIGINT, exit 3 if not stopped by then "
-          "(30)\n"
-          "  explain FILE.sql                     print the plans, run nothing\n"
-          "  health [--port N] [--host ADDR]      exit 0 when a run's /healthz answers 200\n"
-          "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [--count] [FILE|-]\n"
-          "                                       decode one message per line into printed rows\n"
-          "  describe [NAME|--markdown]           list connectors and formats, one's options, or\n"
-          "                                       the whole reference as Markdown\n"
-          "  kafka-mock [--partitions N] [--topic T]... [--brokers N]\n"
-          "                                       serve a local Kafka (librdkafka's mock cluster)\n"
-          "  version                              print the version\n",
-          out);
+    fputs(
+        "usage: cdcflow COMMAND [ARGS]\n"
+        "\n"
+        "commands:\n"
+        "  run FILE.sql [OPTIONS]               run a pipeline (CREATE TABLE ..., INSERT INTO "
+        "...)\n"
+        "      --parallelism N                  splits per source (default 1)\n"
+        "      --catalog-dir DIR                default_catalog is a file catalog in DIR\n"
+        "      --state-dir DIR                  where sources keep positions (CDCFLOW_STATE_DIR)\n"
+        "      --metrics-port N                 Prometheus /metrics and /healthz on N (0 = any)\n"
+        "      --metrics-address ADDR           address to listen on (default 0.0.0.0)\n"
+        "      --log-level error|warn|info|debug  (default warn; env CDCFLOW_LOG_LEVEL)\n"
+        "      --log-format text|json           one line per event (env CDCFLOW_LOG_FORMAT)\n"
+        "      --quiet                          no live status line on a terminal\n"
+        "      --stop-timeout SECONDS           on SIGTERM/SIGINT, exit 3 if not stopped by then "
+        "(30)\n"
+        "  explain FILE.sql                     print the plans, run nothing\n"
+        "  health [--port N] [--host ADDR]      exit 0 when a run's /healthz answers 200\n"
+        "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [--count] [FILE|-]\n"
+        "                                       decode one message per line into printed rows\n"
+        "  describe [NAME|--markdown]           list connectors and formats, one's options, or\n"
+        "                                       the whole reference as Markdown\n"
+        "  kafka-mock [--partitions N] [--topic T]... [--brokers N]\n"
+        "                                       serve a local Kafka (librdkafka's mock cluster)\n"
+        "  version                              print the version\n",
+        out);
 }
 
 static int cmd_decode(int argc, char **argv)

@@ -96,7 +96,8 @@ static const cdc_option_def_t mc_options[] = {
      .type = CDC_OPT_STRING,
      .description = "(cdcflow) File that keeps the position of the last transaction the sinks "
                     "committed (written at each commit, atomically); a restarted job resumes "
-                    "from it."},
+                    "from it. Default: <--state-dir>/<catalog.db.table>.mysql-cdc.pos when the "
+                    "run has a state directory."},
     {0},
 };
 
@@ -681,6 +682,8 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
     s->table = opt(cfg, "table-name");
     s->start_file = opt(cfg, "scan.startup.specific-offset.file");
     s->pos_file = opt(cfg, "position.file");
+    if (!s->pos_file && cdc_state_dir())
+        s->pos_file = cdc_strdup_printf("%s/%s.mysql-cdc.pos", cdc_state_dir(), ctx->name);
     s->port = (int)cdc_config_int(cfg, "port");
     s->server_id = (uint32_t)cdc_config_int(cfg, "server-id");
     s->mode = cdc_config_enum(cfg, "scan.startup.mode");
