@@ -932,10 +932,36 @@ static void kr_close(cdc_reader_t *base)
     free(r);
 }
 
+/* Gauges per partition: next offset, committed offset, lag from the cached high watermark. */
+static void kr_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    char labels[160];
+    for (int i = 0; i < r->npos; i++) {
+        const kpos_t *p = &r->pos[i];
+        if (p->next < 0)
+            continue;
+        snprintf(labels, sizeof(labels), "topic=\"%s\",partition=\"%d\"", p->topic,
+                 (int)p->partition);
+        emit(ctx, "cdcflow_source_offset", labels, (double)p->next);
+        if (p->committed >= 0)
+            emit(ctx, "cdcflow_source_committed_offset", labels, (double)p->committed);
+        int64_t lo = -1, hi = -1;
+        if (rd_kafka_get_watermark_offsets(r->rk, p->topic, p->partition, &lo, &hi) ==
+                RD_KAFKA_RESP_ERR_NO_ERROR &&
+            hi >= 0)
+            emit(ctx, "cdcflow_source_lag_records", labels,
+                 (double)(hi > p->next ? hi - p->next : 0));
+    }
+    uint64_t skipped = r->vdeser ? r->vdeser->skipped : 0;
+    emit(ctx, "cdcflow_source_decode_errors_total", "", (double)skipped);
+}
+
 static const cdc_reader_ops_t kafka_reader_ops = {
     .poll = kr_poll,
     .commit = kr_commit,
     .close = kr_close,
+    .metrics = kr_metrics,
 };
 
 static int open_deser(const kafka_source_t *s, const cdc_table_format_t *f, const cdc_type_t *row,
