@@ -9,6 +9,7 @@
  */
 #include "cdc_lookup.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -405,8 +406,11 @@ int cdc_lookup_fetch(cdc_lookup_t *lk, const cdc_value_t *keys, int max_retries,
             *err = e;
             return -1;
         }
-        cdc_error_destroy(e);
         int64_t ms = cdc_lookup_backoff_ms(attempt + 1);
+        fprintf(stderr, "cdcflow: lookup failed (attempt %d of %d), retrying in %lld ms: %s%s%s\n",
+                attempt + 1, max_retries + 1, (long long)ms, e->message, e->detail ? ": " : "",
+                e->detail ? e->detail : "");
+        cdc_error_destroy(e);
         struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
         nanosleep(&ts, NULL);
     }

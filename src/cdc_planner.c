@@ -1386,8 +1386,9 @@ static int plan_join_condition(const cdc_plan_env_t *penv, const level_t *lv, cd
                                const cdc_type_t *table_type, const cdc_sql_expr_t *on,
                                const cdc_sql_join_t *join, cdc_error_t **err)
 {
-    const cdc_sql_expr_t *conj[MAX_CONJUNCTS];
+    const cdc_sql_expr_t *conj[MAX_CONJUNCTS], *orig[MAX_CONJUNCTS];
     size_t nconj = cdc_expr_conjuncts(on, conj, MAX_CONJUNCTS);
+    cdc_expr_conjuncts(join->on, orig, MAX_CONJUNCTS); /* the same shape, as written */
     if (nconj > MAX_CONJUNCTS) {
         *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, on->line, on->col,
                                 "the join condition has more than %d conjuncts", MAX_CONJUNCTS);
@@ -1415,7 +1416,7 @@ static int plan_join_condition(const cdc_plan_env_t *penv, const level_t *lv, cd
     for (size_t c = 0; c < nconj; c++) {
         const cdc_sql_expr_t *e = conj[c];
         int dim_field = -1;
-        const cdc_sql_expr_t *other = NULL;
+        const cdc_sql_expr_t *other = NULL, *other_orig = NULL;
         if (e->kind == CDC_SQL_EXPR_BINARY && e->binary.op == CDC_SQL_BINARY_EQ) {
             for (int side = 0; side < 2 && dim_field < 0; side++) {
                 const cdc_sql_expr_t *col = side ? e->binary.right : e->binary.left;
@@ -1435,6 +1436,7 @@ static int plan_join_condition(const cdc_plan_env_t *penv, const level_t *lv, cd
                 if (probe_only) {
                     dim_field = idx - j->nprobe;
                     other = oth;
+                    other_orig = side ? orig[c]->binary.left : orig[c]->binary.right;
                 }
             }
         }
@@ -1445,11 +1447,11 @@ static int plan_join_condition(const cdc_plan_env_t *penv, const level_t *lv, cd
             const cdc_type_t *dt = j->dim_type->children[dim_field];
             if (!key_compatible(cdc_expr_type(x), dt)) {
                 char *a = cdc_type_to_string(cdc_expr_type(x)), *b = cdc_type_to_string(dt);
-                char *txt = cdc_sql_expr_to_string(other);
+                char *txt = cdc_sql_expr_to_string(other_orig);
                 *err =
                     cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, e->line, e->col,
-                                     "lookup key \"%s\" of type %s cannot be matched with %s "
-                                     "of type %s",
+                                     "lookup key \"%s\" of type %s cannot be matched with "
+                                     "\"%s\" of type %s",
                                      j->dim_type->names[dim_field], b, txt, a);
                 cdc_error_set_hint(*err, "CAST the probe side to %s", b);
                 free(a);
@@ -1458,7 +1460,7 @@ static int plan_join_condition(const cdc_plan_env_t *penv, const level_t *lv, cd
                 cdc_expr_destroy(x);
                 goto done;
             }
-            char *txt = cdc_sql_expr_to_string(other);
+            char *txt = cdc_sql_expr_to_string(other_orig);
             cdc_buf_printf(&lookup, "%s%s=%s", j->nkeys ? ", " : "", j->dim_type->names[dim_field],
                            txt);
             free(txt);
@@ -1471,7 +1473,7 @@ static int plan_join_condition(const cdc_plan_env_t *penv, const level_t *lv, cd
         j->nconds++;
         if (cdc_expr_require_boolean(j->conds[j->nconds - 1], e, &penv_joined, "ON", err) < 0)
             goto done;
-        char *txt = cdc_sql_expr_to_string(e);
+        char *txt = cdc_sql_expr_to_string(orig[c]);
         cdc_buf_printf(&cond, "%s%s", cond.len ? " AND " : "", txt);
         free(txt);
     }
