@@ -187,7 +187,7 @@ static int on_row(void *ctx, const jdbc_cell_t *cells, int ncells)
         if (cell_value(&cells[c], schema->children[c], &lk->out->arena, &row->values[c]) < 0) {
             char *type = cdc_type_to_string(schema->children[c]);
             snprintf(lk->convert_err, sizeof(lk->convert_err),
-                     "column \"%s\" holds '%.*s', which is not a %s", schema->names[c],
+                     "column \"%s\" holds '%.*s', not a value of type %s", schema->names[c],
                      (int)(cells[c].len > 64 ? 64 : cells[c].len), cells[c].ptr, type);
             free(type);
             return -1;

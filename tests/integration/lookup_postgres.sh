@@ -36,6 +36,7 @@ LK_TS="TIMESTAMP(3)"
 # shellcheck source=lib/lookup_cases.sh
 source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases postgres
+lookup_bad_value postgres
 lookup_restart postgres pg_restart
 if grep -q hunter2 ./*.out ./*.err; then bad "the password was printed"; else ok; fi
 

@@ -27,6 +27,7 @@ LK_TS="TEXT"
 # shellcheck source=lib/lookup_cases.sh
 source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases sqlite
+lookup_bad_value sqlite
 
 echo "lookup_sqlite: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

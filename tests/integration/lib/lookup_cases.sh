@@ -66,7 +66,7 @@ SQL
   expect_out "$name joins: output" joins.sql.out "== Physical Plan ==
 Sink(table=[*result*], fields=[id, name], changelogMode=[I], parallelism=1)
 +- Calc(select=[id, name], changelogMode=[I])
-   +- LookupJoin(table=[[default_catalog, default_database, dim]], joinType=[InnerJoin], lookup=[k=k], select=[id, k, k2, pt, k0, k20, name, price, ok, d, ts], cache=[PARTIAL, max-rows=2, cache-missing-key=true], changelogMode=[I])
+   +- LookupJoin(table=[[default_catalog, default_database, dim]], joinType=[InnerJoin], lookup=[k=s.k], select=[id, k, k2, pt, k0, k20, name, price, ok, d, ts], cache=[PARTIAL, max-rows=2, cache-missing-key=true], changelogMode=[I])
       +- TableRow(columns=[id, k, k2, pt], changelogMode=[I])
          +- TableSourceScan(table=[[default_catalog, default_database, s]], fields=[id, k], changelogMode=[I], project=[id, k], rowCount=7)
 +I[1, one, 1.50, true, 2020-07-30, 2020-07-30T10:08:22.123]
@@ -169,6 +169,24 @@ SQL
     grep -q 'looking up table "default_catalog.default_database.slow"' fail.err; then ok; else
     bad "$name fail: the error does not say what failed"
     cat fail.err
+  fi
+}
+
+# lookup_bad_value NAME: a stored value the declared type cannot hold fails at once (no retry)
+lookup_bad_value() {
+  dim_reset
+  cat >badvalue.sql <<SQL
+CREATE TABLE slow (k INT, v INT) WITH ('connector' = 'jdbc', $LK_AUTH 'url' = '$LK_URL',
+    'table-name' = 'slow');
+CREATE TABLE s (id INT NOT NULL, pt AS PROCTIME()) WITH ('connector' = 'values', 'data' = '+I[0]');
+SELECT s.id, d.v FROM s JOIN slow FOR SYSTEM_TIME AS OF s.pt AS d ON d.k = s.id;
+SQL
+  if "$bin" run badvalue.sql >badvalue.out 2>badvalue.err; then bad "$1 bad value: joined"; else ok; fi
+  if grep -q "a row of table \"slow\" cannot be read: column \"v\" holds 'old', not a value of type INT" \
+    badvalue.err && grep -q 'lookup failed after 1 attempt (lookup.max-retries = 3)' badvalue.err &&
+    ! grep -q retrying badvalue.err; then ok; else
+    bad "$1 bad value: expected an immediate error naming the column"
+    cat badvalue.err
   fi
 }
 
