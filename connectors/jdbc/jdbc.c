@@ -168,7 +168,7 @@ static const cdc_option_def_t jdbc_options[] = {
 static const jdbc_dialect_t *const dialects[] = {&jdbc_dialect_sqlite, &jdbc_dialect_postgres,
                                                  &jdbc_dialect_mysql, &jdbc_dialect_mariadb, NULL};
 
-const jdbc_dialect_t *jdbc_dialect_for(const char *url)
+static const jdbc_dialect_t *dialect_for(const char *url)
 {
     for (int i = 0; dialects[i]; i++)
         if (strncmp(url, dialects[i]->url_prefix, strlen(dialects[i]->url_prefix)) == 0)
@@ -176,10 +176,15 @@ const jdbc_dialect_t *jdbc_dialect_for(const char *url)
     return NULL;
 }
 
+const jdbc_dialect_t *jdbc_dialect_for(const char *url)
+{
+    return dialect_for(url);
+}
+
 static void jdbc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
     const char *url = cdc_config_str(cfg, "url");
-    if (!url || jdbc_dialect_for(url))
+    if (!url || dialect_for(url))
         return;
     cdc_buf_printf(problems,
                    "option \"url\": expected \"jdbc:sqlite:PATH\", "
@@ -465,7 +470,7 @@ static int put_date(char *buf, size_t cap, int64_t days)
 }
 
 /* The parameter for one value (never UNCHANGED: those columns are omitted). */
-void jdbc_to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
+static void to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
 {
     p->type = t;
     if (cdc_value_is_null(v)) {
@@ -534,6 +539,11 @@ void jdbc_to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
     }
 }
 
+void jdbc_to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
+{
+    to_param(p, v, t);
+}
+
 /* ---- statements -------------------------------------------------------------------- */
 
 static jdbc_stmt_t *stmt_get(jdbc_writer_t *w, int op, const uint8_t *omit)
@@ -574,7 +584,7 @@ static int run_delete(jdbc_writer_t *w, const entry_t *e)
         return -1;
     for (int k = 0; k < w->table.npk; k++) {
         int c = w->table.pk[k];
-        jdbc_to_param(&w->params[k], &e->values[c], w->table.schema->children[c]);
+        to_param(&w->params[k], &e->values[c], w->table.schema->children[c]);
         if (w->d->bind(stmt, k, &w->params[k]) < 0)
             return -1;
     }
@@ -592,7 +602,7 @@ static int run_write(jdbc_writer_t *w, const entry_t *e)
     for (int c = 0; c < w->ncols; c++) {
         if (w->omit[c])
             continue;
-        jdbc_to_param(&w->params[idx], &e->values[c], w->table.schema->children[c]);
+        to_param(&w->params[idx], &e->values[c], w->table.schema->children[c]);
         if (w->d->bind(stmt, idx, &w->params[idx]) < 0)
             return -1;
         idx++;
@@ -677,11 +687,11 @@ static int apply_bulk(jdbc_writer_t *w)
             }
             for (int k = 0; k < w->table.npk; k++) {
                 int c = w->table.pk[k];
-                jdbc_to_param(&w->params[c], &e->values[c], w->table.schema->children[c]);
+                to_param(&w->params[c], &e->values[c], w->table.schema->children[c]);
             }
         } else {
             for (int c = 0; c < w->ncols; c++)
-                jdbc_to_param(&w->params[c], &e->values[c], w->table.schema->children[c]);
+                to_param(&w->params[c], &e->values[c], w->table.schema->children[c]);
         }
         if (w->d->bulk_row(w->conn, op, w->params, w->ncols) < 0)
             return -1;
@@ -915,7 +925,7 @@ static int jdbc_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error
     if (!ctx->schema || ctx->schema->root != CDC_T_ROW)
         return cdc_error_set(err, CDC_ERR_INTERNAL, "jdbc: the table schema is not a ROW");
     const char *url = cdc_config_str(ctx->cfg, "url");
-    const jdbc_dialect_t *d = url ? jdbc_dialect_for(url) : NULL;
+    const jdbc_dialect_t *d = url ? dialect_for(url) : NULL;
     if (!d) /* jdbc_check refuses such urls; a caller that skipped it gets the same words */
         return cdc_error_set(err, CDC_ERR_OPTION, "option \"url\": no dialect for \"%s\"",
                              url ? url : "");
