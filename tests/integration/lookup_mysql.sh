@@ -32,10 +32,14 @@ LK_URL=$MY_URL
 LK_BAD_URL="jdbc:mysql://127.0.0.1:1/nothing"
 LK_AUTH="'username' = 'writer', 'password' = '$MY_PASSWORD',"
 LK_TS="DATETIME(3)"
+LK_TYPES_DDL="SET time_zone = '+00:00';
+  CREATE TABLE typed (k INT, b VARBINARY(20), f DOUBLE, t TIME(3), tz TIMESTAMP(3) NULL);
+  INSERT INTO typed VALUES (1, X'0a1b00ff', 2.5, '10:08:22.123', '2020-07-30 10:08:22.123')"
 # shellcheck source=lib/lookup_cases.sh
 source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases mysql
 lookup_bad_value mysql
+lookup_types mysql
 lookup_restart mysql my_restart
 if grep -q "$MY_PASSWORD" ./*.out ./*.err; then bad "the password was printed"; else ok; fi
 

@@ -33,10 +33,13 @@ LK_URL=$PG_URL
 LK_BAD_URL="jdbc:postgresql://127.0.0.1:1/nothing"
 LK_AUTH="'username' = 'reader', 'password' = 'hunter2',"
 LK_TS="TIMESTAMP(3)"
+LK_TYPES_DDL="CREATE TABLE typed (k INT, b BYTEA, f DOUBLE PRECISION, t TIME(3), tz TIMESTAMPTZ(3));
+  INSERT INTO typed VALUES (1, '\\x0a1b00ff', 2.5, '10:08:22.123', '2020-07-30 10:08:22.123+00')"
 # shellcheck source=lib/lookup_cases.sh
 source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases postgres
 lookup_bad_value postgres
+lookup_types postgres
 lookup_restart postgres pg_restart
 if grep -q hunter2 ./*.out ./*.err; then bad "the password was printed"; else ok; fi
 

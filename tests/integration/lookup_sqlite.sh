@@ -24,10 +24,13 @@ LK_URL="jdbc:sqlite:$tmp/dim.db"
 LK_BAD_URL="jdbc:sqlite:$tmp/no/such/dir/x.db"
 LK_AUTH=""
 LK_TS="TEXT"
+LK_TYPES_DDL="CREATE TABLE typed (k INT, b BLOB, f REAL, t TEXT, tz TEXT);
+  INSERT INTO typed VALUES (1, X'0a1b00ff', 2.5, '10:08:22.123', '2020-07-30 10:08:22.123Z')"
 # shellcheck source=lib/lookup_cases.sh
 source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases sqlite
 lookup_bad_value sqlite
+lookup_types sqlite
 
 echo "lookup_sqlite: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -172,6 +172,22 @@ SQL
   fi
 }
 
+# lookup_types NAME: BYTES, DOUBLE, TIME and TIMESTAMP_LTZ read back through a lookup
+# (LK_TYPES_DDL creates table `typed` (k, b, f, t, tz) and inserts one row with k = 1:
+# bytes 0a1b00ff, 2.5, 10:08:22.123, 2020-07-30 10:08:22.123 UTC)
+lookup_types() {
+  db_sql "$LK_TYPES_DDL"
+  cat >types.sql <<SQL
+CREATE TABLE typed (k INT, b BYTES, f DOUBLE, t TIME(3), tz TIMESTAMP(3) WITH LOCAL TIME ZONE)
+WITH ('connector' = 'jdbc', $LK_AUTH 'url' = '$LK_URL', 'table-name' = 'typed');
+CREATE TABLE s (id INT NOT NULL, pt AS PROCTIME()) WITH ('connector' = 'values', 'data' = '+I[1]; +I[2]');
+SELECT s.id, d.b, d.f, d.t, d.tz FROM s LEFT JOIN typed FOR SYSTEM_TIME AS OF s.pt AS d ON d.k = s.id;
+SQL
+  run_ok "$1 types" types.sql
+  expect_out "$1 types: output" types.sql.out "+I[1, x'0a1b00ff', 2.5, 10:08:22.123, 2020-07-30T10:08:22.123Z]
++I[2, null, null, null, null]"
+}
+
 # lookup_bad_value NAME: a stored value the declared type cannot hold fails at once (no retry)
 lookup_bad_value() {
   dim_reset
