@@ -2,8 +2,10 @@
  * cdc_planner.c — planning INSERT INTO ... SELECT: tables and views, the
  * query's expressions, pushdown into the source (partitions, filters,
  * projection, limit, metadata), changelog negotiation (ChangelogNormalize,
- * DropUpdateBefore, rejection with Flink's message), and the per-row steps
- * the runtime runs (cdc_pipe_transform).
+ * DropUpdateBefore, rejection with Flink's message), lookup joins (the
+ * query rewritten to the joined row, keys split from the other ON
+ * conditions), and the per-row steps the runtime runs (cdc_pipe_transform,
+ * with per-split lookup handles and caches).
  */
 #include "cdc_planner.h"
 
@@ -318,7 +320,6 @@ struct cdc_pipe_split_s {
     cdc_buf_t keybuf;
     cdc_batch_t fetched; /* rows of the last lookup */
     cdc_error_t *err;
-    uint64_t lookups;
 };
 
 static void lookup_join_free(cdc_lookup_join_t *j)
@@ -373,17 +374,6 @@ cdc_error_t *cdc_pipe_split_take_error(cdc_pipe_split_t *ps)
     return e ? e : cdc_error_new(CDC_ERR_INTERNAL, "a lookup failed without a reason");
 }
 
-void cdc_pipe_split_stats(const cdc_pipe_split_t *ps, uint64_t *lookups, uint64_t *cache_hits)
-{
-    *lookups = ps ? ps->lookups : 0;
-    *cache_hits = 0;
-    if (ps && ps->cache) {
-        cdc_lookup_cache_stats_t st;
-        cdc_lookup_cache_stats(ps->cache, &st);
-        *cache_hits = st.hits;
-    }
-}
-
 void cdc_pipe_split_close(cdc_pipe_split_t *ps)
 {
     if (!ps)
@@ -420,7 +410,6 @@ static int lookup_rows(cdc_pipe_split_t *ps, const cdc_row_t *row, cdc_arena_t *
         if (cdc_lookup_cache_get(ps->cache, ps->keybuf.data, ps->keybuf.len, rows, n))
             return 0;
     }
-    ps->lookups++;
     if (cdc_lookup_fetch(ps->lk, ps->keys, j->opts.max_retries, &ps->fetched, &ps->err) < 0) {
         cdc_error_add_context(ps->err, "looking up table \"%s\"", j->dim_name);
         return -2;

@@ -136,9 +136,6 @@ int cdc_pipe_split_open(cdc_pipe_t *pipe, int split, cdc_pipe_split_t **out, cdc
 /** The error of the last cdc_pipe_transform that returned -2 (the caller owns it). */
 cdc_error_t *cdc_pipe_split_take_error(cdc_pipe_split_t *ps);
 
-/** Lookup statistics of the split (zeros without a lookup join or cache). */
-void cdc_pipe_split_stats(const cdc_pipe_split_t *ps, uint64_t *lookups, uint64_t *cache_hits);
-
 void cdc_pipe_split_close(cdc_pipe_split_t *ps); /* NULL is accepted */
 
 /**
