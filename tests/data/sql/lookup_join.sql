@@ -26,3 +26,10 @@ SELECT d.*, o.id FROM orders AS o JOIN dim FOR SYSTEM_TIME AS OF o.proc_time AS 
 -- without aliases
 SELECT orders.id, dim.name FROM orders JOIN dim FOR SYSTEM_TIME AS OF orders.proc_time
 ON orders.k = dim.k AND dim.tag = 'b';
+-- a view holding the join, filtered outside
+CREATE VIEW enriched AS SELECT o.id, d.name, d.tag FROM orders AS o
+JOIN dim FOR SYSTEM_TIME AS OF o.proc_time d ON o.k = d.k;
+SELECT id, name FROM enriched WHERE tag = 'b';
+-- keys compared with constants
+SELECT o.id, d.name FROM orders AS o JOIN dim FOR SYSTEM_TIME AS OF o.proc_time AS d
+ON d.tag = 'a' AND d.k = 10;
