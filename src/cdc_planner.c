@@ -1296,11 +1296,33 @@ static void rewritten_free(cdc_sql_query_t *q)
 {
     if (!q)
         return;
-    for (size_t i = 0; i < q->nitems; i++)
+    for (size_t i = 0; i < q->nitems; i++) {
         cdc_sql_expr_destroy(q->items[i].expr);
+        free(q->items[i].alias);
+    }
     free(q->items);
     cdc_sql_expr_destroy(q->where);
     free(q);
+}
+
+/* The output name an item of the rewritten query gets (its alias, or a column's name). */
+static const char *item_name(const cdc_sql_select_item_t *it)
+{
+    if (it->alias)
+        return it->alias;
+    if (it->expr->kind == CDC_SQL_EXPR_COLUMN)
+        return it->expr->column.parts[it->expr->column.nparts - 1];
+    return NULL;
+}
+
+static bool name_taken(const cdc_sql_query_t *rq, const char *name)
+{
+    for (size_t i = 0; i < rq->nitems; i++) {
+        const char *n = item_name(&rq->items[i]);
+        if (n && strcmp(n, name) == 0)
+            return true;
+    }
+    return false;
 }
 
 /* The query with every column reference resolved to the joined row; `s.*` / `d.*` expanded. */
@@ -1314,6 +1336,7 @@ static cdc_sql_query_t *rewrite_query(const cdc_sql_query_t *q, join_names_t *jn
     rq->nitems = 0;
     size_t cap = q->nitems + (size_t)jn->probe->nchildren + (size_t)jn->dim->nchildren + 1;
     rq->items = cdc_xcalloc(cap, sizeof(*rq->items));
+    const char **was = cdc_xcalloc(cap, sizeof(char *)); /* a column item's name as written */
     for (size_t i = 0; i < q->nitems && !jn->err; i++) {
         const cdc_sql_select_item_t *it = &q->items[i];
         const cdc_sql_expr_t *e = it->expr;
@@ -1332,9 +1355,20 @@ static cdc_sql_query_t *rewrite_query(const cdc_sql_query_t *q, join_names_t *jn
                     column_ref(pq ? t->names[c] : jn->dim_names[c], e->line, e->col);
             continue;
         }
-        rq->items[rq->nitems] = *it;
-        rq->items[rq->nitems++].expr = rewrite_expr(e, jn);
+        cdc_sql_select_item_t *ri = &rq->items[rq->nitems];
+        *ri = *it;
+        ri->alias = it->alias ? cdc_xstrdup(it->alias) : NULL;
+        ri->expr = rewrite_expr(e, jn);
+        if (!it->alias && e->kind == CDC_SQL_EXPR_COLUMN && ri->expr->kind == CDC_SQL_EXPR_COLUMN)
+            was[rq->nitems] = e->column.parts[e->column.nparts - 1];
+        rq->nitems++;
     }
+    /* `d.k`, renamed k0 in the joined row, is still named k in the output unless another
+       item is */
+    for (size_t i = 0; i < rq->nitems && !jn->err; i++)
+        if (was[i] && strcmp(item_name(&rq->items[i]), was[i]) != 0 && !name_taken(rq, was[i]))
+            rq->items[i].alias = cdc_xstrdup(was[i]);
+    free(was);
     rq->where = rewrite_expr(q->where, jn);
     return rq;
 }

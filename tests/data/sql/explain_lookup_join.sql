@@ -23,3 +23,6 @@ CREATE TABLE keyed (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)
     'connector' = 'values', 'sink-changelog-mode-enforced' = 'I,UB,UA,D');
 EXPLAIN INSERT INTO keyed
 SELECT u.id, d.name FROM ups AS u LEFT JOIN dim FOR SYSTEM_TIME AS OF u.pt AS d ON u.k = d.k;
+-- output names: a dim column keeps its name unless the probe side's column is selected too
+EXPLAIN SELECT d.k, d.region, o.id FROM orders AS o JOIN dim FOR SYSTEM_TIME AS OF o.proc_time AS d ON o.k = d.k;
+EXPLAIN SELECT d.k, o.k FROM orders AS o JOIN dim FOR SYSTEM_TIME AS OF o.proc_time AS d ON o.k = d.k;
