@@ -30,7 +30,7 @@ void cdc_lookup_opts_read(const cdc_config_t *cfg, cdc_lookup_opts_t *out)
         return;
     out->cache = cdc_config_enum(cfg, "lookup.cache") == 1;
     if (given(cfg, "lookup.cache.max-rows")) {
-        out->cache = true;
+        out->cache = out->cache || !given(cfg, "lookup.cache"); /* legacy: max-rows turns it on */
         out->max_rows = cdc_config_int(cfg, "lookup.cache.max-rows");
     }
     if (given(cfg, "lookup.partial-cache.max-rows"))
@@ -49,6 +49,17 @@ void cdc_lookup_opts_read(const cdc_config_t *cfg, cdc_lookup_opts_t *out)
         !given(cfg, "lookup.cache.caching-missing-key"))
         out->cache_missing_key = cdc_config_bool(cfg, "lookup.partial-cache.cache-missing-key");
     out->max_retries = (int)cdc_config_int(cfg, "lookup.max-retries");
+}
+
+void cdc_lookup_check(const cdc_config_t *cfg, cdc_buf_t *problems)
+{
+    cdc_lookup_opts_t o;
+    cdc_lookup_opts_read(cfg, &o);
+    if (o.cache && o.max_rows == 0 && o.expire_after_write_ms == 0 && o.expire_after_access_ms == 0)
+        cdc_buf_puts(problems, "option \"lookup.cache\": a PARTIAL cache needs a bound: set "
+                               "\"lookup.partial-cache.max-rows\", "
+                               "\"lookup.partial-cache.expire-after-write\" or "
+                               "\"lookup.partial-cache.expire-after-access\"\n");
 }
 
 static void put_duration(cdc_buf_t *out, const char *name, int64_t ms)

@@ -216,6 +216,13 @@ struct cdc_lookup_s {
 /** {"NONE", "PARTIAL", NULL}: values of lookup.cache. */
 extern const char *const cdc_lookup_cache_kinds[];
 
+/**
+ * The cross-option rule of CDC_LOOKUP_OPTION_DEFS, for the factory's check
+ * callback: a PARTIAL cache needs a bound (max-rows or an expiry), as Flink's
+ * does. Appends one line per problem.
+ */
+void cdc_lookup_check(const cdc_config_t *cfg, cdc_buf_t *problems);
+
 /*
  * Flink's lookup cache and retry options, for the option table of a connector
  * with open_lookup (the runtime reads them; the legacy lookup.cache.* keys are

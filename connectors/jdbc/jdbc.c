@@ -183,6 +183,7 @@ const jdbc_dialect_t *jdbc_dialect_for(const char *url)
 
 static void jdbc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
+    cdc_lookup_check(cfg, problems);
     const char *url = cdc_config_str(cfg, "url");
     if (!url || dialect_for(url))
         return;

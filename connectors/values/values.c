@@ -318,6 +318,7 @@ static void values_check(const cdc_config_t *cfg, cdc_buf_t *problems)
     }
     if (cdc_config_str(cfg, "metadata-data") && !rm)
         cdc_buf_puts(problems, "option \"metadata-data\": needs option \"readable-metadata\"\n");
+    cdc_lookup_check(cfg, problems);
 }
 
 /* ---- text -> values ------------------------------------------------------------------------ */

@@ -306,3 +306,40 @@ Test(lookup_cache, backoff_grows_and_is_capped)
     cr_expect_eq(cdc_lookup_backoff_ms(3), 3000);
     cr_expect_eq(cdc_lookup_backoff_ms(50), 10000);
 }
+
+Test(lookup_cache, options_explicit_none_wins_over_legacy_max_rows)
+{
+    cdc_lookup_opts_t o;
+    read_opts((const char *const[]){"lookup.cache", "NONE", "lookup.cache.max-rows", "7", NULL},
+              &o);
+    cr_expect_not(o.cache);
+}
+
+static void check_problems(const char *const *kv, const char *expected)
+{
+    cdc_kv_t given = {0};
+    for (int i = 0; kv[i]; i += 2)
+        cdc_kv_set(&given, kv[i], kv[i + 1]);
+    cdc_error_t *err = NULL;
+    cdc_config_t *cfg = cdc_config_new(defs, "connector \"test\"", &given, &err);
+    cr_assert_not_null(cfg);
+    cdc_buf_t problems = {0};
+    cdc_lookup_check(cfg, &problems);
+    cr_expect_str_eq(cdc_buf_cstr(&problems), expected);
+    cdc_buf_free(&problems);
+    cdc_config_destroy(cfg);
+    cdc_kv_free(&given);
+}
+
+Test(lookup_cache, a_partial_cache_needs_a_bound)
+{
+    check_problems((const char *const[]){"lookup.cache", "PARTIAL", NULL},
+                   "option \"lookup.cache\": a PARTIAL cache needs a bound: set "
+                   "\"lookup.partial-cache.max-rows\", \"lookup.partial-cache.expire-after-write\" "
+                   "or \"lookup.partial-cache.expire-after-access\"\n");
+    check_problems((const char *const[]){"lookup.cache", "PARTIAL",
+                                         "lookup.partial-cache.expire-after-access", "1 min", NULL},
+                   "");
+    check_problems((const char *const[]){"lookup.cache.max-rows", "10", NULL}, "");
+    check_problems((const char *const[]){NULL}, "");
+}

@@ -112,7 +112,7 @@ SQL
   #    ids alternate between key 0, stored as 'old', and key 1, missing at first)
   local n=0
   for opts in "'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.expire-after-write' = '1 h'" \
-    "'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.cache-missing-key' = 'false'" \
+    "'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.max-rows' = '100', 'lookup.partial-cache.cache-missing-key' = 'false'" \
     "'lookup.cache' = 'NONE'" \
     "'lookup.cache.max-rows' = '10', 'lookup.cache.ttl' = '1 s'"; do
     n=$((n + 1))
