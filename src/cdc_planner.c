@@ -1555,11 +1555,12 @@ static int plan_join_dim(const cdc_plan_env_t *penv, const level_t *lv,
     int found = cdc_catalog_find(penv->cat, &join->table.name, &dim, &v, err);
     if (found < 0)
         return -1;
-    if (found == 0)
-        return cdc_catalog_get_table(penv->cat, &join->table.name, lv->text, lv->len, lv->filename,
-                                     err)
-                   ? 0
-                   : -1;
+    if (found == 0) { /* the catalog's message, positioned in this level's text */
+        if (cdc_catalog_get_table(penv->cat, &join->table.name, lv->text, lv->len, lv->filename,
+                                  err))
+            *err = cdc_error_new(CDC_ERR_INTERNAL, "the catalog found a table it did not list");
+        return -1;
+    }
     int nl = join->table.name.line, nc = join->table.name.col;
     if (!dim) {
         *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, nl, nc,
