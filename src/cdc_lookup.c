@@ -5,7 +5,9 @@
  * The cache is a chained hash table over key bytes plus a doubly linked LRU
  * list. Each entry is one malloc'ed block holding the key bytes and a deep
  * copy of its rows (values, strings, nested arrays/maps/rows), so evicting
- * frees one block. It belongs to one split (one thread): no locks.
+ * frees one block — at the next cdc_lookup_cache_release, so that rows handed
+ * out for the batch being built stay valid. It belongs to one split (one
+ * thread): no locks.
  */
 #include "cdc_lookup.h"
 
@@ -208,6 +210,8 @@ struct cdc_lookup_cache_s {
     entry_t **buckets;
     size_t nbuckets; /* power of two */
     entry_t *newest, *oldest;
+    entry_t *dropped; /* removed since the last release, chained by hnext: rows handed out
+                         from them stay valid until then */
     cdc_lookup_cache_stats_t stats;
 };
 
@@ -281,7 +285,17 @@ static void remove_entry(cdc_lookup_cache_t *c, entry_t *e)
     *pp = e->hnext;
     lru_unlink(c, e);
     c->stats.size--;
-    free(e);
+    e->hnext = c->dropped;
+    c->dropped = e;
+}
+
+void cdc_lookup_cache_release(cdc_lookup_cache_t *c)
+{
+    while (c->dropped) {
+        entry_t *next = c->dropped->hnext;
+        free(c->dropped);
+        c->dropped = next;
+    }
 }
 
 static bool expired(const cdc_lookup_cache_t *c, const entry_t *e, int64_t now)
@@ -335,15 +349,15 @@ static void grow(cdc_lookup_cache_t *c)
     c->nbuckets = ncap;
 }
 
-void cdc_lookup_cache_put(cdc_lookup_cache_t *c, const void *key, size_t keylen,
-                          const cdc_row_t *rows, uint32_t n)
+const cdc_row_t *cdc_lookup_cache_put(cdc_lookup_cache_t *c, const void *key, size_t keylen,
+                                      const cdc_row_t *rows, uint32_t n)
 {
     uint64_t h = hash_key(key, keylen);
     entry_t *old = *find_slot(c, key, keylen, h);
     if (old)
         remove_entry(c, old);
     if (n == 0 && !c->opts.cache_missing_key)
-        return;
+        return NULL;
     size_t head = ALIGN16(sizeof(entry_t) + keylen);
     size_t sz = head + ALIGN16(sizeof(cdc_row_t) * n);
     for (uint32_t i = 0; i < n; i++)
@@ -370,6 +384,7 @@ void cdc_lookup_cache_put(cdc_lookup_cache_t *c, const void *key, size_t keylen,
     }
     if (c->stats.size > c->nbuckets)
         grow(c);
+    return e->rows;
 }
 
 void cdc_lookup_cache_stats(const cdc_lookup_cache_t *c, cdc_lookup_cache_stats_t *out)
@@ -387,6 +402,7 @@ void cdc_lookup_cache_destroy(cdc_lookup_cache_t *c)
         free(e);
         e = next;
     }
+    cdc_lookup_cache_release(c);
     free(c->buckets);
     free(c);
 }

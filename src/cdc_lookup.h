@@ -53,8 +53,9 @@ cdc_lookup_cache_t *cdc_lookup_cache_new(const cdc_lookup_opts_t *opts, const cd
 
 /**
  * Looks key (bytes) up. On a hit returns true and sets *rows and *n to the cached
- * rows (n may be 0 for a key cached as missing), valid until the next put or
- * destroy; the entry becomes the most recently used. An expired entry is
+ * rows (n may be 0 for a key cached as missing), valid until the next
+ * cdc_lookup_cache_release (even if the entry is evicted or expires before)
+ * or destroy; the entry becomes the most recently used. An expired entry is
  * dropped and counts as a miss.
  */
 bool cdc_lookup_cache_get(cdc_lookup_cache_t *cache, const void *key, size_t keylen,
@@ -63,11 +64,19 @@ bool cdc_lookup_cache_get(cdc_lookup_cache_t *cache, const void *key, size_t key
 /**
  * Stores copies of rows[0..n-1] under key (replacing what the key had), unless
  * n is 0 and missing keys are not cached. Evicts the least recently used keys
- * past max-rows. One allocation per stored key (a miss costs a lookup anyway);
- * none on hits.
+ * past max-rows. Returns the stored copies (valid as rows from get are), or
+ * NULL when nothing was stored. One allocation per stored key (a miss costs a
+ * lookup anyway); none on hits.
  */
-void cdc_lookup_cache_put(cdc_lookup_cache_t *cache, const void *key, size_t keylen,
-                          const cdc_row_t *rows, uint32_t n);
+const cdc_row_t *cdc_lookup_cache_put(cdc_lookup_cache_t *cache, const void *key, size_t keylen,
+                                      const cdc_row_t *rows, uint32_t n);
+
+/**
+ * Frees the entries evicted, expired or replaced since the last call: rows
+ * handed out before are invalid afterwards. The runtime calls it once per
+ * batch, after the previous batch was written.
+ */
+void cdc_lookup_cache_release(cdc_lookup_cache_t *cache);
 
 void cdc_lookup_cache_stats(const cdc_lookup_cache_t *cache, cdc_lookup_cache_stats_t *out);
 

@@ -390,13 +390,16 @@ void cdc_pipe_split_close(cdc_pipe_split_t *ps)
 
 /*
  * The dim rows matching the probe row's key: from the cache, else from the
- * source (with retries; then cached). Returns 0 with *rows and *n (valid until the
- * next call), 1 when a key is NULL (nothing matches), -1 with a reason in
- * errbuf when a key expression failed, -2 when the lookup failed (ps->err).
+ * source (with retries; then cached). Returns 0 with *rows and *n, 1 when a
+ * key is NULL (nothing matches), -1 with a reason in errbuf when a key
+ * expression failed, -2 when the lookup failed (ps->err). *cached says the
+ * rows live in the cache until the next batch; else only until the next call.
  */
 static int lookup_rows(cdc_pipe_split_t *ps, const cdc_row_t *row, cdc_arena_t *arena,
-                       const cdc_row_t **rows, uint32_t *n, char *errbuf, size_t errlen)
+                       const cdc_row_t **rows, uint32_t *n, bool *cached, char *errbuf,
+                       size_t errlen)
 {
+    *cached = false;
     cdc_lookup_join_t *j = ps->pipe->join;
     for (int k = 0; k < j->nkeys; k++) {
         if (cdc_expr_eval(j->key_exprs[k], row, arena, &ps->keys[k], errbuf, errlen) < 0)
@@ -407,31 +410,44 @@ static int lookup_rows(cdc_pipe_split_t *ps, const cdc_row_t *row, cdc_arena_t *
     if (ps->cache) {
         cdc_row_t keyrow = {.arity = (uint32_t)j->nkeys, .values = ps->keys};
         key_bytes(&keyrow, j->key_idx, j->nkeys, j->key_type, &ps->keybuf);
-        if (cdc_lookup_cache_get(ps->cache, ps->keybuf.data, ps->keybuf.len, rows, n))
+        if (cdc_lookup_cache_get(ps->cache, ps->keybuf.data, ps->keybuf.len, rows, n)) {
+            *cached = true;
             return 0;
+        }
     }
     if (cdc_lookup_fetch(ps->lk, ps->keys, j->opts.max_retries, &ps->fetched, &ps->err) < 0) {
         cdc_error_add_context(ps->err, "looking up table \"%s\"", j->dim_name);
         return -2;
     }
-    if (ps->cache)
-        cdc_lookup_cache_put(ps->cache, ps->keybuf.data, ps->keybuf.len, ps->fetched.rows,
-                             ps->fetched.n);
     *rows = ps->fetched.rows;
     *n = ps->fetched.n;
+    if (ps->cache) {
+        const cdc_row_t *stored = cdc_lookup_cache_put(ps->cache, ps->keybuf.data, ps->keybuf.len,
+                                                       ps->fetched.rows, ps->fetched.n);
+        if (stored) {
+            *rows = stored;
+            *cached = true;
+        }
+    }
     return 0;
 }
 
-/* The joined row: the probe row's fields, then the dim row's (copied), or NULLs. */
+/*
+ * The joined row: the probe row's fields, then the dim row's, or NULLs. Dim
+ * values from the cache are shared (they live until the next batch), others
+ * copied.
+ */
 static cdc_row_t *joined_row(const cdc_lookup_join_t *j, const cdc_row_t *probe,
-                             const cdc_row_t *dim, cdc_arena_t *arena)
+                             const cdc_row_t *dim, bool cached, cdc_arena_t *arena)
 {
     int nd = j->dim_type->nchildren;
     cdc_row_t *row = cdc_row_new_in(arena, (uint32_t)(j->nprobe + nd));
     row->kind = probe->kind;
     row->origin = probe->origin;
     memcpy(row->values, probe->values, sizeof(cdc_value_t) * (size_t)j->nprobe);
-    for (int f = 0; dim && f < nd; f++)
+    if (dim && cached)
+        memcpy(row->values + j->nprobe, dim->values, sizeof(cdc_value_t) * (size_t)nd);
+    for (int f = 0; dim && !cached && f < nd; f++)
         copy_value(&row->values[j->nprobe + f], &dim->values[f], j->dim_type->children[f], arena);
     return row;
 }
@@ -519,12 +535,13 @@ static int join_row(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_row_t *row, cdc_bat
     cdc_lookup_join_t *j = p->join;
     const cdc_row_t *rows = NULL;
     uint32_t n = 0;
-    int rc = lookup_rows(ps, row, &out->arena, &rows, &n, errbuf, errlen);
+    bool cached = false;
+    int rc = lookup_rows(ps, row, &out->arena, &rows, &n, &cached, errbuf, errlen);
     if (rc < 0)
         return rc;
     bool matched = false;
     for (uint32_t i = 0; rc == 0 && i < n; i++) {
-        cdc_row_t *jr = joined_row(j, row, &rows[i], &out->arena);
+        cdc_row_t *jr = joined_row(j, row, &rows[i], cached, &out->arena);
         bool keep = true;
         for (int c = 0; c < j->nconds && keep; c++)
             if (cdc_expr_eval_predicate(j->conds[c], jr, &out->arena, &keep, errbuf, errlen) < 0)
@@ -536,7 +553,7 @@ static int join_row(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_row_t *row, cdc_bat
             return -1;
     }
     if (!matched && j->left)
-        return emit_row(p, joined_row(j, row, NULL, &out->arena), out, errbuf, errlen);
+        return emit_row(p, joined_row(j, row, NULL, false, &out->arena), out, errbuf, errlen);
     return 0;
 }
 
@@ -551,6 +568,8 @@ static void now_ts(cdc_ts_t *ts)
 int cdc_pipe_transform(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc_batch_t *out,
                        uint64_t *skipped, char *errbuf, size_t errlen)
 {
+    if (ps && ps->cache) /* the previous batch was written: entries dropped since can go */
+        cdc_lookup_cache_release(ps->cache);
     for (uint32_t r = 0; r < in->n; r++) {
         cdc_row_t *row = &in->rows[r];
         if (p->whole_nest) {

@@ -343,3 +343,27 @@ Test(lookup_cache, a_partial_cache_needs_a_bound)
     check_problems((const char *const[]){"lookup.cache.max-rows", "10", NULL}, "");
     check_problems((const char *const[]){NULL}, "");
 }
+
+Test(lookup_cache, rows_handed_out_outlive_eviction_until_release)
+{
+    cdc_lookup_opts_t o = {.cache = true, .max_rows = 1, .cache_missing_key = true};
+    cdc_lookup_cache_t *c = cdc_lookup_cache_new(&o, row_type, test_clock, NULL);
+    cdc_row_t a = make_row(1, "first"), b = make_row(2, "second");
+    const cdc_row_t *stored = cdc_lookup_cache_put(c, "a", 1, &a, 1);
+    cr_assert_not_null(stored);
+    expect_printed(&stored[0], "+I[1, first, [first, first]]");
+    const cdc_row_t *got;
+    uint32_t n;
+    cr_assert(get(c, "a", &got, &n));
+    cr_assert_eq(got, stored);
+    put(c, "b", &b, 1); /* evicts a: its rows stay readable until the release */
+    cr_expect_not(has(c, "a"));
+    expect_printed(&got[0], "+I[1, first, [first, first]]");
+    cdc_lookup_cache_release(c); /* (ASan would see a read of got from here on) */
+    cr_expect(has(c, "b"));
+    cdc_lookup_opts_t off = {.cache = true, .max_rows = 1, .cache_missing_key = false};
+    cdc_lookup_cache_t *c2 = cdc_lookup_cache_new(&off, row_type, test_clock, NULL);
+    cr_expect_null(cdc_lookup_cache_put(c2, "none", 4, NULL, 0));
+    cdc_lookup_cache_destroy(c2);
+    cdc_lookup_cache_destroy(c);
+}
