@@ -108,7 +108,7 @@ SQL
 +I[2, two]
 -D[2, two]"
 
-  # 3. the cache: the dim table changes while a slow stream is joined (30 rows, 5 per second;
+  # 3. the cache: the dim table changes while a slow stream is joined (40 rows, 5 per second;
   #    ids alternate between key 0, stored as 'old', and key 1, missing at first)
   local n=0
   for opts in "'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.expire-after-write' = '1 h'" \
@@ -122,9 +122,10 @@ CREATE TABLE slow (k INT, v STRING) WITH ('connector' = 'jdbc', $LK_AUTH 'url' =
     'table-name' = 'slow', $opts);
 CREATE TABLE gen (id INT NOT NULL, pt AS PROCTIME()) WITH ('connector' = 'datagen',
     'rows-per-second' = '5', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1',
-    'fields.id.end' = '30');
+    'fields.id.end' = '40');
 SELECT g.id, d.v FROM gen AS g LEFT JOIN slow FOR SYSTEM_TIME AS OF g.pt AS d ON d.k = MOD(g.id, 2);
 SQL
+    local failed_before=$fail
     "$bin" run cache$n.sql >cache$n.out 2>cache$n.err &
     local job=$!
     if wait_line cache$n.out; then ok; else bad "$name cache$n: no row within 20 s"; fi
@@ -140,21 +141,24 @@ SQL
     last1=$(grep -E '^\+I\[[0-9]*[13579], ' cache$n.out | tail -1)
     new0=$(grep -c ', new\]' cache$n.out)
     added=$(grep -c ', added\]' cache$n.out)
-    [[ $rows == 30 && $first0 == '+I[2, old]' ]] && ok || bad "$name cache$n: $rows rows, first '$first0'"
+    [[ $rows == 40 && $first0 == '+I[2, old]' ]] && ok || bad "$name cache$n: $rows rows, first '$first0'"
     case $n in
     1) # PARTIAL, missing keys cached: nothing of the change is seen within the TTL
-      [[ $new0 == 0 && $added == 0 && $last0 == '+I[30, old]' && $last1 == '+I[29, null]' ]] &&
+      [[ $new0 == 0 && $added == 0 && $last0 == '+I[40, old]' && $last1 == '+I[39, null]' ]] &&
         ok || bad "$name cache$n: the change was seen through the cache ($last0, $last1)" ;;
     2) # PARTIAL without caching missing keys: the update is not seen, the new key is
-      [[ $new0 == 0 && $last0 == '+I[30, old]' && $last1 == '+I[29, added]' ]] &&
+      [[ $new0 == 0 && $last0 == '+I[40, old]' && $last1 == '+I[39, added]' ]] &&
         ok || bad "$name cache$n: expected old values and the added key ($last0, $last1)" ;;
     3) # NONE: every lookup reads the table
-      [[ $last0 == '+I[30, new]' && $last1 == '+I[29, added]' ]] &&
+      [[ $last0 == '+I[40, new]' && $last1 == '+I[39, added]' ]] &&
         ok || bad "$name cache$n: the change was not seen without a cache ($last0, $last1)" ;;
     4) # legacy keys, a 1 s TTL: the change is seen once entries expire
-      [[ $last0 == '+I[30, new]' && $last1 == '+I[29, added]' ]] &&
+      [[ $last0 == '+I[40, new]' && $last1 == '+I[39, added]' ]] &&
         ok || bad "$name cache$n: entries did not expire ($last0, $last1)" ;;
     esac
+    if ((fail > failed_before)); then # what the job printed, for the record
+      head -50 cache$n.out cache$n.err
+    fi
   done
 
   # 4. a lookup that cannot reach the database fails after lookup.max-retries
