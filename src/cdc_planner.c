@@ -2,16 +2,20 @@
  * cdc_planner.c — planning INSERT INTO ... SELECT: tables and views, the
  * query's expressions, pushdown into the source (partitions, filters,
  * projection, limit, metadata), changelog negotiation (ChangelogNormalize,
- * DropUpdateBefore, rejection with Flink's message), and the per-row steps
- * the runtime runs (cdc_pipe_transform).
+ * DropUpdateBefore, rejection with Flink's message), lookup joins (the
+ * query rewritten to the joined row, keys split from the other ON
+ * conditions), and the per-row steps the runtime runs (cdc_pipe_transform,
+ * with per-split lookup handles and caches).
  */
 #include "cdc_planner.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "cdc_json.h" /* cdc_json_convert_scalar: partition values from their text */
+#include "cdc_lookup.h"
 
 #define MAX_VIEW_DEPTH 8
 #define MAX_CONJUNCTS 64
@@ -285,6 +289,169 @@ static int normalize_row(cdc_pipe_t *p, const cdc_row_t *row, cdc_arena_t *arena
     return n;
 }
 
+/* ---- lookup join ----------------------------------------------------------------- */
+
+struct cdc_lookup_join_s {
+    bool left;
+    char *dim_name; /* qualified */
+    char *dim_path; /* "catalog, database, table" */
+    cdc_resolved_t res;
+    cdc_table_ctx_t ctx;
+    cdc_source_t *src;
+    cdc_type_t *dim_type; /* ROW of the dim table's physical columns (rows of a lookup) */
+    int nkeys;
+    int *key_fields;        /* dim physical column of each key */
+    cdc_expr_t **key_exprs; /* probe side of each key, over the table row */
+    cdc_type_t *key_type;   /* ROW of the key fields' types (cache key bytes) */
+    int *key_idx;           /* 0..nkeys-1 */
+    cdc_expr_t **conds;     /* the ON clause's other conjuncts, over the joined row */
+    int nconds;
+    int nprobe;              /* fields of the table row, first in the joined row */
+    cdc_type_t *joined_type; /* table row fields, then the dim fields (renamed if taken) */
+    cdc_lookup_opts_t opts;
+    char *explain; /* "table=[[..]], joinType=[..], lookup=[..], ..." */
+};
+
+struct cdc_pipe_split_s {
+    cdc_pipe_t *pipe;
+    cdc_lookup_t *lk;
+    cdc_lookup_cache_t *cache; /* NULL with lookup.cache = NONE */
+    cdc_value_t *keys;
+    cdc_buf_t keybuf;
+    cdc_batch_t fetched; /* rows of the last lookup */
+    cdc_error_t *err;
+};
+
+static void lookup_join_free(cdc_lookup_join_t *j)
+{
+    if (!j)
+        return;
+    if (j->src)
+        j->src->ops->destroy(j->src);
+    cdc_resolved_free(&j->res);
+    for (int k = 0; j->key_exprs && k < j->nkeys; k++)
+        cdc_expr_destroy(j->key_exprs[k]);
+    for (int k = 0; k < j->nconds; k++)
+        cdc_expr_destroy(j->conds[k]);
+    free(j->conds);
+    free(j->key_exprs);
+    free(j->key_fields);
+    free(j->key_idx);
+    cdc_type_destroy(j->key_type);
+    cdc_type_destroy(j->dim_type);
+    cdc_type_destroy(j->joined_type);
+    free(j->dim_name);
+    free(j->dim_path);
+    free(j->explain);
+    free(j);
+}
+
+int cdc_pipe_split_open(cdc_pipe_t *p, int split, cdc_pipe_split_t **out, cdc_error_t **err)
+{
+    (void)split;
+    cdc_pipe_split_t *ps = cdc_xcalloc(1, sizeof(*ps));
+    ps->pipe = p;
+    cdc_batch_init(&ps->fetched);
+    cdc_lookup_join_t *j = p->join;
+    if (j) {
+        if (j->src->ops->open_lookup(j->src, j->key_fields, j->nkeys, &ps->lk, err) < 0) {
+            cdc_error_add_context(*err, "opening lookups of table \"%s\"", j->dim_name);
+            cdc_pipe_split_close(ps);
+            return -1;
+        }
+        ps->keys = cdc_xcalloc((size_t)j->nkeys, sizeof(cdc_value_t));
+        if (j->opts.cache)
+            ps->cache = cdc_lookup_cache_new(&j->opts, j->dim_type, NULL, NULL);
+    }
+    *out = ps;
+    return 0;
+}
+
+cdc_error_t *cdc_pipe_split_take_error(cdc_pipe_split_t *ps)
+{
+    cdc_error_t *e = ps->err;
+    ps->err = NULL;
+    return e ? e : cdc_error_new(CDC_ERR_INTERNAL, "a lookup failed without a reason");
+}
+
+void cdc_pipe_split_close(cdc_pipe_split_t *ps)
+{
+    if (!ps)
+        return;
+    if (ps->lk && ps->lk->ops->close)
+        ps->lk->ops->close(ps->lk);
+    cdc_lookup_cache_destroy(ps->cache);
+    cdc_batch_free(&ps->fetched);
+    cdc_buf_free(&ps->keybuf);
+    cdc_error_destroy(ps->err);
+    free(ps->keys);
+    free(ps);
+}
+
+/*
+ * The dim rows matching the probe row's key: from the cache, else from the
+ * source (with retries; then cached). Returns 0 with *rows and *n, 1 when a
+ * key is NULL (nothing matches), -1 with a reason in errbuf when a key
+ * expression failed, -2 when the lookup failed (ps->err). *cached says the
+ * rows live in the cache until the next batch; else only until the next call.
+ */
+static int lookup_rows(cdc_pipe_split_t *ps, const cdc_row_t *row, cdc_arena_t *arena,
+                       const cdc_row_t **rows, uint32_t *n, bool *cached, char *errbuf,
+                       size_t errlen)
+{
+    *cached = false;
+    cdc_lookup_join_t *j = ps->pipe->join;
+    for (int k = 0; k < j->nkeys; k++) {
+        if (cdc_expr_eval(j->key_exprs[k], row, arena, &ps->keys[k], errbuf, errlen) < 0)
+            return -1;
+        if (ps->keys[k].flags & (CDC_V_NULL | CDC_V_UNCHANGED))
+            return 1;
+    }
+    if (ps->cache) {
+        cdc_row_t keyrow = {.arity = (uint32_t)j->nkeys, .values = ps->keys};
+        key_bytes(&keyrow, j->key_idx, j->nkeys, j->key_type, &ps->keybuf);
+        if (cdc_lookup_cache_get(ps->cache, ps->keybuf.data, ps->keybuf.len, rows, n)) {
+            *cached = true;
+            return 0;
+        }
+    }
+    if (cdc_lookup_fetch(ps->lk, ps->keys, j->opts.max_retries, &ps->fetched, &ps->err) < 0) {
+        cdc_error_add_context(ps->err, "looking up table \"%s\"", j->dim_name);
+        return -2;
+    }
+    *rows = ps->fetched.rows;
+    *n = ps->fetched.n;
+    if (ps->cache) {
+        const cdc_row_t *stored = cdc_lookup_cache_put(ps->cache, ps->keybuf.data, ps->keybuf.len,
+                                                       ps->fetched.rows, ps->fetched.n);
+        if (stored) {
+            *rows = stored;
+            *cached = true;
+        }
+    }
+    return 0;
+}
+
+/*
+ * The joined row: the probe row's fields, then the dim row's, or NULLs. Dim
+ * values from the cache are shared (they live until the next batch), others
+ * copied.
+ */
+static cdc_row_t *joined_row(const cdc_lookup_join_t *j, const cdc_row_t *probe,
+                             const cdc_row_t *dim, bool cached, cdc_arena_t *arena)
+{
+    int nd = j->dim_type->nchildren;
+    cdc_row_t *row = cdc_row_new_in(arena, (uint32_t)(j->nprobe + nd));
+    row->kind = probe->kind;
+    row->origin = probe->origin;
+    memcpy(row->values, probe->values, sizeof(cdc_value_t) * (size_t)j->nprobe);
+    if (dim && cached)
+        memcpy(row->values + j->nprobe, dim->values, sizeof(cdc_value_t) * (size_t)nd);
+    for (int f = 0; dim && !cached && f < nd; f++)
+        copy_value(&row->values[j->nprobe + f], &dim->values[f], j->dim_type->children[f], arena);
+    return row;
+}
+
 /* ---- per-row steps ------------------------------------------------------------- */
 
 static int run_stages(cdc_pipe_t *p, cdc_row_t *row, cdc_arena_t *arena, cdc_row_t **out,
@@ -340,9 +507,69 @@ static void nest_free(cdc_nest_t *n)
     free(n->fields);
 }
 
-int cdc_pipe_transform(cdc_pipe_t *p, cdc_batch_t *in, cdc_batch_t *out, uint64_t *skipped,
-                       char *errbuf, size_t errlen)
+/* Runs the Calc stages on one row and appends what comes out. Returns 0 or -1 (errbuf). */
+static int emit_row(cdc_pipe_t *p, cdc_row_t *row, cdc_batch_t *out, char *errbuf, size_t errlen)
 {
+    cdc_row_t *res = NULL;
+    int rc = run_stages(p, row, &out->arena, &res, errbuf, errlen);
+    if (rc <= 0)
+        return rc;
+    if (p->drop_update_before && res->kind == CDC_UPDATE_BEFORE)
+        return 0;
+    cdc_row_t *dst = cdc_batch_add(out, res->kind, 0);
+    dst->arity = res->arity;
+    dst->values = res->values;
+    dst->origin = res->origin;
+    return 0;
+}
+
+/*
+ * The lookup join of one row, each joined row passed on to the stages: the
+ * dim rows matching its key and the ON clause's other conjuncts, or for a
+ * LEFT JOIN without any, the row with NULL dim fields. Returns 0, -1 (errbuf)
+ * or -2 (ps->err).
+ */
+static int join_row(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_row_t *row, cdc_batch_t *out,
+                    char *errbuf, size_t errlen)
+{
+    cdc_lookup_join_t *j = p->join;
+    const cdc_row_t *rows = NULL;
+    uint32_t n = 0;
+    bool cached = false;
+    int rc = lookup_rows(ps, row, &out->arena, &rows, &n, &cached, errbuf, errlen);
+    if (rc < 0)
+        return rc;
+    bool matched = false;
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        cdc_row_t *jr = joined_row(j, row, &rows[i], cached, &out->arena);
+        bool keep = true;
+        for (int c = 0; c < j->nconds && keep; c++)
+            if (cdc_expr_eval_predicate(j->conds[c], jr, &out->arena, &keep, errbuf, errlen) < 0)
+                return -1;
+        if (!keep)
+            continue;
+        matched = true;
+        if (emit_row(p, jr, out, errbuf, errlen) < 0)
+            return -1;
+    }
+    if (!matched && j->left)
+        return emit_row(p, joined_row(j, row, NULL, false, &out->arena), out, errbuf, errlen);
+    return 0;
+}
+
+static void now_ts(cdc_ts_t *ts)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    ts->millis = (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+    ts->nanos = 0;
+}
+
+int cdc_pipe_transform(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc_batch_t *out,
+                       uint64_t *skipped, char *errbuf, size_t errlen)
+{
+    if (ps && ps->cache) /* the previous batch was written: entries dropped since can go */
+        cdc_lookup_cache_release(ps->cache);
     for (uint32_t r = 0; r < in->n; r++) {
         cdc_row_t *row = &in->rows[r];
         if (p->whole_nest) {
@@ -367,6 +594,9 @@ int cdc_pipe_transform(cdc_pipe_t *p, cdc_batch_t *in, cdc_batch_t *out, uint64_
                     if (cdc_expr_eval(p->col_expr[c], row, &out->arena, &trow->values[c], errbuf,
                                       errlen) < 0)
                         goto bad_row;
+                } else if (p->col_proctime && p->col_proctime[c]) {
+                    trow->values[c].flags = 0;
+                    now_ts(&trow->values[c].v.ts);
                 }
             }
         }
@@ -378,18 +608,15 @@ int cdc_pipe_transform(cdc_pipe_t *p, cdc_batch_t *in, cdc_batch_t *out, uint64_
             pthread_mutex_unlock(&p->norm_lock);
         }
         for (int k = 0; k < nnorm; k++) {
-            cdc_row_t *res = NULL;
-            int rc = run_stages(p, norm_out[k], &out->arena, &res, errbuf, errlen);
-            if (rc < 0)
+            uint32_t before = out->n;
+            int rc = p->join ? join_row(p, ps, norm_out[k], out, errbuf, errlen)
+                             : emit_row(p, norm_out[k], out, errbuf, errlen);
+            if (rc == -2)
+                return -2;
+            if (rc < 0) {
+                cdc_batch_truncate(out, out->n - before);
                 goto bad_row;
-            if (rc == 0)
-                continue;
-            if (p->drop_update_before && res->kind == CDC_UPDATE_BEFORE)
-                continue;
-            cdc_row_t *dst = cdc_batch_add(out, res->kind, 0);
-            dst->arity = res->arity;
-            dst->values = res->values;
-            dst->origin = res->origin;
+            }
         }
         continue;
     bad_row:
@@ -432,6 +659,8 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
     cdc_type_destroy(p->whole_type);
     free(p->col_scan);
     free(p->col_expr);
+    free(p->col_proctime);
+    lookup_join_free(p->join);
     for (int s = 0; s < p->nstages; s++) {
         for (int i = 0; i < p->stages[s].nitems; i++)
             cdc_expr_destroy(p->stages[s].items[i]);
@@ -564,6 +793,11 @@ void cdc_pipe_explain(const cdc_pipe_t *p, cdc_buf_t *out)
     for (int s = p->nstages - 1; s >= 0; s--) {
         INDENT();
         cdc_buf_printf(out, "Calc(%s, changelogMode=%s)\n", p->stages[s].explain,
+                       cdc_changelog_mode_str(mid, mode));
+    }
+    if (p->join) {
+        INDENT();
+        cdc_buf_printf(out, "LookupJoin(%s, changelogMode=%s)\n", p->join->explain,
                        cdc_changelog_mode_str(mid, mode));
     }
     if (p->normalize) {
@@ -978,6 +1212,481 @@ static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const
     return true;
 }
 
+/* ---- lookup join planning ------------------------------------------------------- */
+
+/* True for a computed column `c AS PROCTIME()`: a processing-time attribute. */
+static bool is_proctime(const cdc_sql_expr_t *e)
+{
+    return e && e->kind == CDC_SQL_EXPR_CALL && e->call.name &&
+           strcasecmp(e->call.name, "PROCTIME") == 0 && e->call.nargs == 0;
+}
+
+/*
+ * Column references of a query with a lookup join, resolved to the joined row
+ * (the probe table's columns, then the dim table's, a dim column renamed
+ * "k0", "k1", ... when the probe side has its name, as Flink does): "s.k",
+ * "d.k" and unambiguous bare names become one-part references to those
+ * names; an ambiguous bare name is an error.
+ */
+typedef struct join_names {
+    const cdc_type_t *probe; /* the table row (names) */
+    const cdc_type_t *dim;   /* the dim table's physical columns */
+    char **dim_names;        /* their names in the joined row */
+    const char *pq[2], *dq[2];
+    const level_t *lv;
+    const char *probe_table, *dim_table; /* qualified, for messages */
+    cdc_error_t *err;
+} join_names_t;
+
+static bool is_qual(const char *const q[2], const char *name)
+{
+    return (q[0] && strcmp(q[0], name) == 0) || (q[1] && strcmp(q[1], name) == 0);
+}
+
+static void rewrite_ref(const cdc_sql_expr_t *ce, void *ctx)
+{
+    join_names_t *jn = ctx;
+    if (jn->err || ce->kind != CDC_SQL_EXPR_COLUMN)
+        return;
+    cdc_sql_expr_t *e = (cdc_sql_expr_t *)ce; /* a clone the planner owns */
+    char **parts = e->column.parts;
+    size_t np = e->column.nparts, first = 0;
+    const char *name = NULL;
+    bool probe_q = np >= 2 && is_qual(jn->pq, parts[0]);
+    bool dim_q = np >= 2 && !probe_q && is_qual(jn->dq, parts[0]);
+    if (probe_q || dim_q) {
+        first = 1;
+        const cdc_type_t *t = probe_q ? jn->probe : jn->dim;
+        int idx = cdc_type_field_index(t, parts[1]);
+        if (idx < 0) {
+            jn->err = cdc_sql_error_at(CDC_ERR_SQL, jn->lv->text, jn->lv->len, jn->lv->filename,
+                                       e->line, e->col, "column \"%s\" not found in table \"%s\"",
+                                       parts[1], probe_q ? jn->probe_table : jn->dim_table);
+            return;
+        }
+        name = probe_q ? jn->probe->names[idx] : jn->dim_names[idx];
+    } else {
+        int a = cdc_type_field_index(jn->probe, parts[0]);
+        int b = cdc_type_field_index(jn->dim, parts[0]);
+        if (a >= 0 && b >= 0) {
+            jn->err = cdc_sql_error_at(CDC_ERR_SQL, jn->lv->text, jn->lv->len, jn->lv->filename,
+                                       e->line, e->col, "column \"%s\" is ambiguous", parts[0]);
+            cdc_error_set_hint(jn->err, "both \"%s\" and \"%s\" have it: qualify it (%s.%s)",
+                               jn->probe_table, jn->dim_table, jn->pq[1] ? jn->pq[1] : jn->pq[0],
+                               parts[0]);
+            return;
+        }
+        if (a < 0 && b < 0)
+            return; /* the expression compiler reports it */
+        name = a >= 0 ? jn->probe->names[a] : jn->dim_names[b];
+    }
+    size_t nn = np - first;
+    char **np2 = cdc_xcalloc(nn, sizeof(char *));
+    np2[0] = cdc_xstrdup(name);
+    for (size_t i = 1; i < nn; i++)
+        np2[i] = cdc_xstrdup(parts[first + i]);
+    for (size_t i = 0; i < np; i++)
+        free(parts[i]);
+    free(parts);
+    e->column.parts = np2;
+    e->column.nparts = nn;
+}
+
+static cdc_sql_expr_t *rewrite_expr(const cdc_sql_expr_t *e, join_names_t *jn)
+{
+    if (!e)
+        return NULL;
+    cdc_sql_expr_t *c = cdc_sql_expr_clone(e);
+    walk_columns(c, rewrite_ref, jn);
+    return c;
+}
+
+static cdc_sql_expr_t *column_ref(const char *name, int line, int col)
+{
+    cdc_sql_expr_t *e = cdc_xcalloc(1, sizeof(*e));
+    e->kind = CDC_SQL_EXPR_COLUMN;
+    e->line = line;
+    e->col = col;
+    e->column.parts = cdc_xcalloc(1, sizeof(char *));
+    e->column.parts[0] = cdc_xstrdup(name);
+    e->column.nparts = 1;
+    return e;
+}
+
+static void rewritten_free(cdc_sql_query_t *q)
+{
+    if (!q)
+        return;
+    for (size_t i = 0; i < q->nitems; i++) {
+        cdc_sql_expr_destroy(q->items[i].expr);
+        free(q->items[i].alias);
+    }
+    free(q->items);
+    cdc_sql_expr_destroy(q->where);
+    free(q);
+}
+
+/* The output name an item of the rewritten query gets (its alias, or a column's name). */
+static const char *item_name(const cdc_sql_select_item_t *it)
+{
+    if (it->alias)
+        return it->alias;
+    if (it->expr->kind == CDC_SQL_EXPR_COLUMN)
+        return it->expr->column.parts[it->expr->column.nparts - 1];
+    return NULL;
+}
+
+static bool name_taken(const cdc_sql_query_t *rq, const char *name)
+{
+    for (size_t i = 0; i < rq->nitems; i++) {
+        const char *n = item_name(&rq->items[i]);
+        if (n && strcmp(n, name) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The query with every column reference resolved to the joined row; `s.*` / `d.*` expanded. */
+static cdc_sql_query_t *rewrite_query(const cdc_sql_query_t *q, join_names_t *jn)
+{
+    cdc_sql_query_t *rq = cdc_xcalloc(1, sizeof(*rq));
+    *rq = *q;
+    rq->joins = NULL;
+    rq->njoins = 0;
+    rq->where = NULL;
+    rq->nitems = 0;
+    size_t cap = q->nitems + (size_t)jn->probe->nchildren + (size_t)jn->dim->nchildren + 1;
+    rq->items = cdc_xcalloc(cap, sizeof(*rq->items));
+    const char **was = cdc_xcalloc(cap, sizeof(char *)); /* a column item's name as written */
+    for (size_t i = 0; i < q->nitems && !jn->err; i++) {
+        const cdc_sql_select_item_t *it = &q->items[i];
+        const cdc_sql_expr_t *e = it->expr;
+        if (e->kind == CDC_SQL_EXPR_STAR && e->star.qualifier.nparts > 0) {
+            const char *qn = e->star.qualifier.parts[e->star.qualifier.nparts - 1];
+            bool pq = is_qual(jn->pq, qn), dq = !pq && is_qual(jn->dq, qn);
+            if (!pq && !dq) {
+                jn->err =
+                    cdc_sql_error_at(CDC_ERR_SQL, jn->lv->text, jn->lv->len, jn->lv->filename,
+                                     e->line, e->col, "\"%s\" names neither table of the join", qn);
+                break;
+            }
+            const cdc_type_t *t = pq ? jn->probe : jn->dim;
+            for (int c = 0; c < t->nchildren; c++)
+                rq->items[rq->nitems++].expr =
+                    column_ref(pq ? t->names[c] : jn->dim_names[c], e->line, e->col);
+            continue;
+        }
+        cdc_sql_select_item_t *ri = &rq->items[rq->nitems];
+        *ri = *it;
+        ri->alias = it->alias ? cdc_xstrdup(it->alias) : NULL;
+        ri->expr = rewrite_expr(e, jn);
+        if (!it->alias && e->kind == CDC_SQL_EXPR_COLUMN && ri->expr->kind == CDC_SQL_EXPR_COLUMN)
+            was[rq->nitems] = e->column.parts[e->column.nparts - 1];
+        rq->nitems++;
+    }
+    /* `d.k`, renamed k0 in the joined row, is still named k in the output unless another
+       item is */
+    for (size_t i = 0; i < rq->nitems && !jn->err; i++)
+        if (was[i] && strcmp(item_name(&rq->items[i]), was[i]) != 0 && !name_taken(rq, was[i]))
+            rq->items[i].alias = cdc_xstrdup(was[i]);
+    free(was);
+    rq->where = rewrite_expr(q->where, jn);
+    return rq;
+}
+
+/* A lookup key's probe value must have the dim column's representation. */
+static bool key_compatible(const cdc_type_t *probe, const cdc_type_t *dim)
+{
+    if (cdc_type_is_integer(probe) && cdc_type_is_integer(dim))
+        return true;
+    bool ps = probe->root == CDC_T_CHAR || probe->root == CDC_T_VARCHAR;
+    bool ds = dim->root == CDC_T_CHAR || dim->root == CDC_T_VARCHAR;
+    bool pb = probe->root == CDC_T_BINARY || probe->root == CDC_T_VARBINARY;
+    bool db = dim->root == CDC_T_BINARY || dim->root == CDC_T_VARBINARY;
+    if (ps || ds)
+        return ps && ds;
+    if (pb || db)
+        return pb && db;
+    if (probe->root != dim->root)
+        return false;
+    if (probe->root == CDC_T_DECIMAL)
+        return probe->scale == dim->scale;
+    return probe->root != CDC_T_ARRAY && probe->root != CDC_T_MAP && probe->root != CDC_T_ROW;
+}
+
+/* Fields of `row_type` an expression reads. */
+static void refs_of(const cdc_sql_expr_t *e, const cdc_type_t *row_type, bool *refs)
+{
+    memset(refs, 0, sizeof(bool) * (size_t)(row_type->nchildren + 1));
+    mark_refs(e, row_type, NULL, 0, refs);
+}
+
+/*
+ * Splits the rewritten ON clause into lookup keys (`d.col = <expression over
+ * the probe row>`, each dim column once) and other conditions, and compiles
+ * both. Needs the table row's final types.
+ */
+static int plan_join_condition(const cdc_plan_env_t *penv, const level_t *lv, cdc_lookup_join_t *j,
+                               const cdc_type_t *table_type, const cdc_sql_expr_t *on,
+                               const cdc_sql_join_t *join, cdc_error_t **err)
+{
+    const cdc_sql_expr_t *conj[MAX_CONJUNCTS], *orig[MAX_CONJUNCTS];
+    size_t nconj = cdc_expr_conjuncts(on, conj, MAX_CONJUNCTS);
+    cdc_expr_conjuncts(join->on, orig, MAX_CONJUNCTS); /* the same shape, as written */
+    if (nconj > MAX_CONJUNCTS) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, on->line, on->col,
+                                "the join condition has more than %d conjuncts", MAX_CONJUNCTS);
+        return -1;
+    }
+    for (int f = 0; f < j->nprobe; f++) {
+        cdc_type_destroy(j->joined_type->children[f]);
+        j->joined_type->children[f] = cdc_type_copy(table_type->children[f]);
+    }
+    const cdc_type_t *jt = j->joined_type;
+    bool *refs = cdc_xcalloc((size_t)jt->nchildren + 1, sizeof(bool));
+    cdc_expr_env_t penv_probe = {.row_type = table_type,
+                                 .udf_lookup = udf_lookup,
+                                 .udf_ctx = penv->cat,
+                                 .text = lv->text,
+                                 .len = lv->len,
+                                 .filename = lv->filename};
+    cdc_expr_env_t penv_joined = penv_probe;
+    penv_joined.row_type = jt;
+    j->key_fields = cdc_xcalloc(nconj + 1, sizeof(int));
+    j->key_exprs = cdc_xcalloc(nconj + 1, sizeof(cdc_expr_t *));
+    j->conds = cdc_xcalloc(nconj + 1, sizeof(cdc_expr_t *));
+    cdc_buf_t lookup = {0}, cond = {0};
+    int rc = -1;
+    for (size_t c = 0; c < nconj; c++) {
+        const cdc_sql_expr_t *e = conj[c];
+        int dim_field = -1;
+        const cdc_sql_expr_t *other = NULL, *other_orig = NULL;
+        if (e->kind == CDC_SQL_EXPR_BINARY && e->binary.op == CDC_SQL_BINARY_EQ) {
+            for (int side = 0; side < 2 && dim_field < 0; side++) {
+                const cdc_sql_expr_t *col = side ? e->binary.right : e->binary.left;
+                const cdc_sql_expr_t *oth = side ? e->binary.left : e->binary.right;
+                if (col->kind != CDC_SQL_EXPR_COLUMN || col->column.nparts != 1)
+                    continue;
+                int idx = cdc_type_field_index(jt, col->column.parts[0]);
+                if (idx < j->nprobe)
+                    continue;
+                bool taken = false;
+                for (int k = 0; k < j->nkeys; k++)
+                    taken = taken || j->key_fields[k] == idx - j->nprobe;
+                refs_of(oth, jt, refs);
+                bool probe_only = !taken;
+                for (int f = j->nprobe; f < jt->nchildren && probe_only; f++)
+                    probe_only = !refs[f];
+                if (probe_only) {
+                    dim_field = idx - j->nprobe;
+                    other = oth;
+                    other_orig = side ? orig[c]->binary.left : orig[c]->binary.right;
+                }
+            }
+        }
+        if (dim_field >= 0) {
+            cdc_expr_t *x = NULL;
+            if (cdc_expr_compile(other, &penv_probe, &x, err) < 0)
+                goto done;
+            const cdc_type_t *dt = j->dim_type->children[dim_field];
+            if (!key_compatible(cdc_expr_type(x), dt)) {
+                char *a = cdc_type_to_string(cdc_expr_type(x)), *b = cdc_type_to_string(dt);
+                char *txt = cdc_sql_expr_to_string(other_orig);
+                *err =
+                    cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, e->line, e->col,
+                                     "lookup key \"%s\" of type %s cannot be matched with "
+                                     "\"%s\" of type %s",
+                                     j->dim_type->names[dim_field], b, txt, a);
+                cdc_error_set_hint(*err, "CAST the probe side to %s", b);
+                free(a);
+                free(b);
+                free(txt);
+                cdc_expr_destroy(x);
+                goto done;
+            }
+            char *txt = cdc_sql_expr_to_string(other_orig);
+            cdc_buf_printf(&lookup, "%s%s=%s", j->nkeys ? ", " : "", j->dim_type->names[dim_field],
+                           txt);
+            free(txt);
+            j->key_fields[j->nkeys] = dim_field;
+            j->key_exprs[j->nkeys++] = x;
+            continue;
+        }
+        if (cdc_expr_compile(e, &penv_joined, &j->conds[j->nconds], err) < 0)
+            goto done;
+        j->nconds++;
+        if (cdc_expr_require_boolean(j->conds[j->nconds - 1], e, &penv_joined, "ON", err) < 0)
+            goto done;
+        char *txt = cdc_sql_expr_to_string(orig[c]);
+        cdc_buf_printf(&cond, "%s%s", cond.len ? " AND " : "", txt);
+        free(txt);
+    }
+    if (j->nkeys == 0) {
+        *err = cdc_sql_error_at(CDC_ERR_PLAN, lv->text, lv->len, lv->filename, on->line, on->col,
+                                "Temporal table join requires an equality condition on fields of "
+                                "table [%s].",
+                                j->dim_name);
+        cdc_error_set_hint(*err, "add `AND %s.<column> = <probe expression>` to the ON clause",
+                           join->table.alias ? join->table.alias
+                                             : join->table.name.parts[join->table.name.nparts - 1]);
+        goto done;
+    }
+    j->key_type = cdc_type_new_row();
+    j->key_idx = cdc_xcalloc((size_t)j->nkeys, sizeof(int));
+    for (int k = 0; k < j->nkeys; k++) {
+        j->key_idx[k] = k;
+        cdc_type_row_add(j->key_type, j->dim_type->names[j->key_fields[k]],
+                         cdc_type_copy(j->dim_type->children[j->key_fields[k]]));
+    }
+    cdc_buf_t ex = {0}, cache = {0};
+    cdc_lookup_opts_explain(&j->opts, &cache);
+    cdc_buf_printf(&ex, "table=[[%s]], joinType=[%s], lookup=[%s]", j->dim_path,
+                   j->left ? "LeftOuterJoin" : "InnerJoin", cdc_buf_cstr(&lookup));
+    if (cond.len)
+        cdc_buf_printf(&ex, ", joinCondition=[%s]", cdc_buf_cstr(&cond));
+    cdc_buf_puts(&ex, ", select=[");
+    for (int f = 0; f < jt->nchildren; f++)
+        cdc_buf_printf(&ex, "%s%s", f ? ", " : "", jt->names[f]);
+    cdc_buf_printf(&ex, "], cache=%s", cdc_buf_cstr(&cache));
+    j->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
+    cdc_buf_free(&ex);
+    cdc_buf_free(&cache);
+    rc = 0;
+done:
+    free(refs);
+    cdc_buf_free(&lookup);
+    cdc_buf_free(&cond);
+    return rc;
+}
+
+/*
+ * The dim side of a lookup join: its table (not a view, physical columns
+ * only), a source that can look up, the joined row's names, the lookup
+ * options; then the query, ON clause and FOR SYSTEM_TIME AS OF expression
+ * rewritten to the joined row. *rq and *on are new (the caller frees them).
+ */
+static int plan_join_dim(const cdc_plan_env_t *penv, const level_t *lv,
+                         const cdc_table_def_t *src_def, const cdc_type_t *table_type,
+                         cdc_lookup_join_t **out, cdc_sql_query_t **rq, cdc_sql_expr_t **on,
+                         cdc_error_t **err)
+{
+    const cdc_sql_join_t *join = &lv->q->joins[0];
+    const cdc_table_def_t *dim = NULL;
+    const cdc_view_def_t *v = NULL;
+    int found = cdc_catalog_find(penv->cat, &join->table.name, &dim, &v, err);
+    if (found < 0)
+        return -1;
+    if (found == 0) { /* the catalog's message, positioned in this level's text */
+        if (cdc_catalog_get_table(penv->cat, &join->table.name, lv->text, lv->len, lv->filename,
+                                  err))
+            *err = cdc_error_new(CDC_ERR_INTERNAL, "the catalog found a table it did not list");
+        return -1;
+    }
+    int nl = join->table.name.line, nc = join->table.name.col;
+    if (!dim) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, nl, nc,
+                                "a lookup join needs a table, \"%s\" is a view", v->qualified);
+        return -1;
+    }
+    for (int c = 0; c < dim->ncolumns; c++)
+        if (dim->columns[c].kind != CDC_COLUMN_PHYSICAL) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, nl, nc,
+                                    "lookup table \"%s\" has computed or metadata column \"%s\": "
+                                    "such lookup tables are not supported yet",
+                                    dim->qualified, dim->columns[c].name);
+            return -1;
+        }
+    cdc_lookup_join_t *j = cdc_xcalloc(1, sizeof(*j));
+    *out = j;
+    j->left = join->kind == CDC_SQL_JOIN_LEFT;
+    j->dim_name = cdc_xstrdup(dim->qualified);
+    j->dim_path = cdc_strdup_printf("%s, %s, %s", dim->catalog, dim->database, dim->name);
+    j->dim_type = cdc_type_copy(dim->schema);
+    if (build_ctx(dim, &j->res, &j->ctx, penv->parallelism, err) < 0)
+        return -1;
+    if (!j->res.connector->source_new) {
+        *err = cdc_sql_error_at(CDC_ERR_PLAN, lv->text, lv->len, lv->filename, nl, nc,
+                                "connector \"%s\" of table \"%s\" cannot be read (it is a sink "
+                                "only)",
+                                j->res.connector->identifier, dim->qualified);
+        return -1;
+    }
+    if (j->res.connector->source_new(&j->ctx, &j->src, err) < 0) {
+        cdc_error_add_context(*err, "table \"%s\"", dim->qualified);
+        return -1;
+    }
+    if (!j->src->ops->open_lookup) {
+        *err = cdc_sql_error_at(CDC_ERR_PLAN, lv->text, lv->len, lv->filename, nl, nc,
+                                "connector \"%s\" of table \"%s\" does not support lookups",
+                                j->res.connector->identifier, dim->qualified);
+        cdc_error_set_hint(*err, "use a connector that is a LookupTableSource (jdbc, values)");
+        return -1;
+    }
+    cdc_lookup_opts_read(j->res.cfg, &j->opts);
+
+    /* the joined row's names: a dim column the probe side has is renamed "k0", "k1", ... */
+    int nd = dim->schema->nchildren;
+    j->nprobe = table_type->nchildren;
+    char **dim_names = cdc_xcalloc((size_t)nd + 1, sizeof(char *));
+    j->joined_type = cdc_type_new_row();
+    j->joined_type->nullable = false;
+    for (int f = 0; f < j->nprobe; f++) /* types set again once computed columns are typed */
+        cdc_type_row_add(j->joined_type, table_type->names[f],
+                         cdc_type_copy(table_type->children[f]));
+    for (int f = 0; f < nd; f++) {
+        const char *base = dim->schema->names[f];
+        char *name = cdc_xstrdup(base);
+        for (int k = 0; cdc_type_field_index(j->joined_type, name) >= 0; k++) {
+            free(name);
+            name = cdc_strdup_printf("%s%d", base, k);
+        }
+        cdc_type_t *t = cdc_type_copy(dim->schema->children[f]);
+        if (j->left)
+            t->nullable = true;
+        cdc_type_row_add(j->joined_type, name, t);
+        free(name);
+        dim_names[f] = j->joined_type->names[j->nprobe + f];
+    }
+    join_names_t jn = {.probe = table_type,
+                       .dim = dim->schema,
+                       .dim_names = dim_names,
+                       .pq = {src_def->name, lv->q->from.alias},
+                       .dq = {dim->name, join->table.alias},
+                       .lv = lv,
+                       .probe_table = src_def->qualified,
+                       .dim_table = dim->qualified};
+    *rq = rewrite_query(lv->q, &jn);
+    *on = rewrite_expr(join->on, &jn);
+    cdc_sql_expr_t *st = jn.err ? NULL : rewrite_expr(join->system_time, &jn);
+    free(dim_names); /* borrowed from joined_type */
+    if (jn.err) {
+        *err = jn.err;
+        cdc_sql_expr_destroy(st);
+        return -1;
+    }
+    /* FOR SYSTEM_TIME AS OF: the probe table's processing-time attribute */
+    int ti = st && st->kind == CDC_SQL_EXPR_COLUMN && st->column.nparts == 1
+                 ? cdc_type_field_index(table_type, st->column.parts[0])
+                 : -1;
+    bool ok = ti >= 0 && ti < src_def->ncolumns &&
+              src_def->columns[ti].kind == CDC_COLUMN_COMPUTED &&
+              is_proctime(src_def->columns[ti].expr);
+    cdc_sql_expr_destroy(st);
+    if (!ok) {
+        const cdc_sql_expr_t *e = join->system_time;
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, e->line, e->col,
+                                "Temporal table join currently only supports 'FOR SYSTEM_TIME AS "
+                                "OF' left table's time attribute field");
+        cdc_error_set_hint(*err,
+                           "declare a processing-time column on \"%s\" (`proc_time AS "
+                           "PROCTIME()`) and join FOR SYSTEM_TIME AS OF it; event-time "
+                           "temporal joins are not supported yet",
+                           src_def->qualified);
+        return -1;
+    }
+    return 0;
+}
+
 int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc_pipe_t **out,
                     cdc_error_t **err)
 {
@@ -995,6 +1704,9 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     cdc_filter_t *filters = NULL;
     char *filter_texts[MAX_CONJUNCTS] = {0};
     path_ctx_t pc = {0};
+    cdc_sql_query_t *join_q = NULL; /* the innermost query rewritten to the joined row */
+    cdc_sql_expr_t *join_on = NULL; /* its ON clause, rewritten */
+    const cdc_sql_join_t *the_join = NULL;
 
     /* INSERT INTO t, or a bare query whose rows are printed (table name absent) */
     bool result_mode = ins->table.nparts == 0;
@@ -1010,11 +1722,21 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     const cdc_table_def_t *src_def = NULL;
     for (;;) {
         level_t *lv = &levels[nlevels - 1];
-        if (lv->q->njoins) {
-            *err =
-                cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->joins[0].line,
-                                 lv->q->joins[0].col, "joins are not supported yet");
-            goto fail;
+        for (size_t jx = 0; jx < lv->q->njoins; jx++) {
+            const cdc_sql_join_t *jn = &lv->q->joins[jx];
+            if (!jn->system_time) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, jn->line,
+                                        jn->col, "regular joins are not supported yet");
+                cdc_error_set_hint(*err, "a lookup join is: JOIN dim FOR SYSTEM_TIME AS OF "
+                                         "s.proc_time AS d ON s.k = d.k, with `proc_time AS "
+                                         "PROCTIME()` declared on the probe table");
+                goto fail;
+            }
+            if (jx > 0) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, jn->line,
+                                        jn->col, "only one lookup join per query is supported yet");
+                goto fail;
+            }
         }
         if (lv->q->distinct) {
             *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->line,
@@ -1040,6 +1762,14 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         if (t) {
             src_def = t;
             break;
+        }
+        if (lv->q->njoins) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename,
+                                    lv->q->from.name.line, lv->q->from.name.col,
+                                    "the probe side of a lookup join must be a table, \"%s\" is "
+                                    "a view",
+                                    v->qualified);
+            goto fail;
         }
         if (nlevels > MAX_VIEW_DEPTH) {
             *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename,
@@ -1099,6 +1829,18 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         cdc_error_add_context(*err, "table \"%s\"", src_def->qualified);
         goto fail;
     }
+    if (!p->src->ops->open_reader) {
+        *err = cdc_sql_error_at(CDC_ERR_PLAN, inner->text, inner->len, inner->filename,
+                                inner->q->from.name.line, inner->q->from.name.col,
+                                "connector \"%s\" of table \"%s\" cannot be scanned (it is a "
+                                "lookup source only)",
+                                p->src_res.connector->identifier, src_def->qualified);
+        cdc_error_set_hint(*err,
+                           "join it as a lookup table: JOIN %s FOR SYSTEM_TIME AS OF "
+                           "s.proc_time AS d ON ...",
+                           src_def->name);
+        goto fail;
+    }
     p->scan_mode = p->src->ops->changelog_mode(p->src);
 
     /* the table row type: every column in declared order */
@@ -1117,6 +1859,16 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     }
     p->col_scan = cdc_xcalloc((size_t)ncols + 1, sizeof(int));
     p->col_expr = cdc_xcalloc((size_t)ncols + 1, sizeof(cdc_expr_t *));
+    p->col_proctime = cdc_xcalloc((size_t)ncols + 1, sizeof(bool));
+
+    /* a lookup join: the dim side, and the query rewritten to the joined row */
+    if (inner->q->njoins) {
+        if (plan_join_dim(penv, inner, src_def, p->table_type, &p->join, &join_q, &join_on, err) <
+            0)
+            goto fail;
+        the_join = &inner->q->joins[0];
+        levels[nlevels - 1].q = join_q;
+    }
 
     /* columns the innermost query needs, and through computed columns, what those need */
     need = cdc_xcalloc((size_t)ncols + 1, sizeof(bool));
@@ -1125,6 +1877,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         for (size_t i = 0; i < inner->q->nitems; i++)
             mark_refs(inner->q->items[i].expr, p->table_type, quals, 2, need);
         mark_refs(inner->q->where, p->table_type, quals, 2, need);
+        mark_refs(join_on, p->table_type, NULL, 0, need);
         for (int c = 0; c < ncols; c++)
             if (need[c] && src_def->columns[c].kind == CDC_COLUMN_COMPUTED)
                 mark_refs(src_def->columns[c].expr, p->table_type, NULL, 0, need);
@@ -1138,6 +1891,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         for (size_t i = 0; i < inner->q->nitems; i++)
             walk_columns(inner->q->items[i].expr, path_ref, &pc);
         walk_columns(inner->q->where, path_ref, &pc);
+        walk_columns(join_on, path_ref, &pc);
         pc.quals = NULL;
         pc.nquals = 0;
         for (int c = 0; c < ncols; c++)
@@ -1465,6 +2219,13 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
             const cdc_column_def_t *col = &src_def->columns[c];
             if (col->kind != CDC_COLUMN_COMPUTED || !need[c])
                 continue;
+            if (is_proctime(col->expr)) {
+                p->col_proctime[c] = true;
+                cdc_type_destroy(p->table_type->children[c]);
+                p->table_type->children[c] = cdc_type_new_sized(CDC_T_TIMESTAMP_LTZ, 3);
+                p->table_type->children[c]->nullable = false;
+                continue;
+            }
             if (cdc_expr_compile(col->expr, &env, &p->col_expr[c], err) < 0) {
                 cdc_error_add_context(*err, "computed column \"%s\" of table \"%s\"", col->name,
                                       src_def->qualified);
@@ -1474,12 +2235,16 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
             p->table_type->children[c] = cdc_type_copy(cdc_expr_type(p->col_expr[c]));
         }
     }
+    if (p->join &&
+        plan_join_condition(penv, inner, p->join, p->table_type, join_on, the_join, err) < 0)
+        goto fail;
     p->identity_table = ncols == scan_type->nchildren;
     for (int c = 0; c < ncols && p->identity_table; c++)
         p->identity_table = p->col_scan[c] == c;
 
     /* limit: pushed only when nothing between scan and sink can drop or add rows */
-    bool simple = nlevels == 1 && !inner->q->where && p->scan_mode == CDC_MODE_INSERT_ONLY;
+    bool simple =
+        nlevels == 1 && !inner->q->where && p->scan_mode == CDC_MODE_INSERT_ONLY && !p->join;
     if (p->limit >= 0 && simple && p->src->ops->apply_limit &&
         p->src->ops->apply_limit(p->src, p->limit) == 0)
         p->limit_pushed = true;
@@ -1488,7 +2253,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
 
     /* the Calc stages, innermost first; the last one is skipped when it is an identity */
     p->stages = cdc_xcalloc((size_t)nlevels, sizeof(*p->stages));
-    const cdc_type_t *in_type = p->table_type;
+    const cdc_type_t *in_type = p->join ? p->join->joined_type : p->table_type;
     const char *rel_name = src_def->name;
     for (int l = nlevels - 1; l >= 0; l--) {
         if (compile_stage(penv, &levels[l], in_type, rel_name, &p->stages[p->nstages], err) < 0) {
@@ -1499,7 +2264,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
         rel_name = l > 0 ? levels[l].view->name : NULL;
         p->nstages++;
     }
-    if (p->nstages == 1 && !p->stages[0].where) {
+    if (p->nstages == 1 && !p->stages[0].where && !p->join) {
         bool identity = p->stages[0].nitems == p->table_type->nchildren;
         for (int i = 0; identity && i < p->stages[0].nitems; i++)
             identity = cdc_expr_column_index(p->stages[0].items[i]) == i;
@@ -1768,7 +2533,7 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
             for (int s = p->nstages - 1; s >= 0 && idx >= 0; s--)
                 idx = cdc_expr_column_index(p->stages[s].items[idx]);
             bool in_src_pk = false;
-            for (int j = 0; idx >= 0 && j < src_def->npk; j++)
+            for (int j = 0; idx >= 0 && idx < ncols && j < src_def->npk; j++)
                 in_src_pk = in_src_pk || (src_def->columns[idx].kind == CDC_COLUMN_PHYSICAL &&
                                           src_def->columns[idx].physical == src_def->pk[j]);
             ok = in_src_pk;
@@ -1793,6 +2558,8 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
     free(need);
     free(pc.paths);
     cdc_arena_free(&scratch);
+    rewritten_free(join_q);
+    cdc_sql_expr_destroy(join_on);
     for (int l = 0; l < nlevels; l++)
         if (levels[l].owned_name)
             free((char *)levels[l].filename);
@@ -1805,6 +2572,8 @@ fail:
     free(need);
     free(pc.paths);
     cdc_arena_free(&scratch);
+    rewritten_free(join_q);
+    cdc_sql_expr_destroy(join_on);
     for (int l = 0; l < nlevels; l++)
         if (levels[l].owned_name)
             free((char *)levels[l].filename);

@@ -4,7 +4,9 @@
  * source (partitions, filters, projection, limit), the steps the runtime
  * still runs (table row with computed columns, ChangelogNormalize, Calc
  * stages for views and the query, DropUpdateBefore, Limit), and the
- * negotiated changelog mode.
+ * negotiated changelog mode. A lookup join (`JOIN dim FOR SYSTEM_TIME AS OF
+ * s.proc_time AS d ON ...`) is one more per-row step before the query's Calc:
+ * each split opens its own lookup handle and PARTIAL cache (cdc_pipe_split_t).
  */
 #ifndef CDC_PLANNER_H
 #define CDC_PLANNER_H
@@ -39,6 +41,12 @@ typedef struct cdc_nest_s {
 /** Keyed state of ChangelogNormalize: the last row per primary key. */
 typedef struct cdc_norm_state_s cdc_norm_state_t;
 
+/** A planned lookup join (the dim table's source, keys, condition, cache options). */
+typedef struct cdc_lookup_join_s cdc_lookup_join_t;
+
+/** Per-split state of a pipe's row steps (the lookup join's handle and cache). */
+typedef struct cdc_pipe_split_s cdc_pipe_split_t;
+
 typedef struct cdc_pipe_s {
     char *source_name; /* qualified */
     char *source_path; /* "catalog, database, table" as EXPLAIN shows it */
@@ -65,6 +73,7 @@ typedef struct cdc_pipe_s {
     cdc_type_t *table_type; /* ROW of all columns */
     int *col_scan;          /* per column: index in the (whole-column) scan row, or -1 */
     cdc_expr_t **col_expr;  /* per column: computed expression over that row, or NULL */
+    bool *col_proctime;     /* per column: a PROCTIME() attribute (the wall clock per row) */
     bool identity_table;    /* that row is the table row */
 
     /* pushed into the source, for EXPLAIN */
@@ -81,7 +90,9 @@ typedef struct cdc_pipe_s {
     cdc_norm_state_t *norm;
     pthread_mutex_t norm_lock;
 
-    cdc_stage_t *stages; /* applied in order after normalize */
+    cdc_lookup_join_t *join; /* after normalize, before the stages; NULL when none */
+
+    cdc_stage_t *stages; /* applied in order after normalize (and the lookup join) */
     int nstages;
 
     bool drop_update_before;
@@ -115,12 +126,28 @@ int cdc_plan_insert(const cdc_plan_env_t *env, const cdc_sql_insert_t *ins, cdc_
 void cdc_pipe_explain(const cdc_pipe_t *pipe, cdc_buf_t *out);
 
 /**
- * Runs the pipe's row steps on `in` (rows from the source) and appends the
- * rows for the sink to `out`. Returns 0, or -1 with a reason in errbuf for a
- * row that failed (unless the pipe skips bad rows; *skipped counts those).
+ * Opens the state split `split` needs to run the pipe's row steps (for a
+ * lookup join: its lookup handle and cache; nothing otherwise). Used by one
+ * thread only. Returns 0 and *out (close it with cdc_pipe_split_close), or
+ * -1 with *err.
  */
-int cdc_pipe_transform(cdc_pipe_t *pipe, cdc_batch_t *in, cdc_batch_t *out, uint64_t *skipped,
-                       char *errbuf, size_t errlen);
+int cdc_pipe_split_open(cdc_pipe_t *pipe, int split, cdc_pipe_split_t **out, cdc_error_t **err);
+
+/** The error of the last cdc_pipe_transform that returned -2 (the caller owns it). */
+cdc_error_t *cdc_pipe_split_take_error(cdc_pipe_split_t *ps);
+
+void cdc_pipe_split_close(cdc_pipe_split_t *ps); /* NULL is accepted */
+
+/**
+ * Runs the pipe's row steps on `in` (rows from the source) and appends the
+ * rows for the sink to `out`, with the state of the split (from
+ * cdc_pipe_split_open; NULL only for a pipe without a lookup join). Returns
+ * 0; -1 with a reason in errbuf for a row that failed (unless the pipe skips
+ * bad rows; *skipped counts those); or -2 when a lookup failed after its
+ * retries (cdc_pipe_split_take_error).
+ */
+int cdc_pipe_transform(cdc_pipe_t *pipe, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc_batch_t *out,
+                       uint64_t *skipped, char *errbuf, size_t errlen);
 
 void cdc_pipe_destroy(cdc_pipe_t *pipe);
 

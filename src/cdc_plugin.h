@@ -218,6 +218,101 @@ typedef struct cdc_field_path_s {
     int idx[CDC_FIELD_PATH_MAX];
 } cdc_field_path_t;
 
+/* ---- lookup (LookupTableSource) ------------------------------------------------------
+ * A source that can be joined by key (`JOIN dim FOR SYSTEM_TIME AS OF s.proc_time AS d
+ * ON s.k = d.k`) offers open_lookup. The planner opens one handle per split (per
+ * thread: a handle is never shared between threads) on the dim table's columns
+ * the join's equalities name, and calls lookup once per probe row whose key is
+ * not in the runtime's cache. The PARTIAL cache and the lookup.max-retries loop
+ * belong to the runtime (src/cdc_lookup.h), not to the connector: a connector
+ * declares the options (CDC_LOOKUP_OPTION_DEFS) and answers lookups.
+ */
+typedef struct cdc_lookup_s cdc_lookup_t;
+
+typedef struct cdc_lookup_ops_s {
+    /**
+     * Appends to out one row (kind +I) per table row whose key fields equal
+     * keys[0..nkeys-1] (one value per key field, of that field's type, never
+     * NULL): 0..n rows, each with the table's physical columns (ctx->schema)
+     * in order. Values may point into memory the source owns, or into
+     * out->arena; the caller resets out, so nothing is allocated per call in
+     * steady state. Returns 0, or -1 with *err (rows added before a failure
+     * are ignored). A handle stays usable after a failure: the next call may
+     * reconnect (the runtime retries per lookup.max-retries).
+     */
+    int (*lookup)(cdc_lookup_t *lk, const cdc_value_t *keys, cdc_batch_t *out, cdc_error_t **err);
+    void (*close)(cdc_lookup_t *lk);
+} cdc_lookup_ops_t;
+
+/** Base of every lookup handle: plugins embed it as their first member. */
+struct cdc_lookup_s {
+    const cdc_lookup_ops_t *ops;
+};
+
+/** {"NONE", "PARTIAL", NULL}: values of lookup.cache. */
+extern const char *const cdc_lookup_cache_kinds[];
+
+/**
+ * The cross-option rule of CDC_LOOKUP_OPTION_DEFS, for the factory's check
+ * callback: a PARTIAL cache needs a bound (max-rows or an expiry), as Flink's
+ * does. Appends one line per problem.
+ */
+void cdc_lookup_check(const cdc_config_t *cfg, cdc_buf_t *problems);
+
+/*
+ * Flink's lookup cache and retry options, for the option table of a connector
+ * with open_lookup (the runtime reads them; the legacy lookup.cache.* keys are
+ * accepted as aliases): put CDC_LOOKUP_OPTION_DEFS among the table's entries.
+ */
+#define CDC_LOOKUP_OPTION_DEFS                                                                     \
+    {.key = "lookup.cache",                                                                        \
+     .type = CDC_OPT_ENUM,                                                                         \
+     .default_value = "NONE",                                                                      \
+     .enum_values = cdc_lookup_cache_kinds,                                                        \
+     .description = "Cache of lookup joins: NONE, or PARTIAL (looked-up keys kept per split, "     \
+                    "the least recently used evicted first)."},                                    \
+        {.key = "lookup.partial-cache.max-rows",                                                   \
+         .type = CDC_OPT_INT,                                                                      \
+         .min = 1,                                                                                 \
+         .max = INT32_MAX,                                                                         \
+         .description = "PARTIAL cache: keys kept per split (each with its 0..n rows). Unset = "   \
+                        "no bound."},                                                              \
+        {.key = "lookup.partial-cache.expire-after-write",                                         \
+         .type = CDC_OPT_DURATION,                                                                 \
+         .description = "PARTIAL cache: an entry is looked up again this long after it was "       \
+                        "stored. Unset = never."},                                                 \
+        {.key = "lookup.partial-cache.expire-after-access",                                        \
+         .type = CDC_OPT_DURATION,                                                                 \
+         .description = "PARTIAL cache: an entry not read for this long is looked up again. "      \
+                        "Unset = never."},                                                         \
+        {.key = "lookup.partial-cache.cache-missing-key",                                          \
+         .type = CDC_OPT_BOOL,                                                                     \
+         .default_value = "true",                                                                  \
+         .description = "PARTIAL cache: also keep keys that matched no row."},                     \
+        {.key = "lookup.max-retries",                                                              \
+         .type = CDC_OPT_INT,                                                                      \
+         .default_value = "3",                                                                     \
+         .min = 0,                                                                                 \
+         .max = 1000,                                                                              \
+         .description = "A failed lookup is retried this many times, sleeping 1 s, 2 s, ... "      \
+                        "(at most 10 s) between attempts, before the job fails."},                 \
+        {.key = "lookup.cache.max-rows",                                                           \
+         .type = CDC_OPT_INT,                                                                      \
+         .flags = CDC_OPT_DEPRECATED,                                                              \
+         .min = 1,                                                                                 \
+         .max = INT32_MAX,                                                                         \
+         .description = "Legacy: lookup.cache = PARTIAL with this "                                \
+                        "lookup.partial-cache.max-rows."},                                         \
+        {.key = "lookup.cache.ttl",                                                                \
+         .type = CDC_OPT_DURATION,                                                                 \
+         .flags = CDC_OPT_DEPRECATED,                                                              \
+         .description = "Legacy: lookup.partial-cache.expire-after-write."},                       \
+    {                                                                                              \
+        .key = "lookup.cache.caching-missing-key", .type = CDC_OPT_BOOL,                           \
+        .flags = CDC_OPT_DEPRECATED,                                                               \
+        .description = "Legacy: lookup.partial-cache.cache-missing-key."                           \
+    }
+
 typedef struct cdc_source_ops_s {
     cdc_changelog_mode_t (*changelog_mode)(cdc_source_t *src);
     /** Optional: every partition of the table (each maps partition column to value text). */
@@ -244,7 +339,7 @@ typedef struct cdc_source_ops_s {
     int (*apply_nested_projection)(cdc_source_t *src, const cdc_field_path_t *paths, int n);
     /** Optional: stop after limit rows per reader split set. Returns 0 when accepted. */
     int (*apply_limit)(cdc_source_t *src, int64_t limit);
-    /** Opens split `split` of `nsplits`. */
+    /** Opens split `split` of `nsplits`. NULL only for a lookup-only source. */
     int (*open_reader)(cdc_source_t *src, int split, int nsplits, cdc_reader_t **out,
                        cdc_error_t **err);
     /**
@@ -254,6 +349,15 @@ typedef struct cdc_source_ops_s {
     int (*apply_metadata)(cdc_source_t *src, const char *const *keys, int n, cdc_error_t **err);
     /** Optional statistics: the number of rows the source will produce, or -1 when unknown. */
     int64_t (*report_row_count)(cdc_source_t *src);
+    /**
+     * Optional (LookupTableSource): opens a lookup handle matching rows on
+     * these physical columns (indexes into ctx->schema, each once), for one
+     * split (one thread). Returns 0, or -1 with *err (e.g. a key type the
+     * connector cannot compare). A source may offer only this (open_reader
+     * NULL): it can then be joined but not scanned.
+     */
+    int (*open_lookup)(cdc_source_t *src, const int *key_fields, int nkeys, cdc_lookup_t **out,
+                       cdc_error_t **err);
     /** One-line summary for EXPLAIN ("datagen(number-of-rows=10)"). Optional. */
     void (*describe)(cdc_source_t *src, cdc_buf_t *out);
     void (*destroy)(cdc_source_t *src);

@@ -189,6 +189,7 @@ static void *run_split(void *arg)
     cdc_pipe_t *p = t->pipe;
     cdc_reader_t *reader = NULL;
     cdc_writer_t *writer = NULL;
+    cdc_pipe_split_t *ps = NULL;
     cdc_batch_t batch, outb;
     cdc_batch_init(&batch);
     cdc_batch_init(&outb);
@@ -198,6 +199,8 @@ static void *run_split(void *arg)
     if (p->sink->ops->open_writer(p->sink, t->split, p->parallelism, &writer, &t->err) < 0)
         goto done;
     cdc_metrics_set_writer(t->metrics, t->split, writer);
+    if (cdc_pipe_split_open(p, t->split, &ps, &t->err) < 0)
+        goto done;
     int64_t last_flush = now_ms();
     int64_t unflushed = 0;
     bool end = false;
@@ -225,7 +228,14 @@ static void *run_split(void *arg)
         uint64_t skipped_before = t->skipped;
         bool barrier = rc == CDC_POLL_FLUSH;
         errbuf[0] = '\0';
-        if (cdc_pipe_transform(p, &batch, &outb, &t->skipped, errbuf, sizeof(errbuf)) < 0) {
+        int trc = cdc_pipe_transform(p, ps, &batch, &outb, &t->skipped, errbuf, sizeof(errbuf));
+        if (trc == -2) {
+            t->err = cdc_pipe_split_take_error(ps);
+            cdc_error_add_context(t->err, "reading table \"%s\" (split %d of %d)", p->source_name,
+                                  t->split + 1, p->parallelism);
+            goto done;
+        }
+        if (trc < 0) {
             t->err = cdc_error_new(CDC_ERR_PARSE, "cannot compute a row for table \"%s\": %s",
                                    p->sink_name, errbuf);
             cdc_error_set_hint(t->err, "SET 'table.exec.expression-error.policy' = 'SKIP' skips "
@@ -270,6 +280,7 @@ static void *run_split(void *arg)
 done:
     atomic_fetch_sub(&t->metrics->running_splits, 1);
     cdc_metrics_set_writer(t->metrics, t->split, NULL);
+    cdc_pipe_split_close(ps);
     if (writer)
         writer->ops->close(writer);
     if (reader)

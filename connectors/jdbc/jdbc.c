@@ -166,6 +166,7 @@ static const cdc_option_def_t jdbc_options[] = {
      .default_value = "false",
      .description = "Create the table (CREATE TABLE IF NOT EXISTS) from the declared columns "
                     "and primary key when it is missing, mapping types per dialect."},
+    CDC_LOOKUP_OPTION_DEFS,
     {0},
 };
 
@@ -180,8 +181,14 @@ static const jdbc_dialect_t *dialect_for(const char *url)
     return NULL;
 }
 
+const jdbc_dialect_t *jdbc_dialect_for(const char *url)
+{
+    return dialect_for(url);
+}
+
 static void jdbc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
+    cdc_lookup_check(cfg, problems);
     const char *url = cdc_config_str(cfg, "url");
     if (!url || dialect_for(url))
         return;
@@ -615,6 +622,11 @@ static void to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
         p->kind = JDBC_P_NULL;
         break;
     }
+}
+
+void jdbc_to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
+{
+    to_param(p, v, t);
 }
 
 /* ---- statements -------------------------------------------------------------------- */
@@ -1155,10 +1167,11 @@ const cdc_connector_factory_t cdc_connector_jdbc = {
     .description = "Writes changes to a database table (Flink's JDBC connector): upserts and "
                    "deletes by PRIMARY KEY, or appends without one. Dialects: SQLite "
                    "(\"jdbc:sqlite:PATH\"), PostgreSQL (\"jdbc:postgresql://HOST:PORT/DB\"), "
-                   "MySQL/MariaDB (\"jdbc:mysql://HOST:PORT/DB\").",
+                   "MySQL/MariaDB (\"jdbc:mysql://HOST:PORT/DB\"). Joined FOR SYSTEM_TIME AS OF, "
+                   "it is a lookup table (lookup.* options).",
     .options = jdbc_options,
     .check = jdbc_check,
     .metadata = NULL,
-    .source_new = NULL,
+    .source_new = jdbc_lookup_source_new,
     .sink_new = jdbc_sink_new,
 };

@@ -52,6 +52,19 @@ typedef struct jdbc_table_s {
     int npk;
 } jdbc_table_t;
 
+/** One cell of a result row (lookups): text, or raw bytes for binary columns. */
+typedef struct jdbc_cell_s {
+    const char *ptr; /* valid during the row callback only */
+    size_t len;
+    bool null;
+} jdbc_cell_t;
+
+/** Columns a lookup query may return. */
+#define JDBC_MAX_QUERY_COLUMNS 1024
+
+/** Called once per result row; returns 0 to go on, -1 to stop (the query then fails). */
+typedef int (*jdbc_row_fn)(void *ctx, const jdbc_cell_t *cells, int ncells);
+
 typedef struct jdbc_conn_s jdbc_conn_t; /* a dialect's connection */
 typedef struct jdbc_stmt_s jdbc_stmt_t; /* a dialect's prepared statement */
 
@@ -134,6 +147,16 @@ typedef struct jdbc_dialect_s {
     int bulk_min;
     int (*bulk_row)(jdbc_conn_t *conn, char op, const jdbc_param_t *params, int n);
     int (*bulk_commit)(jdbc_conn_t *conn);
+
+    /**
+     * Lookups (connectors/jdbc/jdbc_lookup.c): runs the bound SELECT (outside
+     * any transaction) and calls row once per result row. Cells are text as
+     * the server prints the value (booleans as 0/1 or t/f, timestamps with a
+     * space, a zone suffix for zoned types), binary columns as raw bytes.
+     * Returns 0, or -1 with the failure in the connection (or when row
+     * returned -1).
+     */
+    int (*query)(jdbc_stmt_t *stmt, jdbc_row_fn row, void *ctx);
 } jdbc_dialect_t;
 
 /* SQL text shared by the dialects (quoting and placeholders from the dialect). */
@@ -152,6 +175,13 @@ void jdbc_sql_on_conflict(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_ta
                           const uint8_t *omit);
 /** Appends `DELETE FROM table WHERE pk1 = param AND ...`. */
 void jdbc_sql_delete(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t *t);
+
+/** The dialect of a "url" option, or NULL. */
+const jdbc_dialect_t *jdbc_dialect_for(const char *url);
+/** The parameter for one value of logical type t (never UNCHANGED). */
+void jdbc_to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t);
+/** The jdbc connector's lookup source (jdbc_lookup.c): a LookupTableSource, not scanned. */
+int jdbc_lookup_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
 
 extern const jdbc_dialect_t jdbc_dialect_sqlite;
 extern const jdbc_dialect_t jdbc_dialect_postgres;

@@ -85,6 +85,13 @@ typedef struct my_slot_s {
     my_bool is_null;
 } my_slot_t;
 
+/* One result column's storage (lookups): the fetched text or bytes. */
+typedef struct my_col_s {
+    cdc_buf_t buf;
+    unsigned long length;
+    my_bool null, error;
+} my_col_t;
+
 struct jdbc_stmt_s {
     jdbc_conn_t *conn;
     MYSQL_STMT *st;
@@ -93,6 +100,9 @@ struct jdbc_stmt_s {
     int nparams;
     MYSQL_BIND *binds;
     my_slot_t *slots;
+    MYSQL_BIND *rbinds; /* result columns, for lookups */
+    my_col_t *cols;
+    int ncols;
 };
 
 static bool lost_errno(unsigned e)
@@ -495,6 +505,10 @@ static void my_finalize(jdbc_stmt_t *s)
         mysql_stmt_close(s->st);
     free(s->binds);
     free(s->slots);
+    for (int c = 0; c < s->ncols; c++)
+        cdc_buf_free(&s->cols[c].buf);
+    free(s->cols);
+    free(s->rbinds);
     free(s->sql);
     free(s);
 }
@@ -746,6 +760,87 @@ static int my_bulk_commit(jdbc_conn_t *conn)
     return my_commit(conn);
 }
 
+/* Binds result column c to its buffer (every column fetched as text, binary ones as bytes). */
+static void bind_col(jdbc_stmt_t *s, int c)
+{
+    my_col_t *col = &s->cols[c];
+    MYSQL_BIND *b = &s->rbinds[c];
+    memset(b, 0, sizeof(*b));
+    b->buffer_type = MYSQL_TYPE_STRING;
+    b->buffer = col->buf.data;
+    b->buffer_length = (unsigned long)col->buf.cap;
+    b->length = &col->length;
+    b->is_null = &col->null;
+    b->error = &col->error;
+}
+
+static int fetch_rows(jdbc_stmt_t *s, jdbc_row_fn row, void *ctx)
+{
+    jdbc_cell_t cells[JDBC_MAX_QUERY_COLUMNS];
+    for (;;) {
+        int rc = mysql_stmt_fetch(s->st);
+        if (rc == MYSQL_NO_DATA)
+            return 0;
+        if (rc == 1) {
+            note_stmt(s);
+            return -1;
+        }
+        for (int c = 0; c < s->ncols; c++) {
+            my_col_t *col = &s->cols[c];
+            if (!col->null && col->length > col->buf.cap) { /* truncated: fetch it whole */
+                cdc_buf_reserve(&col->buf, col->length - col->buf.len + 1);
+                bind_col(s, c);
+                if (mysql_stmt_fetch_column(s->st, &s->rbinds[c], (unsigned)c, 0) != 0) {
+                    note_stmt(s);
+                    return -1;
+                }
+            }
+            cells[c].null = col->null;
+            cells[c].ptr = col->null ? "" : col->buf.data;
+            cells[c].len = col->null ? 0 : col->length;
+        }
+        if (rc == MYSQL_DATA_TRUNCATED && mysql_stmt_bind_result(s->st, s->rbinds) != 0) {
+            note_stmt(s);
+            return -1;
+        }
+        if (row(ctx, cells, s->ncols) < 0) {
+            note_raw(s->conn, 0, NULL, "a result row was refused");
+            return -1;
+        }
+    }
+}
+
+/* Lookups: executes the bound SELECT and streams its rows through the column buffers. */
+static int my_query(jdbc_stmt_t *s, jdbc_row_fn row, void *ctx)
+{
+    if (s->generation != s->conn->generation && prepare_on_session(s) < 0)
+        return -1;
+    if (mysql_stmt_bind_param(s->st, s->binds) != 0 || mysql_stmt_execute(s->st) != 0) {
+        note_stmt(s);
+        return -1;
+    }
+    int n = (int)mysql_stmt_field_count(s->st);
+    if (n > JDBC_MAX_QUERY_COLUMNS)
+        n = JDBC_MAX_QUERY_COLUMNS;
+    if (n > s->ncols) {
+        s->cols = cdc_xrealloc(s->cols, sizeof(*s->cols) * (size_t)n);
+        s->rbinds = cdc_xrealloc(s->rbinds, sizeof(*s->rbinds) * (size_t)n);
+        memset(&s->cols[s->ncols], 0, sizeof(*s->cols) * (size_t)(n - s->ncols));
+        for (int c = s->ncols; c < n; c++)
+            cdc_buf_reserve(&s->cols[c].buf, 64);
+    }
+    s->ncols = n;
+    for (int c = 0; c < n; c++)
+        bind_col(s, c);
+    int rc = -1;
+    if (mysql_stmt_bind_result(s->st, s->rbinds) != 0)
+        note_stmt(s);
+    else
+        rc = fetch_rows(s, row, ctx);
+    mysql_stmt_free_result(s->st);
+    return rc;
+}
+
 static const char *my_errmsg(jdbc_conn_t *conn)
 {
     return conn->msg;
@@ -782,6 +877,7 @@ const jdbc_dialect_t jdbc_dialect_mysql = {
     .bulk_row = my_bulk_row,
     .bulk_commit = my_bulk_commit,
     .bulk_min = 2,
+    .query = my_query,
 };
 
 /* The same dialect under MariaDB's url prefix. */
@@ -811,4 +907,5 @@ const jdbc_dialect_t jdbc_dialect_mariadb = {
     .bulk_row = my_bulk_row,
     .bulk_commit = my_bulk_commit,
     .bulk_min = 2,
+    .query = my_query,
 };

@@ -653,6 +653,55 @@ static int pg_step(jdbc_stmt_t *s)
     return result_ok(conn, res, PGRES_COMMAND_OK);
 }
 
+#define BYTEAOID 17
+
+/* Lookups: one prepared execution in text format; bytea cells are unescaped to bytes. */
+static int pg_query(jdbc_stmt_t *s, jdbc_row_fn row, void *ctx)
+{
+    jdbc_conn_t *conn = s->conn;
+    if (revive(conn) < 0)
+        return -1;
+    if (s->generation != conn->generation && prepare_on_session(s) < 0)
+        return -1;
+    PGresult *res = PQexecPrepared(conn->pg, s->name, s->nparams, s->values, NULL, NULL, 0);
+    if (!res || PQresultStatus(res) != PGRES_TUPLES_OK) {
+        note(conn, res, NULL);
+        PQclear(res);
+        return -1;
+    }
+    jdbc_cell_t cells[JDBC_MAX_QUERY_COLUMNS];
+    int nf = PQnfields(res), nt = PQntuples(res), rc = 0;
+    if (nf > JDBC_MAX_QUERY_COLUMNS)
+        nf = JDBC_MAX_QUERY_COLUMNS;
+    for (int t = 0; t < nt && rc == 0; t++) {
+        unsigned char *bytes[JDBC_MAX_QUERY_COLUMNS];
+        for (int f = 0; f < nf; f++) {
+            bytes[f] = NULL;
+            cells[f].null = PQgetisnull(res, t, f);
+            cells[f].ptr = PQgetvalue(res, t, f);
+            cells[f].len = (size_t)PQgetlength(res, t, f);
+            if (!cells[f].null && PQftype(res, f) == BYTEAOID) {
+                size_t n = 0;
+                bytes[f] = PQunescapeBytea((const unsigned char *)cells[f].ptr, &n);
+                cells[f].ptr = bytes[f] ? (const char *)bytes[f] : "";
+                cells[f].len = bytes[f] ? n : 0;
+            }
+        }
+        rc = row(ctx, cells, nf);
+        for (int f = 0; f < nf; f++)
+            if (bytes[f])
+                PQfreemem(bytes[f]);
+    }
+    PQclear(res);
+    if (rc < 0) {
+        snprintf(conn->msg, sizeof(conn->msg), "a result row was refused");
+        conn->sqlstate[0] = '\0';
+        conn->lost = false;
+        return -1;
+    }
+    return 0;
+}
+
 static void pg_finalize(jdbc_stmt_t *s)
 {
     if (!s)
@@ -986,4 +1035,5 @@ const jdbc_dialect_t jdbc_dialect_postgres = {
     .bulk_begin = pg_bulk_begin,
     .bulk_row = pg_bulk_row,
     .bulk_commit = pg_bulk_commit,
+    .query = pg_query,
 };

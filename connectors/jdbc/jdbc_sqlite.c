@@ -223,6 +223,44 @@ static int sqlite_step(jdbc_stmt_t *s)
     return 0;
 }
 
+/* Lookups: every result row, BLOB columns as bytes, the others as SQLite's text of the value. */
+static int sqlite_query(jdbc_stmt_t *s, jdbc_row_fn row, void *ctx)
+{
+    jdbc_cell_t cells[JDBC_MAX_QUERY_COLUMNS];
+    int n = sqlite3_column_count(s->stmt), rc;
+    if (n > JDBC_MAX_QUERY_COLUMNS) {
+        sqlite3_reset(s->stmt);
+        snprintf(s->conn->msg, sizeof(s->conn->msg), "more than %d columns",
+                 JDBC_MAX_QUERY_COLUMNS);
+        s->conn->last_rc = SQLITE_ERROR;
+        return -1;
+    }
+    while ((rc = sqlite3_step(s->stmt)) == SQLITE_ROW) {
+        for (int c = 0; c < n; c++) {
+            int type = sqlite3_column_type(s->stmt, c);
+            cells[c].null = type == SQLITE_NULL;
+            cells[c].ptr = type == SQLITE_BLOB ? sqlite3_column_blob(s->stmt, c)
+                                               : (const char *)sqlite3_column_text(s->stmt, c);
+            cells[c].len = (size_t)sqlite3_column_bytes(s->stmt, c);
+            if (!cells[c].ptr)
+                cells[c].ptr = "";
+        }
+        if (row(ctx, cells, n) < 0) {
+            sqlite3_reset(s->stmt);
+            snprintf(s->conn->msg, sizeof(s->conn->msg), "a result row was refused");
+            s->conn->last_rc = SQLITE_ERROR;
+            return -1;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        note_failure(s->conn, sqlite3_extended_errcode(s->conn->db));
+        sqlite3_reset(s->stmt);
+        return -1;
+    }
+    sqlite3_reset(s->stmt);
+    return 0;
+}
+
 static void sqlite_finalize(jdbc_stmt_t *s)
 {
     if (!s)
@@ -263,4 +301,5 @@ const jdbc_dialect_t jdbc_dialect_sqlite = {
     .finalize = sqlite_finalize,
     .errmsg = sqlite_errmsg,
     .retriable = sqlite_retriable,
+    .query = sqlite_query,
 };

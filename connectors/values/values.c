@@ -11,6 +11,10 @@
  * "+I[1, scooter, 3.14]; -D[2, 'big, scooter', null]". A field is null, a bare
  * token parsed by the column's type, or a single-quoted string ('' is a quote).
  * All rows are parsed when the source is made, into memory the source owns.
+ *
+ * As a lookup table (`JOIN v FOR SYSTEM_TIME AS OF ...`), its +I/+U data rows
+ * are matched by key with a linear scan (test data is small), whatever the
+ * partitions, filters or limit pushed for scans.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* nanosleep, strcasecmp */
@@ -87,6 +91,7 @@ static const cdc_option_def_t values_options[] = {
     {.key = "print-identifier",
      .type = CDC_OPT_STRING,
      .description = "Message that prefixes every printed line (\"identifier> +I[...]\")."},
+    CDC_LOOKUP_OPTION_DEFS,
     {0},
 };
 
@@ -313,6 +318,7 @@ static void values_check(const cdc_config_t *cfg, cdc_buf_t *problems)
     }
     if (cdc_config_str(cfg, "metadata-data") && !rm)
         cdc_buf_puts(problems, "option \"metadata-data\": needs option \"readable-metadata\"\n");
+    cdc_lookup_check(cfg, problems);
 }
 
 /* ---- text -> values ------------------------------------------------------------------------ */
@@ -1166,6 +1172,80 @@ static void vs_destroy(cdc_source_t *base)
     free(src);
 }
 
+/* ---- lookups (LookupTableSource): the data rows, matched by a linear scan ------------------ */
+
+typedef struct values_lookup_s {
+    cdc_lookup_t base;
+    values_source_t *src;
+    int *keys; /* physical columns */
+    int nkeys;
+} values_lookup_t;
+
+static bool lookup_matches(const values_lookup_t *lk, const cdc_row_t *row, const cdc_value_t *keys)
+{
+    if (row->kind != CDC_INSERT && row->kind != CDC_UPDATE_AFTER)
+        return false;
+    for (int k = 0; k < lk->nkeys; k++) {
+        const cdc_value_t *v = &row->values[lk->keys[k]];
+        if (cdc_value_is_null(v) ||
+            value_cmp(lk->src->schema->children[lk->keys[k]], v, &keys[k]) != 0)
+            return false;
+    }
+    return true;
+}
+
+static int vl_lookup(cdc_lookup_t *base, const cdc_value_t *keys, cdc_batch_t *out,
+                     cdc_error_t **err)
+{
+    (void)err;
+    values_lookup_t *lk = (values_lookup_t *)base;
+    const values_source_t *src = lk->src;
+    uint32_t arity = (uint32_t)src->schema->nchildren;
+    for (int i = 0; i < src->nrows; i++) {
+        if (!lookup_matches(lk, &src->rows[i], keys))
+            continue;
+        cdc_row_t *row = cdc_batch_add(out, CDC_INSERT, arity);
+        memcpy(row->values, src->rows[i].values, sizeof(cdc_value_t) * arity);
+    }
+    return 0;
+}
+
+static void vl_close(cdc_lookup_t *base)
+{
+    values_lookup_t *lk = (values_lookup_t *)base;
+    if (!lk)
+        return;
+    free(lk->keys);
+    free(lk);
+}
+
+static const cdc_lookup_ops_t values_lookup_ops = {
+    .lookup = vl_lookup,
+    .close = vl_close,
+};
+
+static int vs_open_lookup(cdc_source_t *base, const int *key_fields, int nkeys, cdc_lookup_t **out,
+                          cdc_error_t **err)
+{
+    values_source_t *src = (values_source_t *)base;
+    for (int k = 0; k < nkeys; k++) {
+        const cdc_type_t *t = src->schema->children[key_fields[k]];
+        if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW)
+            return cdc_error_set(err, CDC_ERR_PLAN,
+                                 "values: column \"%s\" of table \"%s\" cannot be a lookup key "
+                                 "(ARRAY, MAP and ROW values are not compared)",
+                                 src->schema->names[key_fields[k]], src->name);
+    }
+    values_lookup_t *lk = cdc_xcalloc(1, sizeof(*lk));
+    lk->base.ops = &values_lookup_ops;
+    lk->src = src;
+    lk->nkeys = nkeys;
+    lk->keys = cdc_xcalloc((size_t)nkeys + 1, sizeof(int));
+    memcpy(lk->keys, key_fields, sizeof(int) * (size_t)nkeys);
+    *out = &lk->base;
+    return 0;
+}
+
 static const cdc_source_ops_t values_source_ops = {
     .changelog_mode = vs_changelog_mode,
     .list_partitions = vs_list_partitions,
@@ -1174,6 +1254,7 @@ static const cdc_source_ops_t values_source_ops = {
     .apply_projection = vs_apply_projection,
     .apply_limit = vs_apply_limit,
     .open_reader = vs_open_reader,
+    .open_lookup = vs_open_lookup,
     .apply_metadata = vs_apply_metadata,
     .report_row_count = vs_report_row_count,
     .describe = vs_describe,

@@ -847,3 +847,95 @@ Test(values, sink_hooks_reject_other_sinks)
     cr_assert_eq(cdc_values_sink_errors(&fake), -1);
     cr_assert_eq(cdc_values_sink_set_stream(NULL, stdout), -1);
 }
+
+/* ---- lookups (LookupTableSource) ------------------------------------------------------------ */
+
+/* The rows a lookup of `keys` on key columns `fields` returns, printed one per line. */
+static void lookup_print(cdc_source_t *src, const int *fields, int nkeys, const cdc_value_t *keys,
+                         cdc_buf_t *out)
+{
+    cdc_lookup_t *lk = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(src->ops->open_lookup(src, fields, nkeys, &lk, &err), 0);
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    cr_assert_eq(lk->ops->lookup(lk, keys, &batch, &err), 0);
+    for (uint32_t i = 0; i < batch.n; i++) {
+        cdc_row_print(out, &batch.rows[i], src->produced);
+        cdc_buf_putc(out, '\n');
+    }
+    cdc_batch_free(&batch);
+    lk->ops->close(lk);
+}
+
+static cdc_value_t str_value(const char *s)
+{
+    cdc_value_t v = {0};
+    v.v.s.ptr = s;
+    v.v.s.len = (uint32_t)strlen(s);
+    return v;
+}
+
+Test(values, lookup_matches_every_row_of_a_key)
+{
+    vt_t t;
+    vt_source(&t, "ROW<k INT, tag STRING, name STRING>",
+              (const char *const[]){"data",
+                                    "+I[10, a, ten]; +I[20, b, twenty]; +I[10, b, dix]; "
+                                    "+I[null, a, nothing]",
+                                    NULL});
+    cdc_buf_t out = {0};
+    cdc_value_t k = {.v.i = 10};
+    lookup_print(t.src, (const int[]){0}, 1, &k, &out);
+    cr_expect_str_eq(cdc_buf_cstr(&out), "+I[10, a, ten]\n+I[10, b, dix]\n");
+    cdc_buf_clear(&out);
+    k.v.i = 30;
+    lookup_print(t.src, (const int[]){0}, 1, &k, &out);
+    cr_expect_str_eq(cdc_buf_cstr(&out), "");
+    /* two keys, in the order asked for (tag, then k) */
+    cdc_value_t keys[2] = {str_value("b"), {.v.i = 10}};
+    cdc_buf_clear(&out);
+    lookup_print(t.src, (const int[]){1, 0}, 2, keys, &out);
+    cr_expect_str_eq(cdc_buf_cstr(&out), "+I[10, b, dix]\n");
+    cdc_buf_free(&out);
+    vt_close(&t);
+}
+
+Test(values, lookup_ignores_scan_pushdown_and_deleted_rows)
+{
+    vt_t t;
+    vt_source(&t, "ROW<k INT, name STRING>",
+              (const char *const[]){"data", "+I[1, a]; +I[2, b]; -D[1, a]; +U[1, c]",
+                                    "changelog-mode", "I,UA,D", NULL});
+    /* a projection and a limit pushed for a scan leave lookups whole */
+    cr_assert_eq(t.src->ops->apply_projection(t.src, (const int[]){1}, 1), 0);
+    cr_assert_eq(t.src->ops->apply_limit(t.src, 1), 0);
+    cdc_lookup_t *lk = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(t.src->ops->open_lookup(t.src, (const int[]){0}, 1, &lk, &err), 0);
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    cdc_value_t k = {.v.i = 1};
+    cr_assert_eq(lk->ops->lookup(lk, &k, &batch, &err), 0);
+    cr_assert_eq(batch.n, 2, "the +I and +U rows of key 1, not the -D one");
+    cr_expect_eq(batch.rows[0].arity, 2);
+    cr_expect_eq(batch.rows[1].values[1].v.s.len, 1);
+    cr_expect_eq(batch.rows[1].values[1].v.s.ptr[0], 'c');
+    cdc_batch_free(&batch);
+    lk->ops->close(lk);
+    vt_close(&t);
+}
+
+Test(values, lookup_key_must_be_comparable)
+{
+    vt_t t;
+    vt_source(&t, "ROW<k INT, tags ARRAY<STRING>>", (const char *const[]){"data", "", NULL});
+    cdc_lookup_t *lk = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(t.src->ops->open_lookup(t.src, (const int[]){1}, 1, &lk, &err), -1);
+    cr_assert_null(lk);
+    cr_expect_str_eq(err->message, "values: column \"tags\" of table \"cat.db.t\" cannot be a "
+                                   "lookup key (ARRAY, MAP and ROW values are not compared)");
+    cdc_error_destroy(err);
+    vt_close(&t);
+}

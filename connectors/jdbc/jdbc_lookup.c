@@ -1,0 +1,401 @@
+/*
+ * jdbc_lookup.c — the "jdbc" connector as a LookupTableSource (Flink's
+ * JdbcRowDataLookupFunction): `JOIN dim FOR SYSTEM_TIME AS OF s.proc_time AS d
+ * ON s.k = d.k` runs, per key not in the runtime's cache, one prepared
+ *   SELECT "c1", "c2", ... FROM "table" WHERE "k1" = ? AND "k2" = ?
+ * through the url's dialect (SQLite, PostgreSQL, MySQL/MariaDB), and turns
+ * the result cells back into values of the declared column types.
+ *
+ * Each split has its own handle: its own connection and statement. A failed
+ * lookup drops both, so the next attempt (the runtime retries per
+ * lookup.max-retries, sleeping between attempts) connects again: a server
+ * restart costs a retry, not the job. A value the declared type cannot hold
+ * fails the job at once (retrying cannot fix it), naming the column and the
+ * text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "jdbc_int.h"
+
+typedef struct jdbc_lookup_source_s {
+    cdc_source_t base;
+    const jdbc_dialect_t *dialect;
+    char *qualified; /* the catalog table, for messages */
+    char *target;    /* the url after the dialect's prefix */
+    char *username, *password;
+    char *table_name;
+    cdc_type_t *schema;
+} jdbc_lookup_source_t;
+
+typedef struct jdbc_lookup_s {
+    cdc_lookup_t base;
+    jdbc_lookup_source_t *src;
+    int *keys; /* physical columns */
+    int nkeys;
+    char *sql;
+    jdbc_param_t *params;
+    jdbc_conn_t *conn; /* NULL until connected (again) */
+    jdbc_stmt_t *stmt;
+    cdc_batch_t *out;      /* of the lookup running */
+    char convert_err[256]; /* set by on_row when a cell does not convert */
+} jdbc_lookup_t;
+
+/* ---- cells to values ------------------------------------------------------------------- */
+
+static bool text_is(const char *s, size_t n, const char *word)
+{
+    return strlen(word) == n && strncasecmp(s, word, n) == 0;
+}
+
+static int parse_i64(const char *s, size_t n, int64_t *out)
+{
+    char tmp[32];
+    if (n == 0 || n >= sizeof(tmp))
+        return -1;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    char *end = NULL;
+    long long v = strtoll(tmp, &end, 10);
+    if (*end) {
+        /* "1.0" from a REAL column holding an integer value */
+        double d = strtod(tmp, &end);
+        if (*end || d != (double)(long long)d)
+            return -1;
+        v = (long long)d;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_f64(const char *s, size_t n, double *out)
+{
+    char tmp[64];
+    if (n == 0 || n >= sizeof(tmp))
+        return -1;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    char *end = NULL;
+    if (strcasecmp(tmp, "Infinity") == 0 || strcasecmp(tmp, "inf") == 0)
+        *out = 1.0 / 0.0;
+    else if (strcasecmp(tmp, "-Infinity") == 0 || strcasecmp(tmp, "-inf") == 0)
+        *out = -1.0 / 0.0;
+    else if (strcasecmp(tmp, "NaN") == 0)
+        *out = 0.0 / 0.0;
+    else {
+        *out = strtod(tmp, &end);
+        if (*end)
+            return -1;
+    }
+    return 0;
+}
+
+/* A zone suffix "+hh" (PostgreSQL's form for whole hours) becomes "+hh:00". */
+static size_t normalize_zone(const char *s, size_t n, char *buf, size_t cap)
+{
+    if (n + 4 > cap)
+        return 0;
+    memcpy(buf, s, n);
+    if (n > 3 && (buf[n - 3] == '+' || buf[n - 3] == '-') && buf[n - 2] >= '0' &&
+        buf[n - 2] <= '9' && buf[n - 1] >= '0' && buf[n - 1] <= '9' && n > 10) {
+        memcpy(buf + n, ":00", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+/* One cell as a value of type t (strings copied into arena). Returns 0 or -1. */
+static int cell_value(const jdbc_cell_t *cell, const cdc_type_t *t, cdc_arena_t *arena,
+                      cdc_value_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (cell->null) {
+        out->flags = CDC_V_NULL;
+        return 0;
+    }
+    const char *s = cell->ptr;
+    size_t n = cell->len;
+    switch (t->root) {
+    case CDC_T_BOOLEAN:
+        if (text_is(s, n, "1") || text_is(s, n, "t") || text_is(s, n, "true"))
+            out->v.b = true;
+        else if (text_is(s, n, "0") || text_is(s, n, "f") || text_is(s, n, "false"))
+            out->v.b = false;
+        else
+            return -1;
+        return 0;
+    case CDC_T_TINYINT:
+    case CDC_T_SMALLINT:
+    case CDC_T_INT:
+    case CDC_T_BIGINT:
+        return parse_i64(s, n, &out->v.i);
+    case CDC_T_FLOAT: {
+        double d;
+        if (parse_f64(s, n, &d) < 0)
+            return -1;
+        out->v.f = (float)d;
+        return 0;
+    }
+    case CDC_T_DOUBLE:
+        return parse_f64(s, n, &out->v.d);
+    case CDC_T_DECIMAL:
+        return cdc_decimal_parse(s, n, t->precision, t->scale, &out->v.dec);
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY:
+        out->v.s.ptr = cdc_arena_memdup(arena, s, n ? n : 1);
+        out->v.s.len = (uint32_t)n;
+        return 0;
+    case CDC_T_DATE: {
+        int32_t days;
+        if (cdc_date_parse(s, n, &days) < 0)
+            return -1;
+        out->v.i = days;
+        return 0;
+    }
+    case CDC_T_TIME:
+        return cdc_time_parse(s, n, t->precision, &out->v.i);
+    case CDC_T_TIMESTAMP:
+    case CDC_T_TIMESTAMP_LTZ: {
+        char buf[64];
+        size_t m = normalize_zone(s, n, buf, sizeof(buf));
+        bool had_zone = false;
+        if (m == 0)
+            return -1;
+        return cdc_timestamp_parse(buf, m, t->precision, true, &out->v.ts, &had_zone);
+    }
+    default:
+        return -1;
+    }
+}
+
+static int on_row(void *ctx, const jdbc_cell_t *cells, int ncells)
+{
+    jdbc_lookup_t *lk = ctx;
+    const cdc_type_t *schema = lk->src->schema;
+    if (ncells != schema->nchildren) {
+        snprintf(lk->convert_err, sizeof(lk->convert_err), "the query returned %d columns, not %d",
+                 ncells, schema->nchildren);
+        return -1;
+    }
+    cdc_row_t *row = cdc_batch_add(lk->out, CDC_INSERT, (uint32_t)ncells);
+    for (int c = 0; c < ncells; c++) {
+        if (cell_value(&cells[c], schema->children[c], &lk->out->arena, &row->values[c]) < 0) {
+            char *type = cdc_type_to_string(schema->children[c]);
+            snprintf(lk->convert_err, sizeof(lk->convert_err),
+                     "column \"%s\" holds '%.*s', not a value of type %s", schema->names[c],
+                     (int)(cells[c].len > 64 ? 64 : cells[c].len), cells[c].ptr, type);
+            free(type);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- the lookup handle ----------------------------------------------------------------- */
+
+static void drop_connection(jdbc_lookup_t *lk)
+{
+    const jdbc_dialect_t *d = lk->src->dialect;
+    d->finalize(lk->stmt);
+    d->disconnect(lk->conn);
+    lk->stmt = NULL;
+    lk->conn = NULL;
+}
+
+static int remote_error(jdbc_lookup_t *lk, const char *what, cdc_error_t **err)
+{
+    const jdbc_dialect_t *d = lk->src->dialect;
+    cdc_error_t *e = cdc_error_new(CDC_ERR_REMOTE, "%s of table \"%s\" failed (%s)", what,
+                                   lk->src->table_name, d->name);
+    cdc_error_set_detail(e, "%s", d->errmsg(lk->conn));
+    e->retriable = true;
+    drop_connection(lk);
+    *err = e;
+    return -1;
+}
+
+static int ensure_connected(jdbc_lookup_t *lk, cdc_error_t **err)
+{
+    const jdbc_dialect_t *d = lk->src->dialect;
+    if (lk->stmt)
+        return 0;
+    if (!lk->conn &&
+        d->connect(lk->src->target, lk->src->username, lk->src->password, &lk->conn, err) < 0) {
+        lk->conn = NULL;
+        if (*err)
+            (*err)->retriable = true;
+        return -1;
+    }
+    lk->stmt = d->prepare(lk->conn, lk->sql);
+    if (!lk->stmt)
+        return remote_error(lk, "preparing the lookup query", err);
+    return 0;
+}
+
+static int jl_lookup(cdc_lookup_t *base, const cdc_value_t *keys, cdc_batch_t *out,
+                     cdc_error_t **err)
+{
+    jdbc_lookup_t *lk = (jdbc_lookup_t *)base;
+    const jdbc_dialect_t *d = lk->src->dialect;
+    if (ensure_connected(lk, err) < 0)
+        return -1;
+    for (int k = 0; k < lk->nkeys; k++) {
+        jdbc_to_param(&lk->params[k], &keys[k], lk->src->schema->children[lk->keys[k]]);
+        if (d->bind(lk->stmt, k, &lk->params[k]) < 0)
+            return remote_error(lk, "binding a lookup key", err);
+    }
+    lk->out = out;
+    lk->convert_err[0] = '\0';
+    int rc = d->query(lk->stmt, on_row, lk);
+    lk->out = NULL;
+    if (rc == 0)
+        return 0;
+    if (lk->convert_err[0]) {
+        cdc_error_t *e = cdc_error_new(CDC_ERR_PARSE, "a row of table \"%s\" cannot be read: %s",
+                                       lk->src->table_name, lk->convert_err);
+        cdc_error_set_hint(e, "declare the column with a type that holds the stored values");
+        e->fatal = true;
+        *err = e;
+        return -1;
+    }
+    return remote_error(lk, "the lookup query", err);
+}
+
+static void jl_close(cdc_lookup_t *base)
+{
+    jdbc_lookup_t *lk = (jdbc_lookup_t *)base;
+    if (!lk)
+        return;
+    drop_connection(lk);
+    free(lk->keys);
+    free(lk->params);
+    free(lk->sql);
+    free(lk);
+}
+
+static const cdc_lookup_ops_t jdbc_lookup_ops = {
+    .lookup = jl_lookup,
+    .close = jl_close,
+};
+
+/* SELECT every column FROM the table WHERE each key column = a parameter. */
+static void lookup_sql(cdc_buf_t *out, const jdbc_lookup_source_t *src, const int *keys, int nkeys)
+{
+    const jdbc_dialect_t *d = src->dialect;
+    cdc_buf_puts(out, "SELECT ");
+    for (int c = 0; c < src->schema->nchildren; c++) {
+        if (c)
+            cdc_buf_puts(out, ", ");
+        d->quote_ident(out, src->schema->names[c]);
+    }
+    cdc_buf_puts(out, " FROM ");
+    d->quote_table(out, src->table_name);
+    for (int k = 0; k < nkeys; k++) {
+        cdc_buf_puts(out, k ? " AND " : " WHERE ");
+        d->quote_ident(out, src->schema->names[keys[k]]);
+        if (d->dollar_params)
+            cdc_buf_printf(out, " = $%d", k + 1);
+        else
+            cdc_buf_puts(out, " = ?");
+    }
+}
+
+static int js_open_lookup(cdc_source_t *base, const int *key_fields, int nkeys, cdc_lookup_t **out,
+                          cdc_error_t **err)
+{
+    (void)err;
+    jdbc_lookup_source_t *src = (jdbc_lookup_source_t *)base;
+    jdbc_lookup_t *lk = cdc_xcalloc(1, sizeof(*lk));
+    lk->base.ops = &jdbc_lookup_ops;
+    lk->src = src;
+    lk->nkeys = nkeys;
+    lk->keys = cdc_xcalloc((size_t)nkeys + 1, sizeof(int));
+    memcpy(lk->keys, key_fields, sizeof(int) * (size_t)nkeys);
+    lk->params = cdc_xcalloc((size_t)nkeys + 1, sizeof(jdbc_param_t));
+    cdc_buf_t sql = {0};
+    lookup_sql(&sql, src, key_fields, nkeys);
+    lk->sql = cdc_xstrdup(cdc_buf_cstr(&sql));
+    cdc_buf_free(&sql);
+    *out = &lk->base; /* connects at the first lookup (and again after a failure) */
+    return 0;
+}
+
+/* ---- the source ------------------------------------------------------------------------- */
+
+static cdc_changelog_mode_t js_changelog_mode(cdc_source_t *base)
+{
+    (void)base;
+    return CDC_MODE_INSERT_ONLY;
+}
+
+static void js_describe(cdc_source_t *base, cdc_buf_t *out)
+{
+    jdbc_lookup_source_t *src = (jdbc_lookup_source_t *)base;
+    cdc_buf_printf(out, "jdbc(%s, table-name=%s)", src->dialect->name, src->table_name);
+}
+
+static void js_destroy(cdc_source_t *base)
+{
+    jdbc_lookup_source_t *src = (jdbc_lookup_source_t *)base;
+    if (!src)
+        return;
+    free(src->qualified);
+    free(src->target);
+    free(src->username);
+    if (src->password) {
+        memset(src->password, 0, strlen(src->password));
+        free(src->password);
+    }
+    free(src->table_name);
+    cdc_type_destroy(src->schema);
+    free(src);
+}
+
+static const cdc_source_ops_t jdbc_lookup_source_ops = {
+    .changelog_mode = js_changelog_mode,
+    .open_reader = NULL, /* not scanned: a lookup table only */
+    .open_lookup = js_open_lookup,
+    .describe = js_describe,
+    .destroy = js_destroy,
+};
+
+int jdbc_lookup_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    const char *url = cdc_config_str(ctx->cfg, "url");
+    const jdbc_dialect_t *d = url ? jdbc_dialect_for(url) : NULL;
+    if (!d)
+        return cdc_error_set(err, CDC_ERR_OPTION, "option \"url\": no dialect for \"%s\"",
+                             url ? url : "");
+    if (!d->query)
+        return cdc_error_set(err, CDC_ERR_PLAN,
+                             "the %s dialect of the jdbc connector cannot "
+                             "look rows up",
+                             d->name);
+    for (int c = 0; c < ctx->schema->nchildren; c++) {
+        cdc_type_root_t r = ctx->schema->children[c]->root;
+        if (r == CDC_T_ARRAY || r == CDC_T_MAP || r == CDC_T_ROW)
+            return cdc_error_set(err, CDC_ERR_PLAN,
+                                 "column \"%s\" of a jdbc lookup table cannot be read: ARRAY, "
+                                 "MAP and ROW columns are not supported",
+                                 ctx->schema->names[c]);
+    }
+    jdbc_lookup_source_t *src = cdc_xcalloc(1, sizeof(*src));
+    src->base.ops = &jdbc_lookup_source_ops;
+    src->dialect = d;
+    src->qualified = cdc_xstrdup(ctx->name ? ctx->name : "");
+    src->target = cdc_xstrdup(url + strlen(d->url_prefix));
+    const char *u = cdc_config_str(ctx->cfg, "username");
+    const char *p = cdc_config_str(ctx->cfg, "password");
+    src->username = u ? cdc_xstrdup(u) : NULL;
+    src->password = p ? cdc_xstrdup(p) : NULL;
+    src->table_name = cdc_xstrdup(cdc_config_str(ctx->cfg, "table-name"));
+    src->schema = cdc_type_copy(ctx->schema);
+    src->base.produced = src->schema;
+    *out = &src->base;
+    return 0;
+}
