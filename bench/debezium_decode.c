@@ -4,14 +4,16 @@
  *
  *   bench_debezium_decode gen FILE N     write N Debezium messages (~500 bytes, mixed c/u/d)
  *   bench_debezium_decode yajl FILE      yajl over every line, empty callbacks (the ceiling)
+ *   bench_debezium_decode lex FILE       our parser (json_lex.c) over every line, empty callbacks
  *   bench_debezium_decode decode FILE    the debezium-json deserializer into row batches
  *   bench_debezium_decode rss FILE       decode streaming from the file; print peak RSS (kB)
  *
  * yajl and decode read the whole file into memory first and report the best
- * of 3 runs as "msgs bytes seconds". The ceiling parses each line with a new
- * yajl handle from the same pooled parser the formats use
- * (cdc_json_parser_parse), whose callbacks do nothing; "yajl-malloc" is the
- * same with plain yajl_alloc/yajl_free per message.
+ * of 3 runs as "msgs bytes seconds". The ceiling parses each line with yajl
+ * through the pooled parser the formats used before json_lex.c
+ * (cdc_json_yajlref_parse), whose callbacks do nothing; "yajl-malloc" is the
+ * same with plain yajl_alloc/yajl_free per message; "lex" is the parser the
+ * formats use now (cdc_json_parser_parse) with the same empty callbacks.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include "cdc_decode.h"
 #include "cdc_json.h"
 #include "cdc_plugin.h"
+#include "json_yajl_ref.h"
 
 #define SCHEMA                                                                                     \
     "id INT NOT NULL, name STRING, description STRING, weight DOUBLE, quantity INT, "              \
@@ -175,26 +178,33 @@ static const yajl_callbacks empty_callbacks = {
     .yajl_end_array = cb_null,
 };
 
-static double run_yajl(const input_t *in, bool plain_malloc)
+enum { P_YAJL, P_YAJL_MALLOC, P_LEX };
+
+static double run_parser(const input_t *in, int which)
 {
+    cdc_json_yajlref_t *ref = cdc_json_yajlref_new(&empty_callbacks, NULL);
     cdc_json_parser_t *p = cdc_json_parser_new(&empty_callbacks, NULL);
     cdc_buf_t err = {0};
     double t0 = now();
     for (long i = 0; i < in->n; i++) {
         const char *m = in->data + in->start[i];
         size_t l = in->end[i] - in->start[i];
-        if (plain_malloc) {
+        if (which == P_YAJL_MALLOC) {
             yajl_handle h = yajl_alloc(&empty_callbacks, NULL, NULL);
             if (yajl_parse(h, (const unsigned char *)m, l) != yajl_status_ok ||
                 yajl_complete_parse(h) != yajl_status_ok)
                 abort();
             yajl_free(h);
+        } else if (which == P_YAJL) {
+            if (cdc_json_yajlref_parse(ref, m, l, &err) != CDC_JSON_PARSE_OK)
+                abort();
         } else if (cdc_json_parser_parse(p, m, l, &err) != CDC_JSON_PARSE_OK) {
             abort();
         }
     }
     double t = now() - t0;
     cdc_json_parser_destroy(p);
+    cdc_json_yajlref_destroy(ref);
     cdc_buf_free(&err);
     return t;
 }
@@ -295,7 +305,7 @@ int main(int argc, char **argv)
         return rss(argv[2]);
     if (argc < 3) {
         fprintf(stderr,
-                "usage: %s gen FILE N | yajl FILE | yajl-malloc FILE | decode FILE | "
+                "usage: %s gen FILE N | yajl FILE | yajl-malloc FILE | lex FILE | decode FILE | "
                 "rss FILE\n",
                 argv[0]);
         return 2;
@@ -310,9 +320,11 @@ int main(int argc, char **argv)
     for (int r = 0; r < 3; r++) {
         double t;
         if (strcmp(argv[1], "yajl") == 0)
-            t = run_yajl(&in, false);
+            t = run_parser(&in, P_YAJL);
         else if (strcmp(argv[1], "yajl-malloc") == 0)
-            t = run_yajl(&in, true);
+            t = run_parser(&in, P_YAJL_MALLOC);
+        else if (strcmp(argv[1], "lex") == 0)
+            t = run_parser(&in, P_LEX);
         else if (strcmp(argv[1], "decode") == 0)
             t = run_decode(&in, &rows);
         else

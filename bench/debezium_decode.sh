@@ -65,6 +65,7 @@ EOF
 
 read -r y_msgs _ y_s _ < <("$bench" yajl "$file")
 read -r _ _ ym_s _ < <("$bench" yajl-malloc "$file")
+read -r _ _ l_s _ < <("$bench" lex "$file")
 read -r d_msgs _ d_s d_rows < <("$bench" decode "$file")
 read -r _ p_s < <(python3 "$tmp/peer.py" "$file")
 c_s=1e30
@@ -91,13 +92,14 @@ crss_n=$(cli_rss "$file")
 crss_4n=$(cli_rss "$big")
 
 python3 - "$n" "$bytes" "$y_s" "$ym_s" "$d_s" "$p_s" "$c_s" "$d_rows" "$rss_n" "$rss_4n" \
-  "$crss_n" "$crss_4n" "$k_s" <<'EOF'
+  "$crss_n" "$crss_4n" "$k_s" "$l_s" <<'EOF'
 import sys
 n, size = int(sys.argv[1]), int(sys.argv[2])
 y, ym, d, p, c = map(float, sys.argv[3:8])
 rows = int(sys.argv[8])
 rss_n, rss_4n, crss_n, crss_4n = (int(x) / 1024 for x in sys.argv[9:13])
 k = float(sys.argv[13])
+lx = float(sys.argv[14])
 mb = size / 1e6
 print(f"debezium-json decode benchmark: {n} messages, {mb:.1f} MB ({size / n:.0f} bytes/message), {rows} rows")
 print(f"{'':34s} {'seconds':>8s} {'msgs/s':>11s} {'MB/s':>8s} {'vs ceiling':>10s} {'vs python':>9s}")
@@ -105,6 +107,7 @@ def line(name, s):
     print(f"{name:34s} {s:8.3f} {n / s:11,.0f} {mb / s:8.1f} {y / s:10.2f} {p / s:8.2f}x")
 line("yajl, empty callbacks (ceiling)", y)
 line("yajl-malloc, empty callbacks", ym)
+line("json_lex (ours), empty callbacks", lx)
 line("debezium-json deserializer -> rows", d)
 line("python json.loads -> tuples", p)
 line("cdcflow decode --count", k)

@@ -9,12 +9,14 @@
  *            (yajl_allow_multiple_values): pure parsing, no per-message setup;
  *   yajl/msg yajl with empty callbacks and a new handle per message (malloc),
  *            the usual way to parse independent messages with yajl 2.1;
+ *   lex      our parser (json_lex.c, what the formats use) with the same empty
+ *            callbacks, one message at a time: the floor of the deserializer;
  *   ours     the json deserializer decoding into a batch reset every 1024
  *            messages (typed values, strings referenced or copied, checks).
  * Prints msgs/s, MB/s, the ratio ours/ceiling, and the process's peak RSS with
  * the part added while decoding (it must not grow with N).
  *
- * Usage: json_decode [N [ours|ceiling]]   (not a test: no assertions on timing; the
+ * Usage: json_decode [N [ours|lex|ceiling]]   (not a test: no assertions on timing; the
  * optional mode runs only that measurement, 10 times, for profiling)
  */
 #include <inttypes.h>
@@ -26,6 +28,7 @@
 
 #include <yajl/yajl_parse.h>
 
+#include "cdc_json.h"
 #include "cdc_plugin.h"
 
 extern const cdc_format_factory_t cdc_format_json;
@@ -189,6 +192,24 @@ static double run_per_message(const corpus_t *c)
     return now() - t0;
 }
 
+static double run_lex(const corpus_t *c)
+{
+    cdc_json_parser_t *p = cdc_json_parser_new(&empty_callbacks, NULL);
+    cdc_buf_t err = {0};
+    double t0 = now();
+    for (size_t i = 0; i < c->n; i++) {
+        const char *m = c->bytes.data + c->off[i];
+        if (cdc_json_parser_parse(p, m, c->off[i + 1] - c->off[i], &err) != CDC_JSON_PARSE_OK) {
+            fprintf(stderr, "lex: message %zu: %s\n", i, cdc_buf_cstr(&err));
+            exit(1);
+        }
+    }
+    double t = now() - t0;
+    cdc_json_parser_destroy(p);
+    cdc_buf_free(&err);
+    return t;
+}
+
 static double run_ours(const corpus_t *c, cdc_deser_t *deser, cdc_batch_t *batch)
 {
     double t0 = now();
@@ -285,11 +306,13 @@ int main(int argc, char **argv)
     if (mode) { /* profiling: one measurement only */
         double t = 0;
         for (int rep = 0; rep < 10; rep++)
-            t += strcmp(mode, "ours") == 0 ? run_ours(&c, deser, &batch) : run_ceiling(&c);
+            t += strcmp(mode, "ours") == 0  ? run_ours(&c, deser, &batch)
+                 : strcmp(mode, "lex") == 0 ? run_lex(&c)
+                                            : run_ceiling(&c);
         report(mode, t / 10, &c, 0);
         return 0;
     }
-    double best_ceiling = 1e30, best_per = 1e30, best_ours = 1e30;
+    double best_ceiling = 1e30, best_per = 1e30, best_ours = 1e30, best_lex = 1e30;
     for (int rep = 0; rep < 3; rep++) {
         double t = run_ceiling(&c);
         if (t < best_ceiling)
@@ -297,12 +320,16 @@ int main(int argc, char **argv)
         t = run_per_message(&c);
         if (t < best_per)
             best_per = t;
+        t = run_lex(&c);
+        if (t < best_lex)
+            best_lex = t;
         t = run_ours(&c, deser, &batch);
         if (t < best_ours)
             best_ours = t;
     }
     report("ceiling", best_ceiling, &c, 0);
     report("yajl/msg", best_per, &c, best_ceiling);
+    report("lex", best_lex, &c, best_ceiling);
     report("ours", best_ours, &c, best_ceiling);
     printf("ratio ours/ceiling: %.2f (ours/yajl-per-message: %.2f)\n", best_ceiling / best_ours,
            best_per / best_ours);

@@ -1,14 +1,14 @@
 /*
  * cdc_json.h — shared JSON pieces of the json format, for the CDC JSON formats
  * (debezium-json, canal-json, maxwell-json, ogg-json) that parse an envelope
- * with yajl callbacks and hand nested objects to the same row decoder.
+ * with yajl-style callbacks and hand nested objects to the same row decoder.
  *
- *  - cdc_json_parser_t: one reusable yajl parser per deserializer: one yajl
- *    handle parses message after message while they end cleanly, and is
- *    replaced (from a private pool, no malloc) after one that does not; yajl
- *    2.1 has no yajl_reset.
+ *  - cdc_json_parser_t: our own JSON parser (json_lex.c), one per
+ *    deserializer, reporting to a yajl_callbacks struct as yajl would; no
+ *    allocation per message. (yajl itself is kept for yajl_gen and as the
+ *    reference of fuzz/json_lex_diff.c.)
  *  - cdc_json_rowdec_t: a streaming decoder of one JSON object into a row,
- *    driven by yajl events (Flink's JsonToRowDataConverters).
+ *    driven by those events (Flink's JsonToRowDataConverters).
  *  - cdc_json_convert_scalar: one JSON scalar to one value of a logical type.
  *  - cdc_json_write_*: the serializer side (Flink's RowDataToJsonConverters).
  *  - CDC_JSON_OPTDEF_*: option table entries every JSON format shares.
@@ -88,12 +88,17 @@ void cdc_json_encode_opts_read(const cdc_config_t *cfg, cdc_json_encode_opts_t *
 
 /* ---- parser ------------------------------------------------------------------------- */
 
-/** yajl parsing of one JSON text per message, without allocation per message. */
+/** Parsing of one JSON text per message, without allocation per message. */
 typedef struct cdc_json_parser_s cdc_json_parser_t;
+
+/** Containers nested deeper than this are invalid JSON to the parser. */
+#define CDC_JSON_PARSER_MAX_DEPTH 1024
 
 /**
  * Creates a parser that reports events to callbacks with ctx (both borrowed;
- * they must outlive the parser). Numbers should be taken with yajl_number.
+ * they must outlive the parser; *callbacks is read at every event, so its
+ * owner may change it from a callback). Numbers are reported as text with
+ * yajl_number only (aborts when yajl_integer or yajl_double is set instead).
  */
 cdc_json_parser_t *cdc_json_parser_new(const yajl_callbacks *callbacks, void *ctx);
 void cdc_json_parser_destroy(cdc_json_parser_t *parser);
@@ -103,11 +108,15 @@ void cdc_json_parser_destroy(cdc_json_parser_t *parser);
 #define CDC_JSON_PARSE_CANCELED -2 /* a callback returned 0; it keeps its own reason */
 
 /**
- * Parses msg[0..len) as exactly one JSON text (UTF-8 checked, no comments, no
- * trailing data). On invalid JSON, replaces err's content with
- * "invalid JSON at byte N: REASON": N is the 0-based offset where yajl stopped
- * (just after the offending token), the end of msg for "premature EOF", or
- * the first byte after the value for "trailing garbage".
+ * Parses msg[0..len) as exactly one JSON text (RFC 8259: strict UTF-8, no
+ * comments, no trailing data; values follow each other as in yajl's
+ * allow_multiple_values until one is marked with cdc_json_parser_mark_end).
+ * Strings without escapes are reported as pointers into msg, others in a
+ * buffer valid during the callback. On invalid JSON, replaces err's content
+ * with "invalid JSON at byte N: REASON" with yajl's reasons and offsets: N is
+ * the 0-based offset where yajl stopped (just after the offending token), the
+ * end of msg for "premature EOF" and tokens cut by the end, or the first byte
+ * after the value for "trailing garbage".
  * Must not be called from inside its own callbacks.
  */
 int cdc_json_parser_parse(cdc_json_parser_t *parser, const char *msg, size_t len, cdc_buf_t *err);
@@ -117,11 +126,10 @@ size_t cdc_json_parser_offset(const cdc_json_parser_t *parser);
 
 /**
  * Call from the callback that ends the top-level value (its end_map; later
- * calls in the same message are ignored): parse then requires only whitespace
- * after it ("trailing garbage" otherwise), and can keep its yajl handle for the
- * next message, which is the fast path. Callbacks must ignore (return 1, no
- * side effects) events that come after the top-level value: they belong to
- * trailing garbage that parse reports once yajl returns.
+ * calls in the same message are ignored): parse then stops there and
+ * requires only whitespace after it ("trailing garbage" otherwise).
+ * Callbacks should ignore (return 1, no side effects) events that come after
+ * the top-level value (the parser sends none, the yajl reference does).
  */
 void cdc_json_parser_mark_end(cdc_json_parser_t *parser);
 
