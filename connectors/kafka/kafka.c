@@ -476,6 +476,10 @@ int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink
     memset(t, 0, sizeof(*t));
     const cdc_config_t *cfg = ctx->cfg;
     t->upsert = upsert;
+    if (upsert && for_sink) {
+        t->buffer_max_rows = cdc_config_int(cfg, "sink.buffer-flush.max-rows");
+        t->buffer_interval_ms = cdc_config_duration_ms(cfg, "sink.buffer-flush.interval");
+    }
     t->name = cdc_xstrdup(ctx->name);
     t->schema = cdc_type_copy(ctx->schema);
     cdc_kv_copy(&t->props, cdc_config_prefixed(cfg, "properties."));
@@ -573,6 +577,18 @@ static const cdc_option_def_t upsert_kafka_options[] = {
     OPT_BOUNDED_OFFSETS,
     OPT_DELIVERY,
     OPT_SINK_PARALLELISM,
+    {.key = "sink.buffer-flush.max-rows",
+     .type = CDC_OPT_INT,
+     .default_value = "0",
+     .min = 0,
+     .max = 10000000,
+     .description = "Keys buffered (the last change of each) before they are produced; 0 "
+                    "disables buffering. Needs sink.buffer-flush.interval too."},
+    {.key = "sink.buffer-flush.interval",
+     .type = CDC_OPT_DURATION,
+     .default_value = "0",
+     .description = "Produce the buffered changes at least this often; 0 disables buffering. "
+                    "Needs sink.buffer-flush.max-rows too."},
     {0},
 };
 
@@ -581,6 +597,12 @@ static void upsert_kafka_check(const cdc_config_t *cfg, cdc_buf_t *problems)
     if (!cdc_config_isset(cfg, "topic"))
         cdc_buf_puts(problems, "option \"topic\" is required\n");
     check_common(cfg, problems);
+    int64_t rows = cdc_config_int(cfg, "sink.buffer-flush.max-rows");
+    int64_t ms = cdc_config_duration_ms(cfg, "sink.buffer-flush.interval");
+    if ((rows > 0) != (ms > 0))
+        cdc_buf_puts(problems, "options \"sink.buffer-flush.max-rows\" and "
+                               "\"sink.buffer-flush.interval\" must both be greater than 0 to "
+                               "buffer (or both 0)\n");
 }
 
 const cdc_connector_factory_t cdc_connector_upsert_kafka = {

@@ -50,6 +50,9 @@ typedef struct kafka_table_s {
     char *dead_letter; /* scan.dead-letter.topic or NULL */
     int partitioner, guarantee;
     bool upsert; /* upsert-kafka: rows are +U per key, a null value is -D */
+    /* upsert-kafka sink: keep the last change per key, produce at max rows / interval / flush
+       (both > 0 to enable, as Flink) */
+    int64_t buffer_max_rows, buffer_interval_ms;
 } kafka_table_t;
 
 int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink, bool upsert,

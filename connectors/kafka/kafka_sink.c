@@ -5,10 +5,18 @@
  * flush() waits until every delivery report arrived and fails with
  * librdkafka's text when one reports an error, so the source commits its
  * offsets only after Kafka acknowledged the rows.
+ *
+ * upsert-kafka with sink.buffer-flush.max-rows and .interval keeps only the
+ * last change of each key (its encoded key and value, or a tombstone) in a
+ * hash table over an arena, and produces the table when it holds max-rows
+ * keys, when the interval passed, and at every flush: a burst of updates to
+ * one key becomes one message, and per-key order holds because a table is
+ * produced whole before the next one fills.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "kafka_int.h"
 
@@ -16,6 +24,14 @@ typedef struct kafka_sink_s {
     cdc_sink_t base;
     kafka_table_t t;
 } kafka_sink_t;
+
+/* One buffered key: its last change. */
+typedef struct kbuf_entry_s {
+    uint64_t hash;
+    char *key, *value; /* in the arena; value NULL = tombstone */
+    uint32_t klen, vlen;
+    bool used;
+} kbuf_entry_t;
 
 typedef struct kafka_writer_s {
     cdc_writer_t base;
@@ -29,7 +45,30 @@ typedef struct kafka_writer_s {
     uint64_t rr;
     uint64_t failed; /* delivery reports with an error since the last flush */
     char first_err[512];
+    /* upsert-kafka buffering (see the top of the file) */
+    bool buffering;
+    kbuf_entry_t *slots;
+    uint32_t nslots, nkeys;
+    cdc_arena_t arena;
+    int64_t buffer_since_ms;
 } kafka_writer_t;
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint64_t hash_bytes(const char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
 
 static void on_delivery(rd_kafka_t *rk, const rd_kafka_message_t *m, void *opaque)
 {
@@ -60,6 +99,82 @@ static int32_t pick_partition(kafka_writer_t *w)
     default:
         return RD_KAFKA_PARTITION_UA;
     }
+}
+
+static int produce(kafka_writer_t *w, const char *key, size_t klen, const char *value, size_t vlen,
+                   cdc_error_t **err)
+{
+    const kafka_table_t *t = &w->sink->t;
+    int32_t part = pick_partition(w);
+    while (rd_kafka_produce(w->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)value, value ? vlen : 0, key,
+                            klen, NULL) < 0) {
+        rd_kafka_resp_err_t e = rd_kafka_last_error();
+        if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+            cdc_error_destroy(*err);
+            *err = kafka_error(t, e, "could not produce to topic \"%s\"", t->topics[0]);
+            return -1;
+        }
+        rd_kafka_poll(w->rk, 100); /* the local queue is full: wait for deliveries */
+    }
+    return 0;
+}
+
+/* Keeps (key, value) as the key's last change; value NULL is a tombstone. */
+static int buffer_put(kafka_writer_t *w, const char *key, size_t klen, const char *value,
+                      size_t vlen)
+{
+    if ((w->nkeys + 1) * 2 > w->nslots) { /* keep the table at most half full */
+        uint32_t n = w->nslots ? w->nslots * 2 : 1024;
+        kbuf_entry_t *slots = cdc_xcalloc(n, sizeof(*slots));
+        for (uint32_t i = 0; i < w->nslots; i++) {
+            if (!w->slots[i].used)
+                continue;
+            uint32_t j = (uint32_t)(w->slots[i].hash & (n - 1));
+            while (slots[j].used)
+                j = (j + 1) & (n - 1);
+            slots[j] = w->slots[i];
+        }
+        free(w->slots);
+        w->slots = slots;
+        w->nslots = n;
+    }
+    uint64_t h = hash_bytes(key ? key : "", klen);
+    uint32_t j = (uint32_t)(h & (w->nslots - 1));
+    while (w->slots[j].used && !(w->slots[j].hash == h && w->slots[j].klen == klen &&
+                                 memcmp(w->slots[j].key, key ? key : "", klen) == 0))
+        j = (j + 1) & (w->nslots - 1);
+    kbuf_entry_t *e = &w->slots[j];
+    if (!e->used) {
+        if (w->nkeys == 0)
+            w->buffer_since_ms = mono_ms();
+        e->used = true;
+        e->hash = h;
+        e->key = cdc_arena_memdup(&w->arena, key ? key : "", klen);
+        e->klen = (uint32_t)klen;
+        w->nkeys++;
+    }
+    /* the value is replaced; the old copy stays in the arena until the table is produced */
+    e->value = value ? cdc_arena_memdup(&w->arena, vlen ? value : "", vlen) : NULL;
+    e->vlen = (uint32_t)vlen;
+    return 0;
+}
+
+/* Produces every buffered key's last change and empties the table (keeps its memory). */
+static int buffer_produce(kafka_writer_t *w, cdc_error_t **err)
+{
+    for (uint32_t i = 0; i < w->nslots && w->nkeys > 0; i++) {
+        kbuf_entry_t *e = &w->slots[i];
+        if (!e->used)
+            continue;
+        if (produce(w, e->key, e->klen, e->value, e->vlen, err) < 0)
+            return -1;
+        e->used = false;
+        w->nkeys--;
+    }
+    w->nkeys = 0;
+    memset(w->slots, 0, (size_t)w->nslots * sizeof(*w->slots));
+    cdc_arena_reset(&w->arena);
+    return 0;
 }
 
 static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **err)
@@ -95,18 +210,21 @@ static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
             key = w->kbuf.data ? w->kbuf.data : "";
             klen = w->kbuf.len;
         }
-        int32_t part = pick_partition(w);
-        while (rd_kafka_produce(w->rkt, part, RD_KAFKA_MSG_F_COPY, tombstone ? NULL : w->vbuf.data,
-                                tombstone ? 0 : w->vbuf.len, key, klen, NULL) < 0) {
-            rd_kafka_resp_err_t e = rd_kafka_last_error();
-            if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-                cdc_error_destroy(*err);
-                *err = kafka_error(t, e, "could not produce to topic \"%s\"", t->topics[0]);
+        if (w->buffering) {
+            if (buffer_put(w, key, klen, tombstone ? NULL : w->vbuf.data,
+                           tombstone ? 0 : w->vbuf.len) < 0 ||
+                (w->nkeys >= (uint32_t)t->buffer_max_rows && buffer_produce(w, err) < 0))
                 return -1;
-            }
-            rd_kafka_poll(w->rk, 100); /* the local queue is full: wait for deliveries */
+            continue;
         }
+        if (produce(w, key, klen, tombstone ? NULL : w->vbuf.data, tombstone ? 0 : w->vbuf.len,
+                    err) < 0)
+            return -1;
     }
+    if (w->buffering && w->nkeys > 0 &&
+        mono_ms() - w->buffer_since_ms >= w->sink->t.buffer_interval_ms &&
+        buffer_produce(w, err) < 0)
+        return -1;
     rd_kafka_poll(w->rk, 0);
     return 0;
 }
@@ -115,6 +233,8 @@ static int kw_flush(cdc_writer_t *base, cdc_error_t **err)
 {
     kafka_writer_t *w = (kafka_writer_t *)base;
     const kafka_table_t *t = &w->sink->t;
+    if (w->buffering && w->nkeys > 0 && buffer_produce(w, err) < 0)
+        return -1;
     if (t->guarantee == KAFKA_DG_NONE)
         rd_kafka_poll(w->rk, 0);
     else
@@ -147,6 +267,8 @@ static void kw_close(cdc_writer_t *base)
         w->kser->ops->destroy(w->kser);
     cdc_buf_free(&w->vbuf);
     cdc_buf_free(&w->kbuf);
+    free(w->slots);
+    cdc_arena_free(&w->arena);
     free(w->krow.values);
     free(w->vrow.values);
     free(w);
@@ -199,6 +321,8 @@ static int ksk_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wri
     kafka_writer_t *w = cdc_xcalloc(1, sizeof(*w));
     w->base.ops = &kafka_writer_ops;
     w->sink = s;
+    w->buffering = t->upsert && t->buffer_max_rows > 0 && t->buffer_interval_ms > 0;
+    cdc_arena_init(&w->arena);
     w->krow = (cdc_row_t){.kind = CDC_INSERT,
                           .arity = (uint32_t)t->nkey,
                           .values = cdc_xcalloc((size_t)t->nkey + 1, sizeof(cdc_value_t))};

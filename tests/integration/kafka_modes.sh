@@ -157,6 +157,20 @@ check upsert_rows "+I[1, a]
 -D[2, b]
 +I[3, c]" "CREATE TABLE up (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ($U);" \
   "SELECT * FROM up;"
+# with sink.buffer-flush.*, only the last change of each key is produced (a burst is one message)
+UB="'connector' = 'upsert-kafka', 'topic' = 'upbuf', 'properties.bootstrap.servers' = '$BS',
+    'key.format' = 'json', 'value.format' = 'json', 'sink.buffer-flush.max-rows' = '1000',
+    'sink.buffer-flush.interval' = '10s'"
+check upsert_buffered "" "CREATE TABLE src (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED)
+    WITH ('connector' = 'values', 'changelog-mode' = 'I,UB,UA,D',
+    'data' = '+I[1, a]; +I[2, b]; -U[1, a]; +U[1, aa]; -D[2, b]; +I[3, c]');" \
+  "CREATE TABLE upbuf (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH ($UB);" \
+  "INSERT INTO upbuf SELECT * FROM src;"
+got=$(kcat -C -b "$BS" -t upbuf -e -q -f '%k %S\n' | sort)
+want='{"id":1} 20
+{"id":2} -1
+{"id":3} 19'
+[[ $got == "$want" ]] && ok || bad "upsert_buffered: kcat read \"$got\" (one message per key expected)"
 
 # ---- bad messages -------------------------------------------------------------------------------
 printf '%s\n' '{"id":1,"name":"a"}' 'not json' '{"id":3,"name":"c"}' | kcat -P -b "$BS" -t dl
@@ -206,6 +220,10 @@ fails no_bootstrap 'properties.bootstrap.servers' \
 fails key_needs_format 'needs option "key.format"' "$(table m m ", 'key.fields' = 'id'")" "SELECT * FROM m;"
 fails bad_offsets "partition:N,offset:M" "$(table m m ", 'scan.startup.mode' = 'specific-offsets',
   'scan.startup.specific-offsets' = 'p0:1'")" "SELECT * FROM m;"
+fails upsert_half_buffer "must both be greater than 0" \
+  "CREATE TABLE src (id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'datagen', 'number-of-rows' = '1');" \
+  "CREATE TABLE ub (id INT NOT NULL, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'upsert-kafka', 'topic' = 'x', 'properties.bootstrap.servers' = '$BS', 'key.format' = 'json', 'value.format' = 'json', 'sink.buffer-flush.max-rows' = '10');" \
+  "INSERT INTO ub SELECT * FROM src;"
 fails upsert_no_pk "needs a PRIMARY KEY" \
   "CREATE TABLE up (id INT NOT NULL, name STRING) WITH ($U);" "SELECT * FROM up;"
 fails upsert_cdc_format "needs insert-only formats" \
