@@ -9,7 +9,7 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
-RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DCDC_TESTS=OFF \
+RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCDC_TESTS=OFF \
  && cmake --build /build -j"$(nproc)" --target cdcflow \
  && strip /build/cdcflow
 

@@ -547,7 +547,7 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
     const uint8_t *tn = c->p + 1;
     size_t tnlen = c->p[0];
     c->p += tnlen + 2;
-    uint64_t ncols, metalen;
+    uint64_t ncols = 0, metalen = 0;
     if (lenenc(c, &ncols) < 0 || ncols == 0 || ncols > 4096 || !has(c, (size_t)ncols))
         return fail(d, "bad column count");
     bl_table_t *t = cdc_xcalloc(1, sizeof(*t));
@@ -694,7 +694,7 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
             t = x;
     if (!t)
         return fail(d, "no TABLE_MAP event for table id %llu", (unsigned long long)id);
-    uint64_t ncols;
+    uint64_t ncols = 0;
     if (lenenc(c, &ncols) < 0 || ncols != (uint64_t)t->ncols)
         return fail(d, "the event has %llu columns, TABLE_MAP of \"%s\" has %d",
                     (unsigned long long)ncols, t->qname, t->ncols);

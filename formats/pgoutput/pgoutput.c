@@ -144,6 +144,7 @@ static int skip(pg_deser_t *d, pg_cur_t *c, size_t n, const char *what)
 
 static int rd_u32(pg_deser_t *d, pg_cur_t *c, uint32_t *v, const char *what)
 {
+    *v = 0; /* defined on failure too */
     if (!need(c, 4))
         return fail(d, c, "message ends inside %s", what);
     *v = u32(c);
@@ -154,6 +155,8 @@ static int rd_u32(pg_deser_t *d, pg_cur_t *c, uint32_t *v, const char *what)
 static int rd_str(pg_deser_t *d, pg_cur_t *c, const char **s, size_t *len, const char *what)
 {
     const uint8_t *z = memchr(c->p, 0, (size_t)(c->end - c->p));
+    *s = NULL;
+    *len = 0;
     if (!z)
         return fail(d, c, "%s is not NUL-terminated", what);
     *s = (const char *)c->p;
@@ -223,7 +226,7 @@ static int rel_bind(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r)
 
 static int on_relation(pg_deser_t *d, pg_cur_t *c)
 {
-    uint32_t relid;
+    uint32_t relid = 0;
     const char *nsp = NULL, *name = NULL;
     size_t nsplen = 0, namelen = 0;
     if (rd_u32(d, c, &relid, "the relation OID") < 0)
@@ -584,7 +587,7 @@ static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t
     /* inside S..E every message but the stream control ones is buffered until c/A */
     if (d->in_stream && !d->copy_strings && type != 'S' && type != 'E' && type != 'c' &&
         type != 'A') {
-        uint32_t xid;
+        uint32_t xid = 0;
         if (rd_u32(d, &c, &xid, "the transaction id") < 0) {
             rc = CDC_DECODE_ERROR;
             goto done;
