@@ -96,7 +96,7 @@ void cdc_arena_free(cdc_arena_t *a)
     memset(a, 0, sizeof(*a));
 }
 
-void cdc_buf_reserve(cdc_buf_t *b, size_t extra)
+void cdc_buf_grow(cdc_buf_t *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap)
         return;
@@ -105,25 +105,6 @@ void cdc_buf_reserve(cdc_buf_t *b, size_t extra)
         cap *= 2;
     b->data = cdc_xrealloc(b->data, cap);
     b->cap = cap;
-}
-
-void cdc_buf_append(cdc_buf_t *b, const void *p, size_t n)
-{
-    cdc_buf_reserve(b, n);
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-void cdc_buf_puts(cdc_buf_t *b, const char *s)
-{
-    cdc_buf_append(b, s, strlen(s));
-}
-
-void cdc_buf_putc(cdc_buf_t *b, char c)
-{
-    cdc_buf_reserve(b, 1);
-    b->data[b->len++] = c;
 }
 
 void cdc_buf_printf(cdc_buf_t *b, const char *fmt, ...)

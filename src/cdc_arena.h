@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct cdc_arena_block_s cdc_arena_block_t;
 
@@ -38,10 +39,34 @@ typedef struct cdc_buf_s {
     size_t cap;
 } cdc_buf_t;
 
-void cdc_buf_reserve(cdc_buf_t *b, size_t extra);
-void cdc_buf_append(cdc_buf_t *b, const void *p, size_t n);
-void cdc_buf_puts(cdc_buf_t *b, const char *s);
-void cdc_buf_putc(cdc_buf_t *b, char c);
+/* Grows the buffer so extra more bytes (and a terminator) fit; the slow path of reserve. */
+void cdc_buf_grow(cdc_buf_t *b, size_t extra);
+
+/* The appenders are inline: printing rows calls them per value. */
+static inline void cdc_buf_reserve(cdc_buf_t *b, size_t extra)
+{
+    if (b->len + extra + 1 > b->cap)
+        cdc_buf_grow(b, extra);
+}
+
+static inline void cdc_buf_append(cdc_buf_t *b, const void *p, size_t n)
+{
+    cdc_buf_reserve(b, n);
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static inline void cdc_buf_puts(cdc_buf_t *b, const char *s)
+{
+    cdc_buf_append(b, s, strlen(s));
+}
+
+static inline void cdc_buf_putc(cdc_buf_t *b, char c)
+{
+    cdc_buf_reserve(b, 1);
+    b->data[b->len++] = c;
+}
 void cdc_buf_printf(cdc_buf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Empties the buffer and keeps its capacity. */
 static inline void cdc_buf_clear(cdc_buf_t *b)
