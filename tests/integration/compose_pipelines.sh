@@ -131,18 +131,24 @@ my_sql -e "UPDATE customers SET last_name = UPPER(last_name); INSERT INTO produc
   bad "DML after the restart"
 converge "after the replica came back"
 
-# the metrics of the surviving replica
-port=$(grep -Eo '127.0.0.1:[0-9]+/metrics' apply2.err | head -1 | cut -d: -f2 | cut -d/ -f1)
-if [[ -n $port ]] && curl -sf "http://127.0.0.1:$port/metrics" >metrics.txt; then
-  written=$(awk '/^cdcflow_records_written_total\{job="apply",table="default_catalog.default_database.products_pg"\}/ {print $2}' metrics.txt)
-  [[ -n $written && $written -gt 0 ]] && ok || bad "apply-2 wrote no products rows per /metrics ($written)"
-  grep -q '^cdcflow_source_lag_records{job="apply",table="default_catalog.default_database.products_topic",topic="inventory.products",partition="' metrics.txt &&
-    ok || bad "no consumer lag per partition in /metrics"
-  grep -q '^cdcflow_source_committed_offset{' metrics.txt && ok || bad "no committed offsets in /metrics"
-  grep -q 'cdc-secret' metrics.txt && bad "a password shows in /metrics" || ok
-else
-  bad "apply-2's metrics endpoint did not answer"
-fi
+# the metrics of the replicas (gauges are refreshed after each commit, and which replica owns
+# which partitions depends on the last rebalance: scrape both, for a while)
+ports=$(grep -hEo '127.0.0.1:[0-9]+/metrics' apply1.err apply2.err | cut -d: -f2 | cut -d/ -f1)
+seen_lag=no seen_commit=no seen_written=no
+for _ in $(seq 1 50); do
+  : >metrics.txt
+  for port in $ports; do curl -sf "http://127.0.0.1:$port/metrics" >>metrics.txt; done
+  grep -q '^cdcflow_source_lag_records{job="apply",table="default_catalog.default_database.products_topic",topic="inventory.products",partition="' metrics.txt && seen_lag=yes
+  grep -q '^cdcflow_source_committed_offset{' metrics.txt && seen_commit=yes
+  awk '/^cdcflow_records_written_total\{job="apply",table="default_catalog.default_database.products_pg"\}/ && $2 > 0 {f=1} END {exit !f}' metrics.txt && seen_written=yes
+  [[ $seen_lag$seen_commit$seen_written == yesyesyes ]] && break
+  sleep 0.2
+done
+[[ -n $ports ]] && ok || bad "no apply replica logged its metrics address"
+[[ $seen_written == yes ]] && ok || bad "no products rows written per /metrics"
+[[ $seen_lag == yes ]] && ok || bad "no consumer lag per partition in /metrics"
+[[ $seen_commit == yes ]] && ok || bad "no committed offsets in /metrics"
+grep -q 'cdc-secret' metrics.txt && bad "a password shows in /metrics" || ok
 grep -q 'cdc-secret' capture.err apply1.err apply2.err && bad "a password shows in a log" || ok
 for p in "$cap_pid" "$apply1_pid" "$apply2_pid"; do
   kill -TERM "$p" 2>/dev/null
