@@ -29,6 +29,7 @@
  */
 #include <errno.h>
 #include <mysql.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +65,15 @@ static const cdc_option_def_t mc_options[] = {
     {.key = "database-name",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_REQUIRED,
-     .description = "Database of the table (an exact name)."},
+     .description = "Database of the tables: a POSIX extended regular expression matching the "
+                    "whole name (an exact name is one)."},
     {.key = "table-name",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_REQUIRED,
-     .description = "The table to capture (an exact name; one table per source)."},
+     .description = "Tables to capture: a POSIX extended regular expression matching a table "
+                    "name of 'database-name' as a whole (as Flink CDC, the source matches "
+                    "\"(database-name)\\.(table-name)\" against db.table); the rows of every "
+                    "matched table go to this one table, columns matched by name."},
     {.key = "server-id",
      .type = CDC_OPT_INT,
      .default_value = "5400",
@@ -101,9 +106,26 @@ static const cdc_option_def_t mc_options[] = {
     {0},
 };
 
+/* metadata columns (Flink CDC's mysql-cdc readable metadata) */
+typedef enum mc_md { MD_DATABASE, MD_TABLE, MD_OP_TS } mc_md_t;
+
+static const cdc_metadata_def_t mc_metadata[] = {
+    {"database_name", "STRING", "Database of the row's table."},
+    {"table_name", "STRING", "Table the row comes from."},
+    {"op_ts", "TIMESTAMP_LTZ(3)",
+     "When the change was made (the binlog event's time); 0 (1970-01-01) for snapshot rows."},
+    {0},
+};
+
 typedef struct mc_source {
     cdc_source_t base;
-    cdc_type_t *schema;
+    cdc_type_t *schema;   /* physical columns */
+    cdc_type_t *produced; /* physical + metadata, NULL without metadata */
+    mc_md_t md[8];
+    int nmd;
+    char *pattern; /* "^((db)\\.(table))$" */
+    regex_t re;
+    bool has_re;
     char *host, *user, *password, *db, *table, *start_file, *pos_file;
     int port;
     uint32_t server_id;
@@ -119,10 +141,11 @@ typedef struct mc_reader {
     mc_phase_t phase;
     MYSQL *sql, *repl;
     MYSQL_RES *snap;
+    char **snap_tables; /* "db.table" of the matched tables; rows point at them (origin) */
+    int nsnap, isnap;
     MARIADB_RPL *rpl;
     cdc_config_t *fmt_cfg;
     cdc_deser_t *deser;
-    char *qname;
     MARIADB_RPL_EVENT **held; /* events the current batch's rows point into */
     int nheld, capheld;
     char file[512]; /* binlog file of the stream */
@@ -269,17 +292,61 @@ static const char *text_value(const char *s, size_t len, const cdc_type_t *t, cd
     }
 }
 
-static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err);
 static int start_stream(mc_reader_t *r, cdc_error_t **err);
+static int snapshot_table(mc_reader_t *r, cdc_error_t **err);
+
+/* The metadata values of a row (after its physical fields); strings copied into the arena. */
+static void fill_meta(const mc_source_t *s, cdc_row_t *o, int64_t ts_ms, cdc_arena_t *arena)
+{
+    const char *q = o->origin ? o->origin : "";
+    const char *dot = strchr(q, '.');
+    size_t dblen = dot ? (size_t)(dot - q) : strlen(q);
+    const char *tn = dot ? dot + 1 : "";
+    int base = s->schema->nchildren;
+    for (int i = 0; i < s->nmd; i++) {
+        cdc_value_t *v = &o->values[base + i];
+        v->flags = 0;
+        switch (s->md[i]) {
+        case MD_DATABASE:
+            v->v.s.ptr = cdc_arena_memdup(arena, q, dblen);
+            v->v.s.len = (uint32_t)dblen;
+            break;
+        case MD_TABLE:
+            v->v.s.len = (uint32_t)strlen(tn);
+            v->v.s.ptr = cdc_arena_memdup(arena, tn, v->v.s.len);
+            break;
+        case MD_OP_TS:
+            v->v.ts = (cdc_ts_t){.millis = ts_ms};
+            break;
+        }
+    }
+}
+
+/* Rows [from, out->n) decoded with the physical fields only get the metadata fields. */
+static void widen(const mc_source_t *s, cdc_batch_t *out, uint32_t from, int64_t ts_ms)
+{
+    uint32_t nphys = (uint32_t)s->schema->nchildren, arity = nphys + (uint32_t)s->nmd;
+    for (uint32_t k = from; k < out->n; k++) {
+        cdc_row_t *o = &out->rows[k];
+        cdc_value_t *vals = cdc_arena_alloc(&out->arena, sizeof(cdc_value_t) * arity);
+        memcpy(vals, o->values, sizeof(cdc_value_t) * nphys);
+        o->values = vals;
+        o->arity = arity;
+        fill_meta(s, o, ts_ms, &out->arena);
+    }
+}
 
 static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     const cdc_type_t *t = r->src->schema;
+    const char *qname = r->snap_tables[r->isnap];
     MYSQL_ROW row;
     while (out->n < max_rows && (row = mysql_fetch_row(r->snap))) {
         unsigned long *lens = mysql_fetch_lengths(r->snap);
-        cdc_row_t *o = cdc_batch_add(out, CDC_INSERT, (uint32_t)t->nchildren);
-        o->origin = r->qname;
+        cdc_row_t *o = cdc_batch_add(out, CDC_INSERT, (uint32_t)(t->nchildren + r->src->nmd));
+        o->origin = qname;
+        if (r->src->nmd)
+            fill_meta(r->src, o, 0, &out->arena);
         for (int i = 0; i < t->nchildren; i++) {
             cdc_value_t *v = &o->values[i];
             if (!row[i])
@@ -288,19 +355,21 @@ static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cd
             const char *why = text_value(row[i], lens[i], t->children[i], &out->arena, v);
             if (why) {
                 cdc_error_set(err, CDC_ERR_PARSE,
-                              "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", r->qname,
+                              "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", qname,
                               t->names[i], why, (int)(lens[i] > 60 ? 60 : lens[i]), row[i]);
                 return CDC_POLL_ERROR;
             }
         }
     }
-    if (out->n < max_rows) { /* the snapshot is read */
+    if (out->n < max_rows) { /* this table is read */
         if (mysql_errno(r->sql)) {
             my_fail(err, r->sql, "reading the snapshot");
             return CDC_POLL_ERROR;
         }
         mysql_free_result(r->snap);
         r->snap = NULL;
+        if (++r->isnap < r->nsnap)
+            return snapshot_table(r, err) < 0 ? CDC_POLL_ERROR : CDC_POLL_OK;
         if (run(r->sql, "COMMIT", err) < 0 || start_stream(r, err) < 0)
             return CDC_POLL_ERROR;
     }
@@ -395,10 +464,13 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
             break; /* a heartbeat: the server is idle, give the runtime a turn */
         track(r, bytes, n);
         cdc_buf_clear(&r->deser->errmsg);
+        uint32_t from = out->n;
         if (r->deser->ops->decode(r->deser, (const char *)bytes, n, out) != CDC_DECODE_OK) {
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
         }
+        if (r->src->nmd && out->n > from)
+            widen(r->src, out, from, (int64_t)le32(bytes) * 1000);
     }
     return CDC_POLL_OK;
 }
@@ -470,7 +542,9 @@ static void mc_close(cdc_reader_t *base)
     if (r->deser)
         r->deser->ops->destroy(r->deser);
     cdc_config_destroy(r->fmt_cfg);
-    free(r->qname);
+    for (int i = 0; i < r->nsnap; i++)
+        free(r->snap_tables[i]);
+    free(r->snap_tables);
     free(r);
 }
 
@@ -514,9 +588,10 @@ static char *ident(MYSQL *my, const char *name)
     return s;
 }
 
+static int list_tables(mc_reader_t *r, cdc_error_t **err);
+
 static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
 {
-    mc_source_t *s = r->src;
     if (run(r->sql, "START TRANSACTION WITH CONSISTENT SNAPSHOT", err) < 0)
         return -1;
     char *f = NULL;
@@ -543,6 +618,51 @@ static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
     }
     snprintf(r->file, sizeof(r->file), "%s", f);
     free(f);
+    if (list_tables(r, err) < 0)
+        return -1;
+    r->phase = MC_SNAPSHOT;
+    if (r->nsnap == 0) { /* nothing matched yet: the stream may create the tables */
+        if (run(r->sql, "COMMIT", err) < 0)
+            return -1;
+        return start_stream(r, err);
+    }
+    return snapshot_table(r, err);
+}
+
+/* The matched tables, in the consistent-read transaction (information_schema is not
+ * transactional, but a table created after the snapshot has no rows in it). */
+static int list_tables(mc_reader_t *r, cdc_error_t **err)
+{
+    const char *q = "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE "
+                    "TABLE_TYPE = 'BASE TABLE' ORDER BY 1, 2";
+    if (mysql_query(r->sql, q))
+        return my_fail(err, r->sql, q);
+    MYSQL_RES *res = mysql_store_result(r->sql);
+    MYSQL_ROW row;
+    int cap = 0;
+    while (res && (row = mysql_fetch_row(res))) {
+        char *name = cdc_strdup_printf("%s.%s", row[0] ? row[0] : "", row[1] ? row[1] : "");
+        if (regexec(&r->src->re, name, 0, NULL, 0) != 0) {
+            free(name);
+            continue;
+        }
+        if (r->nsnap == cap) {
+            cap = cap ? cap * 2 : 8;
+            r->snap_tables = cdc_xrealloc(r->snap_tables, (size_t)cap * sizeof(char *));
+        }
+        r->snap_tables[r->nsnap++] = name;
+    }
+    mysql_free_result(res);
+    return 0;
+}
+
+/* Starts reading the declared columns of snapshot table isnap. */
+static int snapshot_table(mc_reader_t *r, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    const char *qname = r->snap_tables[r->isnap];
+    const char *dot = strchr(qname, '.');
+    char *dbname = cdc_xstrndup(qname, (size_t)(dot - qname));
     cdc_buf_t sql = {0};
     cdc_buf_puts(&sql, "SELECT ");
     for (int i = 0; i < s->schema->nchildren; i++) {
@@ -550,10 +670,11 @@ static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
         cdc_buf_printf(&sql, "%s%s", i ? ", " : "", c);
         free(c);
     }
-    char *db = ident(r->sql, s->db), *tab = ident(r->sql, s->table);
+    char *db = ident(r->sql, dbname), *tab = ident(r->sql, dot + 1);
     cdc_buf_printf(&sql, " FROM %s.%s", db, tab);
     free(db);
     free(tab);
+    free(dbname);
     int rc = mysql_query(r->sql, cdc_buf_cstr(&sql)) ? my_fail(err, r->sql, cdc_buf_cstr(&sql)) : 0;
     cdc_buf_free(&sql);
     if (rc < 0)
@@ -561,7 +682,6 @@ static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
     r->snap = mysql_use_result(r->sql);
     if (!r->snap)
         return my_fail(err, r->sql, "reading the snapshot");
-    r->phase = MC_SNAPSHOT;
     return 0;
 }
 
@@ -578,11 +698,10 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         r->phase = MC_DONE;
         return 0;
     }
-    r->qname = cdc_strdup_printf("%s.%s", s->db, s->table);
     const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
     cdc_kv_t kv = {0};
     cdc_kv_set(&kv, "input", "events");
-    cdc_kv_set(&kv, "table-name", r->qname);
+    cdc_kv_set(&kv, "table-pattern", s->pattern);
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
     cdc_kv_free(&kv);
     cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->schema, .table = "mysql-cdc"};
@@ -634,6 +753,10 @@ static void mc_destroy(cdc_source_t *base)
     if (!s)
         return;
     cdc_type_destroy(s->schema);
+    cdc_type_destroy(s->produced);
+    if (s->has_re)
+        regfree(&s->re);
+    free(s->pattern);
     free(s->host);
     free(s->user);
     free(s->password);
@@ -644,9 +767,38 @@ static void mc_destroy(cdc_source_t *base)
     free(s);
 }
 
+static int mc_apply_metadata(cdc_source_t *base, const char *const *keys, int n, cdc_error_t **err)
+{
+    mc_source_t *s = (mc_source_t *)base;
+    if (n > (int)(sizeof(s->md) / sizeof(s->md[0])))
+        return cdc_error_set(err, CDC_ERR_PLAN, "mysql-cdc: too many metadata columns (%d)", n);
+    cdc_type_t *prod = cdc_type_copy(s->schema);
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (mc_metadata[j].key && strcmp(mc_metadata[j].key, keys[i]) != 0)
+            j++;
+        if (!mc_metadata[j].key) {
+            cdc_type_destroy(prod);
+            cdc_error_set(err, CDC_ERR_PLAN,
+                          "connector \"mysql-cdc\" offers no metadata key \"%s\"", keys[i]);
+            if (err && *err)
+                cdc_error_set_detail(*err, "readable metadata: database_name, table_name, op_ts");
+            return -1;
+        }
+        s->md[i] = (mc_md_t)j;
+        cdc_type_row_add(prod, keys[i], cdc_type_parse(mc_metadata[j].type, NULL));
+    }
+    s->nmd = n;
+    cdc_type_destroy(s->produced);
+    s->produced = prod;
+    s->base.produced = prod;
+    return 0;
+}
+
 static const cdc_source_ops_t mc_source_ops = {
     .changelog_mode = mc_changelog_mode,
     .open_reader = mc_open_reader,
+    .apply_metadata = mc_apply_metadata,
     .describe = mc_describe,
     .destroy = mc_destroy,
 };
@@ -669,7 +821,6 @@ static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 
 static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
 {
-    (void)err;
     const cdc_config_t *cfg = ctx->cfg;
     mc_source_t *s = cdc_xcalloc(1, sizeof(*s));
     s->base.ops = &mc_source_ops;
@@ -688,6 +839,22 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
     s->server_id = (uint32_t)cdc_config_int(cfg, "server-id");
     s->mode = cdc_config_enum(cfg, "scan.startup.mode");
     s->start_pos = (uint64_t)cdc_config_int(cfg, "scan.startup.specific-offset.pos");
+    s->pattern = cdc_strdup_printf("(%s)\\.(%s)", s->db, s->table);
+    char *anchored = cdc_strdup_printf("^(%s)$", s->pattern);
+    int rc = regcomp(&s->re, anchored, REG_EXTENDED | REG_NOSUB);
+    free(anchored);
+    if (rc != 0) {
+        char msg[160];
+        regerror(rc, &s->re, msg, sizeof(msg));
+        cdc_error_set(err, CDC_ERR_OPTION,
+                      "mysql-cdc: 'database-name' / 'table-name' are no regular expression: %s",
+                      msg);
+        if (err && *err)
+            cdc_error_set_detail(*err, "the pattern \"%s\" (POSIX extended)", s->pattern);
+        mc_destroy(&s->base);
+        return -1;
+    }
+    s->has_re = true;
     *out = &s->base;
     return 0;
 }
@@ -698,5 +865,6 @@ const cdc_connector_factory_t cdc_connector_mysql_cdc = {
                    "mysql-binlog): a consistent snapshot, then the stream.",
     .options = mc_options,
     .check = mc_check,
+    .metadata = mc_metadata,
     .source_new = mc_source_new,
 };

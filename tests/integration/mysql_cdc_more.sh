@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# More of the mysql-cdc source against a real MariaDB 10.11 (tests/servers/mariadb.sh):
+#  1. table-name as a regular expression: orders_1 and orders_2 (not orders_x, not other)
+#     captured by 'orders_[0-9]+' into one table, with the metadata columns database_name,
+#     table_name and op_ts (0 for snapshot rows, the binlog event time for stream rows);
+#     snapshot then stream.
+# A server that cannot start is a failure.
+set -uo pipefail
+bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
+src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d)
+cd "$tmp" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+  echo "FAIL $1"
+  fail=$((fail + 1))
+}
+# shellcheck source=../servers/mariadb.sh
+source "$src/tests/servers/mariadb.sh"
+MY_EXTRA_ARGS="--log-bin=mbin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1"
+if ! my_start cdcflow; then
+  bad "could not start MariaDB"
+  my_stop
+  rm -rf "$tmp"
+  echo "mysql_cdc_more: $pass passed, $fail failed"
+  exit 1
+fi
+job_pid=
+cleanup() {
+  [[ -n $job_pid ]] && kill "$job_pid" 2>/dev/null && wait "$job_pid" 2>/dev/null
+  my_stop
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+wait_lines() { # file count: waits (bounded) until the file has count lines
+  local i
+  for i in $(seq 1 300); do
+    [[ $(wc -l <"$1") -ge $2 ]] && return 0
+    kill -0 "$job_pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+stop_job() {
+  kill -TERM "$job_pid"
+  wait "$job_pid"
+  local code=$?
+  job_pid=
+  return $code
+}
+
+my_sql -e "GRANT REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'writer'@'%';
+  CREATE TABLE orders_1 (id INT PRIMARY KEY, v VARCHAR(20));
+  CREATE TABLE orders_2 (v VARCHAR(20), id INT PRIMARY KEY);
+  CREATE TABLE orders_x (id INT PRIMARY KEY, v VARCHAR(20));
+  CREATE TABLE other (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO orders_1 VALUES (1, 'one-a');
+  INSERT INTO orders_2 VALUES ('two-a', 1), ('two-b', 2);
+  INSERT INTO orders_x VALUES (1, 'not matched');
+  INSERT INTO other VALUES (1, 'not matched');" || bad "setup"
+
+# ---- 1. table-name as a regular expression, with metadata ----------------------------------
+cat >job1.sql <<SQL
+CREATE TABLE orders (id INT NOT NULL, v STRING,
+                     db STRING METADATA FROM 'database_name' VIRTUAL,
+                     tab STRING METADATA FROM 'table_name' VIRTUAL,
+                     ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdc.*',
+      'table-name' = 'orders_[0-9]+', 'server-id' = '801');
+CREATE TABLE out (tab STRING, id INT, v STRING, db STRING, ts TIMESTAMP_LTZ(3))
+WITH ('connector' = 'print');
+INSERT INTO out SELECT tab, id, v, db, ts FROM orders;
+SQL
+"$bin" run job1.sql >out1.txt 2>err1.txt &
+job_pid=$!
+wait_lines out1.txt 3 || bad "no snapshot rows: $(cat err1.txt)"
+my_sql -e "INSERT INTO orders_2 VALUES ('two-c', 3);
+  INSERT INTO orders_x VALUES (2, 'not matched');
+  INSERT INTO other VALUES (2, 'not matched');
+  UPDATE orders_1 SET v = 'one-b' WHERE id = 1;
+  DELETE FROM orders_2 WHERE id = 1;"
+wait_lines out1.txt 7 || bad "the stream rows did not come: $(cat err1.txt)"
+sleep 0.5 # rows of unmatched tables would come after (they must not)
+stop_job || bad "job 1 did not stop cleanly: $(cat err1.txt)"
+# op_ts: 0 in the snapshot, today's date (the binlog event's time) in the stream
+today=$(date -u +%Y-%m-%d)
+sed -e 's/1970-01-01T00:00:00.000Z]$/true]/' -e "s/${today}T[0-9:.]*Z]\$/false]/" out1.txt >got1.txt
+printf '%s\n' '+I[orders_1, 1, one-a, cdcflow, true]' '+I[orders_2, 1, two-a, cdcflow, true]' \
+  '+I[orders_2, 2, two-b, cdcflow, true]' '+I[orders_2, 3, two-c, cdcflow, false]' \
+  '-U[orders_1, 1, one-a, cdcflow, false]' '+U[orders_1, 1, one-b, cdcflow, false]' \
+  '-D[orders_2, 1, two-a, cdcflow, false]' >want1.txt
+if diff -u want1.txt got1.txt; then ok; else bad "regex tables with metadata"; fi
+
+echo "mysql_cdc_more: $pass passed, $fail failed"
+((fail == 0))
