@@ -40,7 +40,9 @@
 /* after mysql.h, which it needs */
 #include <mariadb_rpl.h>
 
-static const char *const mc_modes[] = {"initial", "latest-offset", "specific-offset", NULL};
+static const char *const mc_modes[] = {"initial", "latest-offset", "specific-offset", "timestamp",
+                                       NULL};
+enum { MODE_INITIAL, MODE_LATEST, MODE_SPECIFIC, MODE_TIMESTAMP };
 
 static const cdc_option_def_t mc_options[] = {
     {.key = "hostname",
@@ -85,9 +87,31 @@ static const cdc_option_def_t mc_options[] = {
      .type = CDC_OPT_ENUM,
      .default_value = "initial",
      .enum_values = mc_modes,
-     .description = "'initial': a consistent snapshot of the table (+I), then the binlog from "
+     .description = "'initial': a consistent snapshot of the tables (+I), then the binlog from "
                     "the snapshot's position (MariaDB); 'latest-offset': only changes from now; "
-                    "'specific-offset': from scan.startup.specific-offset.file/.pos."},
+                    "'specific-offset': from scan.startup.specific-offset.file/.pos or "
+                    ".gtid-set; 'timestamp': changes made at or after "
+                    "scan.startup.timestamp-millis (reads the binlog from its oldest file)."},
+    {.key = "scan.startup.specific-offset.gtid-set",
+     .type = CDC_OPT_STRING,
+     .description = "With 'specific-offset': the MariaDB GTID position already processed "
+                    "(\"0-1-42\", one domain-server-seq per domain, comma-separated); the stream "
+                    "starts after it (@slave_connect_state). Takes precedence over .file/.pos."},
+    {.key = "scan.startup.timestamp-millis",
+     .type = CDC_OPT_INT,
+     .min = 0,
+     .max = INT64_MAX,
+     .description = "With 'timestamp': milliseconds since the epoch; row events written earlier "
+                    "(binlog event time, whole seconds) are skipped. The binlog is read from the "
+                    "oldest file SHOW BINARY LOGS lists."},
+    {.key = "server-time-zone",
+     .type = CDC_OPT_STRING,
+     .default_value = "+00:00",
+     .description = "The server's time zone: the snapshot session's time_zone, and the zone in "
+                    "which DATETIME columns declared TIMESTAMP_LTZ are read (snapshot and "
+                    "binlog). 'UTC' or an offset '+08:00' (a named zone such as "
+                    "'Asia/Shanghai' needs the server's time zone tables and cannot read "
+                    "DATETIME as TIMESTAMP_LTZ from the binlog)."},
     {.key = "scan.startup.specific-offset.file",
      .type = CDC_OPT_STRING,
      .description = "Binlog file to start in with 'specific-offset'."},
@@ -126,7 +150,10 @@ typedef struct mc_source {
     char *pattern; /* "^((db)\\.(table))$" */
     regex_t re;
     bool has_re;
-    char *host, *user, *password, *db, *table, *start_file, *pos_file;
+    char *host, *user, *password, *db, *table, *start_file, *pos_file, *gtid, *tz;
+    bool tz_fixed;    /* tz is UTC or an offset */
+    int tz_offset;    /* seconds east of UTC, when tz_fixed */
+    int64_t since_ms; /* 'timestamp' mode */
     int port;
     uint32_t server_id;
     int mode;
@@ -154,6 +181,9 @@ typedef struct mc_reader {
     char done_file[512];
     uint64_t done_pos; /* committed */
     uint64_t start_pos;
+    const char *gtid; /* start the stream at this GTID position (not from a position file) */
+    int64_t since_ms; /* rows of events before it are dropped ('timestamp') */
+    bool reopen;      /* a real ROTATE was read: dump again from the new file */
 } mc_reader_t;
 
 static int my_fail(cdc_error_t **err, MYSQL *my, const char *what)
@@ -170,7 +200,7 @@ static int my_fail(cdc_error_t **err, MYSQL *my, const char *what)
     return -1;
 }
 
-static MYSQL *mc_connect(const mc_source_t *s, cdc_error_t **err)
+static MYSQL *mc_connect(const mc_source_t *s, const char *tz, cdc_error_t **err)
 {
     MYSQL *my = mysql_init(NULL);
     unsigned timeout = 10;
@@ -182,8 +212,16 @@ static MYSQL *mc_connect(const mc_source_t *s, cdc_error_t **err)
         mysql_close(my);
         return NULL;
     }
-    if (mysql_query(my, "SET time_zone = '+00:00'")) {
-        my_fail(err, my, "SET time_zone");
+    char esc[200], q[256];
+    if (strlen(tz) >= sizeof(esc) / 2)
+        tz = "+00:00";
+    mysql_real_escape_string(my, esc, tz, strlen(tz));
+    snprintf(q, sizeof(q), "SET time_zone = '%s'", esc);
+    if (mysql_query(my, q)) {
+        my_fail(err, my, q);
+        if (err && *err)
+            cdc_error_set_hint(*err, "check 'server-time-zone': a named zone needs the server's "
+                                     "time zone tables (mariadb-tzinfo-to-sql)");
         mysql_close(my);
         return NULL;
     }
@@ -381,8 +419,23 @@ static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cd
 static int start_stream(mc_reader_t *r, cdc_error_t **err)
 {
     mc_source_t *s = r->src;
-    if (!(r->repl = mc_connect(s, err)))
+    if (!(r->repl = mc_connect(s, "+00:00", err)))
         return -1;
+    if (r->gtid) { /* MariaDB GTID: the server ignores the dump's file/pos and seeks itself */
+        char esc[1024];
+        size_t n = strlen(r->gtid);
+        if (n >= sizeof(esc) / 2)
+            return cdc_error_set(err, CDC_ERR_OPTION, "mysql-cdc: the GTID set is too long");
+        mysql_real_escape_string(r->repl, esc, r->gtid, n);
+        char *q = cdc_strdup_printf("SET @slave_connect_state = '%s'", esc);
+        int rc = run(r->repl, q, err);
+        free(q);
+        if (rc < 0 || run(r->repl, "SET @slave_gtid_strict_mode = 0", err) < 0 ||
+            run(r->repl, "SET @slave_gtid_ignore_duplicates = 0", err) < 0)
+            return -1;
+        r->file[0] = 0;
+        r->start_pos = 4;
+    }
     if (run(r->repl, "SET @master_binlog_checksum = @@global.binlog_checksum", err) < 0 ||
         run(r->repl, "SET @mariadb_slave_capability = 4", err) < 0 ||
         run(r->repl, "SET @master_heartbeat_period = 100000000", err) < 0)
@@ -394,8 +447,12 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
     mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_START, (unsigned long)r->start_pos);
     mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_SERVER_ID, (unsigned int)s->server_id);
     mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_FLAGS, 0);
-    if (mariadb_rpl_open(r->rpl))
-        return my_fail(err, r->repl, "COM_BINLOG_DUMP");
+    if (mariadb_rpl_open(r->rpl)) {
+        my_fail(err, r->repl, "COM_BINLOG_DUMP");
+        if (r->gtid && err && *err)
+            cdc_error_add_context(*err, "GTID position \"%s\"", r->gtid);
+        return -1;
+    }
     snprintf(r->txn_file, sizeof(r->txn_file), "%s", r->file);
     r->txn_pos = r->start_pos;
     r->phase = MC_STREAM;
@@ -463,14 +520,26 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
         if (n >= 19 && bytes[4] == 27)
             break; /* a heartbeat: the server is idle, give the runtime a turn */
         track(r, bytes, n);
+        if (n > 19 + 8 && bytes[4] == 4 && le32(bytes) != 0) {
+            /* a real ROTATE (the fake one at the start of a dump has time 0): libmariadb 3.3
+             * fails to parse the next file's events in the same dump ("Malformed packet"), so
+             * the dump is opened again at the new file, as a restart would */
+            uint64_t pos = le32(bytes + 19) | le32(bytes + 23) << 32;
+            r->start_pos = pos >= 4 ? pos : 4;
+            r->reopen = true;
+            break;
+        }
         cdc_buf_clear(&r->deser->errmsg);
         uint32_t from = out->n;
         if (r->deser->ops->decode(r->deser, (const char *)bytes, n, out) != CDC_DECODE_OK) {
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
         }
+        int64_t ev_ms = (int64_t)le32(bytes) * 1000;
+        if (out->n > from && ev_ms < r->since_ms)
+            cdc_batch_truncate(out, out->n - from); /* 'timestamp': before the start time */
         if (r->src->nmd && out->n > from)
-            widen(r->src, out, from, (int64_t)le32(bytes) * 1000);
+            widen(r->src, out, from, ev_ms);
     }
     return CDC_POLL_OK;
 }
@@ -486,6 +555,21 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
 {
     mc_reader_t *r = (mc_reader_t *)base;
     release_held(r);
+    if (r->reopen) {
+        r->reopen = false;
+        mariadb_rpl_close(r->rpl);
+        r->rpl = NULL;
+        mysql_close(r->repl);
+        r->repl = NULL;
+        r->gtid = NULL; /* from here on the file and position */
+        char txn_file[sizeof(r->txn_file)];
+        uint64_t txn_pos = r->txn_pos;
+        snprintf(txn_file, sizeof(txn_file), "%s", r->txn_file);
+        if (start_stream(r, err) < 0)
+            return CDC_POLL_ERROR;
+        snprintf(r->txn_file, sizeof(r->txn_file), "%s", txn_file); /* (start_stream resets) */
+        r->txn_pos = txn_pos;
+    }
     switch (r->phase) {
     case MC_SNAPSHOT:
         return poll_snapshot(r, out, max_rows, err);
@@ -499,8 +583,8 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
 static int mc_commit(cdc_reader_t *base, cdc_error_t **err)
 {
     mc_reader_t *r = (mc_reader_t *)base;
-    if (r->phase != MC_STREAM || !r->src->pos_file)
-        return 0;
+    if (r->phase != MC_STREAM || !r->src->pos_file || !r->txn_file[0])
+        return 0; /* (a GTID start knows its file at the first transaction) */
     if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0)
         return 0;
     char *tmp = cdc_strdup_printf("%s.tmp", r->src->pos_file);
@@ -667,7 +751,11 @@ static int snapshot_table(mc_reader_t *r, cdc_error_t **err)
     cdc_buf_puts(&sql, "SELECT ");
     for (int i = 0; i < s->schema->nchildren; i++) {
         char *c = ident(r->sql, s->schema->names[i]);
-        cdc_buf_printf(&sql, "%s%s", i ? ", " : "", c);
+        if (s->schema->children[i]->root == CDC_T_TIMESTAMP_LTZ) /* to UTC text */
+            cdc_buf_printf(&sql, "%sCONVERT_TZ(%s, @@session.time_zone, '+00:00')", i ? ", " : "",
+                           c);
+        else
+            cdc_buf_printf(&sql, "%s%s", i ? ", " : "", c);
         free(c);
     }
     char *db = ident(r->sql, dbname), *tab = ident(r->sql, dot + 1);
@@ -702,24 +790,36 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     cdc_kv_t kv = {0};
     cdc_kv_set(&kv, "input", "events");
     cdc_kv_set(&kv, "table-pattern", s->pattern);
+    char off[24];
+    snprintf(off, sizeof(off), "%d", s->tz_offset);
+    if (s->tz_fixed)
+        cdc_kv_set(&kv, "datetime-zone-offset", off);
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
     cdc_kv_free(&kv);
     cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->schema, .table = "mysql-cdc"};
     if (!r->fmt_cfg || fmt->deser_new(&fctx, &r->deser, err) < 0)
         goto fail;
-    if (!(r->sql = mc_connect(s, err)))
+    if (!(r->sql = mc_connect(s, s->tz, err)))
         goto fail;
     if (read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos)) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
         r->done_pos = r->start_pos;
-    } else if (s->mode == 0) {
+    } else if (s->mode == MODE_INITIAL) {
         if (start_snapshot(r, err) < 0)
             goto fail;
         return 0;
-    } else if (s->mode == 1) {
+    } else if (s->mode == MODE_LATEST) {
         if (query_pos(r->sql, "SHOW MASTER STATUS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
                       err) < 0)
             goto fail;
+    } else if (s->mode == MODE_TIMESTAMP) { /* the oldest binlog file, rows filtered by time */
+        if (query_pos(r->sql, "SHOW BINARY LOGS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
+                      err) < 0)
+            goto fail;
+        r->start_pos = 4;
+        r->since_ms = s->since_ms;
+    } else if (s->gtid) {
+        r->gtid = s->gtid;
     } else {
         snprintf(r->file, sizeof(r->file), "%s", s->start_file ? s->start_file : "");
         r->start_pos = s->start_pos;
@@ -764,6 +864,8 @@ static void mc_destroy(cdc_source_t *base)
     free(s->table);
     free(s->start_file);
     free(s->pos_file);
+    free(s->gtid);
+    free(s->tz);
     free(s);
 }
 
@@ -811,12 +913,32 @@ static char *opt(const cdc_config_t *cfg, const char *key)
 
 static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
-    if (cdc_config_enum(cfg, "scan.startup.mode") == 2 &&
-        !cdc_config_isset(cfg, "scan.startup.specific-offset.file"))
+    int mode = cdc_config_enum(cfg, "scan.startup.mode");
+    if (mode == MODE_SPECIFIC && !cdc_config_isset(cfg, "scan.startup.specific-offset.file") &&
+        !cdc_config_isset(cfg, "scan.startup.specific-offset.gtid-set"))
         cdc_buf_printf(problems,
                        "%s'scan.startup.mode' = 'specific-offset' needs "
-                       "'scan.startup.specific-offset.file'",
+                       "'scan.startup.specific-offset.file' or '.gtid-set'",
                        problems->len ? "\n" : "");
+    if (mode == MODE_TIMESTAMP && !cdc_config_isset(cfg, "scan.startup.timestamp-millis"))
+        cdc_buf_printf(problems,
+                       "%s'scan.startup.mode' = 'timestamp' needs "
+                       "'scan.startup.timestamp-millis'",
+                       problems->len ? "\n" : "");
+}
+
+/* 'UTC', 'Z' or [+-]HH:MM: the offset in seconds; false for a named zone. */
+static bool parse_offset(const char *tz, int *secs)
+{
+    if (strcmp(tz, "UTC") == 0 || strcmp(tz, "Z") == 0 || strcmp(tz, "GMT") == 0)
+        return (*secs = 0), true;
+    int h, m;
+    char sign, end;
+    if (sscanf(tz, "%c%d:%d%c", &sign, &h, &m, &end) != 3 || (sign != '+' && sign != '-') ||
+        h < 0 || h > 14 || m < 0 || m > 59)
+        return false;
+    *secs = (sign == '-' ? -1 : 1) * (h * 3600 + m * 60);
+    return true;
 }
 
 static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
@@ -839,6 +961,14 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
     s->server_id = (uint32_t)cdc_config_int(cfg, "server-id");
     s->mode = cdc_config_enum(cfg, "scan.startup.mode");
     s->start_pos = (uint64_t)cdc_config_int(cfg, "scan.startup.specific-offset.pos");
+    s->gtid = opt(cfg, "scan.startup.specific-offset.gtid-set");
+    s->since_ms = cdc_config_isset(cfg, "scan.startup.timestamp-millis")
+                      ? cdc_config_int(cfg, "scan.startup.timestamp-millis")
+                      : 0;
+    s->tz = opt(cfg, "server-time-zone");
+    if (!s->tz)
+        s->tz = cdc_xstrdup("+00:00");
+    s->tz_fixed = parse_offset(s->tz, &s->tz_offset);
     s->pattern = cdc_strdup_printf("(%s)\\.(%s)", s->db, s->table);
     char *anchored = cdc_strdup_printf("^(%s)$", s->pattern);
     int rc = regcomp(&s->re, anchored, REG_EXTENDED | REG_NOSUB);

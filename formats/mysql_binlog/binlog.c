@@ -83,6 +83,8 @@ typedef struct bl_deser {
     const char *only_table;
     regex_t only_re; /* table-pattern, when has_re */
     bool has_re;
+    bool dt_ltz;          /* DATETIME may be declared TIMESTAMP_LTZ: wall time at dt_offset */
+    int64_t dt_offset_ms; /* the zone's offset from UTC */
     bool file_input;
     char *file;      /* current binlog file name */
     uint64_t offset; /* position of the next byte in the current file */
@@ -498,7 +500,9 @@ static int table_bind(bl_deser_t *d, bl_table_t *t)
         c->out = f >= 0 ? d->row_type->children[f] : NULL;
         if (f < 0 || t->skip)
             continue;
-        if (!compatible(c->nat, c->out)) {
+        bool dt_as_ltz =
+            d->dt_ltz && c->nat->root == CDC_T_TIMESTAMP && c->out->root == CDC_T_TIMESTAMP_LTZ;
+        if (!dt_as_ltz && !compatible(c->nat, c->out)) {
             char tn[48];
             bl_type_name(c, tn, sizeof(tn));
             char *ns = cdc_type_to_string(c->nat), *ds = cdc_type_to_string(c->out);
@@ -674,6 +678,9 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *
                         tn, why);
         }
         c->p += used;
+        if (v && d->dt_ltz && !(v->flags & CDC_V_NULL) && col->nat->root == CDC_T_TIMESTAMP &&
+            col->out->root == CDC_T_TIMESTAMP_LTZ)
+            v->v.ts.millis -= d->dt_offset_ms; /* wall time in the server's zone to UTC */
     }
     return 0;
 }
@@ -1059,6 +1066,13 @@ static const cdc_option_def_t bl_options[] = {
      .description = "With a declared schema: produce rows only for the tables whose \"db.table\" "
                     "this POSIX extended regular expression matches as a whole (the mysql-cdc "
                     "source's regex table-name)."},
+    {.key = "datetime-zone-offset",
+     .type = CDC_OPT_INT,
+     .min = -86400,
+     .max = 86400,
+     .description = "With a declared schema: DATETIME columns may be declared TIMESTAMP_LTZ; their "
+                    "wall time is read at this offset from UTC, in seconds (the mysql-cdc "
+                    "source's server-time-zone). Unset: such a declaration is an error."},
     {0},
 };
 
@@ -1091,6 +1105,10 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     const char *only = cdc_config_str(ctx->cfg, "table-name");
     d->only_table = only && *only ? only : NULL;
     d->file_input = cdc_config_enum(ctx->cfg, "input") == 0;
+    if (cdc_config_isset(ctx->cfg, "datetime-zone-offset")) {
+        d->dt_ltz = true;
+        d->dt_offset_ms = cdc_config_int(ctx->cfg, "datetime-zone-offset") * 1000;
+    }
     const char *file = cdc_config_str(ctx->cfg, "file-name");
     d->file = file && *file ? cdc_xstrdup(file) : NULL;
     *out = &d->base;

@@ -4,6 +4,12 @@
 #     captured by 'orders_[0-9]+' into one table, with the metadata columns database_name,
 #     table_name and op_ts (0 for snapshot rows, the binlog event time for stream rows);
 #     snapshot then stream.
+#  2. scan.startup.mode 'specific-offset' with a MariaDB GTID position (only the transactions
+#     after it), 'timestamp' (events written with SET timestamp before and after the start time,
+#     across a FLUSH BINARY LOGS: only the later ones; reading across a rotation also covers
+#     regress_rotate: libmariadb 3.3 failed on the file after a real ROTATE), and server-time-zone '+08:00' (a
+#     DATETIME declared TIMESTAMP_LTZ read as +08:00 wall time, a TIMESTAMP as the instant; the
+#     snapshot and the stream agree).
 # A server that cannot start is a failure.
 set -uo pipefail
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
@@ -24,7 +30,70 @@ if ! my_start cdcflow; then
   bad "could not start MariaDB"
   my_stop
   rm -rf "$tmp"
-  echo "mysql_cdc_more: $pass passed, $fail failed"
+  # ---- 2a. specific-offset with a GTID position -----------------------------------------------
+job() { # name server-id extra-options columns: a mysql-cdc -> print job on table $1
+  cat >"$1.sql" <<SQL
+CREATE TABLE src ($4)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdcflow',
+      'table-name' = '$1', 'server-id' = '$2' $3);
+CREATE TABLE out ($4) WITH ('connector' = 'print');
+INSERT INTO out SELECT * FROM src;
+SQL
+}
+my_sql -e "CREATE TABLE g (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO g VALUES (1, 'before');
+  INSERT INTO g VALUES (2, 'before too');"
+gtid=$(my_sql -N -e "SELECT @@gtid_binlog_pos")
+my_sql -e "INSERT INTO g VALUES (3, 'after'); UPDATE g SET v = 'changed' WHERE id = 1;"
+job g 802 ", 'scan.startup.mode' = 'specific-offset',
+      'scan.startup.specific-offset.gtid-set' = '$gtid'" "id INT, v STRING"
+"$bin" run g.sql >out2a.txt 2>err2a.txt &
+job_pid=$!
+wait_lines out2a.txt 3 || bad "no rows after the GTID $gtid: $(cat err2a.txt)"
+my_sql -e "DELETE FROM g WHERE id = 2"
+wait_lines out2a.txt 4 || bad "GTID start: the stream did not go on: $(cat err2a.txt)"
+stop_job || bad "job 2a did not stop cleanly: $(cat err2a.txt)"
+printf '%s\n' '+I[3, after]' '-U[1, before]' '+U[1, changed]' '-D[2, before too]' >want2a.txt
+if [[ $gtid =~ ^0-1-[0-9]+$ ]] && diff -u want2a.txt out2a.txt; then ok; else
+  bad "specific-offset from GTID \"$gtid\""
+fi
+
+# ---- 2b. timestamp: events before the start time (SET timestamp) are skipped ----------------
+my_sql -e "CREATE TABLE tsm (id INT PRIMARY KEY, v VARCHAR(20));
+  SET timestamp = 1000000000; INSERT INTO tsm VALUES (1, 'old');
+  SET timestamp = 1700000000; INSERT INTO tsm VALUES (2, 'new');
+  FLUSH BINARY LOGS;
+  SET timestamp = 1000000001; INSERT INTO tsm VALUES (3, 'old again');
+  SET timestamp = 1700000001; UPDATE tsm SET v = 'new 1' WHERE id = 1;"
+job tsm 803 ", 'scan.startup.mode' = 'timestamp',
+      'scan.startup.timestamp-millis' = '1500000000000'" "id INT, v STRING"
+"$bin" run tsm.sql >out2b.txt 2>err2b.txt &
+job_pid=$!
+wait_lines out2b.txt 3 || bad "timestamp start: no rows: $(cat err2b.txt)"
+my_sql -e "INSERT INTO tsm VALUES (4, 'now')"
+wait_lines out2b.txt 4 || bad "timestamp start: the stream did not go on: $(cat err2b.txt)"
+stop_job || bad "job 2b did not stop cleanly: $(cat err2b.txt)"
+printf '%s\n' '+I[2, new]' '-U[1, old]' '+U[1, new 1]' '+I[4, now]' >want2b.txt
+if diff -u want2b.txt out2b.txt; then ok; else bad "timestamp start"; fi
+
+# ---- 2c. server-time-zone: DATETIME as TIMESTAMP_LTZ in the server's zone -------------------
+my_sql -e "CREATE TABLE tz (id INT PRIMARY KEY, dt DATETIME(3), ts TIMESTAMP(3) NULL);
+  SET time_zone = '+08:00';
+  INSERT INTO tz VALUES (1, '2024-01-01 08:00:00.250', '2024-01-01 08:00:00.250');"
+job tz 804 ", 'server-time-zone' = '+08:00'" "id INT, dt TIMESTAMP_LTZ(3), ts TIMESTAMP_LTZ(3)"
+"$bin" run tz.sql >out2c.txt 2>err2c.txt &
+job_pid=$!
+wait_lines out2c.txt 1 || bad "server-time-zone: no snapshot row: $(cat err2c.txt)"
+my_sql -e "SET time_zone = '+08:00';
+  INSERT INTO tz VALUES (2, '2024-01-01 08:00:00.250', '2024-01-01 08:00:00.250');"
+wait_lines out2c.txt 2 || bad "server-time-zone: no stream row: $(cat err2c.txt)"
+stop_job || bad "job 2c did not stop cleanly: $(cat err2c.txt)"
+printf '%s\n' '+I[1, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' \
+  '+I[2, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' >want2c.txt
+if diff -u want2c.txt out2c.txt; then ok; else bad "server-time-zone"; fi
+
+echo "mysql_cdc_more: $pass passed, $fail failed"
   exit 1
 fi
 job_pid=
@@ -94,6 +163,69 @@ printf '%s\n' '+I[orders_1, 1, one-a, cdcflow, true]' '+I[orders_2, 1, two-a, cd
   '-U[orders_1, 1, one-a, cdcflow, false]' '+U[orders_1, 1, one-b, cdcflow, false]' \
   '-D[orders_2, 1, two-a, cdcflow, false]' >want1.txt
 if diff -u want1.txt got1.txt; then ok; else bad "regex tables with metadata"; fi
+
+# ---- 2a. specific-offset with a GTID position -----------------------------------------------
+job() { # name server-id extra-options columns: a mysql-cdc -> print job on table $1
+  cat >"$1.sql" <<SQL
+CREATE TABLE src ($4)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdcflow',
+      'table-name' = '$1', 'server-id' = '$2' $3);
+CREATE TABLE out ($4) WITH ('connector' = 'print');
+INSERT INTO out SELECT * FROM src;
+SQL
+}
+my_sql -e "CREATE TABLE g (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO g VALUES (1, 'before');
+  INSERT INTO g VALUES (2, 'before too');"
+gtid=$(my_sql -N -e "SELECT @@gtid_binlog_pos")
+my_sql -e "INSERT INTO g VALUES (3, 'after'); UPDATE g SET v = 'changed' WHERE id = 1;"
+job g 802 ", 'scan.startup.mode' = 'specific-offset',
+      'scan.startup.specific-offset.gtid-set' = '$gtid'" "id INT, v STRING"
+"$bin" run g.sql >out2a.txt 2>err2a.txt &
+job_pid=$!
+wait_lines out2a.txt 3 || bad "no rows after the GTID $gtid: $(cat err2a.txt)"
+my_sql -e "DELETE FROM g WHERE id = 2"
+wait_lines out2a.txt 4 || bad "GTID start: the stream did not go on: $(cat err2a.txt)"
+stop_job || bad "job 2a did not stop cleanly: $(cat err2a.txt)"
+printf '%s\n' '+I[3, after]' '-U[1, before]' '+U[1, changed]' '-D[2, before too]' >want2a.txt
+if [[ $gtid =~ ^0-1-[0-9]+$ ]] && diff -u want2a.txt out2a.txt; then ok; else
+  bad "specific-offset from GTID \"$gtid\""
+fi
+
+# ---- 2b. timestamp: events before the start time (SET timestamp) are skipped ----------------
+my_sql -e "CREATE TABLE tsm (id INT PRIMARY KEY, v VARCHAR(20));
+  SET timestamp = 1000000000; INSERT INTO tsm VALUES (1, 'old');
+  SET timestamp = 1700000000; INSERT INTO tsm VALUES (2, 'new');
+  FLUSH BINARY LOGS;
+  SET timestamp = 1000000001; INSERT INTO tsm VALUES (3, 'old again');
+  SET timestamp = 1700000001; UPDATE tsm SET v = 'new 1' WHERE id = 1;"
+job tsm 803 ", 'scan.startup.mode' = 'timestamp',
+      'scan.startup.timestamp-millis' = '1500000000000'" "id INT, v STRING"
+"$bin" run tsm.sql >out2b.txt 2>err2b.txt &
+job_pid=$!
+wait_lines out2b.txt 3 || bad "timestamp start: no rows: $(cat err2b.txt)"
+my_sql -e "INSERT INTO tsm VALUES (4, 'now')"
+wait_lines out2b.txt 4 || bad "timestamp start: the stream did not go on: $(cat err2b.txt)"
+stop_job || bad "job 2b did not stop cleanly: $(cat err2b.txt)"
+printf '%s\n' '+I[2, new]' '-U[1, old]' '+U[1, new 1]' '+I[4, now]' >want2b.txt
+if diff -u want2b.txt out2b.txt; then ok; else bad "timestamp start"; fi
+
+# ---- 2c. server-time-zone: DATETIME as TIMESTAMP_LTZ in the server's zone -------------------
+my_sql -e "CREATE TABLE tz (id INT PRIMARY KEY, dt DATETIME(3), ts TIMESTAMP(3) NULL);
+  SET time_zone = '+08:00';
+  INSERT INTO tz VALUES (1, '2024-01-01 08:00:00.250', '2024-01-01 08:00:00.250');"
+job tz 804 ", 'server-time-zone' = '+08:00'" "id INT, dt TIMESTAMP_LTZ(3), ts TIMESTAMP_LTZ(3)"
+"$bin" run tz.sql >out2c.txt 2>err2c.txt &
+job_pid=$!
+wait_lines out2c.txt 1 || bad "server-time-zone: no snapshot row: $(cat err2c.txt)"
+my_sql -e "SET time_zone = '+08:00';
+  INSERT INTO tz VALUES (2, '2024-01-01 08:00:00.250', '2024-01-01 08:00:00.250');"
+wait_lines out2c.txt 2 || bad "server-time-zone: no stream row: $(cat err2c.txt)"
+stop_job || bad "job 2c did not stop cleanly: $(cat err2c.txt)"
+printf '%s\n' '+I[1, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' \
+  '+I[2, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' >want2c.txt
+if diff -u want2c.txt out2c.txt; then ok; else bad "server-time-zone"; fi
 
 echo "mysql_cdc_more: $pass passed, $fail failed"
 ((fail == 0))
