@@ -131,13 +131,33 @@ static const cdc_option_def_t mc_options[] = {
 };
 
 /* metadata columns (Flink CDC's mysql-cdc readable metadata) */
-typedef enum mc_md { MD_DATABASE, MD_TABLE, MD_OP_TS } mc_md_t;
+typedef enum mc_md {
+    MD_DATABASE,
+    MD_TABLE,
+    MD_OP_TS,
+    MD_FILE,
+    MD_POS,
+    MD_GTID,
+    MD_SERVER_ID,
+    MD_SNAPSHOT
+} mc_md_t;
 
 static const cdc_metadata_def_t mc_metadata[] = {
     {"database_name", "STRING", "Database of the row's table."},
     {"table_name", "STRING", "Table the row comes from."},
     {"op_ts", "TIMESTAMP_LTZ(3)",
      "When the change was made (the binlog event's time); 0 (1970-01-01) for snapshot rows."},
+    {"source.file", "STRING",
+     "(cdcflow, Debezium source.file) Binlog file of the row's event; for snapshot rows the "
+     "snapshot's position."},
+    {"source.pos", "BIGINT",
+     "(cdcflow, Debezium source.pos) Position of the row's event in source.file."},
+    {"source.gtid", "STRING",
+     "(cdcflow, Debezium source.gtid) MariaDB GTID of the row's transaction (NULL in the "
+     "snapshot)."},
+    {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
+    {"source.snapshot", "BOOLEAN",
+     "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},
     {0},
 };
 
@@ -181,10 +201,22 @@ typedef struct mc_reader {
     char done_file[512];
     uint64_t done_pos; /* committed */
     uint64_t start_pos;
-    const char *gtid; /* start the stream at this GTID position (not from a position file) */
-    int64_t since_ms; /* rows of events before it are dropped ('timestamp') */
-    bool reopen;      /* a real ROTATE was read: dump again from the new file */
+    const char *gtid;  /* start the stream at this GTID position (not from a position file) */
+    int64_t since_ms;  /* rows of events before it are dropped ('timestamp') */
+    bool reopen;       /* a real ROTATE was read: dump again from the new file */
+    char gtid_cur[64]; /* MariaDB GTID of the transaction being read */
+    bool crc;          /* events end in a CRC32 (binlog_checksum) */
 } mc_reader_t;
+
+/* Where rows come from, for the metadata columns. */
+typedef struct mc_where {
+    int64_t ts_ms;
+    const char *file;
+    uint64_t pos;
+    const char *gtid; /* NULL in the snapshot */
+    uint32_t server_id;
+    bool snapshot;
+} mc_where_t;
 
 static int my_fail(cdc_error_t **err, MYSQL *my, const char *what)
 {
@@ -334,7 +366,13 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err);
 static int snapshot_table(mc_reader_t *r, cdc_error_t **err);
 
 /* The metadata values of a row (after its physical fields); strings copied into the arena. */
-static void fill_meta(const mc_source_t *s, cdc_row_t *o, int64_t ts_ms, cdc_arena_t *arena)
+static void set_str(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
+{
+    v->v.s.ptr = cdc_arena_memdup(arena, p, n);
+    v->v.s.len = (uint32_t)n;
+}
+
+static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, cdc_arena_t *arena)
 {
     const char *q = o->origin ? o->origin : "";
     const char *dot = strchr(q, '.');
@@ -346,22 +384,38 @@ static void fill_meta(const mc_source_t *s, cdc_row_t *o, int64_t ts_ms, cdc_are
         v->flags = 0;
         switch (s->md[i]) {
         case MD_DATABASE:
-            v->v.s.ptr = cdc_arena_memdup(arena, q, dblen);
-            v->v.s.len = (uint32_t)dblen;
+            set_str(v, q, dblen, arena);
             break;
         case MD_TABLE:
-            v->v.s.len = (uint32_t)strlen(tn);
-            v->v.s.ptr = cdc_arena_memdup(arena, tn, v->v.s.len);
+            set_str(v, tn, strlen(tn), arena);
             break;
         case MD_OP_TS:
-            v->v.ts = (cdc_ts_t){.millis = ts_ms};
+            v->v.ts = (cdc_ts_t){.millis = w->ts_ms};
+            break;
+        case MD_FILE:
+            set_str(v, w->file, strlen(w->file), arena);
+            break;
+        case MD_POS:
+            v->v.i = (int64_t)w->pos;
+            break;
+        case MD_GTID:
+            if (w->gtid && *w->gtid)
+                set_str(v, w->gtid, strlen(w->gtid), arena);
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        case MD_SERVER_ID:
+            v->v.i = w->server_id;
+            break;
+        case MD_SNAPSHOT:
+            v->v.b = w->snapshot;
             break;
         }
     }
 }
 
 /* Rows [from, out->n) decoded with the physical fields only get the metadata fields. */
-static void widen(const mc_source_t *s, cdc_batch_t *out, uint32_t from, int64_t ts_ms)
+static void widen(const mc_source_t *s, cdc_batch_t *out, uint32_t from, const mc_where_t *w)
 {
     uint32_t nphys = (uint32_t)s->schema->nchildren, arity = nphys + (uint32_t)s->nmd;
     for (uint32_t k = from; k < out->n; k++) {
@@ -370,7 +424,7 @@ static void widen(const mc_source_t *s, cdc_batch_t *out, uint32_t from, int64_t
         memcpy(vals, o->values, sizeof(cdc_value_t) * nphys);
         o->values = vals;
         o->arity = arity;
-        fill_meta(s, o, ts_ms, &out->arena);
+        fill_meta(s, o, w, &out->arena);
     }
 }
 
@@ -383,8 +437,10 @@ static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cd
         unsigned long *lens = mysql_fetch_lengths(r->snap);
         cdc_row_t *o = cdc_batch_add(out, CDC_INSERT, (uint32_t)(t->nchildren + r->src->nmd));
         o->origin = qname;
-        if (r->src->nmd)
-            fill_meta(r->src, o, 0, &out->arena);
+        if (r->src->nmd) {
+            mc_where_t w = {.file = r->file, .pos = r->start_pos, .snapshot = true};
+            fill_meta(r->src, o, &w, &out->arena);
+        }
         for (int i = 0; i < t->nchildren; i++) {
             cdc_value_t *v = &o->values[i];
             if (!row[i])
@@ -436,6 +492,12 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
         r->file[0] = 0;
         r->start_pos = 4;
     }
+    char alg[32] = "";
+    uint64_t unused;
+    if (query_pos(r->repl, "SELECT @@global.binlog_checksum, 4", 0, 1, alg, sizeof(alg), &unused,
+                  err) < 0)
+        return -1;
+    r->crc = strcmp(alg, "NONE") != 0;
     if (run(r->repl, "SET @master_binlog_checksum = @@global.binlog_checksum", err) < 0 ||
         run(r->repl, "SET @mariadb_slave_capability = 4", err) < 0 ||
         run(r->repl, "SET @master_heartbeat_period = 100000000", err) < 0)
@@ -474,19 +536,19 @@ static void track(mc_reader_t *r, const unsigned char *ev, size_t n)
     if (type == 4 && n > 19 + 8) { /* ROTATE: the name, maybe followed by a CRC */
         size_t len = n - 19 - 8;
         const char *name = (const char *)ev + 27;
-        /* binlog names end in ".NNNNNN": cut anything after the digits (a CRC) */
-        const char *dot = memchr(name, '.', len);
-        if (dot) {
-            size_t k = (size_t)(dot - name) + 1;
-            while (k < len && name[k] >= '0' && name[k] <= '9')
-                k++;
-            len = k;
-        }
+        if (r->crc && len >= 4)
+            len -= 4; /* (the CRC's bytes may be digits: they cannot be told from the name) */
         if (len < sizeof(r->file)) {
             memcpy(r->file, name, len);
             r->file[len] = 0;
         }
         return;
+    }
+    if (type == 162 && n >= 19 + 13) { /* MariaDB GTID: seq_no, domain_id */
+        uint64_t seq = le32(ev + 19) | le32(ev + 23) << 32;
+        snprintf(r->gtid_cur, sizeof(r->gtid_cur), "%llu-%llu-%llu",
+                 (unsigned long long)le32(ev + 27), (unsigned long long)le32(ev + 5),
+                 (unsigned long long)seq);
     }
     if (log_pos == 0)
         return;
@@ -538,8 +600,15 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
         int64_t ev_ms = (int64_t)le32(bytes) * 1000;
         if (out->n > from && ev_ms < r->since_ms)
             cdc_batch_truncate(out, out->n - from); /* 'timestamp': before the start time */
-        if (r->src->nmd && out->n > from)
-            widen(r->src, out, from, ev_ms);
+        if (r->src->nmd && out->n > from) {
+            uint64_t log_pos = le32(bytes + 13);
+            mc_where_t w = {.ts_ms = ev_ms,
+                            .file = r->file,
+                            .pos = log_pos >= n ? log_pos - n : 0,
+                            .gtid = r->gtid_cur,
+                            .server_id = (uint32_t)le32(bytes + 5)};
+            widen(r->src, out, from, &w);
+        }
     }
     return CDC_POLL_OK;
 }
@@ -883,8 +952,13 @@ static int mc_apply_metadata(cdc_source_t *base, const char *const *keys, int n,
             cdc_type_destroy(prod);
             cdc_error_set(err, CDC_ERR_PLAN,
                           "connector \"mysql-cdc\" offers no metadata key \"%s\"", keys[i]);
-            if (err && *err)
-                cdc_error_set_detail(*err, "readable metadata: database_name, table_name, op_ts");
+            if (err && *err) {
+                cdc_buf_t list = {0};
+                for (int k = 0; mc_metadata[k].key; k++)
+                    cdc_buf_printf(&list, "%s%s", k ? ", " : "", mc_metadata[k].key);
+                cdc_error_set_detail(*err, "readable metadata: %s", cdc_buf_cstr(&list));
+                cdc_buf_free(&list);
+            }
             return -1;
         }
         s->md[i] = (mc_md_t)j;
