@@ -1,11 +1,14 @@
 /*
  * mysql_cdc.c — the `mysql-cdc` source (after Flink CDC's mysql-cdc): changes
- * of one MySQL/MariaDB table read as a replica, decoded by the `mysql-binlog`
- * format.
+ * of the MySQL/MariaDB tables matched by "(database-name)\.(table-name)" (POSIX
+ * extended regexes, anchored) read as a replica, decoded by the `mysql-binlog`
+ * format into the one declared table; metadata columns (database_name,
+ * table_name, op_ts, source.file/pos/gtid/server_id/snapshot) are appended
+ * after the decoded fields.
  *
  * One reader (split 0; the others end at once). libmariadb's replication API
  * carries the stream (COM_BINLOG_DUMP, packet framing); every event's bytes go
- * to the mysql-binlog deserializer (input=events, the table chosen by name,
+ * to the mysql-binlog deserializer (input=events, the tables chosen by the regex,
  * columns matched to the declared schema by name), never to the library's row
  * decoder. The session asks for the server's checksums, GTID-aware events
  * (MariaDB capability 4) and heartbeats every 100 ms, so a poll returns even
@@ -18,7 +21,14 @@
  *    snapshot; the stream starts there, so no change is lost or doubled at
  *    the seam (MariaDB; MySQL has no such status variables).
  *  - latest-offset: SHOW MASTER STATUS, then stream.
- *  - specific-offset: scan.startup.specific-offset.file / .pos.
+ *  - specific-offset: scan.startup.specific-offset.file / .pos, or .gtid-set
+ *    (MariaDB @slave_connect_state: the server seeks the position itself).
+ *  - timestamp: the oldest binlog file (SHOW BINARY LOGS), rows of events older
+ *    than scan.startup.timestamp-millis dropped.
+ * server-time-zone is the snapshot session's time_zone and the zone of DATETIME
+ * columns declared TIMESTAMP_LTZ (snapshot: CONVERT_TZ; binlog: the format's
+ * datetime-zone-offset). A real ROTATE reopens the dump at the new file
+ * (libmariadb 3.3 misparses the next file's events in the same dump).
  * With position.file set, commit() writes the position after the last
  * transaction (XID, or a QUERY that is not BEGIN) whose events were read before
  * it — whose rows the sinks have made durable — atomically (a temporary file
