@@ -1,11 +1,14 @@
 /*
  * mysql_cdc.c — the `mysql-cdc` source (after Flink CDC's mysql-cdc): changes
- * of one MySQL/MariaDB table read as a replica, decoded by the `mysql-binlog`
- * format.
+ * of the MySQL/MariaDB tables matched by "(database-name)\.(table-name)" (POSIX
+ * extended regexes, anchored) read as a replica, decoded by the `mysql-binlog`
+ * format into the one declared table; metadata columns (database_name,
+ * table_name, op_ts, source.file/pos/gtid/server_id/snapshot) are appended
+ * after the decoded fields.
  *
  * One reader (split 0; the others end at once). libmariadb's replication API
  * carries the stream (COM_BINLOG_DUMP, packet framing); every event's bytes go
- * to the mysql-binlog deserializer (input=events, the table chosen by name,
+ * to the mysql-binlog deserializer (input=events, the tables chosen by the regex,
  * columns matched to the declared schema by name), never to the library's row
  * decoder. The session asks for the server's checksums, GTID-aware events
  * (MariaDB capability 4) and heartbeats every 100 ms, so a poll returns even
@@ -18,7 +21,14 @@
  *    snapshot; the stream starts there, so no change is lost or doubled at
  *    the seam (MariaDB; MySQL has no such status variables).
  *  - latest-offset: SHOW MASTER STATUS, then stream.
- *  - specific-offset: scan.startup.specific-offset.file / .pos.
+ *  - specific-offset: scan.startup.specific-offset.file / .pos, or .gtid-set
+ *    (MariaDB @slave_connect_state: the server seeks the position itself).
+ *  - timestamp: the oldest binlog file (SHOW BINARY LOGS), rows of events older
+ *    than scan.startup.timestamp-millis dropped.
+ * server-time-zone is the snapshot session's time_zone and the zone of DATETIME
+ * columns declared TIMESTAMP_LTZ (snapshot: CONVERT_TZ; binlog: the format's
+ * datetime-zone-offset). A real ROTATE reopens the dump at the new file
+ * (libmariadb 3.3 misparses the next file's events in the same dump).
  * With position.file set, commit() writes the position after the last
  * transaction (XID, or a QUERY that is not BEGIN) whose events were read before
  * it — whose rows the sinks have made durable — atomically (a temporary file
@@ -29,6 +39,7 @@
  */
 #include <errno.h>
 #include <mysql.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +50,9 @@
 /* after mysql.h, which it needs */
 #include <mariadb_rpl.h>
 
-static const char *const mc_modes[] = {"initial", "latest-offset", "specific-offset", NULL};
+static const char *const mc_modes[] = {"initial", "latest-offset", "specific-offset", "timestamp",
+                                       NULL};
+enum { MODE_INITIAL, MODE_LATEST, MODE_SPECIFIC, MODE_TIMESTAMP };
 
 static const cdc_option_def_t mc_options[] = {
     {.key = "hostname",
@@ -64,11 +77,15 @@ static const cdc_option_def_t mc_options[] = {
     {.key = "database-name",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_REQUIRED,
-     .description = "Database of the table (an exact name)."},
+     .description = "Database of the tables: a POSIX extended regular expression matching the "
+                    "whole name (an exact name is one)."},
     {.key = "table-name",
      .type = CDC_OPT_STRING,
      .flags = CDC_OPT_REQUIRED,
-     .description = "The table to capture (an exact name; one table per source)."},
+     .description = "Tables to capture: a POSIX extended regular expression matching a table "
+                    "name of 'database-name' as a whole (as Flink CDC, the source matches "
+                    "\"(database-name)\\.(table-name)\" against db.table); the rows of every "
+                    "matched table go to this one table, columns matched by name."},
     {.key = "server-id",
      .type = CDC_OPT_INT,
      .default_value = "5400",
@@ -80,9 +97,31 @@ static const cdc_option_def_t mc_options[] = {
      .type = CDC_OPT_ENUM,
      .default_value = "initial",
      .enum_values = mc_modes,
-     .description = "'initial': a consistent snapshot of the table (+I), then the binlog from "
+     .description = "'initial': a consistent snapshot of the tables (+I), then the binlog from "
                     "the snapshot's position (MariaDB); 'latest-offset': only changes from now; "
-                    "'specific-offset': from scan.startup.specific-offset.file/.pos."},
+                    "'specific-offset': from scan.startup.specific-offset.file/.pos or "
+                    ".gtid-set; 'timestamp': changes made at or after "
+                    "scan.startup.timestamp-millis (reads the binlog from its oldest file)."},
+    {.key = "scan.startup.specific-offset.gtid-set",
+     .type = CDC_OPT_STRING,
+     .description = "With 'specific-offset': the MariaDB GTID position already processed "
+                    "(\"0-1-42\", one domain-server-seq per domain, comma-separated); the stream "
+                    "starts after it (@slave_connect_state). Takes precedence over .file/.pos."},
+    {.key = "scan.startup.timestamp-millis",
+     .type = CDC_OPT_INT,
+     .min = 0,
+     .max = INT64_MAX,
+     .description = "With 'timestamp': milliseconds since the epoch; row events written earlier "
+                    "(binlog event time, whole seconds) are skipped. The binlog is read from the "
+                    "oldest file SHOW BINARY LOGS lists."},
+    {.key = "server-time-zone",
+     .type = CDC_OPT_STRING,
+     .default_value = "+00:00",
+     .description = "The server's time zone: the snapshot session's time_zone, and the zone in "
+                    "which DATETIME columns declared TIMESTAMP_LTZ are read (snapshot and "
+                    "binlog). 'UTC' or an offset '+08:00' (a named zone such as "
+                    "'Asia/Shanghai' needs the server's time zone tables and cannot read "
+                    "DATETIME as TIMESTAMP_LTZ from the binlog)."},
     {.key = "scan.startup.specific-offset.file",
      .type = CDC_OPT_STRING,
      .description = "Binlog file to start in with 'specific-offset'."},
@@ -101,10 +140,50 @@ static const cdc_option_def_t mc_options[] = {
     {0},
 };
 
+/* metadata columns (Flink CDC's mysql-cdc readable metadata) */
+typedef enum mc_md {
+    MD_DATABASE,
+    MD_TABLE,
+    MD_OP_TS,
+    MD_FILE,
+    MD_POS,
+    MD_GTID,
+    MD_SERVER_ID,
+    MD_SNAPSHOT
+} mc_md_t;
+
+static const cdc_metadata_def_t mc_metadata[] = {
+    {"database_name", "STRING", "Database of the row's table."},
+    {"table_name", "STRING", "Table the row comes from."},
+    {"op_ts", "TIMESTAMP_LTZ(3)",
+     "When the change was made (the binlog event's time); 0 (1970-01-01) for snapshot rows."},
+    {"source.file", "STRING",
+     "(cdcflow, Debezium source.file) Binlog file of the row's event; for snapshot rows the "
+     "snapshot's position."},
+    {"source.pos", "BIGINT",
+     "(cdcflow, Debezium source.pos) Position of the row's event in source.file."},
+    {"source.gtid", "STRING",
+     "(cdcflow, Debezium source.gtid) MariaDB GTID of the row's transaction (NULL in the "
+     "snapshot)."},
+    {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
+    {"source.snapshot", "BOOLEAN",
+     "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},
+    {0},
+};
+
 typedef struct mc_source {
     cdc_source_t base;
-    cdc_type_t *schema;
-    char *host, *user, *password, *db, *table, *start_file, *pos_file;
+    cdc_type_t *schema;   /* physical columns */
+    cdc_type_t *produced; /* physical + metadata, NULL without metadata */
+    mc_md_t md[8];
+    int nmd;
+    char *pattern; /* "^((db)\\.(table))$" */
+    regex_t re;
+    bool has_re;
+    char *host, *user, *password, *db, *table, *start_file, *pos_file, *gtid, *tz;
+    bool tz_fixed;    /* tz is UTC or an offset */
+    int tz_offset;    /* seconds east of UTC, when tz_fixed */
+    int64_t since_ms; /* 'timestamp' mode */
     int port;
     uint32_t server_id;
     int mode;
@@ -119,10 +198,11 @@ typedef struct mc_reader {
     mc_phase_t phase;
     MYSQL *sql, *repl;
     MYSQL_RES *snap;
+    char **snap_tables; /* "db.table" of the matched tables; rows point at them (origin) */
+    int nsnap, isnap;
     MARIADB_RPL *rpl;
     cdc_config_t *fmt_cfg;
     cdc_deser_t *deser;
-    char *qname;
     MARIADB_RPL_EVENT **held; /* events the current batch's rows point into */
     int nheld, capheld;
     char file[512]; /* binlog file of the stream */
@@ -131,7 +211,22 @@ typedef struct mc_reader {
     char done_file[512];
     uint64_t done_pos; /* committed */
     uint64_t start_pos;
+    const char *gtid;  /* start the stream at this GTID position (not from a position file) */
+    int64_t since_ms;  /* rows of events before it are dropped ('timestamp') */
+    bool reopen;       /* a real ROTATE was read: dump again from the new file */
+    char gtid_cur[64]; /* MariaDB GTID of the transaction being read */
+    bool crc;          /* events end in a CRC32 (binlog_checksum) */
 } mc_reader_t;
+
+/* Where rows come from, for the metadata columns. */
+typedef struct mc_where {
+    int64_t ts_ms;
+    const char *file;
+    uint64_t pos;
+    const char *gtid; /* NULL in the snapshot */
+    uint32_t server_id;
+    bool snapshot;
+} mc_where_t;
 
 static int my_fail(cdc_error_t **err, MYSQL *my, const char *what)
 {
@@ -147,7 +242,7 @@ static int my_fail(cdc_error_t **err, MYSQL *my, const char *what)
     return -1;
 }
 
-static MYSQL *mc_connect(const mc_source_t *s, cdc_error_t **err)
+static MYSQL *mc_connect(const mc_source_t *s, const char *tz, cdc_error_t **err)
 {
     MYSQL *my = mysql_init(NULL);
     unsigned timeout = 10;
@@ -159,8 +254,16 @@ static MYSQL *mc_connect(const mc_source_t *s, cdc_error_t **err)
         mysql_close(my);
         return NULL;
     }
-    if (mysql_query(my, "SET time_zone = '+00:00'")) {
-        my_fail(err, my, "SET time_zone");
+    char esc[200], q[256];
+    if (strlen(tz) >= sizeof(esc) / 2)
+        tz = "+00:00";
+    mysql_real_escape_string(my, esc, tz, strlen(tz));
+    snprintf(q, sizeof(q), "SET time_zone = '%s'", esc);
+    if (mysql_query(my, q)) {
+        my_fail(err, my, q);
+        if (err && *err)
+            cdc_error_set_hint(*err, "check 'server-time-zone': a named zone needs the server's "
+                                     "time zone tables (mariadb-tzinfo-to-sql)");
         mysql_close(my);
         return NULL;
     }
@@ -269,17 +372,85 @@ static const char *text_value(const char *s, size_t len, const cdc_type_t *t, cd
     }
 }
 
-static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err);
 static int start_stream(mc_reader_t *r, cdc_error_t **err);
+static int snapshot_table(mc_reader_t *r, cdc_error_t **err);
+
+/* The metadata values of a row (after its physical fields); strings copied into the arena. */
+static void set_str(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
+{
+    v->v.s.ptr = cdc_arena_memdup(arena, p, n);
+    v->v.s.len = (uint32_t)n;
+}
+
+static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, cdc_arena_t *arena)
+{
+    const char *q = o->origin ? o->origin : "";
+    const char *dot = strchr(q, '.');
+    size_t dblen = dot ? (size_t)(dot - q) : strlen(q);
+    const char *tn = dot ? dot + 1 : "";
+    int base = s->schema->nchildren;
+    for (int i = 0; i < s->nmd; i++) {
+        cdc_value_t *v = &o->values[base + i];
+        v->flags = 0;
+        switch (s->md[i]) {
+        case MD_DATABASE:
+            set_str(v, q, dblen, arena);
+            break;
+        case MD_TABLE:
+            set_str(v, tn, strlen(tn), arena);
+            break;
+        case MD_OP_TS:
+            v->v.ts = (cdc_ts_t){.millis = w->ts_ms};
+            break;
+        case MD_FILE:
+            set_str(v, w->file, strlen(w->file), arena);
+            break;
+        case MD_POS:
+            v->v.i = (int64_t)w->pos;
+            break;
+        case MD_GTID:
+            if (w->gtid && *w->gtid)
+                set_str(v, w->gtid, strlen(w->gtid), arena);
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        case MD_SERVER_ID:
+            v->v.i = w->server_id;
+            break;
+        case MD_SNAPSHOT:
+            v->v.b = w->snapshot;
+            break;
+        }
+    }
+}
+
+/* Rows [from, out->n) decoded with the physical fields only get the metadata fields. */
+static void widen(const mc_source_t *s, cdc_batch_t *out, uint32_t from, const mc_where_t *w)
+{
+    uint32_t nphys = (uint32_t)s->schema->nchildren, arity = nphys + (uint32_t)s->nmd;
+    for (uint32_t k = from; k < out->n; k++) {
+        cdc_row_t *o = &out->rows[k];
+        cdc_value_t *vals = cdc_arena_alloc(&out->arena, sizeof(cdc_value_t) * arity);
+        memcpy(vals, o->values, sizeof(cdc_value_t) * nphys);
+        o->values = vals;
+        o->arity = arity;
+        fill_meta(s, o, w, &out->arena);
+    }
+}
 
 static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     const cdc_type_t *t = r->src->schema;
+    const char *qname = r->snap_tables[r->isnap];
     MYSQL_ROW row;
     while (out->n < max_rows && (row = mysql_fetch_row(r->snap))) {
         unsigned long *lens = mysql_fetch_lengths(r->snap);
-        cdc_row_t *o = cdc_batch_add(out, CDC_INSERT, (uint32_t)t->nchildren);
-        o->origin = r->qname;
+        cdc_row_t *o = cdc_batch_add(out, CDC_INSERT, (uint32_t)(t->nchildren + r->src->nmd));
+        o->origin = qname;
+        if (r->src->nmd) {
+            mc_where_t w = {.file = r->file, .pos = r->start_pos, .snapshot = true};
+            fill_meta(r->src, o, &w, &out->arena);
+        }
         for (int i = 0; i < t->nchildren; i++) {
             cdc_value_t *v = &o->values[i];
             if (!row[i])
@@ -288,19 +459,21 @@ static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cd
             const char *why = text_value(row[i], lens[i], t->children[i], &out->arena, v);
             if (why) {
                 cdc_error_set(err, CDC_ERR_PARSE,
-                              "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", r->qname,
+                              "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", qname,
                               t->names[i], why, (int)(lens[i] > 60 ? 60 : lens[i]), row[i]);
                 return CDC_POLL_ERROR;
             }
         }
     }
-    if (out->n < max_rows) { /* the snapshot is read */
+    if (out->n < max_rows) { /* this table is read */
         if (mysql_errno(r->sql)) {
             my_fail(err, r->sql, "reading the snapshot");
             return CDC_POLL_ERROR;
         }
         mysql_free_result(r->snap);
         r->snap = NULL;
+        if (++r->isnap < r->nsnap)
+            return snapshot_table(r, err) < 0 ? CDC_POLL_ERROR : CDC_POLL_OK;
         if (run(r->sql, "COMMIT", err) < 0 || start_stream(r, err) < 0)
             return CDC_POLL_ERROR;
     }
@@ -312,8 +485,29 @@ static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cd
 static int start_stream(mc_reader_t *r, cdc_error_t **err)
 {
     mc_source_t *s = r->src;
-    if (!(r->repl = mc_connect(s, err)))
+    if (!(r->repl = mc_connect(s, "+00:00", err)))
         return -1;
+    if (r->gtid) { /* MariaDB GTID: the server ignores the dump's file/pos and seeks itself */
+        char esc[1024];
+        size_t n = strlen(r->gtid);
+        if (n >= sizeof(esc) / 2)
+            return cdc_error_set(err, CDC_ERR_OPTION, "mysql-cdc: the GTID set is too long");
+        mysql_real_escape_string(r->repl, esc, r->gtid, n);
+        char *q = cdc_strdup_printf("SET @slave_connect_state = '%s'", esc);
+        int rc = run(r->repl, q, err);
+        free(q);
+        if (rc < 0 || run(r->repl, "SET @slave_gtid_strict_mode = 0", err) < 0 ||
+            run(r->repl, "SET @slave_gtid_ignore_duplicates = 0", err) < 0)
+            return -1;
+        r->file[0] = 0;
+        r->start_pos = 4;
+    }
+    char alg[32] = "";
+    uint64_t unused;
+    if (query_pos(r->repl, "SELECT @@global.binlog_checksum, 4", 0, 1, alg, sizeof(alg), &unused,
+                  err) < 0)
+        return -1;
+    r->crc = strcmp(alg, "NONE") != 0;
     if (run(r->repl, "SET @master_binlog_checksum = @@global.binlog_checksum", err) < 0 ||
         run(r->repl, "SET @mariadb_slave_capability = 4", err) < 0 ||
         run(r->repl, "SET @master_heartbeat_period = 100000000", err) < 0)
@@ -325,8 +519,12 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
     mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_START, (unsigned long)r->start_pos);
     mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_SERVER_ID, (unsigned int)s->server_id);
     mariadb_rpl_optionsv(r->rpl, MARIADB_RPL_FLAGS, 0);
-    if (mariadb_rpl_open(r->rpl))
-        return my_fail(err, r->repl, "COM_BINLOG_DUMP");
+    if (mariadb_rpl_open(r->rpl)) {
+        my_fail(err, r->repl, "COM_BINLOG_DUMP");
+        if (r->gtid && err && *err)
+            cdc_error_add_context(*err, "GTID position \"%s\"", r->gtid);
+        return -1;
+    }
     snprintf(r->txn_file, sizeof(r->txn_file), "%s", r->file);
     r->txn_pos = r->start_pos;
     r->phase = MC_STREAM;
@@ -348,19 +546,19 @@ static void track(mc_reader_t *r, const unsigned char *ev, size_t n)
     if (type == 4 && n > 19 + 8) { /* ROTATE: the name, maybe followed by a CRC */
         size_t len = n - 19 - 8;
         const char *name = (const char *)ev + 27;
-        /* binlog names end in ".NNNNNN": cut anything after the digits (a CRC) */
-        const char *dot = memchr(name, '.', len);
-        if (dot) {
-            size_t k = (size_t)(dot - name) + 1;
-            while (k < len && name[k] >= '0' && name[k] <= '9')
-                k++;
-            len = k;
-        }
+        if (r->crc && len >= 4)
+            len -= 4; /* (the CRC's bytes may be digits: they cannot be told from the name) */
         if (len < sizeof(r->file)) {
             memcpy(r->file, name, len);
             r->file[len] = 0;
         }
         return;
+    }
+    if (type == 162 && n >= 19 + 13) { /* MariaDB GTID: seq_no, domain_id */
+        uint64_t seq = le32(ev + 19) | le32(ev + 23) << 32;
+        snprintf(r->gtid_cur, sizeof(r->gtid_cur), "%llu-%llu-%llu",
+                 (unsigned long long)le32(ev + 27), (unsigned long long)le32(ev + 5),
+                 (unsigned long long)seq);
     }
     if (log_pos == 0)
         return;
@@ -394,10 +592,32 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
         if (n >= 19 && bytes[4] == 27)
             break; /* a heartbeat: the server is idle, give the runtime a turn */
         track(r, bytes, n);
+        if (n > 19 + 8 && bytes[4] == 4 && le32(bytes) != 0) {
+            /* a real ROTATE (the fake one at the start of a dump has time 0): libmariadb 3.3
+             * fails to parse the next file's events in the same dump ("Malformed packet"), so
+             * the dump is opened again at the new file, as a restart would */
+            uint64_t pos = le32(bytes + 19) | le32(bytes + 23) << 32;
+            r->start_pos = pos >= 4 ? pos : 4;
+            r->reopen = true;
+            break;
+        }
         cdc_buf_clear(&r->deser->errmsg);
+        uint32_t from = out->n;
         if (r->deser->ops->decode(r->deser, (const char *)bytes, n, out) != CDC_DECODE_OK) {
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
+        }
+        int64_t ev_ms = (int64_t)le32(bytes) * 1000;
+        if (out->n > from && ev_ms < r->since_ms)
+            cdc_batch_truncate(out, out->n - from); /* 'timestamp': before the start time */
+        if (r->src->nmd && out->n > from) {
+            uint64_t log_pos = le32(bytes + 13);
+            mc_where_t w = {.ts_ms = ev_ms,
+                            .file = r->file,
+                            .pos = log_pos >= n ? log_pos - n : 0,
+                            .gtid = r->gtid_cur,
+                            .server_id = (uint32_t)le32(bytes + 5)};
+            widen(r->src, out, from, &w);
         }
     }
     return CDC_POLL_OK;
@@ -414,6 +634,21 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
 {
     mc_reader_t *r = (mc_reader_t *)base;
     release_held(r);
+    if (r->reopen) {
+        r->reopen = false;
+        mariadb_rpl_close(r->rpl);
+        r->rpl = NULL;
+        mysql_close(r->repl);
+        r->repl = NULL;
+        r->gtid = NULL; /* from here on the file and position */
+        char txn_file[sizeof(r->txn_file)];
+        uint64_t txn_pos = r->txn_pos;
+        snprintf(txn_file, sizeof(txn_file), "%s", r->txn_file);
+        if (start_stream(r, err) < 0)
+            return CDC_POLL_ERROR;
+        snprintf(r->txn_file, sizeof(r->txn_file), "%s", txn_file); /* (start_stream resets) */
+        r->txn_pos = txn_pos;
+    }
     switch (r->phase) {
     case MC_SNAPSHOT:
         return poll_snapshot(r, out, max_rows, err);
@@ -427,8 +662,8 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
 static int mc_commit(cdc_reader_t *base, cdc_error_t **err)
 {
     mc_reader_t *r = (mc_reader_t *)base;
-    if (r->phase != MC_STREAM || !r->src->pos_file)
-        return 0;
+    if (r->phase != MC_STREAM || !r->src->pos_file || !r->txn_file[0])
+        return 0; /* (a GTID start knows its file at the first transaction) */
     if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0)
         return 0;
     char *tmp = cdc_strdup_printf("%s.tmp", r->src->pos_file);
@@ -470,7 +705,9 @@ static void mc_close(cdc_reader_t *base)
     if (r->deser)
         r->deser->ops->destroy(r->deser);
     cdc_config_destroy(r->fmt_cfg);
-    free(r->qname);
+    for (int i = 0; i < r->nsnap; i++)
+        free(r->snap_tables[i]);
+    free(r->snap_tables);
     free(r);
 }
 
@@ -514,9 +751,10 @@ static char *ident(MYSQL *my, const char *name)
     return s;
 }
 
+static int list_tables(mc_reader_t *r, cdc_error_t **err);
+
 static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
 {
-    mc_source_t *s = r->src;
     if (run(r->sql, "START TRANSACTION WITH CONSISTENT SNAPSHOT", err) < 0)
         return -1;
     char *f = NULL;
@@ -543,17 +781,67 @@ static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
     }
     snprintf(r->file, sizeof(r->file), "%s", f);
     free(f);
+    if (list_tables(r, err) < 0)
+        return -1;
+    r->phase = MC_SNAPSHOT;
+    if (r->nsnap == 0) { /* nothing matched yet: the stream may create the tables */
+        if (run(r->sql, "COMMIT", err) < 0)
+            return -1;
+        return start_stream(r, err);
+    }
+    return snapshot_table(r, err);
+}
+
+/* The matched tables, in the consistent-read transaction (information_schema is not
+ * transactional, but a table created after the snapshot has no rows in it). */
+static int list_tables(mc_reader_t *r, cdc_error_t **err)
+{
+    const char *q = "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE "
+                    "TABLE_TYPE = 'BASE TABLE' ORDER BY 1, 2";
+    if (mysql_query(r->sql, q))
+        return my_fail(err, r->sql, q);
+    MYSQL_RES *res = mysql_store_result(r->sql);
+    MYSQL_ROW row;
+    int cap = 0;
+    while (res && (row = mysql_fetch_row(res))) {
+        char *name = cdc_strdup_printf("%s.%s", row[0] ? row[0] : "", row[1] ? row[1] : "");
+        if (regexec(&r->src->re, name, 0, NULL, 0) != 0) {
+            free(name);
+            continue;
+        }
+        if (r->nsnap == cap) {
+            cap = cap ? cap * 2 : 8;
+            r->snap_tables = cdc_xrealloc(r->snap_tables, (size_t)cap * sizeof(char *));
+        }
+        r->snap_tables[r->nsnap++] = name;
+    }
+    mysql_free_result(res);
+    return 0;
+}
+
+/* Starts reading the declared columns of snapshot table isnap. */
+static int snapshot_table(mc_reader_t *r, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    const char *qname = r->snap_tables[r->isnap];
+    const char *dot = strchr(qname, '.');
+    char *dbname = cdc_xstrndup(qname, (size_t)(dot - qname));
     cdc_buf_t sql = {0};
     cdc_buf_puts(&sql, "SELECT ");
     for (int i = 0; i < s->schema->nchildren; i++) {
         char *c = ident(r->sql, s->schema->names[i]);
-        cdc_buf_printf(&sql, "%s%s", i ? ", " : "", c);
+        if (s->schema->children[i]->root == CDC_T_TIMESTAMP_LTZ) /* to UTC text */
+            cdc_buf_printf(&sql, "%sCONVERT_TZ(%s, @@session.time_zone, '+00:00')", i ? ", " : "",
+                           c);
+        else
+            cdc_buf_printf(&sql, "%s%s", i ? ", " : "", c);
         free(c);
     }
-    char *db = ident(r->sql, s->db), *tab = ident(r->sql, s->table);
+    char *db = ident(r->sql, dbname), *tab = ident(r->sql, dot + 1);
     cdc_buf_printf(&sql, " FROM %s.%s", db, tab);
     free(db);
     free(tab);
+    free(dbname);
     int rc = mysql_query(r->sql, cdc_buf_cstr(&sql)) ? my_fail(err, r->sql, cdc_buf_cstr(&sql)) : 0;
     cdc_buf_free(&sql);
     if (rc < 0)
@@ -561,7 +849,6 @@ static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
     r->snap = mysql_use_result(r->sql);
     if (!r->snap)
         return my_fail(err, r->sql, "reading the snapshot");
-    r->phase = MC_SNAPSHOT;
     return 0;
 }
 
@@ -578,29 +865,40 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         r->phase = MC_DONE;
         return 0;
     }
-    r->qname = cdc_strdup_printf("%s.%s", s->db, s->table);
     const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
     cdc_kv_t kv = {0};
     cdc_kv_set(&kv, "input", "events");
-    cdc_kv_set(&kv, "table-name", r->qname);
+    cdc_kv_set(&kv, "table-pattern", s->pattern);
+    char off[24];
+    snprintf(off, sizeof(off), "%d", s->tz_offset);
+    if (s->tz_fixed)
+        cdc_kv_set(&kv, "datetime-zone-offset", off);
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
     cdc_kv_free(&kv);
     cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->schema, .table = "mysql-cdc"};
     if (!r->fmt_cfg || fmt->deser_new(&fctx, &r->deser, err) < 0)
         goto fail;
-    if (!(r->sql = mc_connect(s, err)))
+    if (!(r->sql = mc_connect(s, s->tz, err)))
         goto fail;
     if (read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos)) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
         r->done_pos = r->start_pos;
-    } else if (s->mode == 0) {
+    } else if (s->mode == MODE_INITIAL) {
         if (start_snapshot(r, err) < 0)
             goto fail;
         return 0;
-    } else if (s->mode == 1) {
+    } else if (s->mode == MODE_LATEST) {
         if (query_pos(r->sql, "SHOW MASTER STATUS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
                       err) < 0)
             goto fail;
+    } else if (s->mode == MODE_TIMESTAMP) { /* the oldest binlog file, rows filtered by time */
+        if (query_pos(r->sql, "SHOW BINARY LOGS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
+                      err) < 0)
+            goto fail;
+        r->start_pos = 4;
+        r->since_ms = s->since_ms;
+    } else if (s->gtid) {
+        r->gtid = s->gtid;
     } else {
         snprintf(r->file, sizeof(r->file), "%s", s->start_file ? s->start_file : "");
         r->start_pos = s->start_pos;
@@ -634,6 +932,10 @@ static void mc_destroy(cdc_source_t *base)
     if (!s)
         return;
     cdc_type_destroy(s->schema);
+    cdc_type_destroy(s->produced);
+    if (s->has_re)
+        regfree(&s->re);
+    free(s->pattern);
     free(s->host);
     free(s->user);
     free(s->password);
@@ -641,12 +943,48 @@ static void mc_destroy(cdc_source_t *base)
     free(s->table);
     free(s->start_file);
     free(s->pos_file);
+    free(s->gtid);
+    free(s->tz);
     free(s);
+}
+
+static int mc_apply_metadata(cdc_source_t *base, const char *const *keys, int n, cdc_error_t **err)
+{
+    mc_source_t *s = (mc_source_t *)base;
+    if (n > (int)(sizeof(s->md) / sizeof(s->md[0])))
+        return cdc_error_set(err, CDC_ERR_PLAN, "mysql-cdc: too many metadata columns (%d)", n);
+    cdc_type_t *prod = cdc_type_copy(s->schema);
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (mc_metadata[j].key && strcmp(mc_metadata[j].key, keys[i]) != 0)
+            j++;
+        if (!mc_metadata[j].key) {
+            cdc_type_destroy(prod);
+            cdc_error_set(err, CDC_ERR_PLAN,
+                          "connector \"mysql-cdc\" offers no metadata key \"%s\"", keys[i]);
+            if (err && *err) {
+                cdc_buf_t list = {0};
+                for (int k = 0; mc_metadata[k].key; k++)
+                    cdc_buf_printf(&list, "%s%s", k ? ", " : "", mc_metadata[k].key);
+                cdc_error_set_detail(*err, "readable metadata: %s", cdc_buf_cstr(&list));
+                cdc_buf_free(&list);
+            }
+            return -1;
+        }
+        s->md[i] = (mc_md_t)j;
+        cdc_type_row_add(prod, keys[i], cdc_type_parse(mc_metadata[j].type, NULL));
+    }
+    s->nmd = n;
+    cdc_type_destroy(s->produced);
+    s->produced = prod;
+    s->base.produced = prod;
+    return 0;
 }
 
 static const cdc_source_ops_t mc_source_ops = {
     .changelog_mode = mc_changelog_mode,
     .open_reader = mc_open_reader,
+    .apply_metadata = mc_apply_metadata,
     .describe = mc_describe,
     .destroy = mc_destroy,
 };
@@ -659,17 +997,36 @@ static char *opt(const cdc_config_t *cfg, const char *key)
 
 static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
-    if (cdc_config_enum(cfg, "scan.startup.mode") == 2 &&
-        !cdc_config_isset(cfg, "scan.startup.specific-offset.file"))
+    int mode = cdc_config_enum(cfg, "scan.startup.mode");
+    if (mode == MODE_SPECIFIC && !cdc_config_isset(cfg, "scan.startup.specific-offset.file") &&
+        !cdc_config_isset(cfg, "scan.startup.specific-offset.gtid-set"))
         cdc_buf_printf(problems,
                        "%s'scan.startup.mode' = 'specific-offset' needs "
-                       "'scan.startup.specific-offset.file'",
+                       "'scan.startup.specific-offset.file' or '.gtid-set'",
                        problems->len ? "\n" : "");
+    if (mode == MODE_TIMESTAMP && !cdc_config_isset(cfg, "scan.startup.timestamp-millis"))
+        cdc_buf_printf(problems,
+                       "%s'scan.startup.mode' = 'timestamp' needs "
+                       "'scan.startup.timestamp-millis'",
+                       problems->len ? "\n" : "");
+}
+
+/* 'UTC', 'Z' or [+-]HH:MM: the offset in seconds; false for a named zone. */
+static bool parse_offset(const char *tz, int *secs)
+{
+    if (strcmp(tz, "UTC") == 0 || strcmp(tz, "Z") == 0 || strcmp(tz, "GMT") == 0)
+        return (*secs = 0), true;
+    int h, m;
+    char sign, end;
+    if (sscanf(tz, "%c%d:%d%c", &sign, &h, &m, &end) != 3 || (sign != '+' && sign != '-') ||
+        h < 0 || h > 14 || m < 0 || m > 59)
+        return false;
+    *secs = (sign == '-' ? -1 : 1) * (h * 3600 + m * 60);
+    return true;
 }
 
 static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
 {
-    (void)err;
     const cdc_config_t *cfg = ctx->cfg;
     mc_source_t *s = cdc_xcalloc(1, sizeof(*s));
     s->base.ops = &mc_source_ops;
@@ -688,6 +1045,30 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
     s->server_id = (uint32_t)cdc_config_int(cfg, "server-id");
     s->mode = cdc_config_enum(cfg, "scan.startup.mode");
     s->start_pos = (uint64_t)cdc_config_int(cfg, "scan.startup.specific-offset.pos");
+    s->gtid = opt(cfg, "scan.startup.specific-offset.gtid-set");
+    s->since_ms = cdc_config_isset(cfg, "scan.startup.timestamp-millis")
+                      ? cdc_config_int(cfg, "scan.startup.timestamp-millis")
+                      : 0;
+    s->tz = opt(cfg, "server-time-zone");
+    if (!s->tz)
+        s->tz = cdc_xstrdup("+00:00");
+    s->tz_fixed = parse_offset(s->tz, &s->tz_offset);
+    s->pattern = cdc_strdup_printf("(%s)\\.(%s)", s->db, s->table);
+    char *anchored = cdc_strdup_printf("^(%s)$", s->pattern);
+    int rc = regcomp(&s->re, anchored, REG_EXTENDED | REG_NOSUB);
+    free(anchored);
+    if (rc != 0) {
+        char msg[160];
+        regerror(rc, &s->re, msg, sizeof(msg));
+        cdc_error_set(err, CDC_ERR_OPTION,
+                      "mysql-cdc: 'database-name' / 'table-name' are no regular expression: %s",
+                      msg);
+        if (err && *err)
+            cdc_error_set_detail(*err, "the pattern \"%s\" (POSIX extended)", s->pattern);
+        mc_destroy(&s->base);
+        return -1;
+    }
+    s->has_re = true;
     *out = &s->base;
     return 0;
 }
@@ -698,5 +1079,6 @@ const cdc_connector_factory_t cdc_connector_mysql_cdc = {
                    "mysql-binlog): a consistent snapshot, then the stream.",
     .options = mc_options,
     .check = mc_check,
+    .metadata = mc_metadata,
     .source_new = mc_source_new,
 };

@@ -29,6 +29,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 
 #include "binlog_int.h"
@@ -80,6 +81,10 @@ typedef struct bl_deser {
     const cdc_type_t *row_type; /* declared, or NULL */
     cdc_type_t *row_type_owned;
     const char *only_table;
+    regex_t only_re; /* table-pattern, when has_re */
+    bool has_re;
+    bool dt_ltz;          /* DATETIME may be declared TIMESTAMP_LTZ: wall time at dt_offset */
+    int64_t dt_offset_ms; /* the zone's offset from UTC */
     bool file_input;
     char *file;      /* current binlog file name */
     uint64_t offset; /* position of the next byte in the current file */
@@ -485,7 +490,8 @@ static int table_bind(bl_deser_t *d, bl_table_t *t)
         }
         return 0;
     }
-    t->skip = d->only_table && !table_matches(d->only_table, t->qname);
+    t->skip = (d->only_table && !table_matches(d->only_table, t->qname)) ||
+              (d->has_re && regexec(&d->only_re, t->qname, 0, NULL, 0) != 0);
     for (int i = 0; i < t->ncols; i++) {
         bl_col_t *c = &t->cols[i];
         int f = c->name ? cdc_type_field_index(d->row_type, c->name)
@@ -494,7 +500,9 @@ static int table_bind(bl_deser_t *d, bl_table_t *t)
         c->out = f >= 0 ? d->row_type->children[f] : NULL;
         if (f < 0 || t->skip)
             continue;
-        if (!compatible(c->nat, c->out)) {
+        bool dt_as_ltz =
+            d->dt_ltz && c->nat->root == CDC_T_TIMESTAMP && c->out->root == CDC_T_TIMESTAMP_LTZ;
+        if (!dt_as_ltz && !compatible(c->nat, c->out)) {
             char tn[48];
             bl_type_name(c, tn, sizeof(tn));
             char *ns = cdc_type_to_string(c->nat), *ds = cdc_type_to_string(c->out);
@@ -670,6 +678,9 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *
                         tn, why);
         }
         c->p += used;
+        if (v && d->dt_ltz && !(v->flags & CDC_V_NULL) && col->nat->root == CDC_T_TIMESTAMP &&
+            col->out->root == CDC_T_TIMESTAMP_LTZ)
+            v->v.ts.millis -= d->dt_offset_ms; /* wall time in the server's zone to UTC */
     }
     return 0;
 }
@@ -1015,6 +1026,8 @@ static void bl_destroy(cdc_deser_t *base)
     cdc_buf_free(&d->pending);
     cdc_buf_free(&d->scratch);
     cdc_type_destroy(d->row_type_owned);
+    if (d->has_re)
+        regfree(&d->only_re);
     cdc_buf_free(&d->base.errmsg);
     free(d);
 }
@@ -1048,15 +1061,43 @@ static const cdc_option_def_t bl_options[] = {
      .description = "With a declared schema: produce rows only for this table, \"db.table\" or "
                     "\"table\" (any database). Ignored when the format describes its own tables "
                     "(`cdcflow decode` without --schema)."},
+    {.key = "table-pattern",
+     .type = CDC_OPT_STRING,
+     .description = "With a declared schema: produce rows only for the tables whose \"db.table\" "
+                    "this POSIX extended regular expression matches as a whole (the mysql-cdc "
+                    "source's regex table-name)."},
+    {.key = "datetime-zone-offset",
+     .type = CDC_OPT_INT,
+     .min = -86400,
+     .max = 86400,
+     .description = "With a declared schema: DATETIME columns may be declared TIMESTAMP_LTZ; their "
+                    "wall time is read at this offset from UTC, in seconds (the mysql-cdc "
+                    "source's server-time-zone). Unset: such a declaration is an error."},
     {0},
 };
 
 static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_error_t **err)
 {
-    (void)err;
     crc_init();
     bl_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &bl_deser_ops;
+    const char *pat = cdc_config_str(ctx->cfg, "table-pattern");
+    if (pat && *pat) {
+        char *anchored = cdc_strdup_printf("^(%s)$", pat);
+        int rc = regcomp(&d->only_re, anchored, REG_EXTENDED | REG_NOSUB);
+        free(anchored);
+        if (rc != 0) {
+            char msg[160];
+            regerror(rc, &d->only_re, msg, sizeof(msg));
+            cdc_error_set(err, CDC_ERR_OPTION,
+                          "format \"mysql-binlog\": bad 'table-pattern' "
+                          "\"%s\": %s",
+                          pat, msg);
+            free(d);
+            return -1;
+        }
+        d->has_re = true;
+    }
     if (ctx->row_type) {
         d->row_type_owned = cdc_type_copy(ctx->row_type);
         d->row_type = d->row_type_owned;
@@ -1064,6 +1105,10 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     const char *only = cdc_config_str(ctx->cfg, "table-name");
     d->only_table = only && *only ? only : NULL;
     d->file_input = cdc_config_enum(ctx->cfg, "input") == 0;
+    if (cdc_config_isset(ctx->cfg, "datetime-zone-offset")) {
+        d->dt_ltz = true;
+        d->dt_offset_ms = cdc_config_int(ctx->cfg, "datetime-zone-offset") * 1000;
+    }
     const char *file = cdc_config_str(ctx->cfg, "file-name");
     d->file = file && *file ? cdc_xstrdup(file) : NULL;
     *out = &d->base;

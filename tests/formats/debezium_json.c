@@ -497,6 +497,74 @@ Test(flink_a, serialization_byte_for_byte)
     fx_close(&fx);
 }
 
+/* 'source.connector': the source_* columns make the source block, not the images. */
+Test(debezium_ser, source_block_postgresql)
+{
+    cdc_type_t *type;
+    cdc_config_t *cfg;
+    cdc_ser_t *ser = make_ser("id INT, source_db STRING, v STRING, source_schema STRING, "
+                              "source_table STRING, source_lsn BIGINT, source_txId BIGINT, "
+                              "source_ts_ms TIMESTAMP_LTZ(3), source_snapshot BOOLEAN, "
+                              "source_origin STRING",
+                              "source.connector=postgresql;source.name=pg1", &type, &cfg);
+    cdc_batch_t batch = {0};
+    cdc_row_t *row = cdc_batch_add(&batch, CDC_DELETE, 10);
+    for (int i = 0; i < 10; i++)
+        row->values[i].flags = 0;
+    row->values[0].v.i = 7;
+    row->values[1].v.s = (cdc_str_t){"shop", 4};
+    row->values[2].v.s = (cdc_str_t){"x", 1};
+    row->values[3].v.s = (cdc_str_t){"public", 6};
+    row->values[4].v.s = (cdc_str_t){"orders", 6};
+    row->values[5].v.i = 53195832;
+    row->values[6].v.i = 571;
+    row->values[7].v.ts = (cdc_ts_t){.millis = 1716206700100};
+    row->values[8].v.b = false;
+    row->values[9].flags = CDC_V_NULL;
+    cdc_buf_t out = {0};
+    cr_assert_eq(ser->ops->encode(ser, row, &out), 0, "%s", cdc_buf_cstr(&ser->errmsg));
+    cr_expect_str_eq(cdc_buf_cstr(&out),
+                     "{\"before\":{\"id\":7,\"v\":\"x\"},\"after\":null,\"source\":{"
+                     "\"version\":\"cdcflow\",\"connector\":\"postgresql\",\"name\":\"pg1\","
+                     "\"ts_ms\":1716206700100,\"snapshot\":\"false\",\"db\":\"shop\","
+                     "\"sequence\":null,\"schema\":\"public\",\"table\":\"orders\","
+                     "\"txId\":571,\"lsn\":53195832,\"xmin\":null,\"origin\":null},\"op\":\"d\"}");
+    /* without the columns: the defaults */
+    cdc_buf_free(&out);
+    cdc_batch_free(&batch);
+    ser->ops->destroy(ser);
+    cdc_type_destroy(type);
+    cdc_config_destroy(cfg);
+    ser = make_ser("id INT", "source.connector=mysql", &type, &cfg);
+    cdc_batch_t b2 = {0};
+    row = cdc_batch_add(&b2, CDC_INSERT, 1);
+    row->values[0] = (cdc_value_t){.v.i = 1};
+    cr_assert_eq(ser->ops->encode(ser, row, &out), 0, "%s", cdc_buf_cstr(&ser->errmsg));
+    cr_expect_str_eq(cdc_buf_cstr(&out),
+                     "{\"before\":null,\"after\":{\"id\":1},\"source\":{\"version\":\"cdcflow\","
+                     "\"connector\":\"mysql\",\"name\":\"cdcflow\",\"ts_ms\":0,\"snapshot\":"
+                     "\"false\",\"db\":\"\",\"sequence\":null,\"table\":\"\",\"server_id\":0,"
+                     "\"gtid\":null,\"file\":\"\",\"pos\":0,\"row\":0,\"thread\":null,"
+                     "\"query\":null},\"op\":\"c\"}");
+    cdc_buf_free(&out);
+    cdc_batch_free(&b2);
+    ser->ops->destroy(ser);
+    cdc_type_destroy(type);
+    cdc_config_destroy(cfg);
+}
+
+Test(debezium_ser, source_connector_checked)
+{
+    const cdc_format_factory_t *fmt = cdc_registry_format("debezium-json");
+    cdc_config_t *cfg = make_cfg(fmt, "source.connector=oracle");
+    cdc_buf_t problems = {0};
+    fmt->check(cfg, &problems);
+    cr_expect_str_eq(cdc_buf_cstr(&problems),
+                     "source.connector must be 'mysql' or 'postgresql', not 'oracle'\n");
+    cdc_buf_free(&problems);
+    cdc_config_destroy(cfg);
+}
+
 Test(flink_a, serializer_rejects_schema_include)
 {
     const cdc_format_factory_t *fmt = cdc_registry_format("debezium-json");

@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# More of the mysql-cdc source against a real MariaDB 10.11 (tests/servers/mariadb.sh):
+#  1. table-name as a regular expression: orders_1 and orders_2 (not orders_x, not other)
+#     captured by 'orders_[0-9]+' into one table, with the metadata columns database_name,
+#     table_name and op_ts (0 for snapshot rows, the binlog event time for stream rows);
+#     snapshot then stream.
+#  2. scan.startup.mode 'specific-offset' with a MariaDB GTID position (only the transactions
+#     after it), 'timestamp' (events written with SET timestamp before and after the start time,
+#     across a FLUSH BINARY LOGS: only the later ones; reading across a rotation also covers
+#     regress_rotate: libmariadb 3.3 failed on the file after a real ROTATE), and server-time-zone '+08:00' (a
+#     DATETIME declared TIMESTAMP_LTZ read as +08:00 wall time, a TIMESTAMP as the instant; the
+#     snapshot and the stream agree).
+#  3. mysql-cdc -> kafka (librdkafka's mock cluster, `cdcflow kafka-mock`) with debezium-json
+#     and 'debezium-json.source.connector' = 'mysql': the source block, filled from the
+#     source's metadata columns, read back with kcat and checked with python3 (connector, db,
+#     table, snapshot, ts_ms, file/pos pointing at the Write_rows event SHOW BINLOG EVENTS
+#     lists, the MariaDB GTID, server_id).
+# A server that cannot start is a failure.
+set -uo pipefail
+bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
+src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+tmp=$(mktemp -d)
+cd "$tmp" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+  echo "FAIL $1"
+  fail=$((fail + 1))
+}
+# shellcheck source=../servers/mariadb.sh
+source "$src/tests/servers/mariadb.sh"
+MY_EXTRA_ARGS="--log-bin=mbin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1"
+if ! my_start cdcflow; then
+  bad "could not start MariaDB"
+  my_stop
+  rm -rf "$tmp"
+  echo "mysql_cdc_more: $pass passed, $fail failed"
+  exit 1
+fi
+job_pid=
+cleanup() {
+  [[ -n $job_pid ]] && kill "$job_pid" 2>/dev/null && wait "$job_pid" 2>/dev/null
+  my_stop
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+wait_lines() { # file count: waits (bounded) until the file has count lines
+  local i
+  for i in $(seq 1 300); do
+    [[ $(wc -l <"$1") -ge $2 ]] && return 0
+    kill -0 "$job_pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+stop_job() {
+  kill -TERM "$job_pid"
+  wait "$job_pid"
+  local code=$?
+  job_pid=
+  return $code
+}
+
+my_sql -e "GRANT REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'writer'@'%';
+  CREATE TABLE orders_1 (id INT PRIMARY KEY, v VARCHAR(20));
+  CREATE TABLE orders_2 (v VARCHAR(20), id INT PRIMARY KEY);
+  CREATE TABLE orders_x (id INT PRIMARY KEY, v VARCHAR(20));
+  CREATE TABLE other (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO orders_1 VALUES (1, 'one-a');
+  INSERT INTO orders_2 VALUES ('two-a', 1), ('two-b', 2);
+  INSERT INTO orders_x VALUES (1, 'not matched');
+  INSERT INTO other VALUES (1, 'not matched');" || bad "setup"
+
+# ---- 1. table-name as a regular expression, with metadata ----------------------------------
+cat >job1.sql <<SQL
+CREATE TABLE orders (id INT NOT NULL, v STRING,
+                     db STRING METADATA FROM 'database_name' VIRTUAL,
+                     tab STRING METADATA FROM 'table_name' VIRTUAL,
+                     ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdc.*',
+      'table-name' = 'orders_[0-9]+', 'server-id' = '801');
+CREATE TABLE out (tab STRING, id INT, v STRING, db STRING, ts TIMESTAMP_LTZ(3))
+WITH ('connector' = 'print');
+INSERT INTO out SELECT tab, id, v, db, ts FROM orders;
+SQL
+"$bin" run job1.sql >out1.txt 2>err1.txt &
+job_pid=$!
+wait_lines out1.txt 3 || bad "no snapshot rows: $(cat err1.txt)"
+my_sql -e "INSERT INTO orders_2 VALUES ('two-c', 3);
+  INSERT INTO orders_x VALUES (2, 'not matched');
+  INSERT INTO other VALUES (2, 'not matched');
+  UPDATE orders_1 SET v = 'one-b' WHERE id = 1;
+  DELETE FROM orders_2 WHERE id = 1;"
+wait_lines out1.txt 7 || bad "the stream rows did not come: $(cat err1.txt)"
+sleep 0.5 # rows of unmatched tables would come after (they must not)
+stop_job || bad "job 1 did not stop cleanly: $(cat err1.txt)"
+# op_ts: 0 in the snapshot, today's date (the binlog event's time) in the stream
+today=$(date -u +%Y-%m-%d)
+sed -e 's/1970-01-01T00:00:00.000Z]$/true]/' -e "s/${today}T[0-9:.]*Z]\$/false]/" out1.txt >got1.txt
+printf '%s\n' '+I[orders_1, 1, one-a, cdcflow, true]' '+I[orders_2, 1, two-a, cdcflow, true]' \
+  '+I[orders_2, 2, two-b, cdcflow, true]' '+I[orders_2, 3, two-c, cdcflow, false]' \
+  '-U[orders_1, 1, one-a, cdcflow, false]' '+U[orders_1, 1, one-b, cdcflow, false]' \
+  '-D[orders_2, 1, two-a, cdcflow, false]' >want1.txt
+if diff -u want1.txt got1.txt; then ok; else bad "regex tables with metadata"; fi
+
+# ---- 2a. specific-offset with a GTID position -----------------------------------------------
+job() { # name server-id extra-options columns: a mysql-cdc -> print job on table $1
+  cat >"$1.sql" <<SQL
+CREATE TABLE src ($4)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdcflow',
+      'table-name' = '$1', 'server-id' = '$2' $3);
+CREATE TABLE out ($4) WITH ('connector' = 'print');
+INSERT INTO out SELECT * FROM src;
+SQL
+}
+my_sql -e "CREATE TABLE g (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO g VALUES (1, 'before');
+  INSERT INTO g VALUES (2, 'before too');"
+gtid=$(my_sql -N -e "SELECT @@gtid_binlog_pos")
+my_sql -e "INSERT INTO g VALUES (3, 'after'); UPDATE g SET v = 'changed' WHERE id = 1;"
+job g 802 ", 'scan.startup.mode' = 'specific-offset',
+      'scan.startup.specific-offset.gtid-set' = '$gtid'" "id INT, v STRING"
+"$bin" run g.sql >out2a.txt 2>err2a.txt &
+job_pid=$!
+wait_lines out2a.txt 3 || bad "no rows after the GTID $gtid: $(cat err2a.txt)"
+my_sql -e "DELETE FROM g WHERE id = 2"
+wait_lines out2a.txt 4 || bad "GTID start: the stream did not go on: $(cat err2a.txt)"
+stop_job || bad "job 2a did not stop cleanly: $(cat err2a.txt)"
+printf '%s\n' '+I[3, after]' '-U[1, before]' '+U[1, changed]' '-D[2, before too]' >want2a.txt
+if [[ $gtid =~ ^0-1-[0-9]+$ ]] && diff -u want2a.txt out2a.txt; then ok; else
+  bad "specific-offset from GTID \"$gtid\""
+fi
+
+# ---- 2b. timestamp: events before the start time (SET timestamp) are skipped ----------------
+my_sql -e "CREATE TABLE tsm (id INT PRIMARY KEY, v VARCHAR(20));
+  SET timestamp = 1000000000; INSERT INTO tsm VALUES (1, 'old');
+  SET timestamp = 1700000000; INSERT INTO tsm VALUES (2, 'new');
+  FLUSH BINARY LOGS;
+  SET timestamp = 1000000001; INSERT INTO tsm VALUES (3, 'old again');
+  SET timestamp = 1700000001; UPDATE tsm SET v = 'new 1' WHERE id = 1;"
+job tsm 803 ", 'scan.startup.mode' = 'timestamp',
+      'scan.startup.timestamp-millis' = '1500000000000'" "id INT, v STRING"
+"$bin" run tsm.sql >out2b.txt 2>err2b.txt &
+job_pid=$!
+wait_lines out2b.txt 3 || bad "timestamp start: no rows: $(cat err2b.txt)"
+my_sql -e "INSERT INTO tsm VALUES (4, 'now')"
+wait_lines out2b.txt 4 || bad "timestamp start: the stream did not go on: $(cat err2b.txt)"
+stop_job || bad "job 2b did not stop cleanly: $(cat err2b.txt)"
+printf '%s\n' '+I[2, new]' '-U[1, old]' '+U[1, new 1]' '+I[4, now]' >want2b.txt
+if diff -u want2b.txt out2b.txt; then ok; else bad "timestamp start"; fi
+
+# ---- 2c. server-time-zone: DATETIME as TIMESTAMP_LTZ in the server's zone -------------------
+my_sql -e "CREATE TABLE tz (id INT PRIMARY KEY, dt DATETIME(3), ts TIMESTAMP(3) NULL);
+  SET time_zone = '+08:00';
+  INSERT INTO tz VALUES (1, '2024-01-01 08:00:00.250', '2024-01-01 08:00:00.250');"
+job tz 804 ", 'server-time-zone' = '+08:00'" "id INT, dt TIMESTAMP_LTZ(3), ts TIMESTAMP_LTZ(3)"
+"$bin" run tz.sql >out2c.txt 2>err2c.txt &
+job_pid=$!
+wait_lines out2c.txt 1 || bad "server-time-zone: no snapshot row: $(cat err2c.txt)"
+my_sql -e "SET time_zone = '+08:00';
+  INSERT INTO tz VALUES (2, '2024-01-01 08:00:00.250', '2024-01-01 08:00:00.250');"
+wait_lines out2c.txt 2 || bad "server-time-zone: no stream row: $(cat err2c.txt)"
+stop_job || bad "job 2c did not stop cleanly: $(cat err2c.txt)"
+printf '%s\n' '+I[1, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' \
+  '+I[2, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' >want2c.txt
+if diff -u want2c.txt out2c.txt; then ok; else bad "server-time-zone"; fi
+
+# ---- 3. Debezium source block: mysql-cdc -> kafka debezium-json ----------------------------
+# shellcheck source=../servers/kafka.sh
+source "$src/tests/servers/kafka.sh"
+trap 'mock_stop_all; cleanup' EXIT
+mock_start mock --partitions 1 --topic dz
+my_sql -e "CREATE TABLE dz (id INT PRIMARY KEY, v VARCHAR(20)); INSERT INTO dz VALUES (1, 'snap');"
+cat >dz.sql <<SQL
+CREATE TABLE src (id INT NOT NULL, v STRING,
+  db STRING METADATA FROM 'database_name' VIRTUAL, tb STRING METADATA FROM 'table_name' VIRTUAL,
+  ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL, f STRING METADATA FROM 'source.file' VIRTUAL,
+  p BIGINT METADATA FROM 'source.pos' VIRTUAL, g STRING METADATA FROM 'source.gtid' VIRTUAL,
+  sid BIGINT METADATA FROM 'source.server_id' VIRTUAL,
+  snap BOOLEAN METADATA FROM 'source.snapshot' VIRTUAL)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdcflow',
+      'table-name' = 'dz', 'server-id' = '805');
+CREATE TABLE k (id INT NOT NULL, v STRING, source_db STRING, source_table STRING,
+  source_ts_ms TIMESTAMP_LTZ(3), source_file STRING, source_pos BIGINT, source_gtid STRING,
+  source_server_id BIGINT, source_snapshot BOOLEAN)
+WITH ('connector' = 'kafka', 'topic' = 'dz', 'properties.bootstrap.servers' = '$BS',
+      'format' = 'debezium-json', 'debezium-json.source.connector' = 'mysql',
+      'debezium-json.source.name' = 'shop');
+INSERT INTO k SELECT id, v, db, tb, ts, f, p, g, sid, snap FROM src;
+SQL
+"$bin" run dz.sql >out3.txt 2>err3.txt &
+job_pid=$!
+for i in $(seq 1 300); do # the snapshot row on the topic
+  [[ $(kcat -C -b "$BS" -t dz -e -q 2>/dev/null | wc -l) -ge 1 ]] && break
+  kill -0 "$job_pid" 2>/dev/null || break
+  sleep 0.1
+done
+my_sql -e "INSERT INTO dz VALUES (2, 'stream'); UPDATE dz SET v = 'snap2' WHERE id = 1;"
+for i in $(seq 1 300); do
+  [[ $(kcat -C -b "$BS" -t dz -e -q 2>/dev/null | wc -l) -ge 4 ]] && break
+  kill -0 "$job_pid" 2>/dev/null || break
+  sleep 0.1
+done
+stop_job || bad "job 3 did not stop cleanly: $(cat err3.txt)"
+kcat -C -b "$BS" -t dz -e -q >dz.json
+# the binlog event each stream message points at, as the server lists it
+while read -r f p; do
+  my_sql -N -e "SHOW BINLOG EVENTS IN '$f' FROM $p LIMIT 1" | cut -f2,3
+done < <(python3 -c '
+import json, sys
+for line in open("dz.json"):
+    s = json.loads(line)["source"]
+    if s["snapshot"] == "false":
+        print(s["file"], s["pos"])') >events.txt
+if python3 - dz.json events.txt <<'PY'; then ok; else bad "Debezium source block: $(cat dz.json)"; fi
+import json, re, sys
+msgs = [json.loads(l) for l in open(sys.argv[1])]
+events = [l.split("\t") for l in open(sys.argv[2]).read().splitlines()]
+assert [m["op"] for m in msgs] == ["c", "c", "d", "c"], [m["op"] for m in msgs]
+assert msgs[0]["after"] == {"id": 1, "v": "snap"} and msgs[1]["after"] == {"id": 2, "v": "stream"}
+assert msgs[2]["before"] == {"id": 1, "v": "snap"} and msgs[3]["after"] == {"id": 1, "v": "snap2"}
+for i, m in enumerate(msgs):
+    s = m["source"]
+    assert s["connector"] == "mysql" and s["name"] == "shop" and s["version"], s
+    assert s["db"] == "cdcflow" and s["table"] == "dz", s
+    assert re.fullmatch(r"mbin\.[0-9]{6}", s["file"]), s
+    for k in ("sequence", "row", "thread", "query"):
+        assert k in s, (k, s)
+    if i == 0:
+        assert s["snapshot"] == "true" and s["ts_ms"] == 0 and s["gtid"] is None, s
+        assert s["server_id"] == 0 and s["pos"] >= 4, s
+    else:
+        assert s["snapshot"] == "false" and s["ts_ms"] > 1600000000000, s
+        assert s["ts_ms"] % 1000 == 0 and s["server_id"] == 1, s
+        assert re.fullmatch(r"0-1-[0-9]+", s["gtid"]), s
+assert msgs[2]["source"]["pos"] == msgs[3]["source"]["pos"]  # one Update_rows event
+assert msgs[1]["source"]["gtid"] != msgs[2]["source"]["gtid"]
+stream = [str(m["source"]["pos"]) for m in msgs[1:]]
+assert [e[0] for e in events] == stream, (events, stream)  # SHOW BINLOG EVENTS: Pos, Event_type
+assert [e[1] for e in events] == ["Write_rows_v1", "Update_rows_v1", "Update_rows_v1"], events
+PY
+
+echo "mysql_cdc_more: $pass passed, $fail failed"
+((fail == 0))
