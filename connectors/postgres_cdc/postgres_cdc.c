@@ -60,9 +60,29 @@
 enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
 enum { CL_ALL = 0, CL_UPSERT = 1 };
 
+enum pgc_md { MD_DATABASE, MD_SCHEMA, MD_TABLE, MD_OP_TS, MD_LSN, MD_TXID, MD_SNAPSHOT };
+
+static const cdc_metadata_def_t pgc_metadata[] = {
+    {"database_name", "STRING", "Database of the row's table."},
+    {"schema_name", "STRING", "Schema of the row's table."},
+    {"table_name", "STRING", "Table the row comes from."},
+    {"op_ts", "TIMESTAMP_LTZ(3)",
+     "When the row's transaction committed; 0 (1970-01-01) for snapshot rows."},
+    {"source.lsn", "BIGINT",
+     "(cdcflow, Debezium source.lsn) WAL position of the change; NULL for snapshot rows."},
+    {"source.txId", "BIGINT",
+     "(cdcflow, Debezium source.txId) Transaction id of the change; NULL for snapshot rows."},
+    {"source.snapshot", "BOOLEAN",
+     "(cdcflow, Debezium source.snapshot) Whether the row comes from the initial snapshot."},
+    {0},
+};
+
 typedef struct pgc_source {
     cdc_source_t base;
-    cdc_type_t *produced;
+    cdc_type_t *physical; /* the declared columns: what the decoder produces */
+    cdc_type_t *produced; /* physical + metadata */
+    int md[8];
+    int nmd;
     char *table_label; /* "schema.table" */
     const cdc_config_t *cfg;
     int startup;
@@ -102,6 +122,8 @@ typedef struct pgc_reader {
     int nheld, capheld;
 
     bool in_txn;            /* between Begin and Commit */
+    uint32_t txid;          /* of the open transaction (Begin) */
+    int64_t commit_ms;      /* its commit time, unix ms (Begin) */
     uint64_t received_lsn;  /* end of the last XLogData */
     uint64_t pending_lsn;   /* end of the last Commit whose rows were returned */
     uint64_t confirmed_lsn; /* reported as flushed */
@@ -251,7 +273,7 @@ static int load_table(pgc_reader_t *r, cdc_error_t **err)
     }
     PQclear(res);
     /* every declared column must exist upstream */
-    const cdc_type_t *row = s->produced;
+    const cdc_type_t *row = s->physical;
     for (int f = 0; f < row->nchildren; f++) {
         bool found = false;
         for (int i = 0; i < r->ncols && !found; i++)
@@ -431,6 +453,8 @@ static int synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
     return feed(r, b->data, b->len, out, 0, err);
 }
 
+static void widen(pgc_reader_t *r, cdc_batch_t *out, uint32_t from, uint64_t lsn);
+
 /* ---- snapshot ------------------------------------------------------------------------------ */
 
 static int start_snapshot(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **err)
@@ -506,7 +530,10 @@ static int poll_snapshot(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, bool *
         /* rows may point into the message: keep a copy until the batch is reset */
         char *copy = cdc_arena_alloc(&out->arena, b->len);
         memcpy(copy, b->data, b->len);
+        uint32_t from = out->n;
         rc = feed(r, copy, b->len, out, 0, err);
+        if (rc == 0)
+            widen(r, out, from, 0);
     }
     PQclear(res);
     if (rc < 0)
@@ -610,6 +637,65 @@ static void hold(pgc_reader_t *r, char *buf)
     r->held[r->nheld++] = buf;
 }
 
+static void set_text(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
+{
+    v->flags = 0;
+    v->v.s.ptr = cdc_arena_memdup(arena, n ? p : "", n);
+    v->v.s.len = (uint32_t)n;
+}
+
+/* Rows [from, out->n) came from the decoder with the declared columns only: append the
+   metadata columns (lsn 0 = a snapshot row). */
+static void widen(pgc_reader_t *r, cdc_batch_t *out, uint32_t from, uint64_t lsn)
+{
+    const pgc_source_t *s = r->src;
+    if (s->nmd == 0)
+        return;
+    uint32_t nphys = (uint32_t)s->physical->nchildren, arity = nphys + (uint32_t)s->nmd;
+    const char *schema = opt(s->cfg, "schema-name"), *table = opt(s->cfg, "table-name");
+    const char *db = opt(s->cfg, "database-name");
+    for (uint32_t k = from; k < out->n; k++) {
+        cdc_row_t *o = &out->rows[k];
+        cdc_value_t *vals = cdc_arena_calloc(&out->arena, sizeof(cdc_value_t) * arity);
+        memcpy(vals, o->values, sizeof(cdc_value_t) * (o->arity < nphys ? o->arity : nphys));
+        o->values = vals;
+        o->arity = arity;
+        for (int i = 0; i < s->nmd; i++) {
+            cdc_value_t *v = &vals[nphys + (uint32_t)i];
+            v->flags = 0;
+            switch (s->md[i]) {
+            case MD_DATABASE:
+                set_text(v, db, strlen(db), &out->arena);
+                break;
+            case MD_SCHEMA:
+                set_text(v, schema, strlen(schema), &out->arena);
+                break;
+            case MD_TABLE:
+                set_text(v, table, strlen(table), &out->arena);
+                break;
+            case MD_OP_TS:
+                v->v.ts = (cdc_ts_t){.millis = lsn ? r->commit_ms : 0};
+                break;
+            case MD_LSN:
+                if (lsn)
+                    v->v.i = (int64_t)lsn;
+                else
+                    v->flags = CDC_V_NULL;
+                break;
+            case MD_TXID:
+                if (lsn)
+                    v->v.i = r->txid;
+                else
+                    v->flags = CDC_V_NULL;
+                break;
+            case MD_SNAPSHOT:
+                v->v.b = lsn == 0;
+                break;
+            }
+        }
+    }
+}
+
 /* Handles one CopyData message; *commit set when it ended a transaction. */
 static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_error_t **err)
 {
@@ -639,8 +725,15 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
     size_t plen = (size_t)len - 25;
     if (start > r->received_lsn)
         r->received_lsn = start;
-    if (plen >= 1 && payload[0] == 'B')
+    if (plen >= 1 && payload[0] == 'B') {
         r->in_txn = true;
+        if (plen >= 21) { /* final LSN, commit time (us since 2000-01-01), xid */
+            int64_t us = (int64_t)get_u64((const uint8_t *)payload + 9);
+            r->commit_ms = us / 1000 + 946684800000LL;
+            const uint8_t *x = (const uint8_t *)payload + 17;
+            r->txid = (uint32_t)x[0] << 24 | (uint32_t)x[1] << 16 | (uint32_t)x[2] << 8 | x[3];
+        }
+    }
     if (plen >= 1 && payload[0] == 'C' && plen >= 18) {
         r->in_txn = false;
         /* Commit: flags, commit LSN, end LSN, timestamp */
@@ -650,7 +743,11 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
         r->pending_lsn = end_lsn;
         return 0;
     }
-    return feed(r, payload, plen, out, start, err);
+    uint32_t from = out->n;
+    if (feed(r, payload, plen, out, start, err) < 0)
+        return -1;
+    widen(r, out, from, start ? start : 1);
+    return 0;
 }
 
 static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
@@ -896,7 +993,7 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
     cdc_kv_free(&fo);
     if (!r->fmt_cfg)
         return -1;
-    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->produced, .table = s->table_label};
+    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->physical, .table = s->table_label};
     if (cdc_format_pgoutput.deser_new(&fctx, &r->deser, err) < 0)
         return -1;
     r->meta = pgc_connect(s, false, err);
@@ -931,11 +1028,44 @@ static void pgc_destroy(cdc_source_t *base)
     if (!s)
         return;
     cdc_type_destroy(s->produced);
+    cdc_type_destroy(s->physical);
     free(s->table_label);
     free(s);
 }
 
+static int pgc_apply_metadata(cdc_source_t *base, const char *const *keys, int n, cdc_error_t **err)
+{
+    pgc_source_t *s = (pgc_source_t *)base;
+    if (n > (int)(sizeof(s->md) / sizeof(s->md[0])))
+        return cdc_error_set(err, CDC_ERR_PLAN, "postgres-cdc: too many metadata columns (%d)", n);
+    cdc_type_t *prod = cdc_type_copy(s->physical);
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (pgc_metadata[j].key && strcmp(pgc_metadata[j].key, keys[i]) != 0)
+            j++;
+        if (!pgc_metadata[j].key) {
+            cdc_type_destroy(prod);
+            cdc_error_set(err, CDC_ERR_PLAN,
+                          "connector \"postgres-cdc\" offers no metadata key \"%s\"", keys[i]);
+            cdc_buf_t list = {0};
+            for (int k = 0; pgc_metadata[k].key; k++)
+                cdc_buf_printf(&list, "%s%s", k ? ", " : "", pgc_metadata[k].key);
+            cdc_error_set_detail(*err, "readable metadata: %s", cdc_buf_cstr(&list));
+            cdc_buf_free(&list);
+            return -1;
+        }
+        s->md[i] = j;
+        cdc_type_row_add(prod, keys[i], cdc_type_parse(pgc_metadata[j].type, NULL));
+    }
+    s->nmd = n;
+    cdc_type_destroy(s->produced);
+    s->produced = prod;
+    s->base.produced = prod;
+    return 0;
+}
+
 static const cdc_source_ops_t pgc_source_ops = {
+    .apply_metadata = pgc_apply_metadata,
     .changelog_mode = pgc_changelog_mode,
     .open_reader = pgc_open_reader,
     .describe = pgc_describe,
@@ -1021,6 +1151,7 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
     pgc_source_t *s = cdc_xcalloc(1, sizeof(*s));
     s->base.ops = &pgc_source_ops;
     s->cfg = cfg;
+    s->physical = cdc_type_copy(ctx->schema);
     s->produced = cdc_type_copy(ctx->schema);
     s->base.produced = s->produced;
     s->table_label = cdc_strdup_printf("%s.%s", opt(cfg, "schema-name"), opt(cfg, "table-name"));
@@ -1042,5 +1173,6 @@ const cdc_connector_factory_t cdc_connector_postgres_cdc = {
     .description = "Captures one PostgreSQL table through a logical replication slot (pgoutput): "
                    "an initial snapshot, then every change, resumable from the slot.",
     .options = pgc_options,
+    .metadata = pgc_metadata,
     .source_new = pgc_source_new,
 };

@@ -246,6 +246,33 @@ grep -q 'made permanent' big2.err && ok || bad "the second run did not finish it
 kill -TERM "$pid"
 wait "$pid"
 
+# 9. metadata columns (what a Debezium source block needs): snapshot rows, then a streamed one
+pg_psql -c "CREATE TABLE meta_t (id int PRIMARY KEY, v text); ALTER TABLE meta_t REPLICA IDENTITY FULL; INSERT INTO meta_t VALUES (1, 'a'), (2, 'b');" || bad "meta_t"
+cat >meta.sql <<SQL
+CREATE TABLE m (id INT NOT NULL, v STRING, db STRING METADATA FROM 'database_name' VIRTUAL,
+  sch STRING METADATA FROM 'schema_name' VIRTUAL, tbl STRING METADATA FROM 'table_name' VIRTUAL,
+  lsn BIGINT METADATA FROM 'source.lsn' VIRTUAL, tx BIGINT METADATA FROM 'source.txId' VIRTUAL,
+  snap BOOLEAN METADATA FROM 'source.snapshot' VIRTUAL, ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL,
+  PRIMARY KEY (id) NOT ENFORCED) WITH (
+  'connector' = 'postgres-cdc', 'hostname' = '127.0.0.1', 'port' = '$PG_PORT',
+  'username' = 'cdc', 'password' = 's3cret', 'database-name' = 'shop',
+  'table-name' = 'meta_t', 'slot.name' = 'meta_slot', 'publication.name' = 'meta_pub');
+CREATE TABLE p (id INT, v STRING, db STRING, sch STRING, tbl STRING, has_lsn BOOLEAN, tx BIGINT,
+  snap BOOLEAN, recent BOOLEAN) WITH ('connector' = 'print');
+INSERT INTO p SELECT id, v, db, sch, tbl, lsn > 0, tx, snap, CAST(ts AS STRING) >= '2020' FROM m;
+SQL
+"$bin" run meta.sql >meta.out 2>meta.err &
+pid=$!
+for _ in $(seq 1 100); do [[ $(grep -c '^+I' meta.out) -ge 2 ]] && break; sleep 0.1; done
+tx=$(pg_psql -At -c "BEGIN; INSERT INTO meta_t VALUES (3, 'c'); SELECT txid_current(); COMMIT;" | grep -E '^[0-9]+$' | head -1)
+for _ in $(seq 1 100); do grep -q '^+I\[3' meta.out && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+want="+I[1, a, shop, public, meta_t, null, null, true, false]
++I[2, b, shop, public, meta_t, null, null, true, false]
++I[3, c, shop, public, meta_t, true, $tx, false, true]"
+[[ $(cat meta.out) == "$want" ]] && ok || bad "metadata columns: $(cat meta.out meta.err)"
+
 # 6. a missing table, and EXPLAIN without a server
 sed "s/'table-name' = 'orders'/'table-name' = 'nope'/; s/orders_slot/nope_slot/" capture.sql >nope.sql
 "$bin" run nope.sql >nope.out 2>nope.err
