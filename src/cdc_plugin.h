@@ -176,6 +176,18 @@ typedef struct cdc_reader_ops_s {
     void (*close)(cdc_reader_t *reader);
     /** Optional: reports the reader's gauges (position, lag, decode errors). */
     void (*metrics)(cdc_reader_t *reader, cdc_metric_emit_fn emit, void *ctx);
+    /*
+     * Optional two-phase commit, source half (both or neither). When the reader
+     * has them and the writer has prepare/publish/recover, the runtime's commit
+     * point is: writer prepare(id), reader commit_checkpoint(id), writer
+     * publish(id); the reader's durable write of id is the decision. Checkpoint
+     * ids grow by one per commit point of a split, starting after the one
+     * last_checkpoint returns.
+     */
+    /** Like commit, storing checkpoint atomically with the position. */
+    int (*commit_checkpoint)(cdc_reader_t *reader, uint64_t checkpoint, cdc_error_t **err);
+    /** The checkpoint id stored by the last commit_checkpoint of this split (any run); 0 = none. */
+    uint64_t (*last_checkpoint)(cdc_reader_t *reader);
 } cdc_reader_ops_t;
 
 struct cdc_reader_s {
@@ -379,6 +391,21 @@ typedef struct cdc_writer_ops_s {
      * must only read atomics.
      */
     void (*metrics)(cdc_writer_t *writer, cdc_metric_emit_fn emit, void *ctx);
+    /*
+     * Optional two-phase commit, sink half (all three or none); see
+     * cdc_reader_ops_t.commit_checkpoint for the protocol. Used instead of flush
+     * when the reader has the source half.
+     */
+    /** Makes every written row durable but not visible, tagged with checkpoint. */
+    int (*prepare)(cdc_writer_t *writer, uint64_t checkpoint, cdc_error_t **err);
+    /** Makes what prepare(checkpoint) kept visible; must tolerate a repeat after a crash. */
+    int (*publish)(cdc_writer_t *writer, uint64_t checkpoint, cdc_error_t **err);
+    /**
+     * Called once after open, before the first write, with the reader's
+     * last_checkpoint: publishes what this subtask prepared with an id <=
+     * last_committed in an earlier run, and discards what it prepared later.
+     */
+    int (*recover)(cdc_writer_t *writer, uint64_t last_committed, cdc_error_t **err);
 } cdc_writer_ops_t;
 
 struct cdc_writer_s {

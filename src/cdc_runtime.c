@@ -149,6 +149,8 @@ typedef struct split_task {
     uint64_t rows;
     uint64_t skipped; /* rows dropped by table.exec.expression-error.policy = SKIP */
     cdc_pipe_metrics_t *metrics;
+    bool two_phase;      /* reader and writer offer the two-phase commit (cdc_plugin.h) */
+    uint64_t checkpoint; /* two-phase: the id of the last commit point */
 } split_task_t;
 
 static void report_gauges(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
@@ -161,18 +163,62 @@ static void report_gauges(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *w
     cdc_metrics_samples_end(t->metrics, t->split);
 }
 
+/* ---- two-phase commit (optional ops of cdc_plugin.h; other pairs flush, then commit) ---- */
+
+/* At open: finishes or discards what the writer prepared before a crash. */
+static int two_phase_open(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
+{
+    t->two_phase = reader->ops->commit_checkpoint && reader->ops->last_checkpoint &&
+                   writer->ops->prepare && writer->ops->publish && writer->ops->recover;
+    if (!t->two_phase)
+        return 0;
+    t->checkpoint = reader->ops->last_checkpoint(reader);
+    if (writer->ops->recover(writer, t->checkpoint, &t->err) < 0) {
+        cdc_error_add_context(t->err, "recovering table \"%s\" at checkpoint %llu",
+                              t->pipe->sink_name, (unsigned long long)t->checkpoint);
+        return -1;
+    }
+    return 0;
+}
+
+/* prepare (durable, hidden) -> the reader stores the id with its position -> publish. */
+static int two_phase_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
+{
+    const char *sink = t->pipe->sink_name;
+    uint64_t id = t->checkpoint + 1;
+    if (writer->ops->prepare(writer, id, &t->err) < 0) {
+        cdc_error_add_context(t->err, "preparing checkpoint %llu of table \"%s\"",
+                              (unsigned long long)id, sink);
+        return -1;
+    }
+    if (reader->ops->commit_checkpoint(reader, id, &t->err) < 0)
+        return -1;
+    t->checkpoint = id;
+    if (writer->ops->publish(writer, id, &t->err) < 0) {
+        cdc_error_add_context(t->err, "publishing checkpoint %llu of table \"%s\"",
+                              (unsigned long long)id, sink);
+        return -1;
+    }
+    return 0;
+}
+
 /* Flushes the writer (durable), then commits the reader's position; times it for the metrics. */
 static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer,
                         int64_t unflushed)
 {
     cdc_pipe_t *p = t->pipe;
     int64_t t0 = now_us();
-    if (writer->ops->flush(writer, &t->err) < 0) {
-        cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
-        return -1;
+    if (t->two_phase) {
+        if (two_phase_commit(t, reader, writer) < 0)
+            return -1;
+    } else {
+        if (writer->ops->flush(writer, &t->err) < 0) {
+            cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
+            return -1;
+        }
+        if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+            return -1;
     }
-    if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
-        return -1;
     int64_t took = now_us() - t0;
     cdc_metrics_flush(t->metrics, took, (uint64_t)unflushed);
     report_gauges(t, reader, writer);
@@ -199,6 +245,8 @@ static void *run_split(void *arg)
     if (p->sink->ops->open_writer(p->sink, t->split, p->parallelism, &writer, &t->err) < 0)
         goto done;
     cdc_metrics_set_writer(t->metrics, t->split, writer);
+    if (two_phase_open(t, reader, writer) < 0)
+        goto done;
     if (cdc_pipe_split_open(p, t->split, &ps, &t->err) < 0)
         goto done;
     int64_t last_flush = now_ms();

@@ -18,6 +18,8 @@
 
 #define FS_DEFAULT_PARTITION "__HIVE_DEFAULT_PARTITION__"
 #define FS_CATALOG_FILE "_cdcflow_partitions" /* partitions committed by policy "catalog" */
+/* two-phase commit: one manifest "<subtask>-<checkpoint>" per prepared checkpoint */
+#define FS_PENDING_DIR "_cdcflow_pending"
 
 /* ---- paths ------------------------------------------------------------------------------- */
 

@@ -11,6 +11,15 @@
  * the next flush) at sink.rolling-policy.file-size or after
  * sink.rolling-policy.rollover-interval; every flush ends all files.
  *
+ * Two-phase commit (cdc_plugin.h; the runtime uses it when the source has the
+ * other half, e.g. the monitored filesystem source): prepare(id) ends and
+ * syncs the files, still hidden, and lists them in the manifest
+ * <path>/_cdcflow_pending/<subtask>-<id>; publish(id) renames them into place
+ * and removes the manifest; recover(last) at the next start renames the files
+ * of the manifests with id <= last (the source stored that id with its
+ * position) and removes those of later ones. So a crash anywhere neither
+ * loses nor repeats a row.
+ *
  * Partitions: from INSERT ... PARTITION (k='v') (static) or from the rows'
  * values (dynamic). INSERT OVERWRITE: when the job ends cleanly (every writer
  * flushed and closed), the files of the partitions it wrote that it did not
@@ -97,6 +106,7 @@ typedef struct fs_open_s {
     char *tmp, *final, *dir;
     int64_t bytes;
     int64_t opened_ms;
+    uint64_t ckpt; /* two-phase: the checkpoint that prepared it (0: not prepared) */
     cdc_buf_t buf;
 } fs_open_t;
 
@@ -112,6 +122,7 @@ typedef struct fs_writer_s {
     int64_t seq;
     bool dirty; /* rows written since the last successful flush */
     bool failed;
+    bool pending_dir_synced; /* two-phase: FS_PENDING_DIR made durable once */
     cdc_buf_t rel, msg, text;
     cdc_value_t *vals;
 } fs_writer_t;
@@ -489,33 +500,81 @@ static int fsw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t *
     return rc;
 }
 
-/* The commit point: every file written, synced, renamed into place; then partition commit. */
-static int fsw_flush(cdc_writer_t *base, cdc_error_t **err)
+/* Ends every open file: written, synced, waiting in w->pending. */
+static int roll_all(fs_writer_t *w, cdc_error_t **err)
 {
-    fs_writer_t *w = (fs_writer_t *)base;
-    fs_sink_t *sink = w->sink;
     while (w->nopen > 0)
         if (roll(w, w->nopen - 1, err) < 0) {
             w->failed = true;
             return -1;
         }
-    int rc = 0;
-    for (int i = 0; i < w->npending && rc == 0; i++)
-        if (rename(w->pending[i].tmp, w->pending[i].final) < 0)
-            rc = sys_error(err, "rename into place", w->pending[i].final);
-    for (int i = 0; i < w->npending && rc == 0; i++) {
+    return 0;
+}
+
+/* Whether pending file f goes out now: everything at a flush, else what checkpoint upto prepared.
+ */
+static bool due(const fs_open_t *f, uint64_t upto)
+{
+    return upto == UINT64_MAX || (f->ckpt != 0 && f->ckpt <= upto);
+}
+
+/* fsync of each distinct directory of the pending files selected by upto. */
+static int sync_dirs(fs_writer_t *w, uint64_t upto, cdc_error_t **err)
+{
+    for (int i = 0; i < w->npending; i++) {
+        if (!due(&w->pending[i], upto))
+            continue;
         bool seen = false;
         for (int j = 0; j < i && !seen; j++)
-            seen = strcmp(w->pending[j].dir, w->pending[i].dir) == 0;
-        if (!seen)
-            rc = fs_fsync_dir(w->pending[i].dir, err);
+            seen = due(&w->pending[j], upto) && strcmp(w->pending[j].dir, w->pending[i].dir) == 0;
+        if (!seen && fs_fsync_dir(w->pending[i].dir, err) < 0)
+            return -1;
     }
+    return 0;
+}
+
+/* The manifest of checkpoint ckpt of this subtask into out. */
+static void manifest_path(fs_writer_t *w, uint64_t ckpt, cdc_buf_t *out)
+{
+    cdc_buf_clear(out);
+    cdc_buf_printf(out, "%s/%s/%d-%llu", w->sink->path, FS_PENDING_DIR, w->subtask,
+                   (unsigned long long)ckpt);
+    cdc_buf_cstr(out);
+}
+
+/*
+ * Renames the selected pending files into place, syncs their directories,
+ * removes the manifests of the checkpoints they belonged to, then runs the
+ * partition commit. A file already renamed (a repeat after a crash) is fine.
+ */
+static int publish_upto(fs_writer_t *w, uint64_t upto, cdc_error_t **err)
+{
+    fs_sink_t *sink = w->sink;
+    int rc = 0;
+    for (int i = 0; i < w->npending && rc == 0; i++)
+        if (due(&w->pending[i], upto) && rename(w->pending[i].tmp, w->pending[i].final) < 0 &&
+            !(errno == ENOENT && w->pending[i].ckpt != 0))
+            rc = sys_error(err, "rename into place", w->pending[i].final);
+    if (rc == 0)
+        rc = sync_dirs(w, upto, err);
     if (rc < 0) {
         w->failed = true;
         return -1;
     }
+    uint64_t gone = 0; /* manifests go once their files are visible and durable */
+    for (int i = 0; i < w->npending; i++)
+        if (due(&w->pending[i], upto) && w->pending[i].ckpt != 0 && w->pending[i].ckpt != gone) {
+            gone = w->pending[i].ckpt;
+            manifest_path(w, gone, &w->text);
+            unlink(w->text.data);
+        }
     pthread_mutex_lock(&sink->lock);
+    int kept = 0;
     for (int i = 0; i < w->npending; i++) {
+        if (!due(&w->pending[i], upto)) {
+            w->pending[kept++] = w->pending[i];
+            continue;
+        }
         fs_pstate_t *p = &sink->ps[w->pending[i].ps];
         p->open--;
         p->pending = true;
@@ -523,7 +582,7 @@ static int fsw_flush(cdc_writer_t *base, cdc_error_t **err)
         w->pending[i].tmp = NULL; /* renamed: nothing to remove any more */
         drop_file(&w->pending[i]);
     }
-    w->npending = 0;
+    w->npending = kept;
     rc = commit_ready(sink, false, err);
     pthread_mutex_unlock(&sink->lock);
     if (rc < 0) {
@@ -531,8 +590,182 @@ static int fsw_flush(cdc_writer_t *base, cdc_error_t **err)
         w->failed = true;
         return -1;
     }
-    w->dirty = false;
+    if (w->nopen == 0 && w->npending == 0)
+        w->dirty = false;
     return 0;
+}
+
+/* The commit point without two-phase commit: every file written, synced, renamed into place. */
+static int fsw_flush(cdc_writer_t *base, cdc_error_t **err)
+{
+    fs_writer_t *w = (fs_writer_t *)base;
+    if (roll_all(w, err) < 0)
+        return -1;
+    return publish_upto(w, UINT64_MAX, err);
+}
+
+/*
+ * Two-phase commit, phase one: every file ended and synced (still hidden),
+ * their directories synced, and a manifest of them (partition and final name,
+ * one per line) written atomically to <path>/_cdcflow_pending/<subtask>-<id>.
+ */
+static int fsw_prepare(cdc_writer_t *base, uint64_t checkpoint, cdc_error_t **err)
+{
+    fs_writer_t *w = (fs_writer_t *)base;
+    fs_sink_t *sink = w->sink;
+    if (roll_all(w, err) < 0)
+        return -1;
+    cdc_buf_t b = {0};
+    cdc_buf_puts(&b, "cdcflow-filesystem-pending 1\n");
+    int n = 0;
+    for (int i = 0; i < w->npending; i++) {
+        fs_open_t *f = &w->pending[i];
+        if (f->ckpt != 0)
+            continue;
+        f->ckpt = checkpoint;
+        cdc_buf_printf(&b, "%s\t%s\n", f->rel, strrchr(f->final, '/') + 1);
+        n++;
+    }
+    int rc = 0;
+    if (n > 0) {
+        char *dir = cdc_strdup_printf("%s/%s", sink->path, FS_PENDING_DIR);
+        rc = sync_dirs(w, checkpoint, err);
+        if (rc == 0)
+            rc = fs_mkdirs(dir, err);
+        if (rc == 0 && !w->pending_dir_synced) {
+            rc = fs_fsync_dir(sink->path, err);
+            w->pending_dir_synced = rc == 0;
+        }
+        if (rc == 0) {
+            manifest_path(w, checkpoint, &w->text);
+            rc = fs_write_atomic(w->text.data, b.data, b.len, err);
+        }
+        free(dir);
+    }
+    cdc_buf_free(&b);
+    if (rc < 0)
+        w->failed = true;
+    return rc;
+}
+
+/* Two-phase commit, phase two (after the source stored the id): renames into place. */
+static int fsw_publish(cdc_writer_t *base, uint64_t checkpoint, cdc_error_t **err)
+{
+    return publish_upto((fs_writer_t *)base, checkpoint, err);
+}
+
+/* One line of a manifest ("dt=1/hr=2\tpart-...") finished (publish) or undone. */
+static void recover_file(fs_writer_t *w, const char *line, bool publish, cdc_buf_t *dirs)
+{
+    fs_sink_t *sink = w->sink;
+    const char *tab = strchr(line, '\t');
+    if (!tab || strchr(tab + 1, '/') || tab[1] == '.' || tab[1] == '\0')
+        return; /* not a line prepare wrote */
+    char *rel = cdc_xstrndup(line, (size_t)(tab - line));
+    char *dir = *rel ? cdc_strdup_printf("%s/%s", sink->path, rel) : cdc_xstrdup(sink->path);
+    char *tmp = cdc_strdup_printf("%s/.%s.inprogress", dir, tab + 1);
+    char *final = cdc_strdup_printf("%s/%s", dir, tab + 1);
+    if (!publish) {
+        unlink(tmp);
+    } else if (rename(tmp, final) == 0) {
+        cdc_buf_printf(dirs, "%s\n", dir);
+        char **vals = cdc_xcalloc((size_t)sink->npkeys + 1, sizeof(char *));
+        const char *s = rel;
+        for (int k = 0; k < sink->npkeys && *s; k++) {
+            const char *eq = strchr(s, '='), *sl = strchr(s, '/');
+            size_t n = sl ? (size_t)(sl - s) : strlen(s);
+            vals[k] =
+                eq && eq < s + n ? fs_unescape(eq + 1, (size_t)(s + n - eq - 1)) : cdc_xstrdup("");
+            s += n + (sl ? 1 : 0);
+        }
+        for (int k = 0; k < sink->npkeys; k++)
+            if (!vals[k])
+                vals[k] = cdc_xstrdup("");
+        pthread_mutex_lock(&sink->lock);
+        int pi = find_ps(sink, rel, (const char *const *)vals); /* may move sink->ps */
+        sink->ps[pi].pending = true;
+        pthread_mutex_unlock(&sink->lock);
+        for (int k = 0; k < sink->npkeys; k++)
+            free(vals[k]);
+        free(vals);
+    }
+    free(rel);
+    free(dir);
+    free(tmp);
+    free(final);
+}
+
+/*
+ * Two-phase commit at open: the manifests an earlier run of this subtask
+ * left. Checkpoints up to last_committed were decided (the source stored the
+ * id): their files are renamed into place; later ones were not: their files
+ * are removed. Then the manifests go.
+ */
+static int fsw_recover(cdc_writer_t *base, uint64_t last_committed, cdc_error_t **err)
+{
+    fs_writer_t *w = (fs_writer_t *)base;
+    fs_sink_t *sink = w->sink;
+    char *pdir = cdc_strdup_printf("%s/%s", sink->path, FS_PENDING_DIR);
+    DIR *d = opendir(pdir);
+    if (!d) {
+        int rc = errno == ENOENT ? 0 : sys_error(err, "open", pdir);
+        free(pdir);
+        return rc;
+    }
+    cdc_buf_t b = {0}, dirs = {0};
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        char *end;
+        long sub = strtol(e->d_name + (e->d_name[0] == '.'), &end, 10);
+        if (e->d_name[0] == '.' && end != e->d_name + 1 && *end == '-' && sub == w->subtask) {
+            /* a manifest whose atomic write was cut short: nothing was decided on it */
+            char *junk = cdc_strdup_printf("%s/%s", pdir, e->d_name);
+            unlink(junk);
+            free(junk);
+            continue;
+        }
+        if (e->d_name[0] == '.')
+            continue;
+        if (end == e->d_name || *end != '-' || sub != w->subtask)
+            continue;
+        char *idend;
+        unsigned long long id = strtoull(end + 1, &idend, 10);
+        if (*idend != '\0' || id == 0)
+            continue;
+        char *mf = cdc_strdup_printf("%s/%s", pdir, e->d_name);
+        rc = fs_read_all(mf, &b, err);
+        if (rc == 0) {
+            const char *s = b.len ? cdc_buf_cstr(&b) : "";
+            for (const char *nl; *s; s = nl ? nl + 1 : s + strlen(s)) {
+                nl = strchr(s, '\n');
+                char *line = cdc_xstrndup(s, nl ? (size_t)(nl - s) : strlen(s));
+                recover_file(w, line, id <= last_committed, &dirs);
+                free(line);
+            }
+        }
+        rc = rc == 1 ? 0 : rc;
+        if (rc == 0 && dirs.len) { /* renames durable before the manifest goes */
+            cdc_buf_cstr(&dirs);
+            for (char *s = dirs.data, *nl; rc == 0 && *s; s = nl + 1) {
+                nl = strchr(s, '\n');
+                *nl = '\0';
+                rc = fs_fsync_dir(s, err);
+            }
+            cdc_buf_clear(&dirs);
+        }
+        if (rc == 0 && unlink(mf) < 0)
+            rc = sys_error(err, "remove", mf);
+        free(mf);
+    }
+    closedir(d);
+    cdc_buf_free(&b);
+    cdc_buf_free(&dirs);
+    free(pdir);
+    if (rc < 0)
+        cdc_error_add_context(*err, "recovering the files of table \"%s\" (subtask %d)", sink->name,
+                              w->subtask);
+    return rc;
 }
 
 /* INSERT OVERWRITE: removes the files of the written partitions this job did not write. */
@@ -585,8 +818,13 @@ static void fsw_close(cdc_writer_t *base)
     pthread_mutex_unlock(&sink->lock);
     for (int i = 0; i < w->nopen; i++) /* an abort: unfinished files go */
         drop_file(&w->open[i]);
-    for (int i = 0; i < w->npending; i++)
+    for (int i = 0; i < w->npending; i++) {
+        if (w->pending[i].ckpt != 0) { /* prepared: the next run's recover decides */
+            free(w->pending[i].tmp);
+            w->pending[i].tmp = NULL;
+        }
         drop_file(&w->pending[i]);
+    }
     pthread_mutex_lock(&sink->lock);
     sink->closed++;
     if (!clean)
@@ -617,6 +855,9 @@ static const cdc_writer_ops_t fs_writer_ops = {
     .write = fsw_write,
     .flush = fsw_flush,
     .close = fsw_close,
+    .prepare = fsw_prepare,
+    .publish = fsw_publish,
+    .recover = fsw_recover,
 };
 
 /* ---- the sink

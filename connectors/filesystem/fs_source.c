@@ -16,7 +16,9 @@
  * being read) are written to a state file at every commit, so a restarted job
  * reads each file once. The state lives in source.state-path, by default
  * <path>/_cdcflow_state/<table>, one file per split (split-K): a restart
- * loads all of them.
+ * loads all of them. Streaming readers offer the source half of the two-phase
+ * commit: the checkpoint id is written in the same state file, atomically
+ * with the position.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -451,6 +453,7 @@ typedef struct fs_reader_s {
     strset_t queued; /* streaming: files seen by a scan (read, queued or filtered out) */
     int64_t next_scan;
     bool done;
+    uint64_t checkpoint; /* streaming: the id of the last commit_checkpoint (0: none) */
     cdc_buf_t tmp;
 } fs_reader_t;
 
@@ -540,13 +543,16 @@ static int load_state(fs_reader_t *r, cdc_error_t **err)
         }
         if (got == 1)
             continue;
+        bool own = strtol(de->d_name + 6, NULL, 10) == r->split;
         const char *s = cdc_buf_cstr(&b);
         while (*s) {
             const char *e = strchr(s, '\n');
             size_t n = e ? (size_t)(e - s) : strlen(s);
             char *line = cdc_xstrndup(s, n);
             char *t1 = strchr(line, '\t');
-            if (t1 && strncmp(line, "done", 4) == 0) {
+            if (t1 && own && strncmp(line, "checkpoint", 10) == 0) {
+                r->checkpoint = strtoull(t1 + 1, NULL, 10);
+            } else if (t1 && strncmp(line, "done", 4) == 0) {
                 set_put(&r->state, t1 + 1, -1, 0);
             } else if (t1 && strncmp(line, "pos", 3) == 0) {
                 char *t2 = strchr(t1 + 1, '\t');
@@ -567,7 +573,11 @@ static int load_state(fs_reader_t *r, cdc_error_t **err)
     return rc;
 }
 
-/* Writes this split's state: files done and the position in the current one. */
+/*
+ * Writes this split's state: files done, the position in the current one and
+ * the last checkpoint id (two-phase commit with a sink that has it), in one
+ * atomic write: the id is committed exactly with the position.
+ */
 static int fsr_commit(cdc_reader_t *base, cdc_error_t **err)
 {
     fs_reader_t *r = (fs_reader_t *)base;
@@ -576,6 +586,8 @@ static int fsr_commit(cdc_reader_t *base, cdc_error_t **err)
         return 0;
     cdc_buf_t b = {0};
     cdc_buf_puts(&b, "cdcflow-filesystem-source-state 1\n");
+    if (r->checkpoint > 0)
+        cdc_buf_printf(&b, "checkpoint\t%llu\n", (unsigned long long)r->checkpoint);
     for (size_t i = 0; i < r->state.cap; i++) {
         const char *k = r->state.slots[i];
         if (!k || r->state.off[i] != -1)
@@ -843,10 +855,36 @@ static void fsr_close(cdc_reader_t *base)
     free(r);
 }
 
+static int fsr_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_error_t **err)
+{
+    fs_reader_t *r = (fs_reader_t *)base;
+    uint64_t before = r->checkpoint;
+    r->checkpoint = checkpoint;
+    if (fsr_commit(base, err) < 0) {
+        r->checkpoint = before;
+        return -1;
+    }
+    return 0;
+}
+
+static uint64_t fsr_last_checkpoint(cdc_reader_t *base)
+{
+    return ((fs_reader_t *)base)->checkpoint;
+}
+
 static const cdc_reader_ops_t fs_reader_ops = {
     .poll = fsr_poll,
     .commit = fsr_commit,
     .close = fsr_close,
+};
+
+/* Streaming readers keep state: they offer the source half of the two-phase commit. */
+static const cdc_reader_ops_t fs_stream_reader_ops = {
+    .poll = fsr_poll,
+    .commit = fsr_commit,
+    .close = fsr_close,
+    .commit_checkpoint = fsr_commit_checkpoint,
+    .last_checkpoint = fsr_last_checkpoint,
 };
 
 /* The format's row type (what is converted) and where each produced field comes from. */
@@ -897,7 +935,7 @@ static int fss_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
         return cdc_error_set(err, CDC_ERR_INTERNAL, "filesystem: bad split %d of %d", split,
                              nsplits);
     fs_reader_t *r = cdc_xcalloc(1, sizeof(*r));
-    r->base.ops = &fs_reader_ops;
+    r->base.ops = src->monitor_ms > 0 ? &fs_stream_reader_ops : &fs_reader_ops;
     r->src = src;
     r->split = split;
     r->nsplits = nsplits;

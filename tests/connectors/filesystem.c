@@ -282,14 +282,22 @@ static void write_rows(cdc_writer_t *w, cdc_type_t *schema, int64_t from, int64_
     (void)schema;
 }
 
+/* A table (id BIGINT, p STRING) partitioned by p, files rolled every 20 bytes, and its sink. */
+static cdc_sink_t *rolling_sink(ft_t *t)
+{
+    static const char *const opts[] = {"sink.rolling-policy.file-size", "20b", NULL};
+    ft_open(t, "ROW<id BIGINT, p STRING>", "p", opts);
+    cdc_sink_t *sink = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(fs_sink_new(&t->ctx, &sink, &err), 0);
+    return sink;
+}
+
 Test(filesystem, files_visible_only_after_flush)
 {
     ft_t t;
-    static const char *const opts[] = {"sink.rolling-policy.file-size", "20b", NULL};
-    ft_open(&t, "ROW<id BIGINT, p STRING>", "p", opts);
-    cdc_sink_t *sink = NULL;
+    cdc_sink_t *sink = rolling_sink(&t);
     cdc_error_t *err = NULL;
-    cr_assert_eq(fs_sink_new(&t.ctx, &sink, &err), 0);
     cdc_writer_t *w = NULL;
     cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0);
     write_rows(w, t.schema, 1, 5, "a");
@@ -306,6 +314,81 @@ Test(filesystem, files_visible_only_after_flush)
     w->ops->close(w);
     cr_assert_eq(count_files(pdir, "part-"), visible);
     cr_assert_eq(count_files(pdir, ".part-"), 0);
+    sink->ops->destroy(sink);
+    ft_close(&t);
+}
+
+static void prepare_ok(cdc_writer_t *w, uint64_t id)
+{
+    cdc_error_t *err = NULL;
+    cr_assert_eq(w->ops->prepare(w, id, &err), 0, "%s", err ? err->message : "");
+}
+
+/*
+ * Two-phase commit: prepared files stay hidden; a writer that dies with
+ * prepared checkpoints leaves them to the next run, whose recover publishes
+ * those up to the source's last checkpoint and deletes the newer ones (only
+ * its own subtask's).
+ */
+Test(filesystem, two_phase_recover)
+{
+    ft_t t;
+    cdc_sink_t *sink = rolling_sink(&t);
+    cdc_error_t *err = NULL;
+    cdc_writer_t *w = NULL, *w1 = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 2, &w, &err), 0);
+    cr_assert_eq(sink->ops->open_writer(sink, 1, 2, &w1, &err), 0);
+    char pa[128], pb[128], pc[128], pend[128];
+    snprintf(pa, sizeof(pa), "%s/p=a", t.dir);
+    snprintf(pb, sizeof(pb), "%s/p=b", t.dir);
+    snprintf(pc, sizeof(pc), "%s/p=c", t.dir);
+    snprintf(pend, sizeof(pend), "%s/%s", t.dir, FS_PENDING_DIR);
+    write_rows(w, t.schema, 1, 3, "a");
+    prepare_ok(w, 1);
+    cr_assert_eq(count_files(pa, "part-"), 0, "prepared files are hidden");
+    cr_assert_eq(count_files(pend, "0-1"), 1, "one manifest per prepared checkpoint");
+    cr_assert_eq(w->ops->publish(w, 1, &err), 0, "%s", err ? err->message : "");
+    int published = count_files(pa, "part-");
+    cr_assert_geq(published, 1);
+    cr_assert_eq(count_files(pend, "0-"), 0, "a published checkpoint's manifest goes");
+    write_rows(w, t.schema, 4, 5, "a");
+    write_rows(w, t.schema, 6, 6, "b");
+    prepare_ok(w, 2);
+    write_rows(w, t.schema, 7, 8, "b");
+    prepare_ok(w, 3);
+    write_rows(w, t.schema, 9, 9, "b"); /* written, never prepared */
+    write_rows(w1, t.schema, 100, 100, "c");
+    prepare_ok(w1, 1);
+    /* the job dies: nothing more is published */
+    w->ops->close(w);
+    w1->ops->close(w1);
+    sink->ops->destroy(sink);
+    cr_assert_eq(count_files(pa, "part-"), published);
+    cr_assert_eq(count_files(pb, "part-"), 0);
+    cr_assert_eq(count_files(pend, "0-"), 2);
+    cr_assert_eq(count_files(pend, "1-"), 1);
+
+    /* the next run: the source stored checkpoint 2 for split 0, nothing for split 1 */
+    cr_assert_eq(fs_sink_new(&t.ctx, &sink, &err), 0);
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 2, &w, &err), 0);
+    cr_assert_eq(w->ops->recover(w, 2, &err), 0, "%s", err ? err->message : "");
+    cr_assert_eq(count_files(pa, ".part-"), 0);
+    cr_assert_eq(count_files(pb, ".part-"), 0, "checkpoint 3's files and unprepared ones go");
+    cr_assert_eq(count_files(pend, "0-"), 0);
+    cr_assert_eq(count_files(pc, ".part-"), 1, "another subtask's files are its own business");
+    cr_assert_eq(w->ops->recover(w, 2, &err), 0, "a second recover finds nothing to do");
+    cdc_source_t *src = ft_source(&t);
+    char *got = read_all(src, 1);
+    cr_assert_str_eq(got, "+I[1, a]\n+I[2, a]\n+I[3, a]\n+I[4, a]\n+I[5, a]\n+I[6, b]");
+    free(got);
+    src->ops->destroy(src);
+    cr_assert_eq(sink->ops->open_writer(sink, 1, 2, &w1, &err), 0);
+    cr_assert_eq(w1->ops->recover(w1, 0, &err), 0, "%s", err ? err->message : "");
+    cr_assert_eq(count_files(pc, ".part-"), 0);
+    cr_assert_eq(count_files(pc, "part-"), 0);
+    cr_assert_eq(count_files(pend, "1-"), 0);
+    w->ops->close(w);
+    w1->ops->close(w1);
     sink->ops->destroy(sink);
     ft_close(&t);
 }

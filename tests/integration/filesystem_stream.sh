@@ -3,8 +3,9 @@
 # created while the job runs is discovered and read; a restart reads no file
 # twice; a job killed with SIGKILL while writing leaves only complete visible
 # files (in-progress files are hidden): a bounded INSERT OVERWRITE re-run
-# completes the table without duplicates, an unbounded re-run goes on from the
-# committed state and completes it.
+# completes the table without duplicates; an unbounded job (two-phase commit,
+# fs -> fs) killed five times never repeats a row and its re-run completes the
+# table exactly.
 set -uo pipefail
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 tmp=$(mktemp -d)
@@ -109,13 +110,35 @@ else
   ko "bounded re-run failed: $(cat "$tmp/bounded2.out")"
 fi
 
-# an unbounded job: the re-run goes on from the committed state and completes the table.
-# Files become visible at the sink's flush and the source's state is committed right
-# after it, so only a kill between the two can repeat rows (at-least-once); counted.
+# an unbounded job writing files (fs -> fs) commits in two phases: the sink's
+# files are prepared (synced, hidden, listed in a manifest under the checkpoint
+# id), the source stores the id with its position, then the files are renamed
+# into place; a restart publishes what the stored id covers and removes the
+# rest. Killed five times at different moments, the table never holds a
+# duplicate, and the last run completes it exactly.
 dst=$tmp/dst_stream
 sed -e "s|'format' = 'json');|'format' = 'json', 'source.monitor-interval' = '50 ms');|" \
   -e "s|dst_bounded|dst_stream|" -e "s|INSERT OVERWRITE|INSERT INTO|" "$tmp/bounded.sql" >"$tmp/crash.sql"
-kill_while_writing "$tmp/crash.sql" "$dst" "streaming"
+no_duplicates() { # label
+  local rows uniq
+  rows=$(count_rows "$dst")
+  uniq=$(count_distinct "$dst")
+  [[ $rows -eq $uniq ]] && ok || ko "$1: $rows rows but $uniq distinct (repeated after a SIGKILL)"
+}
+for k in 1 2 3 4 5; do
+  # each run goes on from the last; killed once the table passed k/8 of the rows, a little later each time
+  "$bin" run "$tmp/crash.sql" >"$tmp/kill$k.out" 2>&1 &
+  pid=$!
+  pids+=($pid)
+  wait_rows "$dst" $((k * total / 8)) || ko "kill $k: the table did not grow: $(cat "$tmp/kill$k.out")"
+  sleep "0.00$k"
+  kill -9 $pid
+  wait $pid 2>/dev/null
+  got=$(visible_rows "$dst")
+  [[ $got -lt $total ]] || echo "note: streaming kill $k: the table was complete ($got rows) before SIGKILL"
+  check_complete "$dst" "streaming kill $k"
+  no_duplicates "streaming kill $k"
+done
 "$bin" run "$tmp/crash.sql" >"$tmp/crash2.out" 2>&1 &
 pid=$!
 pids+=($pid)
@@ -124,7 +147,9 @@ kill -TERM $pid
 wait $pid && ok || ko "stop of the re-run: $(cat "$tmp/crash2.out")"
 rows=$(count_rows "$dst")
 uniq=$(count_distinct "$dst")
-[[ $uniq -eq $total && $rows -ge $total ]] && ok || ko "after the re-run: $rows rows, $uniq distinct, want $total"
-[[ $rows -eq $total ]] || echo "note: streaming: the kill fell between a flush and the state commit: $((rows - total)) rows repeated"
+[[ $uniq -eq $total && $rows -eq $total ]] && ok || ko "after the re-runs: $rows rows, $uniq distinct, want $total of each"
+# nothing prepared is left behind (files a kill cut short before their prepare stay hidden)
+left=$(find "$dst" -path '*/_cdcflow_pending/*' | wc -l)
+[[ $left -eq 0 ]] && ok || ko "manifests left after a clean stop: $(find "$dst" -path '*/_cdcflow_pending/*')"
 echo "filesystem_stream: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]
