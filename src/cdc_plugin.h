@@ -220,6 +220,13 @@ typedef struct cdc_filter_s {
 } cdc_filter_t;
 
 /**
+ * Whether value v (of type t) passes `v op lit`, with SQL's rules: a comparison with NULL is
+ * not true, and an unordered pair (NaN) is only "<>".
+ */
+bool cdc_filter_passes(const cdc_type_t *t, const cdc_value_t *v, cdc_filter_op_t op,
+                       const cdc_value_t *lit);
+
+/**
  * A field to produce under nested projection: idx[0] is a physical column
  * (index into ctx->schema), idx[1..depth-1] are field indexes inside nested
  * ROWs. depth 1 is the whole column.

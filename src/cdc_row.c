@@ -693,3 +693,47 @@ void cdc_row_print(cdc_buf_t *out, const cdc_row_t *row, const cdc_type_t *row_t
     }
     cdc_buf_putc(out, ']');
 }
+
+/* ---- comparison ------------------------------------------------------------------------ */
+
+int cdc_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b)
+{
+    switch (t->root) {
+    case CDC_T_BOOLEAN:
+        return (int)a->v.b - (int)b->v.b;
+    case CDC_T_TINYINT:
+    case CDC_T_SMALLINT:
+    case CDC_T_INT:
+    case CDC_T_BIGINT:
+    case CDC_T_DATE:
+    case CDC_T_TIME:
+        return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
+    case CDC_T_FLOAT:
+        if (isnan(a->v.f) || isnan(b->v.f))
+            return 2;
+        return a->v.f < b->v.f ? -1 : a->v.f > b->v.f;
+    case CDC_T_DOUBLE:
+        if (isnan(a->v.d) || isnan(b->v.d))
+            return 2;
+        return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
+    case CDC_T_DECIMAL:
+        return a->v.dec < b->v.dec ? -1 : a->v.dec > b->v.dec;
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY: {
+        uint32_t n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
+        int c = n ? memcmp(a->v.s.ptr, b->v.s.ptr, n) : 0;
+        if (c)
+            return c < 0 ? -1 : 1;
+        return a->v.s.len < b->v.s.len ? -1 : a->v.s.len > b->v.s.len;
+    }
+    case CDC_T_TIMESTAMP:
+    case CDC_T_TIMESTAMP_LTZ:
+        if (a->v.ts.millis != b->v.ts.millis)
+            return a->v.ts.millis < b->v.ts.millis ? -1 : 1;
+        return a->v.ts.nanos < b->v.ts.nanos ? -1 : a->v.ts.nanos > b->v.ts.nanos;
+    default:
+        return 2;
+    }
+}

@@ -157,6 +157,12 @@ int cdc_timestamp_parse(const char *s, size_t len, int precision, bool allow_zon
 /** Appends one value as the print format shows it. */
 void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *type);
 /** Appends "+I[a, b, c]" for a row of the given ROW type. */
+/**
+ * Orders two non-NULL scalar values of type t: <0, 0 or >0; 2 when they are unordered (a NaN,
+ * or a type without an order such as ROW).
+ */
+int cdc_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b);
+
 void cdc_row_print(cdc_buf_t *out, const cdc_row_t *row, const cdc_type_t *row_type);
 /** Shortest text that round-trips a 32-bit float, Java-style (".0" on integral values). */
 int cdc_float_format(float f, char *buf);

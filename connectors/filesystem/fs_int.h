@@ -87,12 +87,6 @@ typedef struct fs_table_s {
 int fs_list(const fs_table_t *t, fs_listing_t *out, cdc_error_t **err);
 void fs_listing_free(fs_listing_t *l);
 
-/** Orders two non-NULL scalars of type t: <0, 0, >0, or 2 when unordered. */
-int fs_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b);
-/** Whether v (of type t) passes `v op lit` (SQL semantics: comparisons with NULL fail). */
-bool fs_filter_passes(const cdc_type_t *t, const cdc_value_t *v, cdc_filter_op_t op,
-                      const cdc_value_t *lit);
-
 /* ---- factory halves ------------------------------------------------------------------------ */
 
 int fs_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);

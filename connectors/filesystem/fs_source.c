@@ -125,8 +125,8 @@ static bool part_selected(const fs_source_t *src, const fs_part_t *p)
     }
     for (int k = 0; k < src->nfilters; k++) {
         const fs_filter_t *f = &src->filters[k];
-        if (!fs_filter_passes(src->schema->children[src->pkeys[f->key]], &p->vals[f->key], f->op,
-                              &f->value))
+        if (!cdc_filter_passes(src->schema->children[src->pkeys[f->key]], &p->vals[f->key], f->op,
+                               &f->value))
             return false;
     }
     return true;

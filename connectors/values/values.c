@@ -686,49 +686,6 @@ fail:
 
 /* ---- comparing values ---------------------------------------------------------------------- */
 
-/* Orders two non-NULL scalars of type t: <0, 0, >0, or 2 when unordered (NaN). */
-static int value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b)
-{
-    switch (t->root) {
-    case CDC_T_BOOLEAN:
-        return (int)a->v.b - (int)b->v.b;
-    case CDC_T_TINYINT:
-    case CDC_T_SMALLINT:
-    case CDC_T_INT:
-    case CDC_T_BIGINT:
-    case CDC_T_DATE:
-    case CDC_T_TIME:
-        return a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
-    case CDC_T_FLOAT:
-        if (isnan(a->v.f) || isnan(b->v.f))
-            return 2;
-        return a->v.f < b->v.f ? -1 : a->v.f > b->v.f;
-    case CDC_T_DOUBLE:
-        if (isnan(a->v.d) || isnan(b->v.d))
-            return 2;
-        return a->v.d < b->v.d ? -1 : a->v.d > b->v.d;
-    case CDC_T_DECIMAL:
-        return a->v.dec < b->v.dec ? -1 : a->v.dec > b->v.dec;
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY: {
-        uint32_t n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
-        int c = n ? memcmp(a->v.s.ptr, b->v.s.ptr, n) : 0;
-        if (c)
-            return c < 0 ? -1 : 1;
-        return a->v.s.len < b->v.s.len ? -1 : a->v.s.len > b->v.s.len;
-    }
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ:
-        if (a->v.ts.millis != b->v.ts.millis)
-            return a->v.ts.millis < b->v.ts.millis ? -1 : 1;
-        return a->v.ts.nanos < b->v.ts.nanos ? -1 : a->v.ts.nanos > b->v.ts.nanos;
-    default:
-        return 2;
-    }
-}
-
 /* ---- the source ---------------------------------------------------------------------------- */
 
 typedef struct vpart_s {
@@ -785,33 +742,8 @@ typedef struct values_reader_s {
 
 static bool filter_passes(const values_source_t *src, const vfilter_t *f, const cdc_row_t *row)
 {
-    const cdc_value_t *v = &row->values[f->field];
-    bool is_null = cdc_value_is_null(v);
-    if (f->op == CDC_FILTER_IS_NULL)
-        return is_null;
-    if (f->op == CDC_FILTER_IS_NOT_NULL)
-        return !is_null;
-    if (is_null)
-        return false; /* comparisons with NULL are not true */
-    int c = value_cmp(src->schema->children[f->field], v, &f->value);
-    if (c == 2)
-        return f->op == CDC_FILTER_NE;
-    switch (f->op) {
-    case CDC_FILTER_EQ:
-        return c == 0;
-    case CDC_FILTER_NE:
-        return c != 0;
-    case CDC_FILTER_LT:
-        return c < 0;
-    case CDC_FILTER_LE:
-        return c <= 0;
-    case CDC_FILTER_GT:
-        return c > 0;
-    case CDC_FILTER_GE:
-        return c >= 0;
-    default:
-        return false;
-    }
+    return cdc_filter_passes(src->schema->children[f->field], &row->values[f->field], f->op,
+                             &f->value);
 }
 
 static bool row_selected(const values_source_t *src, int i)
@@ -1188,7 +1120,7 @@ static bool lookup_matches(const values_lookup_t *lk, const cdc_row_t *row, cons
     for (int k = 0; k < lk->nkeys; k++) {
         const cdc_value_t *v = &row->values[lk->keys[k]];
         if (cdc_value_is_null(v) ||
-            value_cmp(lk->src->schema->children[lk->keys[k]], v, &keys[k]) != 0)
+            cdc_value_cmp(lk->src->schema->children[lk->keys[k]], v, &keys[k]) != 0)
             return false;
     }
     return true;
@@ -1328,8 +1260,8 @@ static void setup_partitions(values_source_t *src, cdc_kv_t *kvs, int n, cdc_buf
                 }
                 const cdc_value_t *v = &src->rows[r].values[f];
                 bool vn = cdc_value_is_null(v), pn = cdc_value_is_null(&pt->vals[k]);
-                match =
-                    vn == pn && (vn || value_cmp(src->schema->children[f], v, &pt->vals[k]) == 0);
+                match = vn == pn &&
+                        (vn || cdc_value_cmp(src->schema->children[f], v, &pt->vals[k]) == 0);
             }
             if (match)
                 src->row_part[r] = i;
