@@ -71,77 +71,14 @@ const char *dbz_enc_name(dbz_enc_t enc)
 
 /* ---- messages -------------------------------------------------------------------------- */
 
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...) CDC_PRINTF(4, 5);
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-{
-    if (!cap || *pos >= cap - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *pos, cap - *pos, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        *pos = *pos + (size_t)n < cap ? *pos + (size_t)n : cap - 1;
-}
-
-static void put_type(const cdc_type_t *t, char *buf, size_t cap, size_t *pos)
-{
-    switch (t->root) {
-    case CDC_T_DECIMAL:
-        bput(buf, cap, pos, "DECIMAL(%d, %d)", (int)t->precision, (int)t->scale);
-        break;
-    case CDC_T_VARCHAR:
-    case CDC_T_VARBINARY:
-        if (t->length == CDC_MAX_LENGTH)
-            bput(buf, cap, pos, "%s", t->root == CDC_T_VARCHAR ? "STRING" : "BYTES");
-        else
-            bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
-        break;
-    case CDC_T_CHAR:
-    case CDC_T_BINARY:
-        bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
-        break;
-    case CDC_T_TIME:
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ:
-        bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->precision);
-        break;
-    default:
-        bput(buf, cap, pos, "%s", cdc_type_root_name(t->root));
-        break;
-    }
-}
-
-static void put_found(char kind, const char *s, size_t len, char *buf, size_t cap, size_t *pos)
-{
-    size_t shown = len > 40 ? 40 : len;
-    while (shown < len && shown > 0 && ((unsigned char)s[shown] & 0xC0) == 0x80)
-        shown--; /* keep UTF-8 sequences whole */
-    const char *more = shown < len ? "..." : "";
-    switch (kind) {
-    case 'n':
-        bput(buf, cap, pos, "found null");
-        break;
-    case 'b':
-        bput(buf, cap, pos, "found boolean %.*s", (int)shown, s);
-        break;
-    case '#':
-        bput(buf, cap, pos, "found number %.*s%s", (int)shown, s, more);
-        break;
-    default:
-        bput(buf, cap, pos, "found string \"%.*s%s\"", (int)shown, s, more);
-        break;
-    }
-}
-
 /* `expected DATE, found string "x"` */
 static int mismatch(const dbz_conv_t *cx, const cdc_type_t *t, char kind, const char *s, size_t len)
 {
     size_t pos = 0;
-    bput(cx->err, cx->errlen, &pos, "expected ");
-    put_type(t, cx->err, cx->errlen, &pos);
-    bput(cx->err, cx->errlen, &pos, ", ");
-    put_found(kind, s, len, cx->err, cx->errlen, &pos);
+    cdc_json_bput(cx->err, cx->errlen, &pos, "expected ");
+    cdc_json_type_text(t, cx->err, cx->errlen, &pos, false);
+    cdc_json_bput(cx->err, cx->errlen, &pos, ", ");
+    cdc_json_found_text(kind, s, len, cx->err, cx->errlen, &pos);
     return -1;
 }
 
@@ -150,8 +87,8 @@ static int enc_mismatch(const dbz_conv_t *cx, dbz_enc_t enc, const char *as, cha
                         const char *s, size_t len)
 {
     size_t pos = 0;
-    bput(cx->err, cx->errlen, &pos, "expected %s as %s, ", dbz_enc_name(enc), as);
-    put_found(kind, s, len, cx->err, cx->errlen, &pos);
+    cdc_json_bput(cx->err, cx->errlen, &pos, "expected %s as %s, ", dbz_enc_name(enc), as);
+    cdc_json_found_text(kind, s, len, cx->err, cx->errlen, &pos);
     return -1;
 }
 
@@ -171,9 +108,9 @@ static int fail(const dbz_conv_t *cx, const char *fmt, ...)
 static int does_not_fit(const dbz_conv_t *cx, const cdc_type_t *t, const char *text, size_t len)
 {
     size_t pos = 0;
-    bput(cx->err, cx->errlen, &pos, "value %.*s%s does not fit ", (int)(len > 60 ? 60 : len), text,
-         len > 60 ? "..." : "");
-    put_type(t, cx->err, cx->errlen, &pos);
+    cdc_json_bput(cx->err, cx->errlen, &pos, "value %.*s%s does not fit ",
+                  (int)(len > 60 ? 60 : len), text, len > 60 ? "..." : "");
+    cdc_json_type_text(t, cx->err, cx->errlen, &pos, false);
     return -1;
 }
 
@@ -575,10 +512,10 @@ static int decimal_value(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t en
     rc = dec_to(cx, t, &d, out);
     if (rc == -2) {
         size_t pos = 0;
-        bput(cx->err, cx->errlen, &pos, "expected ");
-        put_type(t, cx->err, cx->errlen, &pos);
-        bput(cx->err, cx->errlen, &pos, ", found %s \"%.*s%s\"", dbz_enc_name(enc),
-             (int)(len > 40 ? 40 : len), s, len > 40 ? "..." : "");
+        cdc_json_bput(cx->err, cx->errlen, &pos, "expected ");
+        cdc_json_type_text(t, cx->err, cx->errlen, &pos, false);
+        cdc_json_bput(cx->err, cx->errlen, &pos, ", found %s \"%.*s%s\"", dbz_enc_name(enc),
+                      (int)(len > 40 ? 40 : len), s, len > 40 ? "..." : "");
         return -1;
     }
     return rc;
@@ -767,11 +704,12 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
             if (parse_zoned_time(s, len, &nanos) == 0)
                 return time_to(cx, t, nanos, out);
             size_t pos = 0;
-            bput(cx->err, cx->errlen, &pos,
-                 "expected TIME(%d) as text \"HH:mm:ss[.fffffffff][Z|+hh:mm]\" or milliseconds "
-                 "past midnight, ",
-                 (int)t->precision);
-            put_found(kind, s, len, cx->err, cx->errlen, &pos);
+            cdc_json_bput(
+                cx->err, cx->errlen, &pos,
+                "expected TIME(%d) as text \"HH:mm:ss[.fffffffff][Z|+hh:mm]\" or milliseconds "
+                "past midnight, ",
+                (int)t->precision);
+            cdc_json_found_text(kind, s, len, cx->err, cx->errlen, &pos);
             return -1;
         }
         break;
@@ -800,11 +738,12 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
                 return 0;
             }
             size_t pos = 0;
-            bput(cx->err, cx->errlen, &pos,
-                 "expected %s(%d) as text \"yyyy-MM-dd[ T]HH:mm:ss[.fffffffff][Z|+hh:mm]\" or "
-                 "epoch milliseconds, ",
-                 cdc_type_root_name(t->root), (int)t->precision);
-            put_found(kind, s, len, cx->err, cx->errlen, &pos);
+            cdc_json_bput(
+                cx->err, cx->errlen, &pos,
+                "expected %s(%d) as text \"yyyy-MM-dd[ T]HH:mm:ss[.fffffffff][Z|+hh:mm]\" or "
+                "epoch milliseconds, ",
+                cdc_type_root_name(t->root), (int)t->precision);
+            cdc_json_found_text(kind, s, len, cx->err, cx->errlen, &pos);
             return -1;
         }
         break;

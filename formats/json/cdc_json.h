@@ -145,6 +145,14 @@ typedef struct cdc_json_rowdec_s cdc_json_rowdec_t;
  * must be a scalar type (its JSON text is an object key). Returns 0, or -1 with
  * *err set (naming the offending type). Factories call it in deser_new/ser_new.
  */
+/* Error-text helpers for the per-record path (fixed buffers, no allocation), shared by the
+   JSON formats: printf at *pos (truncating), a type as SQL text ("DECIMAL(5, 2)",
+   "ARRAY<INT NOT NULL>"; NOT NULL of the top level only when with_null), and what a JSON
+   token was (`found string "abc"`, `found number 1.5`, `found null`, `found an object`). */
+void cdc_json_bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...) CDC_PRINTF(4, 5);
+void cdc_json_type_text(const cdc_type_t *t, char *buf, size_t cap, size_t *pos, bool with_null);
+void cdc_json_found_text(char kind, const char *s, size_t len, char *buf, size_t cap, size_t *pos);
+
 int cdc_json_check_type(const cdc_type_t *t, cdc_error_t **err);
 
 /**

@@ -39,8 +39,7 @@ static inline uint64_t load8(const char *p)
 /* ---- small text helpers ---------------------------------------------------------------- */
 
 /* Appends printf output to a fixed buffer at *pos (truncating). */
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...) CDC_PRINTF(4, 5);
-static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
+void cdc_json_bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
 {
     if (*pos >= cap)
         return;
@@ -53,65 +52,65 @@ static void bput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
 }
 
 /* Writes the type as SQL text ("DECIMAL(5, 2)", "ARRAY<INT NOT NULL>"). */
-static void type_text(const cdc_type_t *t, char *buf, size_t cap, size_t *pos, bool with_null)
+void cdc_json_type_text(const cdc_type_t *t, char *buf, size_t cap, size_t *pos, bool with_null)
 {
     switch (t->root) {
     case CDC_T_DECIMAL:
-        bput(buf, cap, pos, "DECIMAL(%d, %d)", (int)t->precision, (int)t->scale);
+        cdc_json_bput(buf, cap, pos, "DECIMAL(%d, %d)", (int)t->precision, (int)t->scale);
         break;
     case CDC_T_CHAR:
     case CDC_T_BINARY:
-        bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
+        cdc_json_bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
         break;
     case CDC_T_VARCHAR:
     case CDC_T_VARBINARY:
         if (t->length == CDC_MAX_LENGTH)
-            bput(buf, cap, pos, "%s", t->root == CDC_T_VARCHAR ? "STRING" : "BYTES");
+            cdc_json_bput(buf, cap, pos, "%s", t->root == CDC_T_VARCHAR ? "STRING" : "BYTES");
         else
-            bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
+            cdc_json_bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->length);
         break;
     case CDC_T_TIME:
     case CDC_T_TIMESTAMP:
     case CDC_T_TIMESTAMP_LTZ:
-        bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->precision);
+        cdc_json_bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->precision);
         break;
     case CDC_T_ARRAY:
-        bput(buf, cap, pos, "ARRAY<");
-        type_text(t->children[0], buf, cap, pos, true);
-        bput(buf, cap, pos, ">");
+        cdc_json_bput(buf, cap, pos, "ARRAY<");
+        cdc_json_type_text(t->children[0], buf, cap, pos, true);
+        cdc_json_bput(buf, cap, pos, ">");
         break;
     case CDC_T_MAP:
-        bput(buf, cap, pos, "MAP<");
-        type_text(t->children[0], buf, cap, pos, true);
-        bput(buf, cap, pos, ", ");
-        type_text(t->children[1], buf, cap, pos, true);
-        bput(buf, cap, pos, ">");
+        cdc_json_bput(buf, cap, pos, "MAP<");
+        cdc_json_type_text(t->children[0], buf, cap, pos, true);
+        cdc_json_bput(buf, cap, pos, ", ");
+        cdc_json_type_text(t->children[1], buf, cap, pos, true);
+        cdc_json_bput(buf, cap, pos, ">");
         break;
     case CDC_T_ROW:
-        bput(buf, cap, pos, "ROW<");
+        cdc_json_bput(buf, cap, pos, "ROW<");
         for (int i = 0; i < t->nchildren; i++) {
-            bput(buf, cap, pos, "%s%s ", i ? ", " : "", t->names[i]);
-            type_text(t->children[i], buf, cap, pos, true);
+            cdc_json_bput(buf, cap, pos, "%s%s ", i ? ", " : "", t->names[i]);
+            cdc_json_type_text(t->children[i], buf, cap, pos, true);
         }
-        bput(buf, cap, pos, ">");
+        cdc_json_bput(buf, cap, pos, ">");
         break;
     default:
-        bput(buf, cap, pos, "%s", cdc_type_root_name(t->root));
+        cdc_json_bput(buf, cap, pos, "%s", cdc_type_root_name(t->root));
         break;
     }
     if (with_null && !t->nullable)
-        bput(buf, cap, pos, " NOT NULL");
+        cdc_json_bput(buf, cap, pos, " NOT NULL");
 }
 
 /* Writes `found string "abc"` / `found number 1.5` / `found boolean true` / `found null`. */
-static void found_text(char kind, const char *s, size_t len, char *buf, size_t cap, size_t *pos)
+void cdc_json_found_text(char kind, const char *s, size_t len, char *buf, size_t cap, size_t *pos)
 {
     switch (kind) {
     case 'n':
-        bput(buf, cap, pos, "found null");
+        cdc_json_bput(buf, cap, pos, "found null");
         return;
     case 'b':
-        bput(buf, cap, pos, "found boolean %.*s", (int)len, s);
+        cdc_json_bput(buf, cap, pos, "found boolean %.*s", (int)len, s);
         return;
     case '#':
     case 's': {
@@ -124,13 +123,14 @@ static void found_text(char kind, const char *s, size_t len, char *buf, size_t c
             cut = true;
         }
         if (kind == '#')
-            bput(buf, cap, pos, "found number %.*s%s", (int)shown, s, cut ? "..." : "");
+            cdc_json_bput(buf, cap, pos, "found number %.*s%s", (int)shown, s, cut ? "..." : "");
         else
-            bput(buf, cap, pos, "found string \"%.*s%s\"", (int)shown, s, cut ? "..." : "");
+            cdc_json_bput(buf, cap, pos, "found string \"%.*s%s\"", (int)shown, s,
+                          cut ? "..." : "");
         return;
     }
     default:
-        bput(buf, cap, pos, "found %s", kind == '{' ? "an object" : "an array");
+        cdc_json_bput(buf, cap, pos, "found %s", kind == '{' ? "an object" : "an array");
         return;
     }
 }
@@ -170,13 +170,14 @@ static int mismatch(const cdc_type_t *t, char kind, const char *s, size_t len, c
 {
     size_t pos = 0;
     if (is_container(t) && kind != 'n') {
-        bput(errbuf, errlen, &pos, "expected %s, found %s", container_noun(t), kind_noun(kind));
+        cdc_json_bput(errbuf, errlen, &pos, "expected %s, found %s", container_noun(t),
+                      kind_noun(kind));
         return -1;
     }
-    bput(errbuf, errlen, &pos, "expected ");
-    type_text(t, errbuf, errlen, &pos, kind == 'n');
-    bput(errbuf, errlen, &pos, ", ");
-    found_text(kind, s, len, errbuf, errlen, &pos);
+    cdc_json_bput(errbuf, errlen, &pos, "expected ");
+    cdc_json_type_text(t, errbuf, errlen, &pos, kind == 'n');
+    cdc_json_bput(errbuf, errlen, &pos, ", ");
+    cdc_json_found_text(kind, s, len, errbuf, errlen, &pos);
     return -1;
 }
 
@@ -184,9 +185,9 @@ static int mismatch(const cdc_type_t *t, char kind, const char *s, size_t len, c
 static int overflow(const cdc_type_t *t, const char *s, size_t len, char *errbuf, size_t errlen)
 {
     size_t pos = 0;
-    bput(errbuf, errlen, &pos, "value %.*s%s does not fit ", (int)(len > 60 ? 60 : len), s,
-         len > 60 ? "..." : "");
-    type_text(t, errbuf, errlen, &pos, false);
+    cdc_json_bput(errbuf, errlen, &pos, "value %.*s%s does not fit ", (int)(len > 60 ? 60 : len), s,
+                  len > 60 ? "..." : "");
+    cdc_json_type_text(t, errbuf, errlen, &pos, false);
     return -1;
 }
 
@@ -524,23 +525,23 @@ static long base64_decode(const char *s, size_t len, unsigned char *out)
 /* The layout a timestamp must have, for messages ("yyyy-MM-dd HH:mm:ss.SSS"). */
 static void ts_layout(const cdc_type_t *t, bool iso8601, char *buf, size_t cap, size_t *pos)
 {
-    bput(buf, cap, pos, "yyyy-MM-dd%cHH:mm:ss", iso8601 ? 'T' : ' ');
+    cdc_json_bput(buf, cap, pos, "yyyy-MM-dd%cHH:mm:ss", iso8601 ? 'T' : ' ');
     if (t->precision > 0)
-        bput(buf, cap, pos, ".%.*s", (int)t->precision, "SSSSSSSSS");
+        cdc_json_bput(buf, cap, pos, ".%.*s", (int)t->precision, "SSSSSSSSS");
     if (t->root == CDC_T_TIMESTAMP_LTZ)
-        bput(buf, cap, pos, "Z");
+        cdc_json_bput(buf, cap, pos, "Z");
 }
 
 static int ts_mismatch(const cdc_type_t *t, const char *s, size_t len, bool iso8601, char *errbuf,
                        size_t errlen)
 {
     size_t pos = 0;
-    bput(errbuf, errlen, &pos, "expected ");
-    type_text(t, errbuf, errlen, &pos, false);
-    bput(errbuf, errlen, &pos, " as %s \"", iso8601 ? "ISO-8601" : "SQL");
+    cdc_json_bput(errbuf, errlen, &pos, "expected ");
+    cdc_json_type_text(t, errbuf, errlen, &pos, false);
+    cdc_json_bput(errbuf, errlen, &pos, " as %s \"", iso8601 ? "ISO-8601" : "SQL");
     ts_layout(t, iso8601, errbuf, errlen, &pos);
-    bput(errbuf, errlen, &pos, "\", ");
-    found_text('s', s, len, errbuf, errlen, &pos);
+    cdc_json_bput(errbuf, errlen, &pos, "\", ");
+    cdc_json_found_text('s', s, len, errbuf, errlen, &pos);
     return -1;
 }
 
@@ -706,10 +707,10 @@ static int convert(const cdc_type_t *t, char kind, const char *s, size_t len, bo
         long n = base64_decode(s, len, bytes);
         if (n < 0) {
             size_t pos = 0;
-            bput(errbuf, errlen, &pos, "expected base64 text for ");
-            type_text(t, errbuf, errlen, &pos, false);
-            bput(errbuf, errlen, &pos, ", ");
-            found_text(kind, s, len, errbuf, errlen, &pos);
+            cdc_json_bput(errbuf, errlen, &pos, "expected base64 text for ");
+            cdc_json_type_text(t, errbuf, errlen, &pos, false);
+            cdc_json_bput(errbuf, errlen, &pos, ", ");
+            cdc_json_found_text(kind, s, len, errbuf, errlen, &pos);
             return -1;
         }
         out->v.s.ptr = (const char *)bytes;
@@ -769,7 +770,7 @@ int cdc_json_check_type(const cdc_type_t *t, cdc_error_t **err)
     if (t->root == CDC_T_MAP && is_container(t->children[0])) {
         char buf[256];
         size_t pos = 0;
-        type_text(t, buf, sizeof(buf), &pos, false);
+        cdc_json_type_text(t, buf, sizeof(buf), &pos, false);
         cdc_error_t *e =
             cdc_error_new(CDC_ERR_OPTION, "JSON format doesn't support %s as key type of a map",
                           cdc_type_root_name(t->children[0]->root));
@@ -1014,15 +1015,16 @@ void cdc_json_rowdec_begin(cdc_json_rowdec_t *dec, cdc_row_t *row, cdc_arena_t *
 static void key_text(const cdc_value_t *k, const cdc_type_t *t, char *buf, size_t cap, size_t *pos)
 {
     if (cdc_value_is_null(k))
-        bput(buf, cap, pos, "[null]");
+        cdc_json_bput(buf, cap, pos, "[null]");
     else if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR)
-        bput(buf, cap, pos, "[%.*s]", (int)(k->v.s.len > 40 ? 40 : k->v.s.len), k->v.s.ptr);
+        cdc_json_bput(buf, cap, pos, "[%.*s]", (int)(k->v.s.len > 40 ? 40 : k->v.s.len),
+                      k->v.s.ptr);
     else if (cdc_type_is_integer(t))
-        bput(buf, cap, pos, "[%lld]", (long long)k->v.i);
+        cdc_json_bput(buf, cap, pos, "[%lld]", (long long)k->v.i);
     else if (t->root == CDC_T_BOOLEAN)
-        bput(buf, cap, pos, "[%s]", k->v.b ? "true" : "false");
+        cdc_json_bput(buf, cap, pos, "[%s]", k->v.b ? "true" : "false");
     else
-        bput(buf, cap, pos, "[...]");
+        cdc_json_bput(buf, cap, pos, "[...]");
 }
 
 /* Writes the path of frames 0..upto ("a.b[2]") into buf. */
@@ -1034,11 +1036,11 @@ static void path_text(const cdc_json_rowdec_t *dec, int upto, char *buf, size_t 
         if (f->kind == F_ROW) {
             if (f->cur < 0)
                 return;
-            bput(buf, cap, pos, "%s%s", *pos > start ? "." : "", f->plan->names[f->cur]);
+            cdc_json_bput(buf, cap, pos, "%s%s", *pos > start ? "." : "", f->plan->names[f->cur]);
         } else if (f->kind == F_ARRAY) {
             if (f->n == 0)
                 return;
-            bput(buf, cap, pos, "[%u]", f->n - 1);
+            cdc_json_bput(buf, cap, pos, "[%u]", f->n - 1);
         } else if (f->kind == F_MAP) {
             if (f->n == 0)
                 return;
@@ -1055,12 +1057,12 @@ static int fail_at(cdc_json_rowdec_t *dec, int upto, const char *extra, const ch
     size_t pos = 0;
     char *b = dec->err;
     size_t cap = sizeof(dec->err);
-    bput(b, cap, &pos, "field \"");
+    cdc_json_bput(b, cap, &pos, "field \"");
     size_t before = pos;
     path_text(dec, upto, b, cap, &pos);
     if (extra)
-        bput(b, cap, &pos, "%s%s", pos > before ? "." : "", extra);
-    bput(b, cap, &pos, "\": %s", reason);
+        cdc_json_bput(b, cap, &pos, "%s%s", pos > before ? "." : "", extra);
+    cdc_json_bput(b, cap, &pos, "\": %s", reason);
     return -1;
 }
 
@@ -1384,7 +1386,7 @@ COLD int map_key_slow(cdc_json_rowdec_t *dec, frame_t *f, const char *s, size_t 
         if (rc < 0) {
             char msg[450];
             size_t pos = 0;
-            bput(msg, sizeof(msg), &pos, "map key: %s", dec->reason);
+            cdc_json_bput(msg, sizeof(msg), &pos, "map key: %s", dec->reason);
             return fail_at(dec, dec->top - 1, NULL, msg);
         }
         f->items[f->n].flags = CDC_V_NULL;
@@ -1500,8 +1502,8 @@ static int open_container(cdc_json_rowdec_t *dec, char kind)
 static int fail_missing_not_null(cdc_json_rowdec_t *dec, const frame_t *f, uint32_t i)
 {
     size_t pos = 0;
-    bput(dec->reason, sizeof(dec->reason), &pos, "missing, expected ");
-    type_text(f->ktypes[i], dec->reason, sizeof(dec->reason), &pos, true);
+    cdc_json_bput(dec->reason, sizeof(dec->reason), &pos, "missing, expected ");
+    cdc_json_type_text(f->ktypes[i], dec->reason, sizeof(dec->reason), &pos, true);
     return fail_at(dec, dec->top - 1, f->names[i], dec->reason);
 }
 
