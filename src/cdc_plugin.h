@@ -168,6 +168,13 @@ typedef struct cdc_sink_s cdc_sink_t;
  */
 typedef void (*cdc_metric_emit_fn)(void *ctx, const char *name, const char *labels, double value);
 
+/** Where a reader finds the positions its sink keeps (cdc_reader_ops_t.positions). */
+typedef struct cdc_position_store_s {
+    /** Replaces out with "key\tposition\n" lines; 0, or -1 with *err. */
+    int (*load)(void *ctx, cdc_buf_t *out, cdc_error_t **err);
+    void *ctx;
+} cdc_position_store_t;
+
 typedef struct cdc_reader_ops_s {
     /** Adds up to max_rows rows to out. */
     int (*poll)(cdc_reader_t *reader, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err);
@@ -188,6 +195,24 @@ typedef struct cdc_reader_ops_s {
     int (*commit_checkpoint)(cdc_reader_t *reader, uint64_t checkpoint, cdc_error_t **err);
     /** The checkpoint id stored by the last commit_checkpoint of this split (any run); 0 = none. */
     uint64_t (*last_checkpoint)(cdc_reader_t *reader);
+    /*
+     * Optional positions kept by the sink (both or neither), for sources read by
+     * several processes whose position moves between them (Kafka partitions in a
+     * consumer group). When the writer has commit_positions and
+     * stored_positions, the runtime's commit point is: positions(), then the
+     * writer's commit_positions (rows and positions durable and visible in one
+     * decision), then commit (the upstream's own record, for monitoring and
+     * sinks without positions). A unit of the source starts at the position the
+     * store holds for it, when it holds one, ahead of the upstream's record.
+     */
+    /**
+     * Appends "key\tposition\n" per unit read from (key: stable across runs and
+     * processes, e.g. "kafka/<topic>/<partition>"; position: the next offset, a
+     * non-negative integer that only grows).
+     */
+    void (*positions)(cdc_reader_t *reader, cdc_buf_t *out);
+    /** Called once after open, before the first poll; the store outlives the reader. */
+    void (*set_position_store)(cdc_reader_t *reader, const cdc_position_store_t *store);
 } cdc_reader_ops_t;
 
 struct cdc_reader_s {
@@ -413,6 +438,23 @@ typedef struct cdc_writer_ops_s {
      * last_committed in an earlier run, and discards what it prepared later.
      */
     int (*recover)(cdc_writer_t *writer, uint64_t last_committed, cdc_error_t **err);
+    /*
+     * Optional positions kept by the sink (both or neither); see
+     * cdc_reader_ops_t.positions.
+     */
+    /**
+     * The commit point: every written row and the reader's positions (its
+     * "key\tposition\n" lines) become durable and visible as one decision, so a
+     * crash anywhere leaves either both or neither.
+     */
+    int (*commit_positions)(cdc_writer_t *writer, const char *positions, size_t len,
+                            cdc_error_t **err);
+    /**
+     * Replaces out with "key\tposition\n", the greatest position committed for
+     * each key by any writer of the table (any run, any process), after
+     * finishing commits that crashed writers had decided.
+     */
+    int (*stored_positions)(cdc_writer_t *writer, cdc_buf_t *out, cdc_error_t **err);
 } cdc_writer_ops_t;
 
 struct cdc_writer_s {

@@ -151,6 +151,9 @@ typedef struct split_task {
     cdc_pipe_metrics_t *metrics;
     bool two_phase;      /* reader and writer offer the two-phase commit (cdc_plugin.h) */
     uint64_t checkpoint; /* two-phase: the id of the last commit point */
+    bool sink_positions; /* the sink keeps the reader's positions (cdc_plugin.h) */
+    cdc_position_store_t store;
+    cdc_buf_t positions;
 } split_task_t;
 
 static void report_gauges(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
@@ -179,6 +182,39 @@ static int two_phase_open(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *w
         return -1;
     }
     return 0;
+}
+
+/* ---- positions kept by the sink (optional ops of cdc_plugin.h) ---- */
+
+static int store_load(void *ctx, cdc_buf_t *out, cdc_error_t **err)
+{
+    cdc_writer_t *writer = ctx;
+    return writer->ops->stored_positions(writer, out, err);
+}
+
+/* At open, unless two-phase commit is used: the reader starts where the sink's positions say. */
+static void sink_positions_open(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
+{
+    t->sink_positions = !t->two_phase && reader->ops->positions &&
+                        reader->ops->set_position_store && writer->ops->commit_positions &&
+                        writer->ops->stored_positions;
+    if (!t->sink_positions)
+        return;
+    t->store = (cdc_position_store_t){.load = store_load, .ctx = writer};
+    reader->ops->set_position_store(reader, &t->store);
+}
+
+/* Rows and positions committed by the sink in one decision, then the upstream's own record. */
+static int sink_positions_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
+{
+    cdc_buf_clear(&t->positions);
+    reader->ops->positions(reader, &t->positions);
+    if (writer->ops->commit_positions(writer, t->positions.data ? t->positions.data : "",
+                                      t->positions.len, &t->err) < 0) {
+        cdc_error_add_context(t->err, "committing table \"%s\"", t->pipe->sink_name);
+        return -1;
+    }
+    return reader->ops->commit ? reader->ops->commit(reader, &t->err) : 0;
 }
 
 /* prepare (durable, hidden) -> the reader stores the id with its position -> publish. */
@@ -210,6 +246,9 @@ static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *wri
     int64_t t0 = now_us();
     if (t->two_phase) {
         if (two_phase_commit(t, reader, writer) < 0)
+            return -1;
+    } else if (t->sink_positions) {
+        if (sink_positions_commit(t, reader, writer) < 0)
             return -1;
     } else {
         if (writer->ops->flush(writer, &t->err) < 0) {
@@ -247,6 +286,7 @@ static void *run_split(void *arg)
     cdc_metrics_set_writer(t->metrics, t->split, writer);
     if (two_phase_open(t, reader, writer) < 0)
         goto done;
+    sink_positions_open(t, reader, writer);
     if (cdc_pipe_split_open(p, t->split, &ps, &t->err) < 0)
         goto done;
     int64_t last_flush = now_ms();
@@ -335,6 +375,7 @@ done:
         reader->ops->close(reader);
     cdc_batch_free(&batch);
     cdc_batch_free(&outb);
+    cdc_buf_free(&t->positions);
     return NULL;
 }
 

@@ -20,6 +20,11 @@
 #define FS_CATALOG_FILE "_cdcflow_partitions" /* partitions committed by policy "catalog" */
 /* two-phase commit: one manifest "<subtask>-<checkpoint>" per prepared checkpoint */
 #define FS_PENDING_DIR "_cdcflow_pending"
+/* positions kept for the source: one file "<job>-<subtask>" per writer of a run */
+#define FS_POSITIONS_DIR "_cdcflow_positions"
+#define FS_POSITIONS_HEADER "cdcflow-filesystem-positions 1\n"
+/* the decided commit of files and positions: "c-<job>-<subtask>" in FS_PENDING_DIR */
+#define FS_COMMIT_HEADER "cdcflow-filesystem-commit 1\n"
 
 /* ---- paths ------------------------------------------------------------------------------- */
 
@@ -97,5 +102,29 @@ int fs_table_keys(const cdc_table_ctx_t *ctx, int **pkeys, cdc_error_t **err);
 /** The ROW of the non-partition columns of schema (what a file holds), and their indexes. */
 cdc_type_t *fs_data_type(const cdc_type_t *schema, const int *pkeys, int npkeys, int **cols,
                          int *ncols);
+
+/* ---- source positions kept by the sink (fs_positions.c) ------------------------------------ */
+
+typedef struct fs_pos_s {
+    char *key;
+    int64_t at; /* the greatest position seen */
+} fs_pos_t;
+
+typedef struct fs_poslist_s {
+    fs_pos_t *v;
+    int n, cap;
+} fs_poslist_t;
+
+/**
+ * Merges "key\tposition" lines (with prefix != 0: only the lines starting with
+ * it, without it) keeping the greatest position per key; counts lines it
+ * cannot read into *bad (when not NULL). Returns how many positions grew.
+ */
+int fs_poslist_merge(fs_poslist_t *l, const char *text, size_t len, char prefix, int *bad);
+/** Appends the list's lines, each after prefix when it is not 0. */
+void fs_poslist_format(const fs_poslist_t *l, cdc_buf_t *out, char prefix);
+void fs_poslist_free(fs_poslist_t *l);
+/** Merges every positions file under <path>/_cdcflow_positions; 0 or -1 with *err. */
+int fs_poslist_load_dir(fs_poslist_t *l, const char *path, cdc_error_t **err);
 
 #endif

@@ -123,6 +123,9 @@ typedef struct fs_writer_s {
     bool dirty; /* rows written since the last successful flush */
     bool failed;
     bool pending_dir_synced; /* two-phase: FS_PENDING_DIR made durable once */
+    bool positions_mode;     /* commits through commit_positions (no checkpoint manifests) */
+    bool positions_dir_synced;
+    fs_poslist_t pos; /* positions: every one this writer committed or rolled forward */
     cdc_buf_t rel, msg, text;
     cdc_value_t *vals;
 } fs_writer_t;
@@ -562,7 +565,7 @@ static int publish_upto(fs_writer_t *w, uint64_t upto, cdc_error_t **err)
         return -1;
     }
     uint64_t gone = 0; /* manifests go once their files are visible and durable */
-    for (int i = 0; i < w->npending; i++)
+    for (int i = 0; i < w->npending && !w->positions_mode; i++)
         if (due(&w->pending[i], upto) && w->pending[i].ckpt != 0 && w->pending[i].ckpt != gone) {
             gone = w->pending[i].ckpt;
             manifest_path(w, gone, &w->text);
@@ -768,6 +771,208 @@ static int fsw_recover(cdc_writer_t *base, uint64_t last_committed, cdc_error_t 
     return rc;
 }
 
+/* ---- positions kept for the source (cdc_plugin.h: commit_positions, stored_positions) ----
+ *
+ * The commit point of a writer whose reader's position moves between processes
+ * (Kafka partitions in a consumer group): every file ended and synced
+ * (hidden); a commit manifest "c-<job>-<subtask>" in _cdcflow_pending listing
+ * the files and the positions ("@key\tposition") written atomically -- its
+ * existence is the decision --; the files renamed into place; this writer's
+ * positions file _cdcflow_positions/<job>-<subtask> (every position it has
+ * committed) replaced atomically; the manifest removed. Whoever loads the
+ * positions first finishes any decided manifest it finds (a writer that
+ * crashed after the decision): renames its files, takes over its positions,
+ * then removes it. Readers start each key at the greatest position of all
+ * positions files. So rows and positions are visible together or not at all,
+ * across processes writing one table. Hidden files of a commit never decided
+ * stay hidden (readers skip them).
+ */
+
+static void commit_manifest_path(fs_writer_t *w, cdc_buf_t *out)
+{
+    cdc_buf_clear(out);
+    cdc_buf_printf(out, "%s/%s/c-%s-%d", w->sink->path, FS_PENDING_DIR, w->sink->jobid, w->subtask);
+    cdc_buf_cstr(out);
+}
+
+/* Replaces this writer's positions file with every position it knows. */
+static int write_positions(fs_writer_t *w, cdc_error_t **err)
+{
+    fs_sink_t *sink = w->sink;
+    char *dir = cdc_strdup_printf("%s/%s", sink->path, FS_POSITIONS_DIR);
+    char *file = cdc_strdup_printf("%s/%s-%d", dir, sink->jobid, w->subtask);
+    cdc_buf_t b = {0};
+    cdc_buf_puts(&b, FS_POSITIONS_HEADER);
+    fs_poslist_format(&w->pos, &b, '\0');
+    int rc = fs_mkdirs(dir, err);
+    if (rc == 0 && !w->positions_dir_synced) {
+        rc = fs_fsync_dir(sink->path, err);
+        w->positions_dir_synced = rc == 0;
+    }
+    if (rc == 0)
+        rc = fs_write_atomic(file, b.data, b.len, err);
+    cdc_buf_free(&b);
+    free(file);
+    free(dir);
+    return rc;
+}
+
+/* The decision: the manifest of every file not yet visible and of the positions. */
+static int decide(fs_writer_t *w, cdc_error_t **err)
+{
+    fs_sink_t *sink = w->sink;
+    cdc_buf_t b = {0};
+    cdc_buf_puts(&b, FS_COMMIT_HEADER);
+    fs_poslist_format(&w->pos, &b, '@');
+    for (int i = 0; i < w->npending; i++) {
+        fs_open_t *f = &w->pending[i];
+        cdc_buf_printf(&b, "%s\t%s\n", f->rel, strrchr(f->final, '/') + 1);
+        f->ckpt = 1; /* decided once the manifest exists: close leaves the files */
+    }
+    char *dir = cdc_strdup_printf("%s/%s", sink->path, FS_PENDING_DIR);
+    int rc = sync_dirs(w, 1, err);
+    if (rc == 0)
+        rc = fs_mkdirs(dir, err);
+    if (rc == 0 && !w->pending_dir_synced) {
+        rc = fs_fsync_dir(sink->path, err);
+        w->pending_dir_synced = rc == 0;
+    }
+    commit_manifest_path(w, &w->text);
+    if (rc == 0)
+        rc = fs_write_atomic(w->text.data, b.data, b.len, err);
+    if (rc < 0 && access(w->text.data, F_OK) != 0)
+        for (int i = 0; i < w->npending; i++)
+            w->pending[i].ckpt = 0; /* nothing was decided: close removes them */
+    free(dir);
+    cdc_buf_free(&b);
+    return rc;
+}
+
+static int fsw_commit_positions(cdc_writer_t *base, const char *positions, size_t len,
+                                cdc_error_t **err)
+{
+    fs_writer_t *w = (fs_writer_t *)base;
+    w->positions_mode = true;
+    if (roll_all(w, err) < 0)
+        return -1;
+    bool moved = fs_poslist_merge(&w->pos, positions, len, '\0', NULL) > 0;
+    int rc = 0;
+    if (w->npending == 0) {
+        rc = moved ? write_positions(w, err) : 0;
+    } else {
+        rc = decide(w, err);
+        if (rc == 0)
+            rc = publish_upto(w, 1, err);
+        if (rc == 0)
+            rc = write_positions(w, err);
+        if (rc == 0) {
+            commit_manifest_path(w, &w->text);
+            if (unlink(w->text.data) < 0 && errno != ENOENT)
+                rc = sys_error(err, "remove", w->text.data);
+        }
+    }
+    if (rc < 0) {
+        w->failed = true;
+        cdc_error_add_context(*err, "committing the files and positions of table \"%s\"",
+                              w->sink->name);
+    }
+    return rc;
+}
+
+/*
+ * Finishes the decided commit manifests of other writers (crashed, or
+ * finishing it themselves: renames tolerate either): their files renamed into
+ * place, their positions taken into this writer's, which are stored before
+ * the manifests go.
+ */
+static int roll_forward(fs_writer_t *w, cdc_error_t **err)
+{
+    fs_sink_t *sink = w->sink;
+    char *pdir = cdc_strdup_printf("%s/%s", sink->path, FS_PENDING_DIR);
+    char *mine = cdc_strdup_printf("c-%s-%d", sink->jobid, w->subtask);
+    DIR *d = opendir(pdir);
+    int rc = 0;
+    if (!d) {
+        rc = errno == ENOENT ? 0 : sys_error(err, "open", pdir);
+        free(pdir);
+        free(mine);
+        return rc;
+    }
+    cdc_buf_t b = {0}, dirs = {0}, done = {0};
+    size_t hl = strlen(FS_COMMIT_HEADER);
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "c-", 2) != 0 || strcmp(e->d_name, mine) == 0)
+            continue;
+        char *mf = cdc_strdup_printf("%s/%s", pdir, e->d_name);
+        int got = fs_read_all(mf, &b, err);
+        if (got == 0 && (b.len < hl || memcmp(b.data, FS_COMMIT_HEADER, hl) != 0)) {
+            rc =
+                cdc_error_set(err, CDC_ERR_IO, "\"%s\" is not a commit manifest cdcflow wrote", mf);
+            cdc_error_set_hint(*err, "only cdcflow writes to %s/; move the file away", pdir);
+        } else if (got == 0) {
+            const char *s = cdc_buf_cstr(&b) + hl;
+            fs_poslist_merge(&w->pos, s, b.len - hl, '@', NULL);
+            for (const char *nl; *s; s = nl ? nl + 1 : s + strlen(s)) {
+                nl = strchr(s, '\n');
+                if (*s == '@')
+                    continue;
+                char *line = cdc_xstrndup(s, nl ? (size_t)(nl - s) : strlen(s));
+                recover_file(w, line, true, &dirs);
+                free(line);
+            }
+            cdc_buf_printf(&done, "%s\n", mf);
+        }
+        rc = got < 0 ? -1 : rc;
+        free(mf);
+    }
+    closedir(d);
+    if (rc == 0 && dirs.len) { /* renames durable before the manifests go */
+        cdc_buf_cstr(&dirs);
+        for (char *s = dirs.data, *nl; rc == 0 && *s; s = nl + 1) {
+            nl = strchr(s, '\n');
+            *nl = '\0';
+            rc = fs_fsync_dir(s, err);
+        }
+    }
+    if (rc == 0 && done.len) {
+        rc = write_positions(w, err);
+        cdc_buf_cstr(&done);
+        for (char *s = done.data, *nl; rc == 0 && *s; s = nl + 1) {
+            nl = strchr(s, '\n');
+            *nl = '\0';
+            if (unlink(s) < 0 && errno != ENOENT)
+                rc = sys_error(err, "remove", s);
+        }
+    }
+    cdc_buf_free(&b);
+    cdc_buf_free(&dirs);
+    cdc_buf_free(&done);
+    free(pdir);
+    free(mine);
+    return rc;
+}
+
+static int fsw_stored_positions(cdc_writer_t *base, cdc_buf_t *out, cdc_error_t **err)
+{
+    fs_writer_t *w = (fs_writer_t *)base;
+    fs_poslist_t all = {0};
+    cdc_buf_clear(out);
+    int rc = roll_forward(w, err);
+    if (rc == 0)
+        rc = fs_poslist_load_dir(&all, w->sink->path, err);
+    if (rc == 0) {
+        cdc_buf_clear(&w->text);
+        fs_poslist_format(&w->pos, &w->text, '\0');
+        fs_poslist_merge(&all, w->text.data ? w->text.data : "", w->text.len, '\0', NULL);
+        fs_poslist_format(&all, out, '\0');
+    } else {
+        cdc_error_add_context(*err, "loading the positions kept with table \"%s\"", w->sink->name);
+    }
+    fs_poslist_free(&all);
+    return rc;
+}
+
 /* INSERT OVERWRITE: removes the files of the written partitions this job did not write. */
 static void overwrite_cleanup(fs_sink_t *sink)
 {
@@ -847,6 +1052,7 @@ static void fsw_close(cdc_writer_t *base)
     cdc_buf_free(&w->rel);
     cdc_buf_free(&w->msg);
     cdc_buf_free(&w->text);
+    fs_poslist_free(&w->pos);
     free(w->vals);
     free(w);
 }
@@ -858,6 +1064,8 @@ static const cdc_writer_ops_t fs_writer_ops = {
     .prepare = fsw_prepare,
     .publish = fsw_publish,
     .recover = fsw_recover,
+    .commit_positions = fsw_commit_positions,
+    .stored_positions = fsw_stored_positions,
 };
 
 /* ---- the sink

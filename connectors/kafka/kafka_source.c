@@ -107,6 +107,11 @@ typedef struct kafka_reader_s {
     rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
     int64_t last_commit_warn;
     rd_kafka_queue_t *queue; /* the consumer queue (batch consumption) */
+    int split, nsplits;
+    bool assigned;                     /* bounded: the static assignment was made */
+    const cdc_position_store_t *store; /* positions kept by the sink; NULL: none */
+    cdc_buf_t stored;                  /* its "key\tposition\n" lines, loaded per assignment */
+    cdc_error_t *store_err;            /* a load that failed in the rebalance callback */
 } kafka_reader_t;
 
 /* ---- positions -------------------------------------------------------------------------- */
@@ -186,8 +191,35 @@ static rd_kafka_resp_err_t offsets_for_time(rd_kafka_t *rk, rd_kafka_topic_parti
     return rd_kafka_offsets_for_times(rk, l, 30000);
 }
 
+/* Loads the sink's positions (when it keeps them) before partitions are placed. */
+static int load_stored(kafka_reader_t *r, cdc_error_t **err)
+{
+    cdc_buf_clear(&r->stored);
+    if (!r->store || r->store->load(r->store->ctx, &r->stored, err) == 0)
+        return 0;
+    cdc_error_add_context(*err, "kafka table \"%s\": looking up the positions its sink keeps",
+                          r->src->t.name);
+    return -1;
+}
+
+/* The next offset of a partition as the sink's positions say; -1: none. */
+static int64_t stored_offset(kafka_reader_t *r, const char *topic, int32_t partition)
+{
+    char key[320];
+    int n = snprintf(key, sizeof(key), "kafka/%s/%d\t", topic, (int)partition);
+    if (n <= 0 || (size_t)n >= sizeof(key) || r->stored.len == 0)
+        return -1;
+    const char *s = cdc_buf_cstr(&r->stored);
+    for (const char *at = s; (at = strstr(at, key)) != NULL; at += n)
+        if (at == s || at[-1] == '\n')
+            return strtoll(at + n, NULL, 10);
+    return -1;
+}
+
 /*
- * Unbounded: a partition the group has a committed offset for resumes there
+ * Unbounded: a partition whose position the sink keeps resumes there (the
+ * sink's commit is the decision; see cdc_plugin.h); else
+ * a partition the group has a committed offset for resumes there
  * (the committed offsets are this job's state, as Flink's checkpoints);
  * the others start per scan.startup.mode.
  */
@@ -198,9 +230,16 @@ static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *
     for (int i = 0; i < c->cnt; i++)
         c->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
     bool known = rd_kafka_committed(r->rk, c, 30000) == RD_KAFKA_RESP_ERR_NO_ERROR;
+    if (!r->store_err)
+        load_stored(r, &r->store_err);
     rd_kafka_topic_partition_list_t *by_time = rd_kafka_topic_partition_list_new(0);
     for (int i = 0; i < parts->cnt; i++) {
         rd_kafka_topic_partition_t *p = &parts->elems[i];
+        int64_t kept = stored_offset(r, p->topic, p->partition);
+        if (kept >= 0) {
+            p->offset = kept;
+            continue;
+        }
         if (!known || c->elems[i].offset >= 0) {
             p->offset = known ? c->elems[i].offset : RD_KAFKA_OFFSET_INVALID;
             continue;
@@ -348,7 +387,7 @@ static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t
 {
     const kafka_table_t *t = &r->src->t;
     rd_kafka_topic_partition_list_t *all = NULL;
-    if (list_partitions(r, &all, err) < 0)
+    if (load_stored(r, err) < 0 || list_partitions(r, &all, err) < 0)
         return -1;
     rd_kafka_topic_partition_list_t *mine = rd_kafka_topic_partition_list_new(all->cnt);
     for (int i = split; i < all->cnt; i += nsplits)
@@ -411,6 +450,9 @@ static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t
             if (o >= 0)
                 until = o;
         }
+        int64_t kept = stored_offset(r, p->topic, p->partition);
+        if (kept >= 0)
+            from = kept;
         if (from < lo[i])
             from = lo[i];
         p->offset = from;
@@ -775,8 +817,20 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
     release_held(r);
     cdc_batch_reset(&r->vbatch);
     cdc_batch_reset(&r->kbatch);
+    if (r->store_err) {
+        cdc_error_destroy(*err);
+        *err = r->store_err;
+        r->store_err = NULL;
+        return CDC_POLL_ERROR;
+    }
     if (r->revoke_pending)
         return CDC_POLL_FLUSH;
+    if (r->bounded && !r->assigned) {
+        /* here, not at open: the sink's positions are known only after open */
+        if (assign_bounded(r, r->split, r->nsplits, err) < 0)
+            return CDC_POLL_ERROR;
+        r->assigned = true;
+    }
     if (r->bounded && r->nlive == 0)
         return CDC_POLL_END;
     rd_kafka_message_t *msgs[KAFKA_BATCH];
@@ -892,6 +946,20 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
     return 0;
 }
 
+static void kr_positions(cdc_reader_t *base, cdc_buf_t *out)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    for (int i = 0; i < r->npos; i++)
+        if (r->pos[i].next >= 0)
+            cdc_buf_printf(out, "kafka/%s/%d\t%lld\n", r->pos[i].topic, (int)r->pos[i].partition,
+                           (long long)r->pos[i].next);
+}
+
+static void kr_set_position_store(cdc_reader_t *base, const cdc_position_store_t *store)
+{
+    ((kafka_reader_t *)base)->store = store;
+}
+
 static void kr_close(cdc_reader_t *base)
 {
     kafka_reader_t *r = (kafka_reader_t *)base;
@@ -926,6 +994,8 @@ static void kr_close(cdc_reader_t *base)
         r->kdeser->ops->destroy(r->kdeser);
     cdc_batch_free(&r->vbatch);
     cdc_batch_free(&r->kbatch);
+    cdc_buf_free(&r->stored);
+    cdc_error_destroy(r->store_err);
     pos_forget(r, NULL);
     free(r->pos);
     free(r->held);
@@ -962,6 +1032,8 @@ static const cdc_reader_ops_t kafka_reader_ops = {
     .commit = kr_commit,
     .close = kr_close,
     .metrics = kr_metrics,
+    .positions = kr_positions,
+    .set_position_store = kr_set_position_store,
 };
 
 static int open_deser(const kafka_source_t *s, const cdc_table_format_t *f, const cdc_type_t *row,
@@ -1037,10 +1109,9 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     }
     rd_kafka_poll_set_consumer(r->rk);
     r->queue = rd_kafka_queue_get_consumer(r->rk);
-    if (r->bounded) {
-        if (assign_bounded(r, split, nsplits, err) < 0)
-            goto fail;
-    } else {
+    r->split = split;
+    r->nsplits = nsplits;
+    if (!r->bounded) {
         rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(t->ntopics + 1);
         for (int i = 0; i < t->ntopics; i++)
             rd_kafka_topic_partition_list_add(l, t->topics[i], RD_KAFKA_PARTITION_UA);

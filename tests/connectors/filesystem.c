@@ -393,6 +393,128 @@ Test(filesystem, two_phase_recover)
     ft_close(&t);
 }
 
+static void commit_pos_ok(cdc_writer_t *w, const char *lines)
+{
+    cdc_error_t *err = NULL;
+    cr_assert_eq(w->ops->commit_positions(w, lines, strlen(lines), &err), 0, "%s",
+                 err ? err->message : "");
+}
+
+static char *stored(cdc_writer_t *w)
+{
+    cdc_error_t *err = NULL;
+    cdc_buf_t b = {0};
+    cr_assert_eq(w->ops->stored_positions(w, &b, &err), 0, "%s", err ? err->message : "");
+    char *s = strdup(b.len ? cdc_buf_cstr(&b) : "");
+    cdc_buf_free(&b);
+    return s;
+}
+
+/*
+ * Positions kept by the sink: a commit makes the files visible and the
+ * positions stored; the greatest position per key wins across writers; a
+ * position moves with no file as well.
+ */
+Test(filesystem, positions_commit)
+{
+    ft_t t;
+    cdc_sink_t *sink = rolling_sink(&t);
+    cdc_error_t *err = NULL;
+    cdc_writer_t *w0 = NULL, *w1 = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 2, &w0, &err), 0);
+    cr_assert_eq(sink->ops->open_writer(sink, 1, 2, &w1, &err), 0);
+    char *s = stored(w0);
+    cr_assert_str_eq(s, "", "nothing stored yet");
+    free(s);
+    write_rows(w0, t.schema, 1, 3, "a");
+    commit_pos_ok(w0, "kafka/t/0\t3\nkafka/t/1\t7\n");
+    char pa[128], pend[128];
+    snprintf(pa, sizeof(pa), "%s/p=a", t.dir);
+    snprintf(pend, sizeof(pend), "%s/%s", t.dir, FS_PENDING_DIR);
+    cr_assert_geq(count_files(pa, "part-"), 1, "committed files are visible");
+    cr_assert_eq(count_files(pa, ".part-"), 0);
+    cr_assert_eq(count_files(pend, "c-"), 0, "the commit manifest goes after the commit");
+    write_rows(w1, t.schema, 10, 10, "a");
+    commit_pos_ok(w1, "kafka/t/1\t5\nkafka/t/2\t9\n"); /* 5 < 7: 7 stays */
+    commit_pos_ok(w0, "kafka/t/0\t4\n");               /* no rows: the position still moves */
+    s = stored(w1);
+    cr_assert(strstr(s, "kafka/t/0\t4\n") && strstr(s, "kafka/t/1\t7\n") &&
+                  strstr(s, "kafka/t/2\t9\n"),
+              "%s", s);
+    free(s);
+    w0->ops->close(w0);
+    w1->ops->close(w1);
+    sink->ops->destroy(sink);
+    /* a later run (another job id) reads them back */
+    cr_assert_eq(fs_sink_new(&t.ctx, &sink, &err), 0);
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w0, &err), 0);
+    s = stored(w0);
+    cr_assert(strstr(s, "kafka/t/0\t4\n") && strstr(s, "kafka/t/1\t7\n"), "%s", s);
+    free(s);
+    cdc_source_t *src = ft_source(&t);
+    char *got = read_all(src, 1);
+    cr_assert_str_eq(got, "+I[1, a]\n+I[10, a]\n+I[2, a]\n+I[3, a]"); /* sorted as text */
+    free(got);
+    src->ops->destroy(src);
+    w0->ops->close(w0);
+    sink->ops->destroy(sink);
+    ft_close(&t);
+}
+
+/*
+ * A writer that crashed after its commit was decided (the manifest exists, the
+ * files are still hidden, its positions file not yet written) is finished by
+ * the next writer that loads the positions: files renamed into place,
+ * positions taken over and stored, manifest removed. An undecided hidden file
+ * (no manifest names it) stays hidden. The on-disk layout is built by hand,
+ * as fs_sink.c documents it.
+ */
+Test(filesystem, positions_roll_forward)
+{
+    ft_t t;
+    cdc_sink_t *sink = rolling_sink(&t);
+    char path[256];
+    snprintf(path, sizeof(path), "%s/p=b/.part-dead-0-0.inprogress", t.dir);
+    put_file(path, "{\"id\":7,\"p\":\"b\"}\n");
+    snprintf(path, sizeof(path), "%s/p=b/.part-dead-0-1.inprogress", t.dir);
+    put_file(path, "{\"id\":8,\"p\":\"b\"}\n"); /* never decided */
+    snprintf(path, sizeof(path), "%s/%s/c-dead-0", t.dir, FS_PENDING_DIR);
+    put_file(path, FS_COMMIT_HEADER "@kafka/t/3\t42\np=b\tpart-dead-0-0\n");
+    snprintf(path, sizeof(path), "%s/%s/dead-0", t.dir, FS_POSITIONS_DIR);
+    put_file(path, FS_POSITIONS_HEADER "kafka/t/3\t30\nkafka/t/4\t5\n");
+    cdc_error_t *err = NULL;
+    cdc_writer_t *w = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0);
+    char *s = stored(w);
+    cr_assert(strstr(s, "kafka/t/3\t42\n") && strstr(s, "kafka/t/4\t5\n"), "%s", s);
+    free(s);
+    char pb[128], pend[128], pos[128];
+    snprintf(pb, sizeof(pb), "%s/p=b", t.dir);
+    snprintf(pend, sizeof(pend), "%s/%s", t.dir, FS_PENDING_DIR);
+    snprintf(pos, sizeof(pos), "%s/%s", t.dir, FS_POSITIONS_DIR);
+    cr_assert_eq(count_files(pb, "part-dead-0-0"), 1, "the decided file is visible");
+    cr_assert_eq(count_files(pb, ".part-dead-0-1"), 1, "the undecided one stays hidden");
+    cr_assert_eq(count_files(pend, "c-"), 0, "the finished manifest goes");
+    cr_assert_eq(count_files(pos, "") - 2, 2, "the positions were stored by this writer first");
+    cdc_source_t *src = ft_source(&t);
+    char *got = read_all(src, 1);
+    cr_assert_str_eq(got, "+I[7, b]");
+    free(got);
+    src->ops->destroy(src);
+    /* a positions file cdcflow did not write is an error naming it */
+    snprintf(path, sizeof(path), "%s/%s/junk", t.dir, FS_POSITIONS_DIR);
+    put_file(path, "hello\n");
+    cdc_buf_t b = {0};
+    cr_assert_eq(w->ops->stored_positions(w, &b, &err), -1);
+    cr_assert(strstr(err->message, "junk") && strstr(err->message, "not a positions file"), "%s",
+              err->message);
+    cdc_error_destroy(err);
+    cdc_buf_free(&b);
+    w->ops->close(w);
+    sink->ops->destroy(sink);
+    ft_close(&t);
+}
+
 Test(filesystem, static_partition_and_overwrite)
 {
     ft_t t;
