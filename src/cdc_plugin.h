@@ -213,6 +213,14 @@ typedef struct cdc_reader_ops_s {
     void (*positions)(cdc_reader_t *reader, cdc_buf_t *out);
     /** Called once after open, before the first poll; the store outlives the reader. */
     void (*set_position_store)(cdc_reader_t *reader, const cdc_position_store_t *store);
+    /**
+     * Optional: whether every row polled so far belongs to a whole upstream
+     * transaction (none is cut) and the position covers them all. With
+     * two-phase commit or positions kept by the sink, the runtime commits
+     * only where this is true; a stop elsewhere discards the rows since the
+     * last commit (they are read again). NULL = always.
+     */
+    bool (*at_boundary)(cdc_reader_t *reader);
 } cdc_reader_ops_t;
 
 struct cdc_reader_s {

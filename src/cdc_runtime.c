@@ -238,6 +238,13 @@ static int two_phase_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t 
     return 0;
 }
 
+/* Whether a commit may happen now: exactly-once commits wait for a transaction's end. */
+static bool may_commit(const split_task_t *t, cdc_reader_t *reader)
+{
+    return !(t->two_phase || t->sink_positions) || !reader->ops->at_boundary ||
+           reader->ops->at_boundary(reader);
+}
+
 /* Flushes the writer (durable), then commits the reader's position; times it for the metrics. */
 static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer,
                         int64_t unflushed)
@@ -354,8 +361,10 @@ static void *run_split(void *arg)
             atomic_fetch_add(&t->metrics->skipped, t->skipped - skipped_before);
         unflushed += batch.n;
         int64_t now = now_ms();
-        if (barrier || (unflushed > 0 && (unflushed >= t->settings->flush_rows ||
-                                          now - last_flush >= t->settings->flush_interval_ms))) {
+        if (barrier || (unflushed > 0 &&
+                        (unflushed >= t->settings->flush_rows ||
+                         now - last_flush >= t->settings->flush_interval_ms) &&
+                        may_commit(t, reader))) {
             if (flush_commit(t, reader, writer, unflushed) < 0)
                 goto done;
             unflushed = 0;
@@ -363,8 +372,14 @@ static void *run_split(void *arg)
         }
     }
     /* end of input or stop: make everything durable, then commit */
-    if (flush_commit(t, reader, writer, unflushed) < 0)
+    if (!may_commit(t, reader)) {
+        cdc_log(CDC_LOG_INFO, t->settings->job, p->source_name,
+                "split %d: stopped inside an upstream transaction: the %lld row(s) read since "
+                "the last commit are not committed; the next start reads them again",
+                t->split + 1, (long long)unflushed);
+    } else if (flush_commit(t, reader, writer, unflushed) < 0) {
         goto done;
+    }
 done:
     atomic_fetch_sub(&t->metrics->running_splits, 1);
     cdc_metrics_set_writer(t->metrics, t->split, NULL);

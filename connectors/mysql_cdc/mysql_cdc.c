@@ -36,6 +36,11 @@
  * following scan.startup.mode. A transaction cut by a poll is read again after
  * a restart (at least once), never lost. A job killed before its first commit
  * (in the snapshot) takes a new snapshot when restarted.
+ * With a position file the reader also offers the two-phase commit
+ * (cdc_plugin.h): the checkpoint id is stored with the position, and the
+ * runtime commits only at a transaction's end (at_boundary; never inside the
+ * snapshot), so a sink with the other half (filesystem) gets every change
+ * exactly once across crashes.
  */
 #include <errno.h>
 #include <mysql.h>
@@ -211,11 +216,13 @@ typedef struct mc_reader {
     char done_file[512];
     uint64_t done_pos; /* committed */
     uint64_t start_pos;
-    const char *gtid;  /* start the stream at this GTID position (not from a position file) */
-    int64_t since_ms;  /* rows of events before it are dropped ('timestamp') */
-    bool reopen;       /* a real ROTATE was read: dump again from the new file */
-    char gtid_cur[64]; /* MariaDB GTID of the transaction being read */
-    bool crc;          /* events end in a CRC32 (binlog_checksum) */
+    const char *gtid;    /* start the stream at this GTID position (not from a position file) */
+    int64_t since_ms;    /* rows of events before it are dropped ('timestamp') */
+    bool reopen;         /* a real ROTATE was read: dump again from the new file */
+    char gtid_cur[64];   /* MariaDB GTID of the transaction being read */
+    bool crc;            /* events end in a CRC32 (binlog_checksum) */
+    bool in_txn;         /* events after txn_pos belong to a transaction not read to its end */
+    uint64_t checkpoint; /* two-phase: the id stored with the position (0: none) */
 } mc_reader_t;
 
 /* Where rows come from, for the metadata columns. */
@@ -562,13 +569,17 @@ static void track(mc_reader_t *r, const unsigned char *ev, size_t n)
     }
     if (log_pos == 0)
         return;
+    if (type == 162 || type == 33) /* MariaDB / MySQL GTID: a transaction (or DDL) begins */
+        r->in_txn = true;
     bool boundary = type == 16;     /* XID */
     if (type == 2 && n > 19 + 13) { /* QUERY: BEGIN opens, anything else (COMMIT, DDL) closes */
         size_t sv = (size_t)ev[19 + 11] | (size_t)ev[19 + 12] << 8;
         size_t at = 19 + 13 + sv + ev[19 + 8] + 1;
         boundary = !(at + 5 <= n && memcmp(ev + at, "BEGIN", 5) == 0);
+        r->in_txn = r->in_txn || !boundary;
     }
     if (boundary) {
+        r->in_txn = false;
         snprintf(r->txn_file, sizeof(r->txn_file), "%s", r->file);
         r->txn_pos = log_pos;
     }
@@ -659,18 +670,22 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
     }
 }
 
-static int mc_commit(cdc_reader_t *base, cdc_error_t **err)
+/* Writes the position (and the two-phase checkpoint id, when not 0) to the position file. */
+static int save_position(mc_reader_t *r, uint64_t checkpoint, cdc_error_t **err)
 {
-    mc_reader_t *r = (mc_reader_t *)base;
     if (r->phase != MC_STREAM || !r->src->pos_file || !r->txn_file[0])
         return 0; /* (a GTID start knows its file at the first transaction) */
-    if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0)
+    if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0 && checkpoint == 0)
         return 0;
     char *tmp = cdc_strdup_printf("%s.tmp", r->src->pos_file);
     FILE *fp = fopen(tmp, "w");
     int rc = 0;
-    if (!fp || fprintf(fp, "%s\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos) < 0 ||
-        fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
+    int wrote = !fp ? -1
+                : checkpoint
+                    ? fprintf(fp, "%s\t%llu\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos,
+                              (unsigned long long)checkpoint)
+                    : fprintf(fp, "%s\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos);
+    if (wrote < 0 || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
         rc = cdc_error_set(err, CDC_ERR_IO, "mysql-cdc: cannot write \"%s\": %s", tmp,
                            strerror(errno));
     }
@@ -683,8 +698,38 @@ static int mc_commit(cdc_reader_t *base, cdc_error_t **err)
     if (rc == 0) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->txn_file);
         r->done_pos = r->txn_pos;
+        if (checkpoint)
+            r->checkpoint = checkpoint;
     }
     return rc;
+}
+
+static int mc_commit(cdc_reader_t *base, cdc_error_t **err)
+{
+    return save_position((mc_reader_t *)base, 0, err);
+}
+
+/*
+ * Two-phase commit (with position.file): the checkpoint id goes into the
+ * position file with the position, atomically; the runtime calls it only at a
+ * transaction's end (at_boundary), so the position covers every row prepared.
+ * No position yet (a GTID start before its first transaction): no row either.
+ */
+static int mc_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_error_t **err)
+{
+    return save_position((mc_reader_t *)base, checkpoint, err);
+}
+
+static uint64_t mc_last_checkpoint(cdc_reader_t *base)
+{
+    return ((mc_reader_t *)base)->checkpoint;
+}
+
+/* In the stream, outside a transaction: the snapshot is a whole only with the stream after it. */
+static bool mc_at_boundary(cdc_reader_t *base)
+{
+    mc_reader_t *r = (mc_reader_t *)base;
+    return r->phase == MC_STREAM && !r->in_txn;
 }
 
 static void mc_close(cdc_reader_t *base)
@@ -717,8 +762,19 @@ static const cdc_reader_ops_t mc_reader_ops = {
     .close = mc_close,
 };
 
-/* The position file's "file<TAB>pos", when there is one. */
-static bool read_pos_file(const char *path, char *file, size_t flen, uint64_t *pos)
+/* With a position file: also the two-phase commit's source half (exactly-once files). */
+static const cdc_reader_ops_t mc_reader_ops_2pc = {
+    .poll = mc_poll,
+    .commit = mc_commit,
+    .close = mc_close,
+    .commit_checkpoint = mc_commit_checkpoint,
+    .last_checkpoint = mc_last_checkpoint,
+    .at_boundary = mc_at_boundary,
+};
+
+/* The position file's "file<TAB>pos[<TAB>checkpoint]", when there is one. */
+static bool read_pos_file(const char *path, char *file, size_t flen, uint64_t *pos,
+                          uint64_t *checkpoint)
 {
     FILE *fp = path ? fopen(path, "r") : NULL;
     if (!fp)
@@ -731,7 +787,9 @@ static bool read_pos_file(const char *path, char *file, size_t flen, uint64_t *p
         return false;
     memcpy(file, line, (size_t)(tab - line));
     file[tab - line] = 0;
-    *pos = strtoull(tab + 1, NULL, 10);
+    char *end;
+    *pos = strtoull(tab + 1, &end, 10);
+    *checkpoint = *end == '\t' ? strtoull(end + 1, NULL, 10) : 0;
     return *pos >= 4;
 }
 
@@ -858,7 +916,7 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     (void)nsplits;
     mc_source_t *s = (mc_source_t *)base;
     mc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
-    r->base.ops = &mc_reader_ops;
+    r->base.ops = split == 0 && s->pos_file ? &mc_reader_ops_2pc : &mc_reader_ops;
     r->src = s;
     *out = &r->base;
     if (split != 0) { /* one binlog stream: the other splits have nothing to read */
@@ -880,7 +938,7 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         goto fail;
     if (!(r->sql = mc_connect(s, s->tz, err)))
         goto fail;
-    if (read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos)) {
+    if (read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos, &r->checkpoint)) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
         r->done_pos = r->start_pos;
     } else if (s->mode == MODE_INITIAL) {
