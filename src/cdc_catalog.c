@@ -4,6 +4,7 @@
  * permanent objects as DDL files (see cdc_catalog.h for the rules and layout).
  */
 #include "cdc_catalog.h"
+#include "cdc_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -677,54 +678,14 @@ static char *read_all(const char *path, bool missing_ok, cdc_error_t **err)
 
 static void fsync_dir(const char *dir)
 {
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
+    cdc_file_fsync_dir(dir, NULL);
 }
 
 /* Writes DIR/NAME atomically: a temporary file, fsync, rename, fsync of the directory. */
 static int write_atomic(const char *dir, const char *name, const char *data, cdc_error_t **err)
 {
-    char *tmp = cdc_strdup_printf("%s/.tmp-%ld-%s", dir, (long)getpid(), name);
     char *dst = cdc_strdup_printf("%s/%s", dir, name);
-    int rc = -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        cdc_error_set(err, CDC_ERR_IO, "could not create \"%s\": %s", tmp, strerror(errno));
-        goto out;
-    }
-    size_t len = strlen(data), off = 0;
-    while (off < len) {
-        ssize_t n = write(fd, data + off, len - off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            cdc_error_set(err, CDC_ERR_IO, "could not write \"%s\": %s", tmp, strerror(errno));
-            close(fd);
-            unlink(tmp);
-            goto out;
-        }
-        off += (size_t)n;
-    }
-    if (fsync(fd) < 0) {
-        cdc_error_set(err, CDC_ERR_IO, "could not fsync \"%s\": %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        goto out;
-    }
-    close(fd);
-    if (rename(tmp, dst) < 0) {
-        cdc_error_set(err, CDC_ERR_IO, "could not rename \"%s\" to \"%s\": %s", tmp, dst,
-                      strerror(errno));
-        unlink(tmp);
-        goto out;
-    }
-    fsync_dir(dir);
-    rc = 0;
-out:
-    free(tmp);
+    int rc = cdc_file_write_atomic(dst, data, strlen(data), err);
     free(dst);
     return rc;
 }

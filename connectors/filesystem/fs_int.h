@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cdc_file.h"
 #include "cdc_plugin.h"
 
 #define FS_DEFAULT_PARTITION "__HIVE_DEFAULT_PARTITION__"
@@ -36,12 +37,6 @@ char *fs_unescape(const char *s, size_t n);
 bool fs_hidden(const char *name);
 /** mkdir -p. Returns 0 or -1 with *err. */
 int fs_mkdirs(const char *dir, cdc_error_t **err);
-/** fsync of a directory (makes renames in it durable). Returns 0 or -1 with *err. */
-int fs_fsync_dir(const char *dir, cdc_error_t **err);
-/** Writes data to path through a hidden temporary file, fsync and rename. */
-int fs_write_atomic(const char *path, const char *data, size_t len, cdc_error_t **err);
-/** Reads a whole file into out; returns 0, 1 when it does not exist, -1 with *err. */
-int fs_read_all(const char *path, cdc_buf_t *out, cdc_error_t **err);
 /** 32 random hex digits (a uuid without dashes) into buf[33]. */
 void fs_random_id(char buf[33]);
 /** Wall-clock milliseconds since the epoch. */

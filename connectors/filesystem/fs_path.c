@@ -105,88 +105,6 @@ int fs_mkdirs(const char *dir, cdc_error_t **err)
     return rc;
 }
 
-int fs_fsync_dir(const char *dir, cdc_error_t **err)
-{
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return io_error(err, "open directory", dir);
-    int rc = 0;
-    if (fsync(fd) < 0 && errno != EINVAL)
-        rc = io_error(err, "sync directory", dir);
-    close(fd);
-    return rc;
-}
-
-int fs_write_atomic(const char *path, const char *data, size_t len, cdc_error_t **err)
-{
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? cdc_xstrndup(path, (size_t)(slash - path)) : cdc_xstrdup(".");
-    char *tmp = cdc_strdup_printf("%s/.%s.%d.tmp", dir, slash ? slash + 1 : path, (int)getpid());
-    int rc = -1;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
-        io_error(err, "create", tmp);
-        goto out;
-    }
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            io_error(err, "write", tmp);
-            close(fd);
-            unlink(tmp);
-            goto out;
-        }
-        off += (size_t)w;
-    }
-    if (fsync(fd) < 0) {
-        io_error(err, "sync", tmp);
-        close(fd);
-        unlink(tmp);
-        goto out;
-    }
-    close(fd);
-    if (rename(tmp, path) < 0) {
-        io_error(err, "rename into place", path);
-        unlink(tmp);
-        goto out;
-    }
-    rc = fs_fsync_dir(dir, err);
-out:
-    free(tmp);
-    free(dir);
-    return rc;
-}
-
-int fs_read_all(const char *path, cdc_buf_t *out, cdc_error_t **err)
-{
-    cdc_buf_clear(out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return 1;
-        return io_error(err, "open", path);
-    }
-    for (;;) {
-        cdc_buf_reserve(out, 65536);
-        ssize_t r = read(fd, out->data + out->len, out->cap - out->len);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            io_error(err, "read", path);
-            close(fd);
-            return -1;
-        }
-        if (r == 0)
-            break;
-        out->len += (size_t)r;
-    }
-    close(fd);
-    return 0;
-}
-
 void fs_random_id(char buf[33])
 {
     static const char hex[] = "0123456789abcdef";
@@ -455,7 +373,7 @@ int fs_list(const fs_table_t *t, fs_listing_t *out, cdc_error_t **err)
     if (t->catalog_only && t->npkeys > 0) {
         char *cf = cdc_strdup_printf("%s/%s", t->path, FS_CATALOG_FILE);
         cdc_buf_t b = {0};
-        int rc = fs_read_all(cf, &b, err);
+        int rc = cdc_file_read_all(cf, &b, err);
         free(cf);
         if (rc < 0) {
             cdc_buf_free(&b);

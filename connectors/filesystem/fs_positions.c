@@ -100,9 +100,9 @@ int fs_poslist_load_dir(fs_poslist_t *l, const char *path, cdc_error_t **err)
     size_t hl = strlen(FS_POSITIONS_HEADER);
     while (rc == 0 && (e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
-            continue; /* ".", "..", and files fs_write_atomic has not finished */
+            continue; /* ".", "..", and files cdc_file_write_atomic has not finished */
         char *f = cdc_strdup_printf("%s/%s", dir, e->d_name);
-        int got = fs_read_all(f, &b, err);
+        int got = cdc_file_read_all(f, &b, err);
         if (got < 0) {
             rc = -1;
         } else if (got == 0) {

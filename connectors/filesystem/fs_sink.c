@@ -206,7 +206,7 @@ static int partition_time(fs_sink_t *sink, const fs_pstate_t *p, int64_t *ms, cd
 static int commit_success_file(fs_sink_t *sink, const char *dir, cdc_error_t **err)
 {
     char *f = cdc_strdup_printf("%s/%s", dir, sink->success_name);
-    int rc = fs_write_atomic(f, "", 0, err);
+    int rc = cdc_file_write_atomic(f, "", 0, err);
     free(f);
     return rc;
 }
@@ -227,7 +227,7 @@ static int commit_catalog(fs_sink_t *sink, const char *rel, cdc_error_t **err)
         sys_error(err, "lock", lockp);
         goto out;
     }
-    if (fs_read_all(file, &b, err) < 0)
+    if (cdc_file_read_all(file, &b, err) < 0)
         goto out;
     const char *s = b.len ? cdc_buf_cstr(&b) : "";
     size_t rl = strlen(rel);
@@ -243,7 +243,7 @@ static int commit_catalog(fs_sink_t *sink, const char *rel, cdc_error_t **err)
     if (b.len && b.data[b.len - 1] != '\n')
         cdc_buf_putc(&b, '\n');
     cdc_buf_printf(&b, "%s\n", rel);
-    rc = fs_write_atomic(file, b.data, b.len, err);
+    rc = cdc_file_write_atomic(file, b.data, b.len, err);
 out:
     if (fd >= 0)
         close(fd);
@@ -530,7 +530,7 @@ static int sync_dirs(fs_writer_t *w, uint64_t upto, cdc_error_t **err)
         bool seen = false;
         for (int j = 0; j < i && !seen; j++)
             seen = due(&w->pending[j], upto) && strcmp(w->pending[j].dir, w->pending[i].dir) == 0;
-        if (!seen && fs_fsync_dir(w->pending[i].dir, err) < 0)
+        if (!seen && cdc_file_fsync_dir(w->pending[i].dir, err) < 0)
             return -1;
     }
     return 0;
@@ -636,12 +636,12 @@ static int fsw_prepare(cdc_writer_t *base, uint64_t checkpoint, cdc_error_t **er
         if (rc == 0)
             rc = fs_mkdirs(dir, err);
         if (rc == 0 && !w->pending_dir_synced) {
-            rc = fs_fsync_dir(sink->path, err);
+            rc = cdc_file_fsync_dir(sink->path, err);
             w->pending_dir_synced = rc == 0;
         }
         if (rc == 0) {
             manifest_path(w, checkpoint, &w->text);
-            rc = fs_write_atomic(w->text.data, b.data, b.len, err);
+            rc = cdc_file_write_atomic(w->text.data, b.data, b.len, err);
         }
         free(dir);
     }
@@ -737,7 +737,7 @@ static int fsw_recover(cdc_writer_t *base, uint64_t last_committed, cdc_error_t 
         if (*idend != '\0' || id == 0)
             continue;
         char *mf = cdc_strdup_printf("%s/%s", pdir, e->d_name);
-        rc = fs_read_all(mf, &b, err);
+        rc = cdc_file_read_all(mf, &b, err);
         if (rc == 0) {
             const char *s = b.len ? cdc_buf_cstr(&b) : "";
             for (const char *nl; *s; s = nl ? nl + 1 : s + strlen(s)) {
@@ -753,7 +753,7 @@ static int fsw_recover(cdc_writer_t *base, uint64_t last_committed, cdc_error_t 
             for (char *s = dirs.data, *nl; rc == 0 && *s; s = nl + 1) {
                 nl = strchr(s, '\n');
                 *nl = '\0';
-                rc = fs_fsync_dir(s, err);
+                rc = cdc_file_fsync_dir(s, err);
             }
             cdc_buf_clear(&dirs);
         }
@@ -806,11 +806,11 @@ static int write_positions(fs_writer_t *w, cdc_error_t **err)
     fs_poslist_format(&w->pos, &b, '\0');
     int rc = fs_mkdirs(dir, err);
     if (rc == 0 && !w->positions_dir_synced) {
-        rc = fs_fsync_dir(sink->path, err);
+        rc = cdc_file_fsync_dir(sink->path, err);
         w->positions_dir_synced = rc == 0;
     }
     if (rc == 0)
-        rc = fs_write_atomic(file, b.data, b.len, err);
+        rc = cdc_file_write_atomic(file, b.data, b.len, err);
     cdc_buf_free(&b);
     free(file);
     free(dir);
@@ -834,12 +834,12 @@ static int decide(fs_writer_t *w, cdc_error_t **err)
     if (rc == 0)
         rc = fs_mkdirs(dir, err);
     if (rc == 0 && !w->pending_dir_synced) {
-        rc = fs_fsync_dir(sink->path, err);
+        rc = cdc_file_fsync_dir(sink->path, err);
         w->pending_dir_synced = rc == 0;
     }
     commit_manifest_path(w, &w->text);
     if (rc == 0)
-        rc = fs_write_atomic(w->text.data, b.data, b.len, err);
+        rc = cdc_file_write_atomic(w->text.data, b.data, b.len, err);
     if (rc < 0 && access(w->text.data, F_OK) != 0)
         for (int i = 0; i < w->npending; i++)
             w->pending[i].ckpt = 0; /* nothing was decided: close removes them */
@@ -905,7 +905,7 @@ static int roll_forward(fs_writer_t *w, cdc_error_t **err)
         if (strncmp(e->d_name, "c-", 2) != 0 || strcmp(e->d_name, mine) == 0)
             continue;
         char *mf = cdc_strdup_printf("%s/%s", pdir, e->d_name);
-        int got = fs_read_all(mf, &b, err);
+        int got = cdc_file_read_all(mf, &b, err);
         if (got == 0 && (b.len < hl || memcmp(b.data, FS_COMMIT_HEADER, hl) != 0)) {
             rc =
                 cdc_error_set(err, CDC_ERR_IO, "\"%s\" is not a commit manifest cdcflow wrote", mf);
@@ -932,7 +932,7 @@ static int roll_forward(fs_writer_t *w, cdc_error_t **err)
         for (char *s = dirs.data, *nl; rc == 0 && *s; s = nl + 1) {
             nl = strchr(s, '\n');
             *nl = '\0';
-            rc = fs_fsync_dir(s, err);
+            rc = cdc_file_fsync_dir(s, err);
         }
     }
     if (rc == 0 && done.len) {
@@ -1002,7 +1002,7 @@ static void overwrite_cleanup(fs_sink_t *sink)
         if (d)
             closedir(d);
         if (removed)
-            fs_fsync_dir(dir, NULL);
+            cdc_file_fsync_dir(dir, NULL);
         free(dir);
     }
     free(mine);

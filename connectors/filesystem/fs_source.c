@@ -535,7 +535,7 @@ static int load_state(fs_reader_t *r, cdc_error_t **err)
         if (strncmp(de->d_name, "split-", 6) != 0)
             continue;
         char *p = cdc_strdup_printf("%s/%s", src->state_dir, de->d_name);
-        int got = fs_read_all(p, &b, err);
+        int got = cdc_file_read_all(p, &b, err);
         free(p);
         if (got < 0) {
             rc = -1;
@@ -602,7 +602,7 @@ static int fsr_commit(cdc_reader_t *base, cdc_error_t **err)
     int rc = fs_mkdirs(src->state_dir, err);
     if (rc == 0) {
         state_path(r, &r->tmp);
-        rc = fs_write_atomic(cdc_buf_cstr(&r->tmp), b.data, b.len, err);
+        rc = cdc_file_write_atomic(cdc_buf_cstr(&r->tmp), b.data, b.len, err);
     }
     cdc_buf_free(&b);
     if (rc < 0)

@@ -50,6 +50,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cdc_file.h"
 #include "cdc_plugin.h"
 
 /* after mysql.h, which it needs */
@@ -677,24 +678,14 @@ static int save_position(mc_reader_t *r, uint64_t checkpoint, cdc_error_t **err)
         return 0; /* (a GTID start knows its file at the first transaction) */
     if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0 && checkpoint == 0)
         return 0;
-    char *tmp = cdc_strdup_printf("%s.tmp", r->src->pos_file);
-    FILE *fp = fopen(tmp, "w");
-    int rc = 0;
-    int wrote = !fp ? -1
-                : checkpoint
-                    ? fprintf(fp, "%s\t%llu\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos,
-                              (unsigned long long)checkpoint)
-                    : fprintf(fp, "%s\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos);
-    if (wrote < 0 || fflush(fp) != 0 || fsync(fileno(fp)) != 0) {
-        rc = cdc_error_set(err, CDC_ERR_IO, "mysql-cdc: cannot write \"%s\": %s", tmp,
-                           strerror(errno));
-    }
-    if (fp && fclose(fp) != 0 && rc == 0)
-        rc = cdc_error_set(err, CDC_ERR_IO, "mysql-cdc: cannot write \"%s\"", tmp);
-    if (rc == 0 && rename(tmp, r->src->pos_file) != 0)
-        rc = cdc_error_set(err, CDC_ERR_IO, "mysql-cdc: cannot rename \"%s\": %s", tmp,
-                           strerror(errno));
-    free(tmp);
+    char line[600];
+    int n = checkpoint ? snprintf(line, sizeof(line), "%s\t%llu\t%llu\n", r->txn_file,
+                                  (unsigned long long)r->txn_pos, (unsigned long long)checkpoint)
+                       : snprintf(line, sizeof(line), "%s\t%llu\n", r->txn_file,
+                                  (unsigned long long)r->txn_pos);
+    int rc = cdc_file_write_atomic(r->src->pos_file, line, (size_t)n, err);
+    if (rc < 0)
+        cdc_error_add_context(*err, "mysql-cdc: saving the binlog position");
     if (rc == 0) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->txn_file);
         r->done_pos = r->txn_pos;

@@ -35,6 +35,9 @@
  * returned — reports that LSN as flushed in a standby status update, so the
  * server keeps everything not yet durable downstream and a restart replays
  * from there (at-least-once delivery, exactly-once effect on keyed sinks).
+ * With --state-dir the reader also offers the two-phase commit (cdc_plugin.h)
+ * through a state file (see save_checkpoint), so a sink with the other half
+ * (filesystem) gets every change exactly once across crashes.
  *
  * Both connections pin DateStyle=ISO, TimeZone=UTC, extra_float_digits=3,
  * IntervalStyle=postgres and client_encoding=UTF8: pgoutput prints values
@@ -49,6 +52,7 @@
 #include <time.h>
 
 #include "cdc_log.h"
+#include "cdc_file.h"
 #include "cdc_plugin.h"
 
 #define PGC_PINNED                                                                                 \
@@ -87,6 +91,7 @@ typedef struct pgc_source {
     const cdc_config_t *cfg;
     int startup;
     int changelog;
+    char *ckpt_file; /* two-phase: <--state-dir>/<slot>.postgres-cdc.ckpt; NULL without one */
 } pgc_source_t;
 
 typedef struct pgc_col {
@@ -129,6 +134,11 @@ typedef struct pgc_reader {
     uint64_t confirmed_lsn; /* reported as flushed */
     int64_t last_status_ms;
     uint64_t decode_errors;
+
+    /* two-phase commit (with a state directory): the last decision, from the state file */
+    uint64_t checkpoint; /* its id (0: none) */
+    uint64_t ckpt_lsn;   /* stream from here: every transaction before it is committed */
+    bool ckpt_snapshot;  /* a snapshot was committed (the slot copy may still be due) */
 } pgc_reader_t;
 
 static int64_t mono_ms(void)
@@ -600,9 +610,11 @@ static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     /* publication_names takes a quoted identifier list inside a string literal */
     char *qpub = PQescapeIdentifier(r->repl, pub, strlen(pub));
     char *lit = PQescapeLiteral(r->repl, qpub, strlen(qpub));
+    /* from the two-phase checkpoint's LSN when it is ahead of the slot (the server takes the
+       later of it and the slot's confirmed position; transactions that ended before are skipped) */
     char *sql = cdc_strdup_printf(
-        "START_REPLICATION SLOT %s LOGICAL 0/0 (proto_version '1', publication_names %s)", qslot,
-        lit);
+        "START_REPLICATION SLOT %s LOGICAL %X/%X (proto_version '1', publication_names %s)", qslot,
+        (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn, lit);
     PQfreemem(qslot);
     PQfreemem(qpub);
     PQfreemem(lit);
@@ -817,6 +829,8 @@ static int create_slot(pgc_reader_t *r, const char *name, bool export, char *sna
     return 0;
 }
 
+static int make_permanent(pgc_reader_t *r, cdc_error_t **err);
+
 static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
 {
     (void)out;
@@ -841,6 +855,13 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err
     bool init_exists = false;
     if (find_slot(r, r->init_slot, &init_exists, err) < 0)
         return -1;
+    if (init_exists && r->ckpt_snapshot) {
+        /* two-phase: an earlier run committed its snapshot and stopped before the slot copy */
+        cdc_log(CDC_LOG_INFO, NULL, s->table_label,
+                "the snapshot of the earlier run is committed (checkpoint %llu): finishing it",
+                (unsigned long long)r->checkpoint);
+        return make_permanent(r, err);
+    }
     if (init_exists) {
         /* an earlier run stopped during its snapshot: read the table again now; the changes
            from the slot's start replayed after it correct whatever that run had written */
@@ -927,6 +948,95 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
     return send_status(r, true, err);
 }
 
+/* ---- two-phase commit (with a state directory) ----------------------------------------------
+ *
+ * The state file holds "<checkpoint>\t<lsn>\t<snapshot|stream>": the runtime's
+ * decision for the files a sink prepared (cdc_plugin.h). It is written before
+ * the slot moves: at the snapshot's end before the slot copy (a restart that
+ * finds the state "snapshot" and "<slot>_init" alone finishes the copy instead
+ * of reading the table again), in the stream before the standby status update
+ * (a restart streams from the state's LSN, ahead of the slot's). Commits come
+ * only at transaction ends (at_boundary), so the LSN covers every row prepared.
+ */
+
+static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
+                           cdc_error_t **err)
+{
+    char line[96];
+    int n = snprintf(line, sizeof(line), "%llu\t%X/%X\t%s\n", (unsigned long long)checkpoint,
+                     (unsigned)(lsn >> 32), (unsigned)lsn, snapshot ? "snapshot" : "stream");
+    if (cdc_file_write_atomic(r->src->ckpt_file, line, (size_t)n, err) < 0) {
+        cdc_error_add_context(*err, "postgres-cdc \"%s\": saving the checkpoint",
+                              r->src->table_label);
+        return -1;
+    }
+    r->checkpoint = checkpoint;
+    r->ckpt_lsn = lsn;
+    r->ckpt_snapshot = r->ckpt_snapshot || snapshot;
+    return 0;
+}
+
+/* The state file, when there is one; a malformed one is an error naming it. */
+static int load_checkpoint(pgc_reader_t *r, cdc_error_t **err)
+{
+    cdc_buf_t b = {0};
+    int rc = cdc_file_read_all(r->src->ckpt_file, &b, err);
+    if (rc != 0) {
+        cdc_buf_free(&b);
+        return rc < 0 ? -1 : 0;
+    }
+    unsigned long long id = 0;
+    unsigned hi = 0, lo = 0;
+    char kind[16] = "";
+    if (sscanf(cdc_buf_cstr(&b), "%llu\t%X/%X\t%15s", &id, &hi, &lo, kind) != 4 ||
+        (strcmp(kind, "snapshot") != 0 && strcmp(kind, "stream") != 0)) {
+        cdc_error_set(err, CDC_ERR_IO, "\"%s\" is not a postgres-cdc state file cdcflow wrote",
+                      r->src->ckpt_file);
+        cdc_error_set_hint(*err, "it should read \"<checkpoint>\t<lsn>\t<snapshot|stream>\"; "
+                                 "remove it only together with the replication slot");
+        cdc_buf_free(&b);
+        return -1;
+    }
+    cdc_buf_free(&b);
+    r->checkpoint = id;
+    r->ckpt_lsn = (uint64_t)hi << 32 | lo;
+    r->ckpt_snapshot = true; /* "stream" follows a committed snapshot, or a slot without one */
+    return 0;
+}
+
+static int pgc_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_error_t **err)
+{
+    pgc_reader_t *r = (pgc_reader_t *)base;
+    if (r->awaiting_durable) {
+        if (save_checkpoint(r, checkpoint, 0, true, err) < 0)
+            return -1;
+        return make_permanent(r, err);
+    }
+    if (r->snapshot)
+        return cdc_error_set(err, CDC_ERR_INTERNAL,
+                             "postgres-cdc: a commit inside the snapshot of \"%s\"",
+                             r->src->table_label);
+    uint64_t lsn = r->pending_lsn > r->ckpt_lsn ? r->pending_lsn : r->ckpt_lsn;
+    if (save_checkpoint(r, checkpoint, lsn, false, err) < 0)
+        return -1;
+    if (!r->streaming || r->pending_lsn <= r->confirmed_lsn)
+        return 0;
+    r->confirmed_lsn = r->pending_lsn;
+    return send_status(r, true, err);
+}
+
+static uint64_t pgc_last_checkpoint(cdc_reader_t *base)
+{
+    return ((pgc_reader_t *)base)->checkpoint;
+}
+
+/* Outside the snapshot and outside a transaction. */
+static bool pgc_at_boundary(cdc_reader_t *base)
+{
+    pgc_reader_t *r = (pgc_reader_t *)base;
+    return !r->snapshot && !r->in_txn;
+}
+
 static void pgc_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
@@ -972,6 +1082,17 @@ static const cdc_reader_ops_t pgc_reader_ops = {
     .metrics = pgc_metrics,
 };
 
+/* With a state directory: also the two-phase commit's source half (exactly-once files). */
+static const cdc_reader_ops_t pgc_reader_ops_2pc = {
+    .poll = pgc_poll,
+    .commit = pgc_commit,
+    .close = pgc_close,
+    .metrics = pgc_metrics,
+    .commit_checkpoint = pgc_commit_checkpoint,
+    .last_checkpoint = pgc_last_checkpoint,
+    .at_boundary = pgc_at_boundary,
+};
+
 extern const cdc_format_factory_t cdc_format_pgoutput;
 
 static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
@@ -980,13 +1101,15 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
     (void)nsplits;
     pgc_source_t *s = (pgc_source_t *)base;
     pgc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
-    r->base.ops = &pgc_reader_ops;
+    r->base.ops = split == 0 && s->ckpt_file ? &pgc_reader_ops_2pc : &pgc_reader_ops;
     r->src = s;
     *out = &r->base;
     if (split > 0) {
         r->idle = true; /* a replication slot has one reader */
         return 0;
     }
+    if (s->ckpt_file && load_checkpoint(r, err) < 0)
+        return -1;
     cdc_kv_t fo = {0};
     cdc_kv_set(&fo, "table-name", s->table_label);
     r->fmt_cfg = cdc_config_new(cdc_format_pgoutput.options, "format \"pgoutput\"", &fo, err);
@@ -1030,6 +1153,7 @@ static void pgc_destroy(cdc_source_t *base)
     cdc_type_destroy(s->produced);
     cdc_type_destroy(s->physical);
     free(s->table_label);
+    free(s->ckpt_file);
     free(s);
 }
 
@@ -1156,6 +1280,9 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
     s->base.produced = s->produced;
     s->table_label = cdc_strdup_printf("%s.%s", opt(cfg, "schema-name"), opt(cfg, "table-name"));
     s->startup = cdc_config_enum(cfg, "scan.startup.mode");
+    if (cdc_state_dir())
+        s->ckpt_file =
+            cdc_strdup_printf("%s/%s.postgres-cdc.ckpt", cdc_state_dir(), opt(cfg, "slot.name"));
     s->changelog = cdc_config_enum(cfg, "changelog-mode");
     if (s->changelog == CL_UPSERT && ctx->npk == 0) {
         pgc_destroy(&s->base);

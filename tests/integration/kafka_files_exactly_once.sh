@@ -9,6 +9,7 @@
 set -uo pipefail
 tmp=$(mktemp -d)
 source "${CDC_SOURCE_DIR:?}/tests/servers/kafka.sh"
+source "${CDC_SOURCE_DIR:?}/tests/integration/lib/files_once.sh"
 run_pids=()
 cleanup() {
   for p in "${run_pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
@@ -60,37 +61,6 @@ start_run() { # NAME SQL [ARGS]
   LAST_PID=$!
 }
 
-# visible DIR: "rows distinct" of the visible files (hidden files and _-dirs are skipped)
-visible() {
-  python3 - "$1" <<'PY'
-import json, os, sys
-ids = []
-for root, dirs, files in os.walk(sys.argv[1]):
-    dirs[:] = [d for d in dirs if not d.startswith(('_', '.'))]
-    for f in files:
-        if f.startswith(('_', '.')):
-            continue
-        with open(os.path.join(root, f)) as fh:
-            ids += [json.loads(l)["id"] for l in fh if l.strip()]
-print(len(ids), len(set(ids)))
-PY
-}
-
-wait_rows() { # DIR N SECONDS: until N rows are visible
-  for _ in $(seq 1 $(($3 * 5))); do
-    read -r n _ < <(visible "$1")
-    ((n >= $2)) && return 0
-    sleep 0.2
-  done
-  return 1
-}
-
-check_once() { # WHAT DIR N
-  local n d
-  read -r n d < <(visible "$2")
-  if ((n == $3 && d == $3)); then ok; else bad "$1: $n rows visible, $d distinct, expected $3 once each"; fi
-}
-
 # ---- 1. killed four times, restarted ------------------------------------------------------
 N=40000
 gen $N e1.txt
@@ -106,29 +76,15 @@ produce_slowly() { # TOPIC PARTS...
 }
 produce_slowly e1 e1.part.0[0-7] &
 prod=$!
-partial=0
-for k in 1 2 3 4; do
-  read -r before _ < <(visible t1)
+start_k() {
   start_run k e1.sql
-  # kill once this run has written something (a killed member's partitions come back to
-  # the group only after its session times out, so each run first waits for them)
-  for _ in $(seq 1 150); do
-    read -r n _ < <(visible t1)
-    ((n > before)) && break
-    sleep 0.1
-  done
-  sleep "0.$((k * 2))"
-  kill -KILL "$LAST_PID"
-  wait "$LAST_PID" 2>/dev/null
-  read -r n d < <(visible t1)
-  ((n > before && n < N)) && partial=$((partial + 1))
-  ((n == d)) || bad "kill $k: $n rows visible but only $d distinct"
-done
+  job=$LAST_PID
+}
+kill_mid_stream 4 t1 $N start_k
 wait "$prod"
-((partial > 0)) && ok || bad "no kill landed mid-stream (the case proves nothing)"
 start_run k e1.sql
 pid=$LAST_PID
-wait_rows t1 $N 90 || bad "restart: not every row arrived"
+wait_visible t1 $N 90 || bad "restart: not every row arrived"
 sleep 1 # a repeat would show now
 kill -TERM "$pid"
 wait "$pid" && ok || bad "restart: no clean exit on SIGTERM"
@@ -167,7 +123,7 @@ sleep 1
 start_run a e2.sql --parallelism 2
 pid_a=$LAST_PID
 wait "$prod"
-wait_rows t2 $N 90 || bad "group: not every row arrived"
+wait_visible t2 $N 90 || bad "group: not every row arrived"
 sleep 1
 kill -TERM "$pid_a" "$pid_b"
 wait "$pid_a" && ok || bad "group: a did not exit cleanly"

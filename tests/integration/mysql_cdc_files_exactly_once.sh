@@ -18,6 +18,7 @@ bad() {
 }
 # shellcheck source=../servers/mariadb.sh
 source "$src/tests/servers/mariadb.sh"
+source "$src/tests/integration/lib/files_once.sh"
 MY_EXTRA_ARGS="--log-bin=mbin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1"
 if ! my_start cdcflow; then
   bad "could not start MariaDB"
@@ -55,25 +56,6 @@ CREATE TABLE out (id INT NOT NULL, v STRING) WITH (
 INSERT INTO out SELECT * FROM src;
 SQL
 
-# visible: "rows distinct" of the visible files (hidden files and _-dirs skipped)
-visible() {
-  python3 - "$tmp/out" <<'PY'
-import json, os, sys
-ids = []
-for root, dirs, files in os.walk(sys.argv[1]):
-    dirs[:] = [d for d in dirs if not d.startswith(('_', '.'))]
-    for f in files:
-        if f.startswith(('_', '.')):
-            continue
-        with open(os.path.join(root, f)) as fh:
-            for l in fh:
-                m = json.loads(l)
-                assert m["op"] == "c", l
-                ids.append(m["after"]["id"])
-print(len(ids), len(set(ids)))
-PY
-}
-
 start_job() {
   "$bin" run job.sql --state-dir "$tmp/state" >>job.out 2>>job.err &
   job=$!
@@ -85,7 +67,7 @@ start_job
 sleep 0.3
 kill -KILL "$job"
 wait "$job" 2>/dev/null
-read -r n d < <(visible)
+read -r n d < <(visible out)
 ((n == d)) || bad "snapshot kill: $n rows visible, $d distinct"
 
 # ---- transactions written while the job is killed and restarted ----------------------------
@@ -103,35 +85,14 @@ read -r n d < <(visible)
 ) &
 writer=$!
 pids+=($writer)
-partial=0
-for k in 1 2 3; do
-  read -r before _ < <(visible)
-  start_job
-  for _ in $(seq 1 200); do
-    read -r n _ < <(visible)
-    ((n > before)) && break
-    sleep 0.1
-  done
-  sleep "0.$((k * 3))"
-  kill -KILL "$job"
-  wait "$job" 2>/dev/null
-  read -r n d < <(visible)
-  ((n > before && n < N)) && partial=$((partial + 1))
-  ((n == d)) || bad "kill $k: $n rows visible, $d distinct"
-done
+kill_mid_stream 3 out $N start_job
 wait "$writer"
-((partial > 0)) && ok || bad "no kill landed mid-stream (the case proves nothing)"
 start_job
-for _ in $(seq 1 600); do
-  read -r n _ < <(visible)
-  ((n >= N)) && break
-  sleep 0.1
-done
+wait_visible out $N 60 || bad "not every row arrived"
 sleep 1 # a repeat would show now
 kill -TERM "$job"
 wait "$job" && ok || bad "no clean exit on SIGTERM: $(tail -3 job.err)"
-read -r n d < <(visible)
-if ((n == N && d == N)); then ok; else bad "$n rows visible, $d distinct, expected $N once each"; fi
+check_once "killed and restarted" out $N
 if grep -q $'\t[0-9]*\t[0-9]*$' state/*.mysql-cdc.pos; then ok; else
   bad "the position file holds no checkpoint id: $(cat state/*.mysql-cdc.pos)"
 fi
