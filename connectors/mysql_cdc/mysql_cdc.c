@@ -1053,6 +1053,16 @@ static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                        "%s'scan.startup.mode' = 'specific-offset' needs "
                        "'scan.startup.specific-offset.file' or '.gtid-set'",
                        problems->len ? "\n" : "");
+    const char *gtid = cdc_config_str(cfg, "scan.startup.specific-offset.gtid-set");
+    if (mode == MODE_SPECIFIC && gtid && strchr(gtid, ':'))
+        cdc_buf_printf(problems,
+                       "%s'scan.startup.specific-offset.gtid-set' = '%s' is a MySQL GTID set "
+                       "(uuid:interval); only MariaDB GTID positions (domain-server-sequence, "
+                       "e.g. '0-1-42') are supported: MariaDB Connector/C's replication API "
+                       "cannot send MySQL's COM_BINLOG_DUMP_GTID. Give the binlog position "
+                       "instead: 'scan.startup.specific-offset.file' and '.pos' (SHOW MASTER "
+                       "STATUS on the server)",
+                       problems->len ? "\n" : "", gtid);
     if (mode == MODE_TIMESTAMP && !cdc_config_isset(cfg, "scan.startup.timestamp-millis"))
         cdc_buf_printf(problems,
                        "%s'scan.startup.mode' = 'timestamp' needs "
