@@ -8,6 +8,7 @@
 #   cat       `cat` of every file to /dev/null: the ceiling for reading the bytes
 #   read      INSERT INTO blackhole SELECT * FROM t (every row decoded, best of 3)
 #   pruned    the same WHERE p < 10: 10% of the partitions, so ~10% of the time
+#   none      WHERE p < 0: no partition, the fixed cost of a run (start, plan, exit)
 #   read x2   the full read with parallelism 2
 #   write     INSERT INTO a json filesystem table from the table (read + encode + write,
 #             files fsynced and renamed), against `cat` of the same bytes into one file
@@ -47,6 +48,7 @@ ddl="CREATE TABLE t (id BIGINT, name STRING, price DECIMAL(10, 2), ok BOOLEAN, p
 CREATE TABLE bh (id BIGINT, name STRING, price DECIMAL(10, 2), ok BOOLEAN, p INT) WITH ('connector' = 'blackhole');"
 printf '%s\nINSERT INTO bh SELECT * FROM t;\n' "$ddl" >"$tmp/read.sql"
 printf '%s\nINSERT INTO bh SELECT * FROM t WHERE p < 10;\n' "$ddl" >"$tmp/pruned.sql"
+printf '%s\nINSERT INTO bh SELECT * FROM t WHERE p < 0;\n' "$ddl" >"$tmp/none.sql"
 printf "SET 'parallelism.default' = '2';\n%s\nINSERT INTO bh SELECT * FROM t;\n" "$ddl" >"$tmp/read2.sql"
 cat >"$tmp/write.sql" <<SQL
 $ddl
@@ -60,6 +62,7 @@ write_once() { rm -rf "$tmp/w"; "$cdcflow" run "$tmp/write.sql"; }
 t_cat=$(best cat_all)
 t_read=$(best "$cdcflow" run "$tmp/read.sql")
 t_pruned=$(best "$cdcflow" run "$tmp/pruned.sql")
+t_none=$(best "$cdcflow" run "$tmp/none.sql")
 t_read2=$(best "$cdcflow" run "$tmp/read2.sql")
 t_catw=$(best cat_write)
 t_write=$(best write_once)
@@ -74,6 +77,8 @@ printf '%-34s %8.3f s %12.0f rows/s %8.1f MB/s\n' "read all (parallelism 2)" "$t
   "$(echo "$n / $t_read2" | bc -l)" "$(echo "$mb / $t_read2" | bc -l)"
 printf '%-34s %8.3f s  = %.1f%% of the full read\n' "WHERE p < 10 (10% of partitions)" "$t_pruned" \
   "$(echo "100 * $t_pruned / $t_read" | bc -l)"
+printf '%-34s %8.3f s  (start, plan, list partitions, exit); without it: %.1f%%\n' \
+  "WHERE p < 0 (no partition)" "$t_none" "$(echo "100 * ($t_pruned - $t_none) / ($t_read - $t_none)" | bc -l)"
 printf '%-34s %8.3f s %12.0f rows/s %8.1f MB/s\n' "cat into one file + sync (ceiling)" "$t_catw" \
   "$(echo "$n / $t_catw" | bc -l)" "$(echo "$mb / $t_catw" | bc -l)"
 printf '%-34s %8.3f s %12.0f rows/s %8.1f MB/s written  %5.1f%% of cat\n' "write (read + encode + write)" "$t_write" \

@@ -77,14 +77,28 @@ void cdc_runtime_install_signals(void)
  */
 static atomic_bool watchdog_run;
 static int64_t stop_timeout_ms = 30000;
+static pthread_mutex_t watchdog_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t watchdog_wake = PTHREAD_COND_INITIALIZER; /* the job ended: stop now */
 
 static void *watchdog_main(void *arg)
 {
     (void)arg;
     int64_t stop_at = 0;
     while (atomic_load(&watchdog_run)) {
-        struct timespec ts = {0, 100 * 1000000L};
-        nanosleep(&ts, NULL);
+        /* every 100 ms (signals only set flags), or at once when the job ends */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_mutex_lock(&watchdog_lock);
+        if (atomic_load(&watchdog_run))
+            pthread_cond_timedwait(&watchdog_wake, &watchdog_lock, &ts);
+        pthread_mutex_unlock(&watchdog_lock);
+        if (!atomic_load(&watchdog_run))
+            break;
         if (atomic_exchange(&hup_seen, 0))
             cdc_log(CDC_LOG_WARN, NULL, NULL,
                     "SIGHUP ignored: cdcflow does not reload pipelines; restart the process to "
@@ -878,7 +892,10 @@ int cdc_runtime_main(int argc, char **argv, bool explain_only)
         cdc_runtime_run_script(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &opts, &err);
     free(text);
     if (wd_started) {
+        pthread_mutex_lock(&watchdog_lock);
         atomic_store(&watchdog_run, false);
+        pthread_cond_signal(&watchdog_wake);
+        pthread_mutex_unlock(&watchdog_lock);
         pthread_join(wd, NULL);
     }
     cdc_metrics_stop_server();
