@@ -208,9 +208,10 @@ typedef struct cdc_reader_ops_s {
     /**
      * Appends "key\tposition\n" per unit read from (key: stable across runs and
      * processes, e.g. "kafka/<topic>/<partition>"; position: the next offset, a
-     * non-negative integer that only grows).
+     * non-negative integer that only grows), after making durable whatever the
+     * reader itself must have written before them (dead letters). 0, or -1.
      */
-    void (*positions)(cdc_reader_t *reader, cdc_buf_t *out);
+    int (*positions)(cdc_reader_t *reader, cdc_buf_t *out, cdc_error_t **err);
     /** Called once after open, before the first poll; the store outlives the reader. */
     void (*set_position_store)(cdc_reader_t *reader, const cdc_position_store_t *store);
     /**

@@ -222,7 +222,8 @@ static void sink_positions_open(split_task_t *t, cdc_reader_t *reader, cdc_write
 static int sink_positions_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
 {
     cdc_buf_clear(&t->positions);
-    reader->ops->positions(reader, &t->positions);
+    if (reader->ops->positions(reader, &t->positions, &t->err) < 0)
+        return -1;
     if (writer->ops->commit_positions(writer, t->positions.data ? t->positions.data : "",
                                       t->positions.len, &t->err) < 0) {
         cdc_error_add_context(t->err, "committing table \"%s\"", t->pipe->sink_name);

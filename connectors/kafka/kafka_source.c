@@ -910,22 +910,28 @@ static void commit_positions(kafka_reader_t *r, bool sync, bool all)
     rd_kafka_topic_partition_list_destroy(l);
 }
 
+/* Dead letters are durable before the offsets that skip them are committed. */
+static int dlq_drain(kafka_reader_t *r, cdc_error_t **err)
+{
+    if (!r->dlq)
+        return 0;
+    while (rd_kafka_outq_len(r->dlq) > 0)
+        rd_kafka_flush(r->dlq, 1000);
+    if (!r->dlq_failed)
+        return 0;
+    cdc_error_destroy(*err);
+    *err = kafka_error(&r->src->t, 0,
+                       "could not deliver %llu message(s) to the dead-letter topic \"%s\"",
+                       (unsigned long long)r->dlq_failed, r->src->t.dead_letter);
+    cdc_error_set_detail(*err, "%s", r->dlq_err);
+    return -1;
+}
+
 static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
 {
     kafka_reader_t *r = (kafka_reader_t *)base;
-    if (r->dlq) {
-        /* dead letters are durable before the offsets that skip them are committed */
-        while (rd_kafka_outq_len(r->dlq) > 0)
-            rd_kafka_flush(r->dlq, 1000);
-        if (r->dlq_failed) {
-            cdc_error_destroy(*err);
-            *err = kafka_error(&r->src->t, 0,
-                               "could not deliver %llu message(s) to the dead-letter topic \"%s\"",
-                               (unsigned long long)r->dlq_failed, r->src->t.dead_letter);
-            cdc_error_set_detail(*err, "%s", r->dlq_err);
-            return -1;
-        }
-    }
+    if (dlq_drain(r, err) < 0)
+        return -1;
     for (int i = 0; i < r->npos; i++)
         r->pos[i].durable = r->pos[i].next;
     commit_positions(r, r->revoke_pending, false);
@@ -946,13 +952,16 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
     return 0;
 }
 
-static void kr_positions(cdc_reader_t *base, cdc_buf_t *out)
+static int kr_positions(cdc_reader_t *base, cdc_buf_t *out, cdc_error_t **err)
 {
     kafka_reader_t *r = (kafka_reader_t *)base;
+    if (dlq_drain(r, err) < 0)
+        return -1;
     for (int i = 0; i < r->npos; i++)
         if (r->pos[i].next >= 0)
             cdc_buf_printf(out, "kafka/%s/%d\t%lld\n", r->pos[i].topic, (int)r->pos[i].partition,
                            (long long)r->pos[i].next);
+    return 0;
 }
 
 static void kr_set_position_store(cdc_reader_t *base, const cdc_position_store_t *store)
