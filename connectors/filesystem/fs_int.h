@@ -26,6 +26,8 @@
 #define FS_POSITIONS_HEADER "cdcflow-filesystem-positions 1\n"
 /* the decided commit of files and positions: "c-<job>-<subtask>" in FS_PENDING_DIR */
 #define FS_COMMIT_HEADER "cdcflow-filesystem-commit 1\n"
+/* one mark "<job>" per live run of a sink, flock'ed while its process lives (fs_runs.c) */
+#define FS_RUNS_DIR "_cdcflow_runs"
 
 /* ---- paths ------------------------------------------------------------------------------- */
 
@@ -121,5 +123,18 @@ void fs_poslist_format(const fs_poslist_t *l, cdc_buf_t *out, char prefix);
 void fs_poslist_free(fs_poslist_t *l);
 /** Merges every positions file under <path>/_cdcflow_positions; 0 or -1 with *err. */
 int fs_poslist_load_dir(fs_poslist_t *l, const char *path, cdc_error_t **err);
+
+/* ---- runs and their leftovers (fs_runs.c) ------------------------------------------------- */
+
+/** Marks run jobid live under path (an flock'ed file); the fd, or -1 with *err. */
+int fs_run_register(const char *path, const char *jobid, cdc_error_t **err);
+/** Removes the mark of a run that ends (fd from fs_run_register; -1: nothing). */
+void fs_run_release(const char *path, const char *jobid, int fd);
+/**
+ * Removes the in-progress files of runs that died (their mark not locked; not
+ * self) unless a manifest names them, then their marks. Returns how many
+ * files went, or -1 with *err.
+ */
+int fs_runs_sweep(const char *path, const char *self, cdc_error_t **err);
 
 #endif

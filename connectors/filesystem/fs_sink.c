@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "cdc_fs_commit.h"
+#include "cdc_log.h"
 
 #define WRITE_CHUNK (256u << 10) /* buffered bytes per open file before a write() */
 
@@ -92,6 +93,8 @@ typedef struct fs_sink_s {
     void *dl;
     cdc_fs_commit_fn custom;
     char jobid[33];
+
+    int run_fd; /* the flock'ed mark of this run (fs_runs.c); -1 until the first writer */
 
     pthread_mutex_t lock;
     fs_pstate_t *ps;
@@ -1116,6 +1119,22 @@ static int fsk_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wri
         return -1;
     }
     pthread_mutex_lock(&sink->lock);
+    if (sink->run_fd < 0) {
+        /* the first writer of this run: mark it live, then clean up after dead runs */
+        sink->run_fd = fs_run_register(sink->path, sink->jobid, err);
+        int swept = sink->run_fd < 0 ? -1 : fs_runs_sweep(sink->path, sink->jobid, err);
+        if (swept < 0) {
+            pthread_mutex_unlock(&sink->lock);
+            w->ser->ops->destroy(w->ser);
+            free(w->vals);
+            free(w);
+            cdc_error_add_context(*err, "opening a writer of table \"%s\"", sink->name);
+            return -1;
+        }
+        if (swept > 0)
+            cdc_log(CDC_LOG_INFO, NULL, sink->name,
+                    "removed %d unfinished file(s) left by writers that died", swept);
+    }
     sink->nsubtasks = nsubtasks;
     if (sink->overwrite && sink->static_part.n == sink->npkeys) {
         /* a static partition is replaced even when the query writes nothing to it */
@@ -1139,6 +1158,7 @@ static void fsk_destroy(cdc_sink_t *base)
     fs_sink_t *sink = (fs_sink_t *)base;
     if (!sink)
         return;
+    fs_run_release(sink->path, sink->jobid, sink->run_fd);
     for (int i = 0; i < sink->nps; i++) {
         free(sink->ps[i].rel);
         for (int k = 0; k < sink->npkeys; k++)
@@ -1213,6 +1233,7 @@ int fs_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err)
                              tf ? tf->factory->identifier : "?", ctx->name);
     fs_sink_t *sink = cdc_xcalloc(1, sizeof(*sink));
     sink->base.ops = &fs_sink_ops;
+    sink->run_fd = -1;
     pthread_mutex_init(&sink->lock, NULL);
     if (fs_table_keys(ctx, &sink->pkeys, err) < 0) {
         pthread_mutex_destroy(&sink->lock);

@@ -515,6 +515,51 @@ Test(filesystem, positions_roll_forward)
     ft_close(&t);
 }
 
+/*
+ * Leftovers of dead runs: the first writer of a run removes the in-progress
+ * files of runs whose mark is not locked, except those a manifest names (they
+ * await recovery); files of a live run (its mark locked) stay.
+ */
+Test(filesystem, sweep_dead_runs)
+{
+    ft_t t;
+    cdc_sink_t *sink = rolling_sink(&t);
+    char path[256];
+    snprintf(path, sizeof(path), "%s/p=a/.part-dead-0-0.inprogress", t.dir);
+    put_file(path, "{\"id\":1}\n");
+    snprintf(path, sizeof(path), "%s/p=a/.part-dead-0-1.inprogress", t.dir);
+    put_file(path, "{\"id\":2}\n"); /* named by a manifest: kept for recovery */
+    snprintf(path, sizeof(path), "%s/p=b/.part-live-0-0.inprogress", t.dir);
+    put_file(path, "{\"id\":3}\n");
+    snprintf(path, sizeof(path), "%s/p=b/.part-unknown-0-0.inprogress", t.dir);
+    put_file(path, "{\"id\":4}\n"); /* no mark: not known to be dead */
+    snprintf(path, sizeof(path), "%s/%s/0-1", t.dir, FS_PENDING_DIR);
+    put_file(path, "cdcflow-filesystem-pending 1\np=a\tpart-dead-0-1\n");
+    snprintf(path, sizeof(path), "%s/%s/dead", t.dir, FS_RUNS_DIR);
+    put_file(path, "");
+    cdc_error_t *err = NULL;
+    int live = fs_run_register(t.dir, "live", &err);
+    cr_assert_geq(live, 0, "%s", err ? err->message : "");
+    cdc_writer_t *w = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0, "%s", err ? err->message : "");
+    char pa[128], pb[128], runs[128];
+    snprintf(pa, sizeof(pa), "%s/p=a", t.dir);
+    snprintf(pb, sizeof(pb), "%s/p=b", t.dir);
+    snprintf(runs, sizeof(runs), "%s/%s", t.dir, FS_RUNS_DIR);
+    cr_assert_eq(count_files(pa, ".part-dead-0-0"), 0, "a dead run's unfinished file goes");
+    cr_assert_eq(count_files(pa, ".part-dead-0-1"), 1, "a file a manifest names stays");
+    cr_assert_eq(count_files(pb, ".part-live-"), 1, "a live run's file stays");
+    cr_assert_eq(count_files(pb, ".part-unknown-"), 1);
+    cr_assert_eq(count_files(runs, "dead"), 0, "the dead run's mark goes");
+    cr_assert_eq(count_files(runs, "live"), 1);
+    cr_assert_eq(count_files(runs, "") - 2, 2, "this run's own mark is there");
+    w->ops->close(w);
+    sink->ops->destroy(sink);
+    cr_assert_eq(count_files(runs, "") - 2, 1, "a run that ends removes its mark");
+    fs_run_release(t.dir, "live", live);
+    ft_close(&t);
+}
+
 Test(filesystem, static_partition_and_overwrite)
 {
     ft_t t;

@@ -93,6 +93,7 @@ sleep 1 # a repeat would show now
 kill -TERM "$job"
 wait "$job" && ok || bad "no clean exit on SIGTERM: $(tail -3 job.err)"
 check_once "killed and restarted" out $N
+no_leftovers "killed and restarted" out
 if grep -q $'\t[0-9]*\t[0-9]*$' state/*.mysql-cdc.pos; then ok; else
   bad "the position file holds no checkpoint id: $(cat state/*.mysql-cdc.pos)"
 fi

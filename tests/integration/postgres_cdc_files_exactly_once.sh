@@ -98,6 +98,7 @@ sleep 1 # a repeat would show now
 kill -TERM "$job"
 wait "$job" && ok || bad "no clean exit on SIGTERM: $(tail -3 job.err)"
 check_once "killed and restarted" out1 $N
+no_leftovers "killed and restarted" out1
 if grep -Eq $'^[0-9]+\t[0-9A-F]+/[0-9A-F]+\tstream$' state/t_slot.postgres-cdc.ckpt; then ok; else
   bad "state file: $(cat state/t_slot.postgres-cdc.ckpt)"
 fi

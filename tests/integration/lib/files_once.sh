@@ -69,3 +69,13 @@ check_once() {
     bad "$1: $n rows visible, $d distinct, expected $3 once each"
   fi
 }
+
+# no_leftovers WHAT DIR: after a clean end no hidden in-progress file is left (those of the
+# killed runs were removed by the next run's sweep) and no commit manifest.
+no_leftovers() {
+  local left
+  left=$(find "$2" -name '.part-*.inprogress' | wc -l)
+  ((left == 0)) && ok || bad "$1: $left hidden in-progress file(s) left in $2"
+  left=$(find "$2/_cdcflow_pending" -type f 2>/dev/null | wc -l)
+  ((left == 0)) && ok || bad "$1: $left manifest(s) left in $2/_cdcflow_pending"
+}
