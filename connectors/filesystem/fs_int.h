@@ -136,5 +136,7 @@ void fs_run_release(const char *path, const char *jobid, int fd);
  * files went, or -1 with *err.
  */
 int fs_runs_sweep(const char *path, const char *self, cdc_error_t **err);
+/** Whether run jobid is alive (its mark exists and is locked). */
+bool fs_run_alive(const char *path, const char *jobid);
 
 #endif

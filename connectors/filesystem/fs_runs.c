@@ -8,7 +8,8 @@
  * SIGKILL). A starting run sweeps: for every mark it can lock (its run is
  * dead) it removes that run's in-progress files that no manifest in
  * _cdcflow_pending names (those are decided or awaiting recovery: recover and
- * roll-forward handle them), then the mark.
+ * roll-forward handle them) and the temporary files of its cut-short atomic
+ * writes, then the mark.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -160,6 +161,37 @@ static int sweep_dir(const char *path, const char *rel, const cdc_buf_t *dead,
     return removed;
 }
 
+/* Temporary files of atomic writes (".<name>.<pid>.<n>.tmp") a dead run left in subdir. */
+static int sweep_tmp(const char *path, const char *subdir, const cdc_buf_t *dead)
+{
+    char *dir = cdc_strdup_printf("%s/%s", path, subdir);
+    DIR *d = opendir(dir);
+    int removed = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        const char *nm = e->d_name;
+        size_t n = strlen(nm);
+        if (nm[0] != '.' || n < 5 || strcmp(nm + n - 4, ".tmp") != 0)
+            continue;
+        bool mine = false;
+        for (const char *s = dead->data, *end = dead->data + dead->len; !mine && s && s < end;) {
+            const char *eol = memchr(s, '\n', (size_t)(end - s));
+            char *job = cdc_xstrndup(s, (size_t)(eol - s));
+            mine = strstr(nm, job) != NULL;
+            free(job);
+            s = eol + 1;
+        }
+        char *full = cdc_strdup_printf("%s/%s", dir, nm);
+        if (mine && unlink(full) == 0)
+            removed++;
+        free(full);
+    }
+    if (d)
+        closedir(d);
+    free(dir);
+    return removed;
+}
+
 int fs_runs_sweep(const char *path, const char *self, cdc_error_t **err)
 {
     char *rdir = cdc_strdup_printf("%s/%s", path, FS_RUNS_DIR);
@@ -196,7 +228,8 @@ int fs_runs_sweep(const char *path, const char *self, cdc_error_t **err)
         cdc_buf_t refs = {0};
         rc = referenced(path, &refs, err);
         if (rc == 0) {
-            rc = sweep_dir(path, "", &dead, &refs, 0);
+            rc = sweep_dir(path, "", &dead, &refs, 0) + sweep_tmp(path, FS_PENDING_DIR, &dead) +
+                 sweep_tmp(path, FS_POSITIONS_DIR, &dead);
             const char *s = cdc_buf_cstr(&dead);
             for (const char *nl; *s; s = nl + 1) {
                 nl = strchr(s, '\n');
@@ -213,4 +246,16 @@ int fs_runs_sweep(const char *path, const char *self, cdc_error_t **err)
     cdc_buf_free(&dead);
     free(rdir);
     return rc;
+}
+
+bool fs_run_alive(const char *path, const char *jobid)
+{
+    char *mark = cdc_strdup_printf("%s/%s/%s", path, FS_RUNS_DIR, jobid);
+    int fd = open(mark, O_RDONLY | O_CLOEXEC);
+    free(mark);
+    if (fd < 0)
+        return false; /* marks exist from a run's first writer on, before any file of it */
+    bool alive = flock(fd, LOCK_SH | LOCK_NB) < 0;
+    close(fd);
+    return alive;
 }

@@ -956,6 +956,48 @@ static int roll_forward(fs_writer_t *w, cdc_error_t **err)
     return rc;
 }
 
+/*
+ * Positions files of runs that died ("<job>-<subtask>" whose run mark is gone
+ * or unlocked) are taken into this writer's own positions, stored, and then
+ * removed, so their number stays that of the live writers plus this one.
+ */
+static int absorb_dead(fs_writer_t *w, const fs_poslist_t *all, cdc_error_t **err)
+{
+    fs_sink_t *sink = w->sink;
+    char *dir = cdc_strdup_printf("%s/%s", sink->path, FS_POSITIONS_DIR);
+    DIR *d = opendir(dir);
+    cdc_buf_t dead = {0};
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        const char *dash = strrchr(e->d_name, '-');
+        if (e->d_name[0] == '.' || !dash || dash == e->d_name)
+            continue;
+        char *job = cdc_xstrndup(e->d_name, (size_t)(dash - e->d_name));
+        if (strcmp(job, sink->jobid) != 0 && !fs_run_alive(sink->path, job))
+            cdc_buf_printf(&dead, "%s/%s\n", dir, e->d_name);
+        free(job);
+    }
+    if (d)
+        closedir(d);
+    int rc = 0;
+    if (dead.len) {
+        cdc_buf_clear(&w->text);
+        fs_poslist_format(all, &w->text, '\0');
+        fs_poslist_merge(&w->pos, w->text.data, w->text.len, '\0', NULL);
+        rc = write_positions(w, err); /* durable before the files it replaces go */
+        cdc_buf_cstr(&dead);
+        for (char *s = dead.data, *nl; rc == 0 && *s; s = nl + 1) {
+            nl = strchr(s, '\n');
+            *nl = '\0';
+            if (unlink(s) < 0 && errno != ENOENT)
+                rc = sys_error(err, "remove", s);
+        }
+    }
+    cdc_buf_free(&dead);
+    free(dir);
+    return rc;
+}
+
 static int fsw_stored_positions(cdc_writer_t *base, cdc_buf_t *out, cdc_error_t **err)
 {
     fs_writer_t *w = (fs_writer_t *)base;
@@ -969,7 +1011,9 @@ static int fsw_stored_positions(cdc_writer_t *base, cdc_buf_t *out, cdc_error_t 
         fs_poslist_format(&w->pos, &w->text, '\0');
         fs_poslist_merge(&all, w->text.data ? w->text.data : "", w->text.len, '\0', NULL);
         fs_poslist_format(&all, out, '\0');
-    } else {
+        rc = absorb_dead(w, &all, err);
+    }
+    if (rc < 0) {
         cdc_error_add_context(*err, "loading the positions kept with table \"%s\"", w->sink->name);
     }
     fs_poslist_free(&all);

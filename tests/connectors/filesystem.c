@@ -451,6 +451,9 @@ Test(filesystem, positions_commit)
     s = stored(w0);
     cr_assert(strstr(s, "kafka/t/0\t4\n") && strstr(s, "kafka/t/1\t7\n"), "%s", s);
     free(s);
+    char pos[128];
+    snprintf(pos, sizeof(pos), "%s/%s", t.dir, FS_POSITIONS_DIR);
+    cr_assert_eq(count_files(pos, "") - 2, 1, "the ended run's two files absorbed into one");
     cdc_source_t *src = ft_source(&t);
     char *got = read_all(src, 1);
     cr_assert_str_eq(got, "+I[1, a]\n+I[10, a]\n+I[2, a]\n+I[3, a]"); /* sorted as text */
@@ -495,7 +498,8 @@ Test(filesystem, positions_roll_forward)
     cr_assert_eq(count_files(pb, "part-dead-0-0"), 1, "the decided file is visible");
     cr_assert_eq(count_files(pb, ".part-dead-0-1"), 1, "the undecided one stays hidden");
     cr_assert_eq(count_files(pend, "c-"), 0, "the finished manifest goes");
-    cr_assert_eq(count_files(pos, "") - 2, 2, "the positions were stored by this writer first");
+    cr_assert_eq(count_files(pos, "dead-"), 0, "a dead run's positions file is absorbed");
+    cr_assert_eq(count_files(pos, "") - 2, 1, "into this writer's, stored first");
     cdc_source_t *src = ft_source(&t);
     char *got = read_all(src, 1);
     cr_assert_str_eq(got, "+I[7, b]");
@@ -537,6 +541,8 @@ Test(filesystem, sweep_dead_runs)
     put_file(path, "cdcflow-filesystem-pending 1\np=a\tpart-dead-0-1\n");
     snprintf(path, sizeof(path), "%s/%s/dead", t.dir, FS_RUNS_DIR);
     put_file(path, "");
+    snprintf(path, sizeof(path), "%s/%s/.c-dead-0.123.0.tmp", t.dir, FS_PENDING_DIR);
+    put_file(path, ""); /* an atomic write the dead run did not finish */
     cdc_error_t *err = NULL;
     int live = fs_run_register(t.dir, "live", &err);
     cr_assert_geq(live, 0, "%s", err ? err->message : "");
@@ -551,6 +557,10 @@ Test(filesystem, sweep_dead_runs)
     cr_assert_eq(count_files(pb, ".part-live-"), 1, "a live run's file stays");
     cr_assert_eq(count_files(pb, ".part-unknown-"), 1);
     cr_assert_eq(count_files(runs, "dead"), 0, "the dead run's mark goes");
+    char pend[128];
+    snprintf(pend, sizeof(pend), "%s/%s", t.dir, FS_PENDING_DIR);
+    cr_assert_eq(count_files(pend, ".c-dead"), 0, "its unfinished atomic write goes");
+    cr_assert_eq(count_files(pend, "0-1"), 1);
     cr_assert_eq(count_files(runs, "live"), 1);
     cr_assert_eq(count_files(runs, "") - 2, 2, "this run's own mark is there");
     w->ops->close(w);
