@@ -3,7 +3,8 @@
 # narrow table, then an UPDATE of N/4 rows = N/4 -U/+U pairs) written by a throwaway MariaDB
 # (tests/servers/mariadb.sh); `cdcflow decode --format mysql-binlog` to /dev/null (printing
 # every row, and --count) against `mariadb-binlog --verbose` on the same file. Prints rows/s
-# and the ratio. Not a test: no assertion on the figures.
+# and the ratio. Not a test: no assertion on the figures. BINLOG_KEEP=PATH keeps a copy of
+# the binlog there (for profiling: perf record ... decode --format mysql-binlog PATH).
 set -euo pipefail
 n=${1:-1000000}
 bin=${CDCFLOW_BIN:-$(cd "$(dirname "$0")/.." && pwd)/build/cdcflow}
@@ -19,6 +20,7 @@ my_sql -e "CREATE TABLE t (id INT PRIMARY KEY, v INT, s VARCHAR(20));
   FLUSH BINARY LOGS;"
 f=$MY_DIR/data/mbin.000001
 echo "binlog: $(stat -c %s "$f") bytes, $n row changes"
+[[ -z ${BINLOG_KEEP:-} ]] || cp "$f" "$BINLOG_KEEP"
 t() { # label command...
   local s e
   s=$(date +%s.%N)

@@ -152,7 +152,10 @@ static int decode_stream(const cdc_decode_args_t *args, const cdc_format_factory
                          cdc_deser_t *deser, const cdc_type_t *schema, FILE *in, FILE *out,
                          FILE *errout, uint64_t *nrows)
 {
-    enum { CHUNK = 1 << 20 };
+    /* 64 KiB pieces: the rows decoded from one piece (values in the batch arena) are printed
+     * while still in the cache; 1 MiB pieces made about 5 MB of rows per batch and printing
+     * them missed the cache (the mysql-binlog bench: 79 ms -> 68 ms for 1M rows) */
+    enum { CHUNK = 1 << 16 };
     char *chunk = cdc_xmalloc(CHUNK);
     cdc_batch_t batch;
     cdc_batch_init(&batch);
