@@ -101,42 +101,6 @@ typedef struct bl_deser {
     bool copy;
 } bl_deser_t;
 
-/* ---- CRC32 (zlib polynomial), slicing by 8 -------------------------------------------------- */
-
-static uint32_t crc_table[8][256];
-
-static void crc_init(void)
-{
-    if (crc_table[0][1])
-        return;
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int t = 1; t < 8; t++)
-            crc_table[t][i] = crc_table[0][crc_table[t - 1][i] & 0xff] ^ (crc_table[t - 1][i] >> 8);
-}
-
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    while (n >= 8) {
-        uint32_t a = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                          (uint32_t)p[3] << 24);
-        c = crc_table[7][a & 0xff] ^ crc_table[6][(a >> 8) & 0xff] ^
-            crc_table[5][(a >> 16) & 0xff] ^ crc_table[4][a >> 24] ^ crc_table[3][p[4]] ^
-            crc_table[2][p[5]] ^ crc_table[1][p[6]] ^ crc_table[0][p[7]];
-        p += 8;
-        n -= 8;
-    }
-    while (n--)
-        c = crc_table[0][(c ^ *p++) & 0xff] ^ (c >> 8);
-    return c ^ 0xffffffffu;
-}
-
 /* ---- errors and reading --------------------------------------------------------------------- */
 
 static const char *event_name(uint8_t t)
@@ -761,7 +725,7 @@ static int on_format_description(bl_deser_t *d, const uint8_t *ev, size_t size)
             return fail(d, "unknown checksum algorithm %u", alg);
         crc = alg == 1;
         end = size - 5;
-        if (crc && crc32_of(ev, size - 4) != (uint32_t)le(ev + size - 4, 4))
+        if (crc && bl_crc32(ev, size - 4) != (uint32_t)le(ev + size - 4, 4))
             return fail(d, "checksum mismatch");
     }
     if (end < HEADER_LEN + 57)
@@ -783,7 +747,7 @@ static int on_rotate(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *nex
     const char *name = (const char *)ev + HEADER_LEN + 8;
     size_t len = end - HEADER_LEN - 8;
     /* before a FORMAT_DESCRIPTION nobody knows about checksums: drop a trailer that is one */
-    if (!d->have_fde && len >= 4 && crc32_of(ev, end - 4) == (uint32_t)le(ev + end - 4, 4))
+    if (!d->have_fde && len >= 4 && bl_crc32(ev, end - 4) == (uint32_t)le(ev + end - 4, 4))
         len -= 4;
     if (len == 0 || memchr(name, 0, len))
         return fail(d, "bad file name");
@@ -837,9 +801,9 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
         if (size < HEADER_LEN + 4)
             return fail(d, "event of %zu bytes has no room for its checksum", size);
         end = size - 4;
-        if (crc32_of(ev, end) != (uint32_t)le(ev + end, 4))
+        if (bl_crc32(ev, end) != (uint32_t)le(ev + end, 4))
             return fail(d, "checksum mismatch (stored %08x, computed %08x)",
-                        (uint32_t)le(ev + end, 4), crc32_of(ev, end));
+                        (uint32_t)le(ev + end, 4), bl_crc32(ev, end));
     }
     int rc = CDC_DECODE_OK;
     bl_cur_t c = {ev + HEADER_LEN, ev + end};
@@ -1078,7 +1042,7 @@ static const cdc_option_def_t bl_options[] = {
 
 static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_error_t **err)
 {
-    crc_init();
+    bl_crc32_init();
     bl_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &bl_deser_ops;
     const char *pat = cdc_config_str(ctx->cfg, "table-pattern");

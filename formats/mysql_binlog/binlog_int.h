@@ -89,4 +89,13 @@ bool bl_decimal_valid(int p, int s);
  */
 int bl_json_to_text(const uint8_t *p, size_t len, cdc_buf_t *out, const char **why);
 
+/** Prepares bl_crc32 (tables, CPU check); call before it, from any thread. */
+void bl_crc32_init(void);
+
+/** CRC-32 (zlib's, as binlog_checksum=CRC32 stores it) of n bytes. */
+uint32_t bl_crc32(const uint8_t *p, size_t n);
+
+/** The same by tables only (what bl_crc32 does without PCLMULQDQ); for tests. */
+uint32_t bl_crc32_tables(const uint8_t *p, size_t n);
+
 #endif
