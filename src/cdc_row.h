@@ -118,7 +118,7 @@ cdc_row_t *cdc_row_new_in(cdc_arena_t *arena, uint32_t arity);
 
 /* ---- decimals ----------------------------------------------------------- */
 
-/** 10^n for n in 0..38. */
+/** 10^n for n in 0..38 (a table lookup and at most one product). */
 cdc_i128 cdc_pow10_i128(int n);
 /** Number of decimal digits of |v| (0 has 1 digit). */
 int cdc_i128_digits(cdc_i128 v);
@@ -164,6 +164,8 @@ void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *typ
 int cdc_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b);
 
 void cdc_row_print(cdc_buf_t *out, const cdc_row_t *row, const cdc_type_t *row_type);
+/** Writes v in decimal ("-42"); returns the length; buf >= 21 bytes. */
+int cdc_int64_format(int64_t v, char *buf);
 /** Shortest text that round-trips a 32-bit float, Java-style (".0" on integral values). */
 int cdc_float_format(float f, char *buf);
 /** Shortest text that round-trips a double, Java-style. */
