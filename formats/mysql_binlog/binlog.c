@@ -563,6 +563,8 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
         }
         c->p += flen;
     }
+    for (int i = 0; i < t->ncols; i++)
+        t->cols[i].fast = bl_fast_kind(&t->cols[i]);
     if (table_bind(d, t) < 0)
         goto bad;
     t->raw = cdc_xmalloc(rawlen ? rawlen : 1);
@@ -587,34 +589,61 @@ bad:
 
 /* ---- rows ----------------------------------------------------------------------------------- */
 
-static uint32_t popcount_bits(const uint8_t *bm, int n)
+/* A column bitmap of a ROWS event: which columns an image carries. */
+typedef struct bl_image {
+    const uint8_t *present;
+    uint32_t np; /* how many: the bits of the NULL bitmap before each image */
+    bool all;    /* every column (binlog_row_image=FULL) */
+} bl_image_t;
+
+static void image_init(bl_image_t *img, const uint8_t *present, int ncols)
 {
-    uint32_t k = 0;
-    for (int i = 0; i < n; i++)
-        k += (bm[i / 8] >> (i % 8)) & 1;
-    return k;
+    img->present = present;
+    img->np = 0;
+    for (int i = 0; i < ncols; i++)
+        img->np += (present[i / 8] >> (i % 8)) & 1;
+    img->all = img->np == (uint32_t)ncols;
 }
 
-static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *present,
+/* Decodes a column that is not a fast kind (or must be copied) into v, or steps over it when v
+ * is NULL (not produced); returns the bytes used or -1 with *why set. */
+static long slow_value(bl_deser_t *d, const bl_col_t *col, const uint8_t *p, size_t avail,
+                       cdc_arena_t *arena, cdc_value_t *v, const char **why)
+{
+    if (!v) { /* not produced: decoded as its mapped type only to step over it */
+        bl_col_t skipped = *col;
+        skipped.out = col->nat;
+        cdc_value_t tmp;
+        return bl_value(&skipped, p, avail, d->copy, arena, &d->scratch, &tmp, why);
+    }
+    long used = bl_value(col, p, avail, d->copy, arena, &d->scratch, v, why);
+    if (used >= 0 && d->dt_ltz && !(v->flags & CDC_V_NULL) && col->nat->root == CDC_T_TIMESTAMP &&
+        col->out->root == CDC_T_TIMESTAMP_LTZ)
+        v->v.ts.millis -= d->dt_offset_ms; /* wall time in the server's zone to UTC */
+    return used;
+}
+
+static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_t *img,
                       cdc_kind_t kind, cdc_batch_t *out, long rowno)
 {
-    uint32_t np = popcount_bits(present, t->ncols);
-    size_t nb = (np + 7) / 8;
+    size_t nb = (img->np + 7) / 8;
     if (!has(c, nb))
         return fail(d, "row %ld of \"%s\": the NULL bitmap runs past the event", rowno, t->qname);
     const uint8_t *nulls = c->p;
-    c->p += nb;
-    cdc_row_t *row = NULL;
+    const uint8_t *p = c->p + nb, *end = c->end;
+    cdc_value_t *vals = NULL;
     if (!t->skip) {
-        row = cdc_batch_add(out, kind,
-                            d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols);
+        cdc_row_t *row = cdc_batch_add(
+            out, kind, d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols);
         row->origin = t->qname;
+        vals = row->values;
     }
+    bool copy = d->copy;
     uint32_t k = 0;
     for (int i = 0; i < t->ncols; i++) {
-        bl_col_t *col = &t->cols[i];
-        cdc_value_t *v = row && col->target >= 0 ? &row->values[col->target] : NULL;
-        if (!((present[i / 8] >> (i % 8)) & 1)) {
+        const bl_col_t *col = &t->cols[i];
+        cdc_value_t *v = vals && col->target >= 0 ? &vals[col->target] : NULL;
+        if (!img->all && !((img->present[i / 8] >> (i % 8)) & 1)) {
             if (v)
                 v->flags = CDC_V_NULL | CDC_V_UNCHANGED; /* not in a partial image */
             continue;
@@ -623,17 +652,10 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *
         k++;
         if (isnull)
             continue; /* the row starts all NULL */
-        cdc_value_t tmp;
         const char *why = NULL;
-        bl_col_t skipped;
-        const bl_col_t *use = col;
-        if (!v) { /* not produced: decoded as its mapped type only to step over it */
-            skipped = *col;
-            skipped.out = col->nat;
-            use = &skipped;
-        }
-        long used = bl_value(use, c->p, (size_t)(c->end - c->p), d->copy, &out->arena, &d->scratch,
-                             v ? v : &tmp, &why);
+        long used = v && col->fast != BL_FAST_NONE && !(copy && col->fast >= BL_FAST_STR1)
+                        ? bl_value_fast(col->fast, p, (size_t)(end - p), v, &why)
+                        : slow_value(d, col, p, (size_t)(end - p), &out->arena, v, &why);
         if (used < 0) {
             char tn[48];
             bl_type_name(col, tn, sizeof(tn));
@@ -641,11 +663,9 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *
                         col->name ? " \"" : "", col->name ? col->name : "", col->name ? "\"" : "",
                         tn, why);
         }
-        c->p += used;
-        if (v && d->dt_ltz && !(v->flags & CDC_V_NULL) && col->nat->root == CDC_T_TIMESTAMP &&
-            col->out->root == CDC_T_TIMESTAMP_LTZ)
-            v->v.ts.millis -= d->dt_offset_ms; /* wall time in the server's zone to UTC */
+        p += used;
     }
+    c->p = p;
     return 0;
 }
 
@@ -677,15 +697,17 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
     bool upd = type == EV_UPDATE_ROWS || type == EV_UPDATE_ROWS_V1;
     if (!has(c, nb * (upd ? 2 : 1)))
         return fail(d, "the column bitmaps run past the event");
-    const uint8_t *before = c->p, *after = upd ? c->p + nb : c->p;
+    bl_image_t before, after;
+    image_init(&before, c->p, t->ncols);
+    image_init(&after, upd ? c->p + nb : c->p, t->ncols);
     c->p += nb * (upd ? 2 : 1);
     cdc_kind_t kind = type == EV_WRITE_ROWS || type == EV_WRITE_ROWS_V1 ? CDC_INSERT : CDC_DELETE;
     uint32_t nrows = out->n;
     for (long rowno = 1; c->p < c->end; rowno++) {
-        int rc = upd ? read_image(d, c, t, before, CDC_UPDATE_BEFORE, out, rowno)
-                     : read_image(d, c, t, before, kind, out, rowno);
+        int rc = upd ? read_image(d, c, t, &before, CDC_UPDATE_BEFORE, out, rowno)
+                     : read_image(d, c, t, &before, kind, out, rowno);
         if (rc == 0 && upd)
-            rc = read_image(d, c, t, after, CDC_UPDATE_AFTER, out, rowno);
+            rc = read_image(d, c, t, &after, CDC_UPDATE_AFTER, out, rowno);
         if (rc < 0) {
             cdc_batch_truncate(out, out->n - nrows); /* none of a bad event's rows */
             return CDC_DECODE_ERROR;
