@@ -94,11 +94,20 @@ static void print_error(FILE *errout, cdc_error_t *err)
 static void print_rows(const cdc_decode_args_t *args, cdc_deser_t *deser, const cdc_type_t *schema,
                        const cdc_batch_t *batch, uint32_t before, cdc_buf_t *text)
 {
+    /* rows of one table follow each other: ask once per run of rows with the same origin (the
+     * self-describing formats, mysql-binlog and pgoutput, find a row's type by that pointer) */
+    const char *last_origin = NULL;
+    const cdc_type_t *last_type = NULL;
     for (uint32_t i = before; i < batch->n && !args->count_only; i++) {
         const cdc_row_t *row = &batch->rows[i];
-        const cdc_type_t *type = schema                 ? schema
-                                 : deser->ops->row_type ? deser->ops->row_type(deser, row)
-                                                        : NULL;
+        const cdc_type_t *type = schema;
+        if (!type && row->origin && row->origin == last_origin) {
+            type = last_type;
+        } else if (!type && deser->ops->row_type) {
+            type = deser->ops->row_type(deser, row);
+            last_origin = row->origin;
+            last_type = type;
+        }
         if (!type)
             continue;
         if (args->with_table && row->origin) {

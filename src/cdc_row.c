@@ -165,8 +165,9 @@ static inline char *put_upto4(char *w, uint32_t v)
 }
 
 /* The digits of u at w (at most 20); returns the end. Branches on the magnitude, then the
-   groups of 4 and 8 digits are independent divisions. */
-static inline char *put_uint(char *w, uint64_t u)
+   groups of 4 and 8 digits are independent divisions. Always inlined, as put_scalar_at: as
+   calls they cost the `decode` bench about a tenth of its time. */
+static inline __attribute__((always_inline)) char *put_uint(char *w, uint64_t u)
 {
     if (u < 10000)
         return put_upto4(w, (uint32_t)u);
@@ -727,8 +728,10 @@ static bool is_scalar(const cdc_type_t *t)
     return t->root <= CDC_T_DECIMAL || (t->root >= CDC_T_DATE && t->root <= CDC_T_TIMESTAMP_LTZ);
 }
 
-/* Writes a non-NULL scalar value at w (scalar_room(t) bytes there); returns the end. */
-static char *put_scalar_at(char *w, const cdc_value_t *v, const cdc_type_t *t)
+/* Writes a non-NULL scalar value at w (scalar_room(t) bytes there); returns the end. Inlined
+   into cdc_row_print's loop. */
+static inline __attribute__((always_inline)) char *put_scalar_at(char *w, const cdc_value_t *v,
+                                                                 const cdc_type_t *t)
 {
     switch (t->root) {
     case CDC_T_BOOLEAN:
