@@ -43,20 +43,10 @@ void cdc_batch_init(cdc_batch_t *batch)
     cdc_arena_init(&batch->arena);
 }
 
-cdc_row_t *cdc_batch_add(cdc_batch_t *batch, cdc_kind_t kind, uint32_t arity)
+void cdc_batch_grow(cdc_batch_t *batch)
 {
-    if (batch->n == batch->cap) {
-        batch->cap = batch->cap ? batch->cap * 2 : 256;
-        batch->rows = cdc_xrealloc(batch->rows, sizeof(*batch->rows) * batch->cap);
-    }
-    cdc_row_t *row = &batch->rows[batch->n++];
-    row->kind = kind;
-    row->arity = arity;
-    row->origin = NULL;
-    row->values = cdc_arena_alloc(&batch->arena, sizeof(cdc_value_t) * (arity ? arity : 1));
-    for (uint32_t i = 0; i < arity; i++)
-        row->values[i].flags = CDC_V_NULL;
-    return row;
+    batch->cap = batch->cap ? batch->cap * 2 : 256;
+    batch->rows = cdc_xrealloc(batch->rows, sizeof(*batch->rows) * batch->cap);
 }
 
 void cdc_batch_truncate(cdc_batch_t *batch, uint32_t n)

@@ -106,8 +106,25 @@ typedef struct cdc_batch_s {
 } cdc_batch_t;
 
 void cdc_batch_init(cdc_batch_t *batch);
-/** Appends a row of the given arity with all fields NULL; returns it. */
-cdc_row_t *cdc_batch_add(cdc_batch_t *batch, cdc_kind_t kind, uint32_t arity);
+/* Doubles the room for rows; the slow path of cdc_batch_add. */
+void cdc_batch_grow(cdc_batch_t *batch);
+
+/** Appends a row of the given arity with all fields NULL; returns it. Inline: decoders call it
+    per row. */
+static inline cdc_row_t *cdc_batch_add(cdc_batch_t *batch, cdc_kind_t kind, uint32_t arity)
+{
+    if (batch->n == batch->cap)
+        cdc_batch_grow(batch);
+    cdc_row_t *row = &batch->rows[batch->n++];
+    row->kind = kind;
+    row->arity = arity;
+    row->origin = NULL;
+    row->values =
+        (cdc_value_t *)cdc_arena_alloc(&batch->arena, sizeof(cdc_value_t) * (arity ? arity : 1));
+    for (uint32_t i = 0; i < arity; i++)
+        row->values[i].flags = CDC_V_NULL;
+    return row;
+}
 /** Removes the last n rows (their arena memory stays until reset). */
 void cdc_batch_truncate(cdc_batch_t *batch, uint32_t n);
 void cdc_batch_reset(cdc_batch_t *batch);
