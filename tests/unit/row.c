@@ -431,17 +431,16 @@ Test(print, decimals_match_the_reference)
     }
 }
 
-/* hh:mm:ss[.f] by printf: the fraction cut (not rounded) to p digits */
-static void time_reference(int64_t nanos, int p, char *buf)
+/* hh:mm:ss[.f] by printf: the fraction cut (not rounded) to p digits (0..9), i.e. the first p
+ * of its nine */
+static void time_reference(int64_t nanos, int p, char *buf, size_t size)
 {
-    int64_t s = nanos / 1000000000LL, frac = nanos % 1000000000LL;
-    int n = sprintf(buf, "%02lld:%02lld:%02lld", (long long)(s / 3600), (long long)(s / 60 % 60),
-                    (long long)(s % 60));
-    if (p > 0) {
-        for (int k = p; k < 9; k++)
-            frac /= 10;
-        sprintf(buf + n, ".%0*lld", p, (long long)frac);
-    }
+    int64_t s = nanos / 1000000000LL;
+    char frac[16];
+    snprintf(frac, sizeof(frac), "%09lld", (long long)(nanos % 1000000000LL));
+    frac[p] = '\0';
+    snprintf(buf, size, "%02lld:%02lld:%02lld%s%s", (long long)(s / 3600), (long long)(s / 60 % 60),
+             (long long)(s % 60), p > 0 ? "." : "", frac);
 }
 
 Test(print, times_and_timestamps_at_every_precision)
@@ -480,7 +479,7 @@ Test(print, times_and_timestamps_at_every_precision)
         int p = (int)(xorshift(&x) % 10);
         int64_t nanos = (int64_t)(xorshift(&x) % (86400ULL * 1000000000ULL * 40));
         snprintf(ty, sizeof(ty), "TIME(%d)", p);
-        time_reference(nanos, p, want);
+        time_reference(nanos, p, want, sizeof(want));
         v.v.i = nanos;
         expect_value(ty, &v, want);
         int64_t days = (int64_t)(xorshift(&x) % 3652059); /* 0001-01-01 .. 9999-12-31 */
@@ -496,7 +495,7 @@ Test(print, times_and_timestamps_at_every_precision)
         v.v.ts.nanos = (int32_t)(xorshift(&x) % 1000000);
         snprintf(ty, sizeof(ty), "TIMESTAMP(%d)", p);
         int n = snprintf(want, sizeof(want), "%sT", date);
-        time_reference(ms * 1000000LL + v.v.ts.nanos, p, want + n);
+        time_reference(ms * 1000000LL + v.v.ts.nanos, p, want + n, sizeof(want) - (size_t)n);
         expect_value(ty, &v, want);
     }
 }
