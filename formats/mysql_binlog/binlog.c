@@ -319,6 +319,10 @@ static int read_labels(bl_cur_t *f, bl_col_t *col)
     uint64_t n;
     if (lenenc(f, &n) < 0 || n > (uint64_t)(f->end - f->p))
         return -1;
+    for (int k = 0; k < col->nlabels; k++) /* a repeated field: the last one counts */
+        free(col->labels[k]);
+    free(col->labels);
+    col->nlabels = 0;
     col->labels = cdc_xcalloc(n ? (size_t)n : 1, sizeof(char *));
     for (uint64_t k = 0; k < n; k++) {
         uint64_t len;
