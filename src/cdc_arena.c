@@ -35,15 +35,15 @@ static void new_block(cdc_arena_t *a, size_t need)
     b->next = a->head;
     a->head = b;
     a->used = 0;
+    a->base = b->data;
+    a->cap = size;
 }
 
-void *cdc_arena_alloc(cdc_arena_t *a, size_t n)
+void *cdc_arena_alloc_block(cdc_arena_t *a, size_t n)
 {
-    n = (n + 15) & ~(size_t)15;
-    if (!a->head || a->used + n > a->head->size)
-        new_block(a, n);
-    void *p = a->head->data + a->used;
-    a->used += n;
+    new_block(a, n);
+    void *p = a->base;
+    a->used = n;
     a->total += n;
     return p;
 }

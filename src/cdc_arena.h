@@ -18,11 +18,26 @@ typedef struct cdc_arena_s {
     cdc_arena_block_t *head; /* current block; older blocks follow */
     size_t used;             /* bytes used in head */
     size_t total;            /* bytes handed out since the last reset */
+    unsigned char *base;     /* head's bytes, NULL before the first block */
+    size_t cap;              /* head's size */
 } cdc_arena_t;
 
 void cdc_arena_init(cdc_arena_t *a);
-/** Returns n bytes aligned to 16; memory lives until the next reset. */
-void *cdc_arena_alloc(cdc_arena_t *a, size_t n);
+/* A new head block for n bytes (a multiple of 16), then those bytes; the slow path of alloc. */
+void *cdc_arena_alloc_block(cdc_arena_t *a, size_t n);
+
+/** Returns n bytes aligned to 16; memory lives until the next reset. Inline: decoders call it
+    per row. */
+static inline void *cdc_arena_alloc(cdc_arena_t *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (!a->base || a->used + n > a->cap)
+        return cdc_arena_alloc_block(a, n);
+    void *p = a->base + a->used;
+    a->used += n;
+    a->total += n;
+    return p;
+}
 /** Same, zero-filled. */
 void *cdc_arena_calloc(cdc_arena_t *a, size_t n);
 /** Copies n bytes (not NUL-terminated unless the source is). */

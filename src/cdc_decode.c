@@ -94,11 +94,20 @@ static void print_error(FILE *errout, cdc_error_t *err)
 static void print_rows(const cdc_decode_args_t *args, cdc_deser_t *deser, const cdc_type_t *schema,
                        const cdc_batch_t *batch, uint32_t before, cdc_buf_t *text)
 {
+    /* rows of one table follow each other: ask once per run of rows with the same origin (the
+     * self-describing formats, mysql-binlog and pgoutput, find a row's type by that pointer) */
+    const char *last_origin = NULL;
+    const cdc_type_t *last_type = NULL;
     for (uint32_t i = before; i < batch->n && !args->count_only; i++) {
         const cdc_row_t *row = &batch->rows[i];
-        const cdc_type_t *type = schema                 ? schema
-                                 : deser->ops->row_type ? deser->ops->row_type(deser, row)
-                                                        : NULL;
+        const cdc_type_t *type = schema;
+        if (!type && row->origin && row->origin == last_origin) {
+            type = last_type;
+        } else if (!type && deser->ops->row_type) {
+            type = deser->ops->row_type(deser, row);
+            last_origin = row->origin;
+            last_type = type;
+        }
         if (!type)
             continue;
         if (args->with_table && row->origin) {
@@ -152,7 +161,10 @@ static int decode_stream(const cdc_decode_args_t *args, const cdc_format_factory
                          cdc_deser_t *deser, const cdc_type_t *schema, FILE *in, FILE *out,
                          FILE *errout, uint64_t *nrows)
 {
-    enum { CHUNK = 1 << 20 };
+    /* 64 KiB pieces: the rows decoded from one piece (values in the batch arena) are printed
+     * while still in the cache; 1 MiB pieces made about 5 MB of rows per batch and printing
+     * them missed the cache (the mysql-binlog bench: 79 ms -> 68 ms for 1M rows) */
+    enum { CHUNK = 1 << 16 };
     char *chunk = cdc_xmalloc(CHUNK);
     cdc_batch_t batch;
     cdc_batch_init(&batch);

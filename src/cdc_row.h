@@ -106,8 +106,25 @@ typedef struct cdc_batch_s {
 } cdc_batch_t;
 
 void cdc_batch_init(cdc_batch_t *batch);
-/** Appends a row of the given arity with all fields NULL; returns it. */
-cdc_row_t *cdc_batch_add(cdc_batch_t *batch, cdc_kind_t kind, uint32_t arity);
+/* Doubles the room for rows; the slow path of cdc_batch_add. */
+void cdc_batch_grow(cdc_batch_t *batch);
+
+/** Appends a row of the given arity with all fields NULL; returns it. Inline: decoders call it
+    per row. */
+static inline cdc_row_t *cdc_batch_add(cdc_batch_t *batch, cdc_kind_t kind, uint32_t arity)
+{
+    if (batch->n == batch->cap)
+        cdc_batch_grow(batch);
+    cdc_row_t *row = &batch->rows[batch->n++];
+    row->kind = kind;
+    row->arity = arity;
+    row->origin = NULL;
+    row->values =
+        (cdc_value_t *)cdc_arena_alloc(&batch->arena, sizeof(cdc_value_t) * (arity ? arity : 1));
+    for (uint32_t i = 0; i < arity; i++)
+        row->values[i].flags = CDC_V_NULL;
+    return row;
+}
 /** Removes the last n rows (their arena memory stays until reset). */
 void cdc_batch_truncate(cdc_batch_t *batch, uint32_t n);
 void cdc_batch_reset(cdc_batch_t *batch);
@@ -118,7 +135,7 @@ cdc_row_t *cdc_row_new_in(cdc_arena_t *arena, uint32_t arity);
 
 /* ---- decimals ----------------------------------------------------------- */
 
-/** 10^n for n in 0..38. */
+/** 10^n for n in 0..38 (a table lookup and at most one product). */
 cdc_i128 cdc_pow10_i128(int n);
 /** Number of decimal digits of |v| (0 has 1 digit). */
 int cdc_i128_digits(cdc_i128 v);
@@ -164,6 +181,8 @@ void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *typ
 int cdc_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b);
 
 void cdc_row_print(cdc_buf_t *out, const cdc_row_t *row, const cdc_type_t *row_type);
+/** Writes v in decimal ("-42"); returns the length; buf >= 21 bytes. */
+int cdc_int64_format(int64_t v, char *buf);
 /** Shortest text that round-trips a 32-bit float, Java-style (".0" on integral values). */
 int cdc_float_format(float f, char *buf);
 /** Shortest text that round-trips a double, Java-style. */

@@ -101,42 +101,6 @@ typedef struct bl_deser {
     bool copy;
 } bl_deser_t;
 
-/* ---- CRC32 (zlib polynomial), slicing by 8 -------------------------------------------------- */
-
-static uint32_t crc_table[8][256];
-
-static void crc_init(void)
-{
-    if (crc_table[0][1])
-        return;
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-        crc_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int t = 1; t < 8; t++)
-            crc_table[t][i] = crc_table[0][crc_table[t - 1][i] & 0xff] ^ (crc_table[t - 1][i] >> 8);
-}
-
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    while (n >= 8) {
-        uint32_t a = c ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                          (uint32_t)p[3] << 24);
-        c = crc_table[7][a & 0xff] ^ crc_table[6][(a >> 8) & 0xff] ^
-            crc_table[5][(a >> 16) & 0xff] ^ crc_table[4][a >> 24] ^ crc_table[3][p[4]] ^
-            crc_table[2][p[5]] ^ crc_table[1][p[6]] ^ crc_table[0][p[7]];
-        p += 8;
-        n -= 8;
-    }
-    while (n--)
-        c = crc_table[0][(c ^ *p++) & 0xff] ^ (c >> 8);
-    return c ^ 0xffffffffu;
-}
-
 /* ---- errors and reading --------------------------------------------------------------------- */
 
 static const char *event_name(uint8_t t)
@@ -355,6 +319,10 @@ static int read_labels(bl_cur_t *f, bl_col_t *col)
     uint64_t n;
     if (lenenc(f, &n) < 0 || n > (uint64_t)(f->end - f->p))
         return -1;
+    for (int k = 0; k < col->nlabels; k++) /* a repeated field: the last one counts */
+        free(col->labels[k]);
+    free(col->labels);
+    col->nlabels = 0;
     col->labels = cdc_xcalloc(n ? (size_t)n : 1, sizeof(char *));
     for (uint64_t k = 0; k < n; k++) {
         uint64_t len;
@@ -599,6 +567,8 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
         }
         c->p += flen;
     }
+    for (int i = 0; i < t->ncols; i++)
+        t->cols[i].fast = bl_fast_kind(&t->cols[i]);
     if (table_bind(d, t) < 0)
         goto bad;
     t->raw = cdc_xmalloc(rawlen ? rawlen : 1);
@@ -623,34 +593,61 @@ bad:
 
 /* ---- rows ----------------------------------------------------------------------------------- */
 
-static uint32_t popcount_bits(const uint8_t *bm, int n)
+/* A column bitmap of a ROWS event: which columns an image carries. */
+typedef struct bl_image {
+    const uint8_t *present;
+    uint32_t np; /* how many: the bits of the NULL bitmap before each image */
+    bool all;    /* every column (binlog_row_image=FULL) */
+} bl_image_t;
+
+static void image_init(bl_image_t *img, const uint8_t *present, int ncols)
 {
-    uint32_t k = 0;
-    for (int i = 0; i < n; i++)
-        k += (bm[i / 8] >> (i % 8)) & 1;
-    return k;
+    img->present = present;
+    img->np = 0;
+    for (int i = 0; i < ncols; i++)
+        img->np += (present[i / 8] >> (i % 8)) & 1;
+    img->all = img->np == (uint32_t)ncols;
 }
 
-static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *present,
+/* Decodes a column that is not a fast kind (or must be copied) into v, or steps over it when v
+ * is NULL (not produced); returns the bytes used or -1 with *why set. */
+static long slow_value(bl_deser_t *d, const bl_col_t *col, const uint8_t *p, size_t avail,
+                       cdc_arena_t *arena, cdc_value_t *v, const char **why)
+{
+    if (!v) { /* not produced: decoded as its mapped type only to step over it */
+        bl_col_t skipped = *col;
+        skipped.out = col->nat;
+        cdc_value_t tmp;
+        return bl_value(&skipped, p, avail, d->copy, arena, &d->scratch, &tmp, why);
+    }
+    long used = bl_value(col, p, avail, d->copy, arena, &d->scratch, v, why);
+    if (used >= 0 && d->dt_ltz && !(v->flags & CDC_V_NULL) && col->nat->root == CDC_T_TIMESTAMP &&
+        col->out->root == CDC_T_TIMESTAMP_LTZ)
+        v->v.ts.millis -= d->dt_offset_ms; /* wall time in the server's zone to UTC */
+    return used;
+}
+
+static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_t *img,
                       cdc_kind_t kind, cdc_batch_t *out, long rowno)
 {
-    uint32_t np = popcount_bits(present, t->ncols);
-    size_t nb = (np + 7) / 8;
+    size_t nb = (img->np + 7) / 8;
     if (!has(c, nb))
         return fail(d, "row %ld of \"%s\": the NULL bitmap runs past the event", rowno, t->qname);
     const uint8_t *nulls = c->p;
-    c->p += nb;
-    cdc_row_t *row = NULL;
+    const uint8_t *p = c->p + nb, *end = c->end;
+    cdc_value_t *vals = NULL;
     if (!t->skip) {
-        row = cdc_batch_add(out, kind,
-                            d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols);
+        cdc_row_t *row = cdc_batch_add(
+            out, kind, d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols);
         row->origin = t->qname;
+        vals = row->values;
     }
+    bool copy = d->copy;
     uint32_t k = 0;
     for (int i = 0; i < t->ncols; i++) {
-        bl_col_t *col = &t->cols[i];
-        cdc_value_t *v = row && col->target >= 0 ? &row->values[col->target] : NULL;
-        if (!((present[i / 8] >> (i % 8)) & 1)) {
+        const bl_col_t *col = &t->cols[i];
+        cdc_value_t *v = vals && col->target >= 0 ? &vals[col->target] : NULL;
+        if (!img->all && !((img->present[i / 8] >> (i % 8)) & 1)) {
             if (v)
                 v->flags = CDC_V_NULL | CDC_V_UNCHANGED; /* not in a partial image */
             continue;
@@ -659,17 +656,10 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *
         k++;
         if (isnull)
             continue; /* the row starts all NULL */
-        cdc_value_t tmp;
         const char *why = NULL;
-        bl_col_t skipped;
-        const bl_col_t *use = col;
-        if (!v) { /* not produced: decoded as its mapped type only to step over it */
-            skipped = *col;
-            skipped.out = col->nat;
-            use = &skipped;
-        }
-        long used = bl_value(use, c->p, (size_t)(c->end - c->p), d->copy, &out->arena, &d->scratch,
-                             v ? v : &tmp, &why);
+        long used = v && col->fast != BL_FAST_NONE && !(copy && col->fast >= BL_FAST_STR1)
+                        ? bl_value_fast(col->fast, p, (size_t)(end - p), v, &why)
+                        : slow_value(d, col, p, (size_t)(end - p), &out->arena, v, &why);
         if (used < 0) {
             char tn[48];
             bl_type_name(col, tn, sizeof(tn));
@@ -677,11 +667,9 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const uint8_t *
                         col->name ? " \"" : "", col->name ? col->name : "", col->name ? "\"" : "",
                         tn, why);
         }
-        c->p += used;
-        if (v && d->dt_ltz && !(v->flags & CDC_V_NULL) && col->nat->root == CDC_T_TIMESTAMP &&
-            col->out->root == CDC_T_TIMESTAMP_LTZ)
-            v->v.ts.millis -= d->dt_offset_ms; /* wall time in the server's zone to UTC */
+        p += used;
     }
+    c->p = p;
     return 0;
 }
 
@@ -713,15 +701,17 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
     bool upd = type == EV_UPDATE_ROWS || type == EV_UPDATE_ROWS_V1;
     if (!has(c, nb * (upd ? 2 : 1)))
         return fail(d, "the column bitmaps run past the event");
-    const uint8_t *before = c->p, *after = upd ? c->p + nb : c->p;
+    bl_image_t before, after;
+    image_init(&before, c->p, t->ncols);
+    image_init(&after, upd ? c->p + nb : c->p, t->ncols);
     c->p += nb * (upd ? 2 : 1);
     cdc_kind_t kind = type == EV_WRITE_ROWS || type == EV_WRITE_ROWS_V1 ? CDC_INSERT : CDC_DELETE;
     uint32_t nrows = out->n;
     for (long rowno = 1; c->p < c->end; rowno++) {
-        int rc = upd ? read_image(d, c, t, before, CDC_UPDATE_BEFORE, out, rowno)
-                     : read_image(d, c, t, before, kind, out, rowno);
+        int rc = upd ? read_image(d, c, t, &before, CDC_UPDATE_BEFORE, out, rowno)
+                     : read_image(d, c, t, &before, kind, out, rowno);
         if (rc == 0 && upd)
-            rc = read_image(d, c, t, after, CDC_UPDATE_AFTER, out, rowno);
+            rc = read_image(d, c, t, &after, CDC_UPDATE_AFTER, out, rowno);
         if (rc < 0) {
             cdc_batch_truncate(out, out->n - nrows); /* none of a bad event's rows */
             return CDC_DECODE_ERROR;
@@ -761,7 +751,7 @@ static int on_format_description(bl_deser_t *d, const uint8_t *ev, size_t size)
             return fail(d, "unknown checksum algorithm %u", alg);
         crc = alg == 1;
         end = size - 5;
-        if (crc && crc32_of(ev, size - 4) != (uint32_t)le(ev + size - 4, 4))
+        if (crc && bl_crc32(ev, size - 4) != (uint32_t)le(ev + size - 4, 4))
             return fail(d, "checksum mismatch");
     }
     if (end < HEADER_LEN + 57)
@@ -783,7 +773,7 @@ static int on_rotate(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *nex
     const char *name = (const char *)ev + HEADER_LEN + 8;
     size_t len = end - HEADER_LEN - 8;
     /* before a FORMAT_DESCRIPTION nobody knows about checksums: drop a trailer that is one */
-    if (!d->have_fde && len >= 4 && crc32_of(ev, end - 4) == (uint32_t)le(ev + end - 4, 4))
+    if (!d->have_fde && len >= 4 && bl_crc32(ev, end - 4) == (uint32_t)le(ev + end - 4, 4))
         len -= 4;
     if (len == 0 || memchr(name, 0, len))
         return fail(d, "bad file name");
@@ -837,9 +827,9 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
         if (size < HEADER_LEN + 4)
             return fail(d, "event of %zu bytes has no room for its checksum", size);
         end = size - 4;
-        if (crc32_of(ev, end) != (uint32_t)le(ev + end, 4))
+        if (bl_crc32(ev, end) != (uint32_t)le(ev + end, 4))
             return fail(d, "checksum mismatch (stored %08x, computed %08x)",
-                        (uint32_t)le(ev + end, 4), crc32_of(ev, end));
+                        (uint32_t)le(ev + end, 4), bl_crc32(ev, end));
     }
     int rc = CDC_DECODE_OK;
     bl_cur_t c = {ev + HEADER_LEN, ev + end};
@@ -1078,7 +1068,7 @@ static const cdc_option_def_t bl_options[] = {
 
 static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_error_t **err)
 {
-    crc_init();
+    bl_crc32_init();
     bl_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &bl_deser_ops;
     const char *pat = cdc_config_str(ctx->cfg, "table-pattern");

@@ -53,10 +53,104 @@ typedef struct bl_col {
     char *name;    /* NULL without optional metadata COLUMN_NAME */
     char **labels; /* ENUM/SET labels (optional metadata), NULL when absent */
     int nlabels;
+    uint8_t fast;          /* BL_FAST_*: decoded inline by bl_value_fast, or BL_FAST_NONE */
     int target;            /* produced field index, -1 = not produced */
     const cdc_type_t *out; /* the produced field's type */
     cdc_type_t *nat;       /* the mapped type (owned), for columns not produced */
 } bl_col_t;
+
+/*
+ * The commonest columns, decoded inline per row without bl_value's generality: integers
+ * that become v.i, and strings kept as they are in the binlog (VARCHAR of a charset other
+ * than latin1, which is converted), which point into the input.
+ */
+enum {
+    BL_FAST_NONE,
+    BL_FAST_I8,
+    BL_FAST_U8,
+    BL_FAST_I16,
+    BL_FAST_U16,
+    BL_FAST_I24,
+    BL_FAST_U24,
+    BL_FAST_I32,
+    BL_FAST_U32,
+    BL_FAST_I64,
+    BL_FAST_STR1, /* 1-byte length, then the bytes */
+    BL_FAST_STR2, /* 2-byte length */
+};
+
+/** The BL_FAST_* kind of a column whose type, signedness and charset are known. */
+uint8_t bl_fast_kind(const bl_col_t *col);
+
+static inline uint32_t bl_le16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static inline uint32_t bl_le24(const uint8_t *p)
+{
+    return bl_le16(p) | (uint32_t)p[2] << 16;
+}
+
+static inline uint32_t bl_le32(const uint8_t *p)
+{
+    return bl_le24(p) | (uint32_t)p[3] << 24;
+}
+
+/**
+ * Decodes a value of a BL_FAST_* kind (not NONE) as bl_value does: returns the bytes
+ * consumed, or -1 with *why set. Strings point into p.
+ */
+static inline long bl_value_fast(uint8_t kind, const uint8_t *p, size_t avail, cdc_value_t *v,
+                                 const char **why)
+{
+    static const uint8_t size[] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 8, 1, 2};
+    v->flags = 0;
+    if (avail < size[kind]) {
+        *why = kind >= BL_FAST_STR1 ? "row ends inside a length" : "row ends inside the value";
+        return -1;
+    }
+    switch (kind) {
+    case BL_FAST_I8:
+        v->v.i = (int8_t)p[0];
+        return 1;
+    case BL_FAST_U8:
+        v->v.i = p[0];
+        return 1;
+    case BL_FAST_I16:
+        v->v.i = (int16_t)bl_le16(p);
+        return 2;
+    case BL_FAST_U16:
+        v->v.i = bl_le16(p);
+        return 2;
+    case BL_FAST_I24:
+        v->v.i = (int32_t)(bl_le24(p) << 8) >> 8;
+        return 3;
+    case BL_FAST_U24:
+        v->v.i = bl_le24(p);
+        return 3;
+    case BL_FAST_I32:
+        v->v.i = (int32_t)bl_le32(p);
+        return 4;
+    case BL_FAST_U32:
+        v->v.i = bl_le32(p);
+        return 4;
+    case BL_FAST_I64:
+        v->v.i = (int64_t)((uint64_t)bl_le32(p) | (uint64_t)bl_le32(p + 4) << 32);
+        return 8;
+    default: { /* BL_FAST_STR1, BL_FAST_STR2 */
+        int prefix = size[kind];
+        uint32_t len = prefix == 1 ? p[0] : bl_le16(p);
+        if (len > avail - (size_t)prefix) {
+            *why = "length runs past the row";
+            return -1;
+        }
+        v->v.s.ptr = (const char *)p + prefix;
+        v->v.s.len = len;
+        return prefix + (long)len;
+    }
+    }
+}
 
 /** The Flink type of a column (new, caller owns). */
 cdc_type_t *bl_type_for(const bl_col_t *col);
@@ -88,5 +182,14 @@ bool bl_decimal_valid(int p, int s);
  * set when the document is malformed.
  */
 int bl_json_to_text(const uint8_t *p, size_t len, cdc_buf_t *out, const char **why);
+
+/** Prepares bl_crc32 (tables, CPU check); call before it, from any thread. */
+void bl_crc32_init(void);
+
+/** CRC-32 (zlib's, as binlog_checksum=CRC32 stores it) of n bytes. */
+uint32_t bl_crc32(const uint8_t *p, size_t n);
+
+/** The same by tables only (what bl_crc32 does without PCLMULQDQ); for tests. */
+uint32_t bl_crc32_tables(const uint8_t *p, size_t n);
 
 #endif

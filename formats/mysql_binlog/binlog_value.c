@@ -203,6 +203,30 @@ void bl_type_name(const bl_col_t *col, char *buf, size_t n)
     snprintf(buf, n, "type %u", col->type);
 }
 
+uint8_t bl_fast_kind(const bl_col_t *col)
+{
+    bool u = col->is_unsigned;
+    switch (col->type) {
+    case MT_TINY:
+        return u ? BL_FAST_U8 : BL_FAST_I8;
+    case MT_SHORT:
+        return u ? BL_FAST_U16 : BL_FAST_I16;
+    case MT_INT24:
+        return u ? BL_FAST_U24 : BL_FAST_I24;
+    case MT_LONG:
+        return u ? BL_FAST_U32 : BL_FAST_I32;
+    case MT_LONGLONG:
+        return u ? BL_FAST_NONE : BL_FAST_I64;
+    case MT_VARCHAR:
+    case MT_VAR_STRING:
+        if (is_latin1(col->charset))
+            return BL_FAST_NONE;
+        return col->max_len > 255 ? BL_FAST_STR2 : BL_FAST_STR1;
+    default:
+        return BL_FAST_NONE;
+    }
+}
+
 /* ---- helpers -------------------------------------------------------------------------------- */
 
 static uint64_t le(const uint8_t *p, int n)
@@ -504,33 +528,13 @@ static long temporal(const bl_col_t *col, const uint8_t *p, size_t avail, cdc_va
 long bl_value(const bl_col_t *col, const uint8_t *p, size_t avail, bool copy, cdc_arena_t *arena,
               cdc_buf_t *scratch, cdc_value_t *v, const char **why)
 {
+    if (col->fast != BL_FAST_NONE && !(copy && col->fast >= BL_FAST_STR1))
+        return bl_value_fast(col->fast, p, avail, v, why);
     v->flags = 0;
-    bool u = col->is_unsigned;
     switch (col->type) {
-    case MT_TINY:
-        NEED(1);
-        v->v.i = u ? p[0] : (int8_t)p[0];
-        return 1;
-    case MT_SHORT:
-        NEED(2);
-        v->v.i = u ? (int64_t)le(p, 2) : (int16_t)le(p, 2);
-        return 2;
-    case MT_INT24: {
-        NEED(3);
-        int64_t x = (int64_t)le(p, 3);
-        v->v.i = !u && (x & 0x800000) ? x - 0x1000000 : x;
-        return 3;
-    }
-    case MT_LONG:
-        NEED(4);
-        v->v.i = u ? (int64_t)le(p, 4) : (int32_t)le(p, 4);
-        return 4;
-    case MT_LONGLONG:
+    case MT_LONGLONG: /* UNSIGNED; the others and the smaller integers are fast kinds */
         NEED(8);
-        if (u)
-            v->v.dec = (cdc_i128)le(p, 8);
-        else
-            v->v.i = (int64_t)le(p, 8);
+        v->v.dec = (cdc_i128)le(p, 8);
         return 8;
     case MT_YEAR:
         NEED(1);

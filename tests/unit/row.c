@@ -4,6 +4,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,4 +314,188 @@ Test(buf, printf_grows)
     cdc_buf_printf(&b, "%s", big);
     cr_expect_eq(b.len, 999);
     cdc_buf_free(&b);
+}
+
+/* ---- the digit writers of the print format, against printf ------------------------- */
+
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void expect_int(int64_t i)
+{
+    char want[32], got[32];
+    snprintf(want, sizeof(want), "%lld", (long long)i);
+    cr_expect_eq(cdc_int64_format(i, got), (int)strlen(want), "%s", want);
+    cr_expect_str_eq(got, want);
+    cdc_value_t v = {.v.i = i};
+    expect_value("BIGINT", &v, want);
+}
+
+Test(print, integers_match_printf)
+{
+    expect_int(0);
+    expect_int(INT64_MIN);
+    expect_int(INT64_MAX);
+    expect_int(INT64_MIN + 1);
+    /* every digit count: 10^k - 1, 10^k, 10^k + 1 and their negatives */
+    int64_t p = 1;
+    for (int k = 0; k <= 18; k++) {
+        for (int64_t d = -1; d <= 1; d++) {
+            expect_int(p + d);
+            expect_int(-(p + d));
+        }
+        if (k < 18)
+            p *= 10;
+    }
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    for (int i = 0; i < 20000; i++) {
+        int64_t v = (int64_t)(xorshift(&x) >> (xorshift(&x) % 64));
+        expect_int(i % 2 ? v : -v);
+    }
+}
+
+/* the digits one at a time in 128-bit arithmetic: what cdc_decimal_format always printed */
+static void decimal_reference(cdc_i128 unscaled, int scale, char *buf)
+{
+    char digits[48];
+    int nd = 0;
+    bool neg = unscaled < 0;
+    unsigned __int128 u =
+        neg ? (unsigned __int128)(-(unscaled + 1)) + 1 : (unsigned __int128)unscaled;
+    do {
+        digits[nd++] = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    while (nd <= scale)
+        digits[nd++] = '0';
+    char *w = buf;
+    if (neg)
+        *w++ = '-';
+    for (int i = nd - 1; i >= 0; i--) {
+        *w++ = digits[i];
+        if (i == scale && scale > 0)
+            *w++ = '.';
+    }
+    *w = '\0';
+}
+
+static void expect_decimal(cdc_i128 unscaled, int scale)
+{
+    char want[64], got[64];
+    decimal_reference(unscaled, scale, want);
+    cr_expect_eq(cdc_decimal_format(unscaled, scale, got), (int)strlen(want), "%s", want);
+    cr_expect_str_eq(got, want, "scale %d: %s, expected %s", scale, got, want);
+}
+
+Test(print, decimals_match_the_reference)
+{
+    cdc_value_t v = {.v.dec = (cdc_i128)UINT64_MAX}; /* BIGINT UNSIGNED */
+    expect_value("DECIMAL(20, 0)", &v, "18446744073709551615");
+    v.v.dec = -(cdc_i128)UINT64_MAX;
+    expect_value("DECIMAL(20, 2)", &v, "-184467440737095516.15");
+    v.v.dec = -1;
+    expect_value("DECIMAL(10, 6)", &v, "-0.000001");
+    v.v.dec = -(cdc_pow10_i128(19) + 7); /* past 64 bits' 19 digits: a zero-padded low group */
+    expect_value("DECIMAL(38, 3)", &v, "-10000000000000000.007");
+    const cdc_i128 e19 = cdc_pow10_i128(19), max38 = cdc_pow10_i128(38) - 1;
+    const cdc_i128 edges[] = {0,
+                              1,
+                              (cdc_i128)UINT64_MAX,
+                              (cdc_i128)UINT64_MAX + 1,
+                              (cdc_i128)INT64_MAX,
+                              (cdc_i128)INT64_MAX + 1,
+                              e19 - 1,
+                              e19,
+                              e19 + 1,
+                              e19 * 10 + 5,
+                              max38,
+                              cdc_pow10_i128(37) + 1,
+                              (cdc_i128)(((unsigned __int128)1 << 127) - 1)};
+    for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+        for (int scale = 0; scale <= 38; scale++) {
+            expect_decimal(edges[i], scale);
+            expect_decimal(-edges[i], scale);
+        }
+    }
+    expect_decimal(-(cdc_i128)(((unsigned __int128)1 << 127) - 1) - 1, 5); /* INT128_MIN */
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 20000; i++) {
+        unsigned __int128 r = (unsigned __int128)xorshift(&x) << 64 | xorshift(&x);
+        cdc_i128 u = (cdc_i128)(r % (unsigned __int128)cdc_pow10_i128((int)(xorshift(&x) % 39)));
+        expect_decimal(i % 2 ? u : -u, (int)(xorshift(&x) % 39));
+    }
+}
+
+/* hh:mm:ss[.f] by printf: the fraction cut (not rounded) to p digits (0..9), i.e. the first p
+ * of its nine */
+static void time_reference(int64_t nanos, int p, char *buf, size_t size)
+{
+    int64_t s = nanos / 1000000000LL;
+    char frac[16];
+    snprintf(frac, sizeof(frac), "%09lld", (long long)(nanos % 1000000000LL));
+    frac[p] = '\0';
+    snprintf(buf, size, "%02lld:%02lld:%02lld%s%s", (long long)(s / 3600), (long long)(s / 60 % 60),
+             (long long)(s % 60), p > 0 ? "." : "", frac);
+}
+
+Test(print, times_and_timestamps_at_every_precision)
+{
+    char ty[40], want[96], date[40];
+    cdc_value_t v = {0};
+    /* fractional seconds 0..6 of one instant, as the binlog's TIME2/DATETIME2/TIMESTAMP2 give */
+    static const char *const frac[] = {"", ".1", ".12", ".123", ".1234", ".12345", ".123456"};
+    v.v.ts.millis = cdc_days_from_civil(2024, 2, 29) * 86400000LL + 45296123; /* 12:34:56.123 */
+    v.v.ts.nanos = 456000;
+    for (int p = 0; p <= 6; p++) {
+        snprintf(ty, sizeof(ty), "TIMESTAMP(%d)", p);
+        snprintf(want, sizeof(want), "2024-02-29T12:34:56%s", frac[p]);
+        expect_value(ty, &v, want);
+        snprintf(ty, sizeof(ty), "TIMESTAMP_LTZ(%d)", p);
+        strcat(want, "Z");
+        expect_value(ty, &v, want);
+    }
+    v.v.ts.millis = 0;
+    v.v.ts.nanos = 0;
+    expect_value("TIMESTAMP(6)", &v, "1970-01-01T00:00:00.000000");
+    v.v.ts.millis = cdc_days_from_civil(10000, 1, 1) * 86400000LL;
+    expect_value("TIMESTAMP(0)", &v, "10000-01-01T00:00:00");
+    v.v.i = cdc_days_from_civil(-1, 12, 31);
+    expect_value("DATE", &v, "-0001-12-31");
+    v.v.i = cdc_days_from_civil(0, 1, 1);
+    expect_value("DATE", &v, "0000-01-01");
+    v.v.i = (838 * 3600 + 59 * 60 + 59) * 1000000000LL + 500000000; /* MySQL TIME's maximum */
+    expect_value("TIME(2)", &v, "838:59:59.50");
+    /* a negative TIME keeps the text it has always had ('0' + a negative remainder): not a
+     * design, a guard that printing stays byte for byte what it was */
+    v.v.i = -1000000000LL;
+    expect_value("TIME(0)", &v, "00:00:0/");
+    uint64_t x = 0x243f6a8885a308d3ull;
+    for (int i = 0; i < 20000; i++) {
+        int p = (int)(xorshift(&x) % 10);
+        int64_t nanos = (int64_t)(xorshift(&x) % (86400ULL * 1000000000ULL * 40));
+        snprintf(ty, sizeof(ty), "TIME(%d)", p);
+        time_reference(nanos, p, want, sizeof(want));
+        v.v.i = nanos;
+        expect_value(ty, &v, want);
+        int64_t days = (int64_t)(xorshift(&x) % 3652059); /* 0001-01-01 .. 9999-12-31 */
+        days += cdc_days_from_civil(1, 1, 1);
+        int64_t y;
+        unsigned m, d;
+        cdc_civil_from_days(days, &y, &m, &d);
+        snprintf(date, sizeof(date), "%04lld-%02u-%02u", (long long)y, m, d);
+        v.v.i = days;
+        expect_value("DATE", &v, date);
+        int64_t ms = (int64_t)(xorshift(&x) % 86400000);
+        v.v.ts.millis = days * 86400000LL + ms;
+        v.v.ts.nanos = (int32_t)(xorshift(&x) % 1000000);
+        snprintf(ty, sizeof(ty), "TIMESTAMP(%d)", p);
+        int n = snprintf(want, sizeof(want), "%sT", date);
+        time_reference(ms * 1000000LL + v.v.ts.nanos, p, want + n, sizeof(want) - (size_t)n);
+        expect_value(ty, &v, want);
+    }
 }
