@@ -638,23 +638,6 @@ int cdc_int64_format(int64_t v, char *buf)
     return (int)(w - buf);
 }
 
-/* Writes v zero-padded to width as the print format always did, negative v included: its
-   digits come out as '0' + (v % 10), e.g. "0/" for -1 (a negative MySQL TIME prints so). */
-static char *put_padded_signed(char *w, int64_t v, int width)
-{
-    char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + (int)(v % 10));
-        v /= 10;
-    } while (v && n < 20);
-    while (n < width)
-        tmp[n++] = '0';
-    while (n)
-        *w++ = tmp[--n];
-    return w;
-}
-
 /* hh:mm:ss[.fff] of nanos of the day, the fraction cut to precision digits */
 static char *put_time_at(char *w, int64_t nanos, int precision)
 {
@@ -663,17 +646,10 @@ static char *put_time_at(char *w, int64_t nanos, int precision)
     int64_t scaled = frac;
     for (int k = precision; k < 9; k++)
         scaled /= 10;
-    if (nanos < 0) {
-        w = put_padded_signed(w, secs / 3600, 2);
-        *w++ = ':';
-        w = put_padded_signed(w, secs / 60 % 60, 2);
-        *w++ = ':';
-        w = put_padded_signed(w, secs % 60, 2);
-        if (precision > 0) {
-            *w++ = '.';
-            w = put_padded_signed(w, scaled, precision);
-        }
-        return w;
+    if (nanos < 0) { /* a negative MySQL TIME (a duration): "-hh:mm:ss", as MySQL prints it */
+        *w++ = '-';
+        secs = -secs;
+        scaled = -scaled;
     }
     w = put_u64_at(w, (uint64_t)(secs / 3600), 2);
     *w++ = ':';

@@ -470,7 +470,7 @@ Test(mysql_binlog, mariadb_file_split_at_every_chunk_size)
     int lines = 0;
     for (const char *p = whole; (p = strchr(p, '\n')); p++)
         lines++;
-    cr_expect_eq(lines, 21); /* tests/data/mysql_binlog/changes.gold */
+    cr_expect_eq(lines, 22); /* tests/data/mysql_binlog/changes.gold */
     for (size_t chunk = 1; chunk <= 32; chunk++) {
         char *out = decode_all(data, len, chunk, &rc);
         cr_expect_eq(rc, 0, "chunk %zu", chunk);

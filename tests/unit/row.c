@@ -470,10 +470,13 @@ Test(print, times_and_timestamps_at_every_precision)
     expect_value("DATE", &v, "0000-01-01");
     v.v.i = (838 * 3600 + 59 * 60 + 59) * 1000000000LL + 500000000; /* MySQL TIME's maximum */
     expect_value("TIME(2)", &v, "838:59:59.50");
-    /* a negative TIME keeps the text it has always had ('0' + a negative remainder): not a
-     * design, a guard that printing stays byte for byte what it was */
+    /* a negative TIME (MySQL's range is -838:59:59 .. 838:59:59) prints as MySQL prints it */
     v.v.i = -1000000000LL;
-    expect_value("TIME(0)", &v, "00:00:0/");
+    expect_value("TIME(0)", &v, "-00:00:01");
+    v.v.i = -((838 * 3600 + 59 * 60 + 59) * 1000000000LL + 250000000);
+    expect_value("TIME(3)", &v, "-838:59:59.250");
+    v.v.i = -1000;
+    expect_value("TIME(6)", &v, "-00:00:00.000001");
     uint64_t x = 0x243f6a8885a308d3ull;
     for (int i = 0; i < 20000; i++) {
         int p = (int)(xorshift(&x) % 10);

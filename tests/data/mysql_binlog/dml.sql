@@ -36,7 +36,8 @@ INSERT INTO times VALUES
    '1000-01-01 00:00:00.001', '9999-12-31 23:59:59.999999', '1970-01-01 00:00:01',
    '2038-01-19 03:14:07.9', '2024-01-31 13:45:06.123456'),
   (2, '0000-00-00', '00:00:00', '00:00:00', '0000-00-00 00:00:00', '2015-00-21 00:00:00',
-   '2015-05-00 10:00:00', '0000-00-00 00:00:00', NULL, NULL);
+   '2015-05-00 10:00:00', '0000-00-00 00:00:00', NULL, NULL),
+  (3, NULL, '-838:59:59', '-00:00:01.5', NULL, NULL, NULL, NULL, NULL, NULL);
 -- multi-row update and delete, a transaction, a rollback, DDL mid-stream
 UPDATE ints SET f = f * 2 WHERE id IN (1, 2);
 DELETE FROM ints WHERE id = 3;
