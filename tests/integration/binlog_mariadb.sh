@@ -8,18 +8,13 @@
 # with `mariadb-binlog --verbose` on the row changes, and name file:pos and the event type in
 # its errors. A server that cannot start is a failure.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 data=$src/tests/data/mysql_binlog
 tmp=$(mktemp -d)
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 
 # shellcheck source=../servers/mariadb.sh
 source "$src/tests/servers/mariadb.sh"

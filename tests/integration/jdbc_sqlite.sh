@@ -4,18 +4,12 @@
 # sqlite3 command-line tool), EXPLAIN shows DropUpdateBefore, and an updating
 # query into a table without a primary key is refused with the planner's hint.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 
 cat >upsert.sql <<'SQL'
 CREATE TABLE src (id INT NOT NULL, name STRING, price DECIMAL(10, 2), PRIMARY KEY (id) NOT ENFORCED) WITH (

@@ -7,6 +7,8 @@
 #  3. a bounded job (scan.bounded.mode) after the fact finds nothing more to write.
 # Every case ends with every produced id in the visible files exactly once.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 tmp=$(mktemp -d)
 source "${CDC_SOURCE_DIR:?}/tests/servers/kafka.sh"
 source "${CDC_SOURCE_DIR:?}/tests/integration/lib/files_once.sh"
@@ -18,13 +20,6 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 
 mock_start mock --partitions 4 --topic e1 --topic e2
 

@@ -6,6 +6,8 @@
 #  2. one process killed with SIGKILL mid-stream and restarted;
 #  3. the broker set down and back up mid-stream (kafka-mock stdin commands).
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 tmp=$(mktemp -d)
 source "${CDC_SOURCE_DIR:?}/tests/servers/kafka.sh"
 run_pids=()
@@ -16,13 +18,6 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 
 mock_start mock --partitions 4 --topic g1 --topic g2 --topic g3
 

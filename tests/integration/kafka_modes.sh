@@ -4,17 +4,12 @@
 # by kcat decoded and messages written by cdcflow read by kcat, the sink's partitioners,
 # dead-letter routing, ignore-parse-errors, and the errors of bad tables and bad messages.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 tmp=$(mktemp -d)
 source "${CDC_SOURCE_DIR:?}/tests/servers/kafka.sh"
 trap 'mock_stop_all; [[ -n ${KEEP_TMP:-} ]] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 
 mock_start mock --partitions 1 --topic m --topic dl --topic kv --topic sinkj --topic dbz
 mock_cmd "create p4 4" >/dev/null

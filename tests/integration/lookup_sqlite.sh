@@ -5,18 +5,13 @@
 # job runs (not seen within the TTL, seen without a cache or once expired), and a database
 # that cannot be opened failing after lookup.max-retries.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 command -v sqlite3 >/dev/null || { echo "FAIL no sqlite3 client"; exit 1; }
 
 db_sql() { sqlite3 -cmd '.timeout 10000' "$tmp/dim.db" "$1" || bad "sqlite3: $1"; }

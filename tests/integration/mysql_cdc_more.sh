@@ -17,17 +17,12 @@
 #     lists, the MariaDB GTID, server_id).
 # A server that cannot start is a failure.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d)
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 # shellcheck source=../servers/mariadb.sh
 source "$src/tests/servers/mariadb.sh"
 MY_EXTRA_ARGS="--log-bin=mbin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1"

@@ -5,6 +5,8 @@
 # flushing and committing within the stop timeout, SIGHUP ignored (logged),
 # exit 3 when a stop hangs past --stop-timeout, and the documented exit codes.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 tmp=$(mktemp -d)
 sess="cdcflow-ops-$$"
@@ -15,13 +17,6 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 
 # waits (bounded) until file $1 contains regex $2
 wait_for() {

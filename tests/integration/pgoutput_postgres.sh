@@ -8,18 +8,13 @@
 # aborted transaction) must give exactly the rows protocol 1 gives for the same changes, and
 # test_decoding must agree on the number of changes. A server that cannot start is a failure.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 data=$src/tests/data/pgoutput
 tmp=$(mktemp -d)
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 
 # shellcheck source=../servers/postgres.sh
 source "$src/tests/servers/postgres.sh"

@@ -10,17 +10,12 @@
 #     run finishes the copy and streams, without reading the table again.
 # A server that cannot be started is a failure.
 set -uo pipefail
+# shellcheck source=lib/checks.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 src=${CDC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d)
 cd "$tmp" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  echo "FAIL $1"
-  fail=$((fail + 1))
-}
 # shellcheck source=../servers/postgres.sh
 source "$src/tests/servers/postgres.sh"
 source "$src/tests/integration/lib/files_once.sh"
