@@ -96,6 +96,7 @@ typedef struct kafka_reader_s {
     bool bounded;
     int nlive; /* bounded: partitions not done */
     bool revoke_pending, closing;
+    bool lost; /* partitions taken away without the revoke barrier since the last commit */
     rd_kafka_topic_partition_list_t *revoked; /* partitions to give up in commit() */
     rd_kafka_t *dlq;
     rd_kafka_topic_t *dlq_rkt;
@@ -298,8 +299,10 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
     }
     if (e == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !r->closing) {
         /* given up in commit(), after the runtime flushed the sink */
-        if (rd_kafka_assignment_lost(rk))
+        if (rd_kafka_assignment_lost(rk)) {
+            r->lost = true;
             pos_forget(r, parts);
+        }
         if (r->revoked)
             rd_kafka_topic_partition_list_destroy(r->revoked);
         r->revoked = rd_kafka_topic_partition_list_copy(parts);
@@ -934,6 +937,7 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
         return -1;
     for (int i = 0; i < r->npos; i++)
         r->pos[i].durable = r->pos[i].next;
+    r->lost = false;
     commit_positions(r, r->revoke_pending, false);
     if (r->revoke_pending) {
         fprintf(stderr,
@@ -957,6 +961,21 @@ static int kr_positions(cdc_reader_t *base, cdc_buf_t *out, cdc_error_t **err)
     kafka_reader_t *r = (kafka_reader_t *)base;
     if (dlq_drain(r, err) < 0)
         return -1;
+    if (r->lost || rd_kafka_assignment_lost(r->rk)) {
+        /* rows of partitions another consumer may already be reading are in the sink's
+           unfinished files: deciding now could show them twice; nothing is decided */
+        cdc_error_destroy(*err);
+        *err = kafka_error(&r->src->t, 0,
+                           "group \"%s\" took partitions from this consumer before the rows read "
+                           "from them were committed",
+                           r->src->t.group_id);
+        cdc_error_set_detail(*err, "the consumer missed its session timeout or "
+                                   "max.poll.interval.ms; the rows since the last commit are not "
+                                   "committed, and their partitions' new owner reads them");
+        cdc_error_set_hint(*err, "run again; if it recurs, raise "
+                                 "'properties.session.timeout.ms' or commit more often");
+        return -1;
+    }
     for (int i = 0; i < r->npos; i++)
         if (r->pos[i].next >= 0)
             cdc_buf_printf(out, "kafka/%s/%d\t%lld\n", r->pos[i].topic, (int)r->pos[i].partition,
@@ -978,6 +997,15 @@ static void kr_close(cdc_reader_t *base)
     release_held(r);
     if (r->rk && r->npos > 0)
         commit_positions(r, true, true); /* the last async commits may still be in flight */
+    if (r->rk && r->revoke_pending) {
+        /* a revoke the runtime did not get to finish (an error came first): librdkafka waits
+           for it, and would wait in consumer_close forever */
+        if (cooperative(r->rk))
+            rd_kafka_error_destroy(rd_kafka_incremental_unassign(r->rk, r->revoked));
+        else
+            rd_kafka_assign(r->rk, NULL);
+        r->revoke_pending = false;
+    }
     if (r->queue)
         rd_kafka_queue_destroy(r->queue);
     if (r->rk) {

@@ -4,7 +4,10 @@
 # processes of the group repeats or loses a row. Mock cluster over TCP, 4 partitions.
 #  1. one process killed with SIGKILL four times mid-stream and restarted;
 #  2. two processes of one group writing one table, one killed mid-stream and restarted;
-#  3. a bounded job (scan.bounded.mode) after the fact finds nothing more to write.
+#  3. a bounded job (scan.bounded.mode) after the fact finds nothing more to write;
+#  4. the broker away longer than the session timeout: the consumer's partitions are taken
+#     away without the revoke barrier, so the job commits nothing more and exits 1 with an
+#     error saying so; the next run completes the table.
 # Every case ends with every produced id in the visible files exactly once.
 set -uo pipefail
 # shellcheck source=lib/checks.sh
@@ -21,7 +24,7 @@ cleanup() {
 trap cleanup EXIT
 cd "$tmp" || exit 1
 
-mock_start mock --partitions 4 --topic e1 --topic e2
+mock_start mock --partitions 4 --topic e1 --topic e2 --topic e3
 
 # pipeline TOPIC DIR [BOUNDED]: json messages into a table partitioned by p, a commit per poll
 pipeline() {
@@ -33,7 +36,7 @@ SET 'execution.batch-size' = '40';
 CREATE TABLE src (id BIGINT, p INT) WITH (
   'connector' = 'kafka', 'topic' = '$1', 'format' = 'json', $bounded
   'properties.bootstrap.servers' = '$BS', 'properties.group.id' = 'grp-$1',
-  'properties.auto.offset.reset' = 'earliest', 'properties.session.timeout.ms' = '6000',
+  'properties.auto.offset.reset' = 'earliest', 'properties.session.timeout.ms' = '${SESSION_MS:-6000}',
   'properties.heartbeat.interval.ms' = '500');
 CREATE TABLE out (id BIGINT, p INT) PARTITIONED BY (p) WITH (
   'connector' = 'filesystem', 'path' = '$tmp/$2', 'format' = 'json',
@@ -128,6 +131,40 @@ if grep -h "error" a.err b.err | grep -v "^$" | head -3 | grep -q .; then
   bad "group: errors reported"
   grep -h error a.err b.err | head -3
 else ok; fi
+
+# ---- 4. partitions lost (session timeout) ---------------------------------------------------
+N3=8000
+gen $N3 e3.txt
+split -n l/2 -d e3.txt e3.part.
+SESSION_MS=3000 pipeline e3 t3 >e3.sql
+kcat -P -b "$BS" -t e3 <e3.part.00
+start_run l e3.sql
+pid=$LAST_PID
+wait_visible t3 1 30 || bad "lost: nothing arrived"
+kcat -P -b "$BS" -t e3 <e3.part.01
+answer=$(mock_cmd "down 1")
+[[ $answer == ok ]] && ok || bad "lost: 'down 1' answered \"$answer\""
+for _ in $(seq 1 200); do
+  kill -0 "$pid" 2>/dev/null || break
+  sleep 0.1
+done
+mock_cmd "up 1" >/dev/null
+if kill -0 "$pid" 2>/dev/null; then
+  bad "lost: the job still runs 20 s after its session timed out"
+  kill -KILL "$pid"
+fi
+wait "$pid"
+code=$?
+if ((code == 1)) && grep -q "took partitions from this consumer before the rows" l.err; then ok; else
+  bad "lost: exit $code, expected 1 with the lost-partitions error: $(grep -v '^%' l.err | tail -3)"
+fi
+start_run l2 e3.sql
+pid=$LAST_PID
+wait_visible t3 $N3 60 || bad "lost: the next run did not complete the table"
+sleep 1
+kill -TERM "$pid"
+wait "$pid" && ok || bad "lost: the next run did not exit cleanly"
+check_once "partitions lost" t3 $N3
 
 echo "kafka_files_exactly_once: $pass passed, $fail failed"
 ((fail == 0))
