@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cdc_udf.h"
+#include "cdc_util.h"
 
 #define DEFAULT_CATALOG "default_catalog"
 #define DEFAULT_DATABASE "default_database"
@@ -580,17 +581,6 @@ static char *enc_name(const char *s)
     return buf_take(&b);
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 /* Decodes @p n bytes of an encoded name; NULL when it is not one. */
 static char *dec_name(const char *s, size_t n)
 {
@@ -601,11 +591,11 @@ static char *dec_name(const char *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
         if (c == '%') {
-            if (i + 2 >= n || hexval(s[i + 1]) < 0 || hexval(s[i + 2]) < 0) {
+            if (i + 2 >= n || cdc_hex_digit(s[i + 1]) < 0 || cdc_hex_digit(s[i + 2]) < 0) {
                 free(out);
                 return NULL;
             }
-            int v = hexval(s[i + 1]) * 16 + hexval(s[i + 2]);
+            int v = cdc_hex_digit(s[i + 1]) * 16 + cdc_hex_digit(s[i + 2]);
             if (v == 0) {
                 free(out);
                 return NULL;

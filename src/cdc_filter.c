@@ -1,7 +1,11 @@
 /*
- * cdc_filter.c — evaluating a pushed-down filter (cdc_filter_t) on one value, for the
- * sources that accept filters (values, filesystem partitions).
+ * cdc_filter.c — what sources that accept pushdowns share (values, filesystem):
+ * evaluating a pushed-down filter (cdc_filter_t) on one value, keeping its literal,
+ * narrowing a projection and the row type it produces.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cdc_plugin.h"
 
 bool cdc_filter_passes(const cdc_type_t *t, const cdc_value_t *v, cdc_filter_op_t op,
@@ -33,4 +37,38 @@ bool cdc_filter_passes(const cdc_type_t *t, const cdc_value_t *v, cdc_filter_op_
     default:
         return false;
     }
+}
+
+void cdc_filter_keep_literal(cdc_arena_t *arena, const cdc_type_t *t, const cdc_filter_t *f,
+                             cdc_value_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->flags = CDC_V_NULL;
+    if (f->op != CDC_FILTER_IS_NULL && f->op != CDC_FILTER_IS_NOT_NULL)
+        cdc_value_keep(arena, t, &f->value, out);
+}
+
+int cdc_projection_narrow(int **proj, int *nproj, const int *fields, int n)
+{
+    if (n < 0 || (n > 0 && !fields))
+        return -1;
+    for (int k = 0; k < n; k++)
+        if (fields[k] < 0 || fields[k] >= *nproj)
+            return -1;
+    int *next = cdc_xmalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    for (int k = 0; k < n; k++)
+        next[k] = (*proj)[fields[k]];
+    free(*proj);
+    *proj = next;
+    *nproj = n;
+    return 0;
+}
+
+cdc_type_t *cdc_type_project(const cdc_type_t *row, const int *proj, int n)
+{
+    cdc_type_t *t = cdc_type_new_row();
+    t->nullable = row->nullable;
+    for (int k = 0; k < n; k++)
+        cdc_type_row_add(t, row->names[proj[k]], cdc_type_copy(row->children[proj[k]]));
+    return t;
 }

@@ -10,6 +10,7 @@
  * thread): no locks.
  */
 #include "cdc_lookup.h"
+#include "cdc_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,9 +219,7 @@ struct cdc_lookup_cache_s {
 static int64_t monotonic_ms(void *ctx)
 {
     (void)ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return cdc_mono_ms();
 }
 
 static uint64_t hash_key(const void *key, size_t len)

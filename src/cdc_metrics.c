@@ -18,6 +18,7 @@
 
 #include "cdc_log.h"
 #include "cdc_plugin.h"
+#include "cdc_util.h"
 
 #ifndef CDC_VERSION_STRING
 #define CDC_VERSION_STRING "0.1.0"
@@ -34,20 +35,6 @@ static const double lat_bounds[CDC_METRICS_LAT_BUCKETS] = {0.001, 0.0025, 0.005,
 static const double row_bounds[CDC_METRICS_ROW_BUCKETS] = {1,    10,    100,    1000,
                                                            5000, 10000, 100000, 1000000};
 
-static int64_t unix_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 cdc_pipe_metrics_t *cdc_metrics_pipe_new(const char *job, const char *source, const char *sink,
                                          int nsplits, int64_t total_rows)
 {
@@ -63,7 +50,7 @@ cdc_pipe_metrics_t *cdc_metrics_pipe_new(const char *job, const char *source, co
     m->writers = cdc_xcalloc((size_t)nsplits, sizeof(*m->writers));
     pthread_mutex_lock(&reg_mu);
     if (start_unix_ms == 0)
-        start_unix_ms = unix_ms();
+        start_unix_ms = cdc_wall_ms();
     reg = cdc_xrealloc(reg, (size_t)(nreg + 1) * sizeof(*reg));
     reg[nreg++] = m;
     pthread_mutex_unlock(&reg_mu);
@@ -84,7 +71,7 @@ void cdc_metrics_flush(cdc_pipe_metrics_t *m, int64_t micros, uint64_t rows)
     while (b < CDC_METRICS_ROW_BUCKETS && (double)rows > row_bounds[b])
         b++;
     atomic_fetch_add(&m->flush_rows[b], 1);
-    atomic_store(&m->last_commit_ms, unix_ms());
+    atomic_store(&m->last_commit_ms, cdc_wall_ms());
 }
 
 /* ---- gauges reported by readers and writers --------------------------------------------- */
@@ -401,9 +388,9 @@ static void serve_one(int fd)
 {
     char req[4096];
     size_t got = 0;
-    int64_t deadline = mono_ms() + 2000;
+    int64_t deadline = cdc_mono_ms() + 2000;
     while (got < sizeof(req) - 1) {
-        int left = (int)(deadline - mono_ms());
+        int left = (int)(deadline - cdc_mono_ms());
         struct pollfd pfd = {.fd = fd, .events = POLLIN};
         if (left <= 0 || poll(&pfd, 1, left) <= 0)
             return; /* a client that does not send a request in time is dropped */
@@ -617,7 +604,7 @@ static void st_redraw(void)
 static void *status_main(void *arg)
 {
     (void)arg;
-    int64_t last_t = mono_ms();
+    int64_t last_t = cdc_mono_ms();
     unsigned long long last_rows = sum_totals().read;
     double rate = 0;
     while (atomic_load(&st_run)) {
@@ -625,7 +612,7 @@ static void *status_main(void *arg)
             struct timespec ts = {0, 50 * 1000000L};
             nanosleep(&ts, NULL);
         }
-        int64_t now = mono_ms();
+        int64_t now = cdc_mono_ms();
         unsigned long long rows = sum_totals().read;
         if (now > last_t) {
             double inst = (double)(rows - last_rows) * 1000.0 / (double)(now - last_t);

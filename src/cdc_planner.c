@@ -20,56 +20,6 @@
 #define MAX_VIEW_DEPTH 8
 #define MAX_CONJUNCTS 64
 
-/* ---- row copies (state of ChangelogNormalize) ------------------------------------ */
-
-static void copy_value(cdc_value_t *dst, const cdc_value_t *src, const cdc_type_t *t,
-                       cdc_arena_t *arena);
-
-static cdc_row_t *copy_row(const cdc_row_t *src, const cdc_type_t *t, cdc_arena_t *arena)
-{
-    cdc_row_t *row = cdc_row_new_in(arena, src->arity);
-    row->kind = src->kind;
-    row->origin = src->origin ? cdc_arena_strdup(arena, src->origin) : NULL;
-    for (uint32_t i = 0; i < src->arity; i++)
-        copy_value(&row->values[i], &src->values[i],
-                   i < (uint32_t)t->nchildren ? t->children[i] : NULL, arena);
-    return row;
-}
-
-static void copy_value(cdc_value_t *dst, const cdc_value_t *src, const cdc_type_t *t,
-                       cdc_arena_t *arena)
-{
-    *dst = *src;
-    if (!t || (src->flags & CDC_V_NULL))
-        return;
-    switch (t->root) {
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY:
-        dst->v.s.ptr = cdc_arena_memdup(arena, src->v.s.ptr, src->v.s.len);
-        break;
-    case CDC_T_ARRAY:
-    case CDC_T_MAP: {
-        uint32_t n = src->v.arr.n;
-        dst->v.arr.elems = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
-        for (uint32_t i = 0; i < n; i++)
-            copy_value(&dst->v.arr.elems[i], &src->v.arr.elems[i], t->children[0], arena);
-        if (t->root == CDC_T_MAP) {
-            dst->v.arr.vals = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
-            for (uint32_t i = 0; i < n; i++)
-                copy_value(&dst->v.arr.vals[i], &src->v.arr.vals[i], t->children[1], arena);
-        }
-        break;
-    }
-    case CDC_T_ROW:
-        dst->v.row = copy_row(src->v.row, t, arena);
-        break;
-    default:
-        break;
-    }
-}
-
 /* Key bytes of a row: the key columns' values in a self-delimiting binary form. */
 static void key_bytes(const cdc_row_t *row, const int *key, int nkey, const cdc_type_t *t,
                       cdc_buf_t *out)
@@ -197,7 +147,7 @@ static void norm_compact(cdc_norm_state_t *st)
     cdc_arena_init(&fresh);
     for (size_t i = 0; i < st->cap; i++)
         if (st->slots[i].key && st->slots[i].key != TOMBSTONE)
-            st->slots[i].row = copy_row(st->slots[i].row, st->type, &fresh);
+            st->slots[i].row = cdc_row_keep(st->slots[i].row, st->type, &fresh);
     cdc_arena_free(&st->arena);
     st->arena = fresh;
     st->arena_live = fresh.total;
@@ -253,11 +203,11 @@ static int normalize_row(cdc_pipe_t *p, const cdc_row_t *row, cdc_arena_t *arena
         if (e->key && e->key != TOMBSTONE) {
             if (rows_equal(e->row, row, p->table_type))
                 return 0;
-            cdc_row_t *old = copy_row(e->row, p->table_type, arena);
+            cdc_row_t *old = cdc_row_keep(e->row, p->table_type, arena);
             old->kind = CDC_UPDATE_BEFORE;
             outs[n++] = old;
-            e->row = copy_row(row, p->table_type, &st->arena);
-            cdc_row_t *nw = copy_row(row, p->table_type, arena);
+            e->row = cdc_row_keep(row, p->table_type, &st->arena);
+            cdc_row_t *nw = cdc_row_keep(row, p->table_type, arena);
             nw->kind = CDC_UPDATE_AFTER;
             outs[n++] = nw;
         } else {
@@ -265,9 +215,9 @@ static int normalize_row(cdc_pipe_t *p, const cdc_row_t *row, cdc_arena_t *arena
                 st->used++;
             e->key = cdc_xstrndup(st->key.data, st->key.len);
             e->keylen = st->key.len;
-            e->row = copy_row(row, p->table_type, &st->arena);
+            e->row = cdc_row_keep(row, p->table_type, &st->arena);
             st->live++;
-            cdc_row_t *nw = copy_row(row, p->table_type, arena);
+            cdc_row_t *nw = cdc_row_keep(row, p->table_type, arena);
             nw->kind = CDC_INSERT;
             outs[n++] = nw;
         }
@@ -276,7 +226,7 @@ static int normalize_row(cdc_pipe_t *p, const cdc_row_t *row, cdc_arena_t *arena
         norm_entry_t *e = norm_find(st, st->key.data, st->key.len, false);
         if (!e)
             return 0;
-        cdc_row_t *old = copy_row(e->row, p->table_type, arena);
+        cdc_row_t *old = cdc_row_keep(e->row, p->table_type, arena);
         old->kind = CDC_DELETE;
         outs[n++] = old;
         free(e->key);
@@ -448,7 +398,8 @@ static cdc_row_t *joined_row(const cdc_lookup_join_t *j, const cdc_row_t *probe,
     if (dim && cached)
         memcpy(row->values + j->nprobe, dim->values, sizeof(cdc_value_t) * (size_t)nd);
     for (int f = 0; dim && !cached && f < nd; f++)
-        copy_value(&row->values[j->nprobe + f], &dim->values[f], j->dim_type->children[f], arena);
+        cdc_value_keep(arena, j->dim_type->children[f], &dim->values[f],
+                       &row->values[j->nprobe + f]);
     return row;
 }
 

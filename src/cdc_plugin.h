@@ -260,6 +260,19 @@ typedef struct cdc_filter_s {
 bool cdc_filter_passes(const cdc_type_t *t, const cdc_value_t *v, cdc_filter_op_t op,
                        const cdc_value_t *lit);
 
+/** Keeps filter f's literal (of type t) with cdc_value_keep; NULL for IS [NOT] NULL. */
+void cdc_filter_keep_literal(cdc_arena_t *arena, const cdc_type_t *t, const cdc_filter_t *f,
+                             cdc_value_t *out);
+
+/**
+ * Projection pushdown on top of an earlier one: fields index the current *proj (nproj
+ * long), which becomes the narrowed list. -1 (nothing changed) when a field is out of range.
+ */
+int cdc_projection_narrow(int **proj, int *nproj, const int *fields, int n);
+
+/** A new ROW type of row's fields proj[0..n) in that order (nullability kept). */
+cdc_type_t *cdc_type_project(const cdc_type_t *row, const int *proj, int n);
+
 /**
  * A field to produce under nested projection: idx[0] is a physical column
  * (index into ctx->schema), idx[1..depth-1] are field indexes inside nested

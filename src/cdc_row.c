@@ -881,3 +881,51 @@ int cdc_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *
         return 2;
     }
 }
+
+/* ---- copies that outlive their batch ----------------------------------------------------------
+ */
+
+void cdc_value_keep(cdc_arena_t *arena, const cdc_type_t *t, const cdc_value_t *in,
+                    cdc_value_t *out)
+{
+    *out = *in;
+    if (!t || (in->flags & CDC_V_NULL))
+        return;
+    switch (t->root) {
+    case CDC_T_CHAR:
+    case CDC_T_VARCHAR:
+    case CDC_T_BINARY:
+    case CDC_T_VARBINARY:
+        out->v.s.ptr = cdc_arena_memdup(arena, in->v.s.ptr, in->v.s.len ? in->v.s.len : 1);
+        break;
+    case CDC_T_ARRAY:
+    case CDC_T_MAP: {
+        uint32_t n = in->v.arr.n;
+        out->v.arr.elems = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
+        for (uint32_t i = 0; i < n; i++)
+            cdc_value_keep(arena, t->children[0], &in->v.arr.elems[i], &out->v.arr.elems[i]);
+        if (t->root == CDC_T_MAP) {
+            out->v.arr.vals = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
+            for (uint32_t i = 0; i < n; i++)
+                cdc_value_keep(arena, t->children[1], &in->v.arr.vals[i], &out->v.arr.vals[i]);
+        }
+        break;
+    }
+    case CDC_T_ROW:
+        out->v.row = cdc_row_keep(in->v.row, t, arena);
+        break;
+    default:
+        break;
+    }
+}
+
+cdc_row_t *cdc_row_keep(const cdc_row_t *src, const cdc_type_t *t, cdc_arena_t *arena)
+{
+    cdc_row_t *row = cdc_row_new_in(arena, src->arity);
+    row->kind = src->kind;
+    row->origin = src->origin ? cdc_arena_strdup(arena, src->origin) : NULL;
+    for (uint32_t i = 0; i < src->arity; i++)
+        cdc_value_keep(arena, i < (uint32_t)t->nchildren ? t->children[i] : NULL, &src->values[i],
+                       &row->values[i]);
+    return row;
+}

@@ -180,6 +180,15 @@ void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *typ
  */
 int cdc_value_cmp(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b);
 
+/**
+ * Copies value in (of type t; NULL t: a shallow copy) to *out with everything it points to
+ * (strings, bytes, arrays, maps, rows) copied into arena, so it outlives its batch.
+ */
+void cdc_value_keep(cdc_arena_t *arena, const cdc_type_t *t, const cdc_value_t *in,
+                    cdc_value_t *out);
+/** A copy of row (of ROW type t) and everything it points to, in arena. */
+cdc_row_t *cdc_row_keep(const cdc_row_t *src, const cdc_type_t *t, cdc_arena_t *arena);
+
 void cdc_row_print(cdc_buf_t *out, const cdc_row_t *row, const cdc_type_t *row_type);
 /** Writes v in decimal ("-42"); returns the length; buf >= 21 bytes. */
 int cdc_int64_format(int64_t v, char *buf);

@@ -25,6 +25,7 @@
 #include "cdc_log.h"
 #include "cdc_metrics.h"
 #include "cdc_planner.h"
+#include "cdc_util.h"
 
 static atomic_int stop_requested;
 
@@ -126,20 +127,6 @@ static void *watchdog_main(void *arg)
         }
     }
     return NULL;
-}
-
-static int64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- job execution ----------------------------------------------------------- */
@@ -265,7 +252,7 @@ static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *wri
                         int64_t unflushed)
 {
     cdc_pipe_t *p = t->pipe;
-    int64_t t0 = now_us();
+    int64_t t0 = cdc_mono_us();
     if (t->two_phase) {
         if (two_phase_commit(t, reader, writer) < 0)
             return -1;
@@ -280,7 +267,7 @@ static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *wri
         if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
             return -1;
     }
-    int64_t took = now_us() - t0;
+    int64_t took = cdc_mono_us() - t0;
     cdc_metrics_flush(t->metrics, took, (uint64_t)unflushed);
     report_gauges(t, reader, writer);
     if (cdc_log_enabled(CDC_LOG_DEBUG))
@@ -311,7 +298,7 @@ static void *run_split(void *arg)
     sink_positions_open(t, reader, writer);
     if (cdc_pipe_split_open(p, t->split, &ps, &t->err) < 0)
         goto done;
-    int64_t last_flush = now_ms();
+    int64_t last_flush = cdc_mono_ms();
     int64_t unflushed = 0;
     bool end = false;
     report_gauges(t, reader, writer);
@@ -375,7 +362,7 @@ static void *run_split(void *arg)
         if (t->skipped != skipped_before)
             atomic_fetch_add(&t->metrics->skipped, t->skipped - skipped_before);
         unflushed += batch.n;
-        int64_t now = now_ms();
+        int64_t now = cdc_mono_ms();
         if (barrier || (unflushed > 0 &&
                         (unflushed >= t->settings->flush_rows ||
                          now - last_flush >= t->settings->flush_interval_ms) &&

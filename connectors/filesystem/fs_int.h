@@ -16,6 +16,7 @@
 
 #include "cdc_file.h"
 #include "cdc_plugin.h"
+#include "cdc_util.h"
 
 #define FS_DEFAULT_PARTITION "__HIVE_DEFAULT_PARTITION__"
 #define FS_CATALOG_FILE "_cdcflow_partitions" /* partitions committed by policy "catalog" */
@@ -41,10 +42,6 @@ bool fs_hidden(const char *name);
 int fs_mkdirs(const char *dir, cdc_error_t **err);
 /** 32 random hex digits (a uuid without dashes) into buf[33]. */
 void fs_random_id(char buf[33]);
-/** Wall-clock milliseconds since the epoch. */
-int64_t fs_wall_ms(void);
-/** Monotonic milliseconds. */
-int64_t fs_mono_ms(void);
 
 /* ---- listing ----------------------------------------------------------------------------- */
 

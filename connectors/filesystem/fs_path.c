@@ -9,6 +9,7 @@
 #endif
 
 #include "fs_int.h"
+#include "cdc_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -45,24 +46,14 @@ void fs_escape(cdc_buf_t *out, const char *s, size_t n)
     }
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 char *fs_unescape(const char *s, size_t n)
 {
     char *out = cdc_xmalloc(n + 1);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-            out[k++] = (char)(hexval(s[i + 1]) << 4 | hexval(s[i + 2]));
+        if (s[i] == '%' && i + 2 < n && cdc_hex_digit(s[i + 1]) >= 0 &&
+            cdc_hex_digit(s[i + 2]) >= 0) {
+            out[k++] = (char)(cdc_hex_digit(s[i + 1]) << 4 | cdc_hex_digit(s[i + 2]));
             i += 2;
         } else {
             out[k++] = s[i];
@@ -130,20 +121,6 @@ void fs_random_id(char buf[33])
         buf[2 * i + 1] = hex[b[i] & 15];
     }
     buf[32] = '\0';
-}
-
-int64_t fs_wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t fs_mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* ---- values ------------------------------------------------------------------------------------

@@ -153,7 +153,7 @@ static int find_ps(fs_sink_t *sink, const char *rel, const char *const *vals)
     p->vals = cdc_xcalloc((size_t)sink->npkeys + 1, sizeof(char *));
     for (int k = 0; k < sink->npkeys; k++)
         p->vals[k] = cdc_xstrdup(vals[k]);
-    p->created_ms = fs_wall_ms();
+    p->created_ms = cdc_wall_ms();
     return sink->nps++;
 }
 
@@ -303,7 +303,7 @@ static int commit_ready(fs_sink_t *sink, bool all, cdc_error_t **err)
 {
     if (sink->npkeys == 0 || sink->npolicies == 0)
         return 0;
-    int64_t now = fs_wall_ms();
+    int64_t now = cdc_wall_ms();
     for (int i = 0; i < sink->nps; i++) {
         fs_pstate_t *p = &sink->ps[i];
         if (!p->pending || p->open > 0)
@@ -416,7 +416,7 @@ static int open_file(fs_writer_t *w, const char *rel, char **vals, cdc_error_t *
         return -1;
     }
     long long n = (long long)w->seq++;
-    fs_open_t f = {.fd = -1, .dir = dir, .rel = cdc_xstrdup(rel), .opened_ms = fs_mono_ms()};
+    fs_open_t f = {.fd = -1, .dir = dir, .rel = cdc_xstrdup(rel), .opened_ms = cdc_mono_ms()};
     f.tmp = cdc_strdup_printf("%s/.part-%s-%d-%lld.inprogress", dir, sink->jobid, w->subtask, n);
     f.final = cdc_strdup_printf("%s/part-%s-%d-%lld", dir, sink->jobid, w->subtask, n);
     f.fd = open(f.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -494,7 +494,7 @@ static int fsw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t *
         if (f->bytes >= sink->roll_size && roll(w, fi, err) < 0)
             rc = -1;
     }
-    int64_t now = fs_mono_ms();
+    int64_t now = cdc_mono_ms();
     for (int i = w->nopen - 1; i >= 0 && rc == 0; i--)
         if (now - w->open[i].opened_ms >= sink->roll_ms)
             rc = roll(w, i, err);

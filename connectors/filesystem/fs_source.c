@@ -191,16 +191,6 @@ static int fss_apply_partitions(cdc_source_t *base, const cdc_kv_t *parts, int n
     return 0;
 }
 
-static void copy_literal(cdc_arena_t *arena, const cdc_type_t *t, const cdc_value_t *in,
-                         cdc_value_t *out)
-{
-    *out = *in;
-    if (cdc_value_is_null(in))
-        return;
-    if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR)
-        out->v.s.ptr = cdc_arena_memdup(arena, in->v.s.ptr, in->v.s.len ? in->v.s.len : 1);
-}
-
 /* Filters on partition columns are decided per partition directory, exactly. */
 static int fss_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, int n, bool *accepted)
 {
@@ -218,11 +208,8 @@ static int fss_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, in
         fs_filter_t *f = &src->filters[src->nfilters++];
         f->key = key;
         f->op = filters[i].op;
-        memset(&f->value, 0, sizeof(f->value));
-        f->value.flags = CDC_V_NULL;
-        if (f->op != CDC_FILTER_IS_NULL && f->op != CDC_FILTER_IS_NOT_NULL)
-            copy_literal(&src->arena, src->schema->children[filters[i].field], &filters[i].value,
-                         &f->value);
+        cdc_filter_keep_literal(&src->arena, src->schema->children[filters[i].field], &filters[i],
+                                &f->value);
         f->text = cdc_xstrdup(filters[i].text ? filters[i].text : "?");
         accepted[i] = true;
     }
@@ -232,11 +219,7 @@ static int fss_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, in
 
 static void rebuild_produced(fs_source_t *src)
 {
-    cdc_type_t *t = cdc_type_new_row();
-    t->nullable = src->schema->nullable;
-    for (int k = 0; k < src->nproj; k++)
-        cdc_type_row_add(t, src->schema->names[src->proj[k]],
-                         cdc_type_copy(src->schema->children[src->proj[k]]));
+    cdc_type_t *t = cdc_type_project(src->schema, src->proj, src->nproj);
     cdc_type_destroy((cdc_type_t *)src->base.produced);
     src->base.produced = t;
 }
@@ -244,15 +227,8 @@ static void rebuild_produced(fs_source_t *src)
 static int fss_apply_projection(cdc_source_t *base, const int *fields, int n)
 {
     fs_source_t *src = (fs_source_t *)base;
-    for (int k = 0; k < n; k++)
-        if (fields[k] < 0 || fields[k] >= src->nproj)
-            return -1;
-    int *proj = cdc_xmalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < n; k++)
-        proj[k] = src->proj[fields[k]];
-    free(src->proj);
-    src->proj = proj;
-    src->nproj = n;
+    if (cdc_projection_narrow(&src->proj, &src->nproj, fields, n) < 0)
+        return -1;
     src->projected = true;
     rebuild_produced(src);
     return 0;
@@ -472,9 +448,8 @@ static int reader_part(fs_reader_t *r, const fs_listing_t *l, const fs_file_t *f
     int nk = r->src->npkeys;
     p->vals = cdc_arena_alloc(&r->arena, sizeof(cdc_value_t) * (size_t)(nk ? nk : 1));
     for (int k = 0; k < nk; k++) {
-        p->vals[k] = lp->vals[k];
-        copy_literal(&r->arena, r->src->schema->children[r->src->pkeys[k]], &lp->vals[k],
-                     &p->vals[k]);
+        cdc_value_keep(&r->arena, r->src->schema->children[r->src->pkeys[k]], &lp->vals[k],
+                       &p->vals[k]);
     }
     p->kept = part_selected(r->src, p);
     return r->nparts++;
@@ -512,7 +487,7 @@ static int rescan(fs_reader_t *r, cdc_error_t **err)
             add_file(r, f->rel, p);
     }
     fs_listing_free(&l);
-    r->next_scan = fs_mono_ms() + src->monitor_ms;
+    r->next_scan = cdc_mono_ms() + src->monitor_ms;
     return 0;
 }
 
@@ -762,7 +737,7 @@ static int fsr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc
     uint32_t n0 = out->n;
     while (out->n - n0 < max_rows) {
         if (r->fd < 0) {
-            if (r->cur >= r->nfiles && src->monitor_ms > 0 && fs_mono_ms() >= r->next_scan) {
+            if (r->cur >= r->nfiles && src->monitor_ms > 0 && cdc_mono_ms() >= r->next_scan) {
                 if (rescan(r, err) < 0)
                     return CDC_POLL_ERROR;
             }

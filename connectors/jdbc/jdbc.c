@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "jdbc_int.h"
+#include "cdc_util.h"
 
 /* ---- SQL text shared by the dialects -------------------------------------------------- */
 
@@ -270,7 +271,7 @@ typedef struct jdbc_writer_s {
     buffer_t *job;   /* handed to the flush thread; NULL while it is idle */
     buffer_t *retry; /* its flush failed: written again before anything newer */
     bool stop;
-    cdc_error_t *job_err; /* the flush thread's failure, not yet returned */
+    cdc_error_t *job_err;               /* the flush thread's failure, not yet returned */
     _Atomic unsigned long long retries; /* transactions rolled back and replayed */
     /* used by the flush thread only (and by open before it starts) */
     stmt_slot_t cache[STMT_CACHE];
@@ -279,13 +280,6 @@ typedef struct jdbc_writer_s {
     jdbc_param_t *params;
     cdc_buf_t sql;
 } jdbc_writer_t;
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* ---- keys -------------------------------------------------------------------------- */
 
@@ -913,7 +907,7 @@ static int hand_over(jdbc_writer_t *w, cdc_error_t **err)
         if (flush_status(w, true, err) < 0)
             return -1;
     }
-    w->last_flush_ms = now_ms();
+    w->last_flush_ms = cdc_mono_ms();
     buffer_t *b = w->cur;
     if (b->n == 0) {
         buffer_reset(b);
@@ -952,7 +946,7 @@ static int jdbc_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t 
         if (++w->cur->pending >= w->sink->max_rows && hand_over(w, err) < 0)
             return -1;
     }
-    if (w->cur->n > 0 && now_ms() - w->last_flush_ms >= w->sink->interval_ms)
+    if (w->cur->n > 0 && cdc_mono_ms() - w->last_flush_ms >= w->sink->interval_ms)
         return hand_over(w, err);
     return 0;
 }
@@ -1069,7 +1063,7 @@ static int jdbc_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wr
     pthread_cond_init(&w->cv, NULL);
     w->omit = cdc_xcalloc((size_t)w->ncols + 1, 1);
     w->params = cdc_xcalloc((size_t)w->ncols + 1, sizeof(jdbc_param_t));
-    w->last_flush_ms = now_ms();
+    w->last_flush_ms = cdc_mono_ms();
     if (w->d->connect(sink->target, sink->username, sink->password, &w->conn, err) < 0) {
         cdc_error_add_context(*err, "jdbc sink of \"%s\"", sink->qualified);
         jdbc_close(&w->base);

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "kafka_int.h"
+#include "cdc_util.h"
 
 typedef struct kafka_sink_s {
     cdc_sink_t base;
@@ -52,13 +53,6 @@ typedef struct kafka_writer_s {
     cdc_arena_t arena;
     int64_t buffer_since_ms;
 } kafka_writer_t;
-
-static int64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static uint64_t hash_bytes(const char *p, size_t n)
 {
@@ -146,7 +140,7 @@ static int buffer_put(kafka_writer_t *w, const char *key, size_t klen, const cha
     kbuf_entry_t *e = &w->slots[j];
     if (!e->used) {
         if (w->nkeys == 0)
-            w->buffer_since_ms = mono_ms();
+            w->buffer_since_ms = cdc_mono_ms();
         e->used = true;
         e->hash = h;
         e->key = cdc_arena_memdup(&w->arena, key ? key : "", klen);
@@ -222,7 +216,7 @@ static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
             return -1;
     }
     if (w->buffering && w->nkeys > 0 &&
-        mono_ms() - w->buffer_since_ms >= w->sink->t.buffer_interval_ms &&
+        cdc_mono_ms() - w->buffer_since_ms >= w->sink->t.buffer_interval_ms &&
         buffer_produce(w, err) < 0)
         return -1;
     rd_kafka_poll(w->rk, 0);

@@ -54,6 +54,7 @@
 #include "cdc_log.h"
 #include "cdc_file.h"
 #include "cdc_plugin.h"
+#include "cdc_util.h"
 
 #define PGC_PINNED                                                                                 \
     "-c DateStyle=ISO -c TimeZone=UTC -c extra_float_digits=3 -c IntervalStyle=postgres "          \
@@ -140,13 +141,6 @@ typedef struct pgc_reader {
     uint64_t ckpt_lsn;   /* stream from here: every transaction before it is committed */
     bool ckpt_snapshot;  /* a snapshot was committed (the slot copy may still be due) */
 } pgc_reader_t;
-
-static int64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static const char *opt(const cdc_config_t *cfg, const char *key)
 {
@@ -577,7 +571,7 @@ static void set_u64(uint8_t *p, uint64_t v)
 
 static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
 {
-    int64_t now = mono_ms();
+    int64_t now = cdc_mono_ms();
     if (!force && now - r->last_status_ms < PGC_STATUS_INTERVAL_MS)
         return 0;
     uint8_t msg[34];
@@ -628,7 +622,7 @@ static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     }
     PQclear(res);
     r->streaming = true;
-    r->last_status_ms = mono_ms();
+    r->last_status_ms = cdc_mono_ms();
     cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "streaming changes from slot \"%s\"", slot);
     return 0;
 }
@@ -764,7 +758,7 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
 
 static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
 {
-    int64_t deadline = mono_ms() + 100;
+    int64_t deadline = cdc_mono_ms() + 100;
     while (out->n < max) {
         char *buf = NULL;
         int len = PQgetCopyData(r->repl, &buf, 1);
@@ -785,7 +779,7 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
         /* nothing buffered: return what we have, or wait (bounded) for the socket */
         if (out->n > 0)
             break;
-        int left = (int)(deadline - mono_ms());
+        int left = (int)(deadline - cdc_mono_ms());
         if (left <= 0)
             break;
         struct pollfd pfd = {.fd = PQsocket(r->repl), .events = POLLIN};

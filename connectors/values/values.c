@@ -21,6 +21,7 @@
 #endif
 
 #include "cdc_values.h"
+#include "cdc_util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -325,17 +326,6 @@ static void values_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 
 enum { CONV_OK = 0, CONV_BAD = -1, CONV_NESTED = -2, CONV_NOT_NULL = -3 };
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static size_t utf8_chars(const char *s, size_t n)
 {
     size_t c = 0;
@@ -436,7 +426,7 @@ static int convert(const cdc_type_t *t, const char *s, size_t n, bool quoted, cd
             return CONV_BAD;
         char *bytes = cdc_arena_alloc(arena, nb ? nb : 1);
         for (size_t i = 0; i < nb; i++) {
-            int hi = hexval(s[2 + 2 * i]), lo = hexval(s[3 + 2 * i]);
+            int hi = cdc_hex_digit(s[2 + 2 * i]), lo = cdc_hex_digit(s[3 + 2 * i]);
             if (hi < 0 || lo < 0)
                 return CONV_BAD;
             bytes[i] = (char)(hi << 4 | lo);
@@ -773,11 +763,7 @@ static int *select_rows(const values_source_t *src, int *n)
 
 static void rebuild_produced(values_source_t *src)
 {
-    cdc_type_t *t = cdc_type_new_row();
-    t->nullable = src->schema->nullable;
-    for (int k = 0; k < src->nproj; k++)
-        cdc_type_row_add(t, src->schema->names[src->proj[k]],
-                         cdc_type_copy(src->schema->children[src->proj[k]]));
+    cdc_type_t *t = cdc_type_project(src->schema, src->proj, src->nproj);
     for (int k = 0; k < src->nmsel; k++)
         cdc_type_row_add(t, src->meta.keys[src->msel[k]],
                          cdc_type_copy(src->meta.row->children[src->msel[k]]));
@@ -885,24 +871,6 @@ static int vs_apply_partitions(cdc_source_t *base, const cdc_kv_t *parts, int np
     return 0;
 }
 
-static void copy_value(cdc_arena_t *arena, const cdc_type_t *t, const cdc_value_t *in,
-                       cdc_value_t *out)
-{
-    *out = *in;
-    if (cdc_value_is_null(in))
-        return;
-    switch (t->root) {
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY:
-        out->v.s.ptr = cdc_arena_memdup(arena, in->v.s.ptr, in->v.s.len ? in->v.s.len : 1);
-        break;
-    default:
-        break;
-    }
-}
-
 static int vs_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, int n, bool *accepted)
 {
     values_source_t *src = (values_source_t *)base;
@@ -923,10 +891,7 @@ static int vs_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, int
         vfilter_t *vf = &src->filters[src->nfilters++];
         vf->field = f->field;
         vf->op = f->op;
-        memset(&vf->value, 0, sizeof(vf->value));
-        vf->value.flags = CDC_V_NULL;
-        if (f->op != CDC_FILTER_IS_NULL && f->op != CDC_FILTER_IS_NOT_NULL)
-            copy_value(&src->arena, t, &f->value, &vf->value);
+        cdc_filter_keep_literal(&src->arena, t, f, &vf->value);
         vf->text = cdc_xstrdup(f->text ? f->text : "?");
         accepted[k] = true;
     }
@@ -936,17 +901,8 @@ static int vs_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, int
 static int vs_apply_projection(cdc_source_t *base, const int *fields, int n)
 {
     values_source_t *src = (values_source_t *)base;
-    if (!src->proj_enabled || n < 0 || (n > 0 && !fields))
+    if (!src->proj_enabled || cdc_projection_narrow(&src->proj, &src->nproj, fields, n) < 0)
         return -1;
-    for (int k = 0; k < n; k++)
-        if (fields[k] < 0 || fields[k] >= src->nproj)
-            return -1;
-    int *proj = cdc_xmalloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-    for (int k = 0; k < n; k++)
-        proj[k] = src->proj[fields[k]];
-    free(src->proj);
-    src->proj = proj;
-    src->nproj = n;
     src->projected = true;
     rebuild_produced(src);
     return 0;

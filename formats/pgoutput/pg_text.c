@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pg_int.h"
+#include "cdc_util.h"
 
 /* built-in type OIDs (pg_type.dat) */
 enum {
@@ -377,17 +378,6 @@ static const char *parse_interval(const char *s, size_t len, int64_t *out)
     return NULL;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 static const char *parse_bytea(const char *s, size_t len, cdc_arena_t *arena, cdc_str_t *out)
 {
     if (len < 2 || s[0] != '\\' || s[1] != 'x' || (len & 1))
@@ -395,7 +385,7 @@ static const char *parse_bytea(const char *s, size_t len, cdc_arena_t *arena, cd
     size_t n = (len - 2) / 2;
     char *b = cdc_arena_alloc(arena, n ? n : 1);
     for (size_t k = 0; k < n; k++) {
-        int hi = hexval(s[2 + 2 * k]), lo = hexval(s[3 + 2 * k]);
+        int hi = cdc_hex_digit(s[2 + 2 * k]), lo = cdc_hex_digit(s[3 + 2 * k]);
         if (hi < 0 || lo < 0)
             return "not a hex bytea";
         b[k] = (char)(hi << 4 | lo);
