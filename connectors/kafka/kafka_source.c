@@ -995,7 +995,7 @@ static void kr_close(cdc_reader_t *base)
         return;
     r->closing = true;
     release_held(r);
-    if (r->rk && r->npos > 0)
+    if (r->rk && r->npos > 0 && !r->lost && !rd_kafka_assignment_lost(r->rk))
         commit_positions(r, true, true); /* the last async commits may still be in flight */
     if (r->rk && r->revoke_pending) {
         /* a revoke the runtime did not get to finish (an error came first): librdkafka waits
