@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-20}
-conf=${CDC_CONFORMANCE_DIR:-$(cd .. && pwd)/shared/conformance}
+conf=${CDC_CONFORMANCE_DIR:-$PWD/tests/conformance}
 CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCDC_FUZZ=ON -DCDC_TESTS=OFF \
   -DCDC_WERROR=ON >/dev/null
 cmake --build build-fuzz -j"$(nproc)" >/dev/null

@@ -10,7 +10,7 @@
 
 #define CANAL_META "database,table,sql-type,pk-names,ingestion-timestamp,event-timestamp"
 
-/* ---- conformance (shared/conformance/flink-json, EXPECTED.md part D) ------------------ */
+/* ---- conformance (tests/conformance/flink-json, EXPECTED.md part D) ------------------ */
 
 T(conformance_canal_data)
 {

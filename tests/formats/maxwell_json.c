@@ -10,7 +10,7 @@
 
 #define MAXWELL_META "database,table,primary-key-columns,ingestion-timestamp"
 
-/* ---- conformance (shared/conformance/flink-json, EXPECTED.md part E) ------------------ */
+/* ---- conformance (tests/conformance/flink-json, EXPECTED.md part E) ------------------ */
 
 T(conformance_maxwell_data)
 {

@@ -10,7 +10,7 @@
 
 #define OGG_META "table,primary-keys,ingestion-timestamp,event-timestamp"
 
-/* ---- conformance (shared/conformance/flink-json, EXPECTED.md part F) ------------------ */
+/* ---- conformance (tests/conformance/flink-json, EXPECTED.md part F) ------------------ */
 
 T(conformance_ogg_data)
 {

@@ -6,7 +6,7 @@
 # checked too. Needs CDCFLOW_BIN and CDC_CONFORMANCE_DIR (ctest sets both).
 set -uo pipefail
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
-dir=${CDC_CONFORMANCE_DIR:?CDC_CONFORMANCE_DIR must point at shared/conformance}/flink-json
+dir=${CDC_CONFORMANCE_DIR:?CDC_CONFORMANCE_DIR must point at tests/conformance}/flink-json
 exp=$dir/expected
 schema='id INT NOT NULL, name STRING, description STRING, weight FLOAT'
 tmp=$(mktemp -d)

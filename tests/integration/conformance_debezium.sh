@@ -6,7 +6,7 @@
 # Ends with "conformance_debezium: N passed, M failed"; exits non-zero on any failure.
 set -uo pipefail
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
-conf=${CDC_CONFORMANCE_DIR:?CDC_CONFORMANCE_DIR must point at shared/conformance}
+conf=${CDC_CONFORMANCE_DIR:?CDC_CONFORMANCE_DIR must point at tests/conformance}
 fj=$conf/flink-json
 dbz=$conf/debezium
 tmp=$(mktemp -d)
