@@ -5,9 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git
-  libyajl-dev            # JSON: yajl's streaming callback parser and generator
-  librdkafka-dev kafkacat # Kafka client library; kcat proves interoperability
-  libpq-dev default-libmysqlclient-dev libsqlite3-dev sqlite3
+  librdkafka-dev kafkacat # the core's embedded broker (kafka-mock); kcat proves interoperability
+  sqlite3                # the sqlite3 shell the jdbc tests read their tables with
   postgresql             # PostgreSQL 15 server for the jdbc_postgres tests
   mariadb-server mariadb-client # MariaDB 10.11 server and client for the jdbc_mysql tests
   libcriterion-dev       # unit tests
@@ -18,6 +17,10 @@ packages=(
   docker-compose         # tests: `docker-compose config` validates docker-compose.yml (no engine)
   python3-mysqldb        # the Python peer of bench/mysql_sink.sh
 )
+
+# each plugin's own build packages, declared in its folder (PACKAGES in its cdc_plugin() call)
+mapfile -t plugin_packages < <("$(dirname "$0")/plugin-packages.sh")
+packages+=("${plugin_packages[@]}")
 
 missing=()
 for p in "${packages[@]}"; do

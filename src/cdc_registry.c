@@ -2,8 +2,8 @@
  * cdc_registry.c — the list of factories, start-up checks, and resolving a
  * table's options against its connector and formats.
  *
- * Adding a format or connector: define its factory in its own folder and add
- * one line to the matching list below.
+ * Adding a format or connector: define its factory in its own folder, whose
+ * CMakeLists.txt names it in a cdc_plugin() call; the list below is generated.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -12,53 +12,32 @@
 
 #include "cdc_plugin.h"
 
-extern const cdc_format_factory_t cdc_format_canal_json;
-extern const cdc_format_factory_t cdc_format_csv;
-extern const cdc_format_factory_t cdc_format_debezium_json;
-extern const cdc_format_factory_t cdc_format_json;
-extern const cdc_format_factory_t cdc_format_maxwell_json;
-extern const cdc_format_factory_t cdc_format_ogg_json;
-extern const cdc_format_factory_t cdc_format_mysql_binlog;
-extern const cdc_format_factory_t cdc_format_pgoutput;
-extern const cdc_connector_factory_t cdc_connector_datagen;
-extern const cdc_connector_factory_t cdc_connector_filesystem;
-extern const cdc_connector_factory_t cdc_connector_jdbc;
-extern const cdc_connector_factory_t cdc_connector_mysql_cdc;
-extern const cdc_connector_factory_t cdc_connector_kafka;
-extern const cdc_connector_factory_t cdc_connector_upsert_kafka;
-extern const cdc_connector_factory_t cdc_connector_print;
-extern const cdc_connector_factory_t cdc_connector_blackhole;
-extern const cdc_connector_factory_t cdc_connector_values;
-extern const cdc_connector_factory_t cdc_connector_postgres_cdc;
+/* The factories of the plugins this build has: cdc_registry_list.h is generated
+ * by CMake from each plugin folder's cdc_plugin() call (cmake/CdcPlugin.cmake),
+ * sorted by symbol, one CDC_FORMAT(sym) or CDC_CONNECTOR(sym) line each. */
+#define CDC_FORMAT(sym) extern const cdc_format_factory_t sym;
+#define CDC_CONNECTOR(sym) extern const cdc_connector_factory_t sym;
+#include "cdc_registry_list.h"
+#undef CDC_FORMAT
+#undef CDC_CONNECTOR
 
-// clang-format off
 static const cdc_format_factory_t *const formats[] = {
-    &cdc_format_canal_json,
-    &cdc_format_csv,
-    &cdc_format_debezium_json,
-    &cdc_format_json,
-    &cdc_format_maxwell_json,
-    &cdc_format_ogg_json,
-    &cdc_format_mysql_binlog,
-    &cdc_format_pgoutput,
+#define CDC_FORMAT(sym) &sym,
+#define CDC_CONNECTOR(sym)
+#include "cdc_registry_list.h"
+#undef CDC_FORMAT
+#undef CDC_CONNECTOR
     NULL,
 };
 
 static const cdc_connector_factory_t *const connectors[] = {
-    &cdc_connector_blackhole,
-    &cdc_connector_datagen,
-    &cdc_connector_filesystem,
-    &cdc_connector_jdbc,
-    &cdc_connector_kafka,
-    &cdc_connector_mysql_cdc,
-    &cdc_connector_postgres_cdc,
-    &cdc_connector_print,
-    &cdc_connector_upsert_kafka,
-    &cdc_connector_values,
+#define CDC_FORMAT(sym)
+#define CDC_CONNECTOR(sym) &sym,
+#include "cdc_registry_list.h"
+#undef CDC_FORMAT
+#undef CDC_CONNECTOR
     NULL,
 };
-
-// clang-format on
 
 const cdc_format_factory_t *const *cdc_registry_formats(void)
 {

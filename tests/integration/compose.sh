@@ -50,19 +50,28 @@ for f in "$src"/schemas/*.sql; do
 done
 
 # 3. the Dockerfile
-for pkg in $(sed -n '/^FROM debian:12-slim/,$p' "$src/Dockerfile" | grep -Eo 'lib[a-z0-9.+-]+[0-9]|ca-certificates' | sort -u); do
-  apt-cache show "$pkg" >/dev/null 2>&1 && ok || bad "Dockerfile runtime package $pkg is not in Debian 12"
-done
 grep -q '^USER cdcflow' "$src/Dockerfile" && ok || bad "the image does not run as a non-root user"
 grep -A1 HEALTHCHECK "$src/Dockerfile" | grep -q '"cdcflow", "health"' && ok || bad "no healthcheck in the Dockerfile"
-# the libraries the binary needs are the ones the image installs
-need=$(ldd "$bin" | grep -Eo 'lib(yajl|rdkafka|pq|mariadb|sqlite3)[^ ]*' | sort -u)
-for lib in $need; do
+# the runtime image installs what scripts/runtime-packages.sh derives from the binary:
+# every library the binary needs, each owned by a Debian 12 package
+grep -q 'scripts/runtime-packages.sh /build/cdcflow' "$src/Dockerfile" && ok ||
+  bad "the Dockerfile does not derive its runtime packages from the binary"
+if runtime=$("$src/scripts/runtime-packages.sh" "$bin" 2>"$tmp/rt.err"); then ok; else
+  bad "runtime-packages.sh: $(cat "$tmp/rt.err")"
+fi
+for lib in $(ldd "$bin" | grep -Eo 'lib(rdkafka|pq|mariadb|sqlite3)[^ ]*' | sort -u); do
   case $lib in
-  libyajl*) p=libyajl2 ;; librdkafka*) p=librdkafka1 ;; libpq*) p=libpq5 ;;
-  libmariadb*) p=libmariadb3 ;; libsqlite3*) p=libsqlite3-0 ;;
+  librdkafka*) p=librdkafka1 ;; libpq*) p=libpq5 ;; libmariadb*) p=libmariadb3 ;; libsqlite3*) p=libsqlite3-0 ;;
   esac
-  grep -q "$p" "$src/Dockerfile" && ok || bad "the binary links $lib but the image lacks $p"
+  grep -qx "$p" <<<"$runtime" && ok || bad "the binary links $lib but the runtime packages lack $p"
+done
+for pkg in $runtime; do
+  apt-cache show "$pkg" >/dev/null 2>&1 && ok || bad "runtime package $pkg is not in Debian 12"
+done
+# the build stage installs what the plugins declare
+grep -q 'scripts/plugin-packages.sh' "$src/Dockerfile" && ok || bad "the Dockerfile does not install the plugins' packages"
+for pkg in $("$src/scripts/plugin-packages.sh"); do
+  apt-cache show "$pkg" >/dev/null 2>&1 && ok || bad "plugin build package $pkg is not in Debian 12"
 done
 
 echo "compose: $pass passed, $fail failed"
