@@ -10,6 +10,7 @@
  * thread): no locks.
  */
 #include "cdc_lookup.h"
+#include "cdc_log.h"
 #include "cdc_util.h"
 
 #include <stdio.h>
@@ -433,8 +434,9 @@ int cdc_lookup_fetch(cdc_lookup_t *lk, const cdc_value_t *keys, int max_retries,
             return -1;
         }
         int64_t ms = cdc_lookup_backoff_ms(attempt + 1);
-        fprintf(stderr, "cdcflow: lookup failed (attempt %d of %d), retrying in %lld ms: %s%s%s\n",
-                attempt + 1, max_retries + 1, (long long)ms, e->message, e->detail ? ": " : "",
+        cdc_log(CDC_LOG_WARN, NULL, NULL,
+                "lookup failed (attempt %d of %d), retrying in %lld ms: %s%s%s", attempt + 1,
+                max_retries + 1, (long long)ms, e->message, e->detail ? ": " : "",
                 e->detail ? e->detail : "");
         cdc_error_destroy(e);
         struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};

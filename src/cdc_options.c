@@ -2,6 +2,7 @@
  * cdc_options.c — option tables: the validator, typed getters, parsers.
  */
 #include "cdc_options.h"
+#include "cdc_log.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -630,7 +631,7 @@ static int def_index(const cdc_config_t *cfg, const char *key)
     for (int i = 0; i < cfg->ndefs; i++)
         if (strcmp(cfg->defs[i].key, key) == 0)
             return i;
-    fprintf(stderr, "cdcflow: internal error: option \"%s\" is not declared by %s\n", key,
+    cdc_log(CDC_LOG_ERROR, NULL, NULL, "internal error: option \"%s\" is not declared by %s", key,
             cfg->label);
     abort();
 }

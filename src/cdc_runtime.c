@@ -121,8 +121,6 @@ static void *watchdog_main(void *arg)
                     "did not stop within %lld s (--stop-timeout); exiting without committing "
                     "what was not yet flushed; it is read again on the next start",
                     (long long)(stop_timeout_ms / 1000));
-            fprintf(stderr, "cdcflow: error: did not stop within %lld s; exiting\n",
-                    (long long)(stop_timeout_ms / 1000));
             _exit(3);
         }
     }

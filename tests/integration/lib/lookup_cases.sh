@@ -232,7 +232,7 @@ SQL
     bad "$1 restart: the job did not survive the restart"
     tail -20 restart.err
   fi
-  if grep -q 'cdcflow: lookup failed (attempt 1 of 6), retrying in 1000 ms' restart.err; then ok; else
+  if grep -q 'WARN  lookup failed (attempt 1 of 6), retrying in 1000 ms' restart.err; then ok; else
     bad "$1 restart: no lookup was retried (the restart went unnoticed)"
   fi
   local joined
