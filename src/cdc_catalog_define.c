@@ -563,6 +563,160 @@ static int resolve_key_list(const src_t *s, cdc_table_def_t *t, const cdc_sql_id
     return 0;
 }
 
+/* CREATE TABLE: the primary key and the partition keys, given or from the LIKE base. */
+static int table_keys(const src_t *s, const cdc_sql_create_table_t *ct, cdc_table_def_t *t,
+                      const cdc_table_def_t *base, const cdc_sql_like_mode_t *modes,
+                      cdc_error_t **err)
+{
+    /* primary key */
+    bool base_pk = base && base->npk && modes[CDC_SQL_LIKE_CONSTRAINTS] == CDC_SQL_LIKE_INCLUDING;
+    if (ct->primary_key) {
+        if (base_pk) {
+            cdc_cat_fail_at(err, CDC_ERR_SQL, s, ct->primary_key->line, ct->primary_key->col,
+                            "the base table \"%s\" already has a primary key", base->qualified);
+            cdc_error_set_hint(*err, "use EXCLUDING CONSTRAINTS to replace it");
+            return -1;
+        }
+        if (resolve_key_list(s, t, &ct->primary_key->columns, "primary key", &t->pk, &t->npk, err) <
+            0)
+            return -1;
+        t->pk_name = cdc_cat_dup_or_null(ct->primary_key->constraint_name);
+    } else if (base_pk) {
+        t->pk = cdc_xcalloc((size_t)base->npk, sizeof(int));
+        for (int i = 0; i < base->npk; i++)
+            t->pk[t->npk++] = cdc_type_field_index(t->schema, base->schema->names[base->pk[i]]);
+        t->pk_name = cdc_cat_dup_or_null(base->pk_name);
+    }
+    for (int i = 0; i < t->npk; i++) /* Flink makes primary key columns NOT NULL */
+        t->schema->children[t->pk[i]]->nullable = false;
+
+    /* partition keys */
+    bool base_parts =
+        base && base->npartition_keys && modes[CDC_SQL_LIKE_PARTITIONS] == CDC_SQL_LIKE_INCLUDING;
+    if (ct->partitioned_by.count) {
+        if (base_parts) {
+            cdc_cat_fail_at(err, CDC_ERR_SQL, s, ct->partitioned_by.items[0].line,
+                            ct->partitioned_by.items[0].col,
+                            "the base table \"%s\" already has partition keys", base->qualified);
+            cdc_error_set_hint(*err, "use EXCLUDING PARTITIONS to replace them");
+            return -1;
+        }
+        if (resolve_key_list(s, t, &ct->partitioned_by, "partition key", &t->partition_keys,
+                             &t->npartition_keys, err) < 0)
+            return -1;
+    } else if (base_parts) {
+        t->partition_keys = cdc_xcalloc((size_t)base->npartition_keys, sizeof(int));
+        for (int i = 0; i < base->npartition_keys; i++)
+            t->partition_keys[t->npartition_keys++] =
+                cdc_type_field_index(t->schema, base->schema->names[base->partition_keys[i]]);
+    }
+    return 0;
+}
+
+/* CREATE TABLE: the watermark, given or from the LIKE base. */
+static int table_watermark(cdc_catalog_t *cat, const src_t *s, const cdc_sql_create_table_t *ct,
+                           cdc_table_def_t *t, const cdc_table_def_t *base,
+                           const cdc_sql_like_mode_t *modes, cdc_error_t **err)
+{
+    /* watermark */
+    if (ct->watermark) {
+        const cdc_sql_watermark_t *wm = ct->watermark;
+        if (base && base->watermark_column &&
+            modes[CDC_SQL_LIKE_WATERMARKS] == CDC_SQL_LIKE_INCLUDING) {
+            cdc_cat_fail_at(err, CDC_ERR_SQL, s, wm->line, wm->col,
+                            "the base table \"%s\" already has a watermark", base->qualified);
+            cdc_error_set_hint(*err, "use EXCLUDING WATERMARKS or OVERWRITING WATERMARKS");
+            return -1;
+        }
+        int ci = column_index(t, wm->column.name);
+        if (ci < 0) {
+            cdc_cat_fail_at(err, CDC_ERR_SQL, s, wm->column.line, wm->column.col,
+                            "watermark column \"%s\" does not exist", wm->column.name);
+            int n;
+            const char **names = column_names(t, false, &n);
+            cdc_cat_hint_closest(*err, wm->column.name, names, n);
+            free(names);
+            return -1;
+        }
+        const cdc_type_t *ty = t->columns[ci].type;
+        cdc_type_t *derived = NULL;
+        if (!ty && t->columns[ci].expr)
+            ty = derived = cdc_cat_derive_type(cat, t, t->columns[ci].expr);
+        if (ty && !((ty->root == CDC_T_TIMESTAMP || ty->root == CDC_T_TIMESTAMP_LTZ) &&
+                    ty->precision <= 3)) {
+            char *shown = cdc_type_to_string(ty);
+            cdc_cat_fail_at(
+                err, CDC_ERR_SQL, s, wm->column.line, wm->column.col,
+                "watermark column \"%s\" must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p) "
+                "with p from 0 to 3, found %s",
+                wm->column.name, shown);
+            free(shown);
+            cdc_type_destroy(derived);
+            return -1;
+        }
+        cdc_type_destroy(derived);
+        if (check_expr_refs(s, t, wm->expr, NULL, "the watermark expression", NULL, err) < 0)
+            return -1;
+        t->watermark_column = cdc_xstrdup(wm->column.name);
+        t->watermark_expr = cdc_sql_expr_clone(wm->expr);
+        t->watermark = cdc_sql_expr_to_string(wm->expr);
+    } else if (base && base->watermark_column &&
+               modes[CDC_SQL_LIKE_WATERMARKS] != CDC_SQL_LIKE_EXCLUDING) {
+        int where[2] = {ct->like->line, ct->like->col};
+        if (column_index(t, base->watermark_column) < 0) {
+            cdc_cat_fail_at(
+                err, CDC_ERR_SQL, s, where[0], where[1],
+                "the watermark of \"%s\" is on column \"%s\", which the LIKE options leave "
+                "out",
+                base->qualified, base->watermark_column);
+            cdc_error_set_hint(*err, "use EXCLUDING WATERMARKS");
+            return -1;
+        }
+        if (check_expr_refs(s, t, base->watermark_expr, NULL, "the watermark of the base table",
+                            where, err) < 0)
+            return -1;
+        t->watermark_column = cdc_xstrdup(base->watermark_column);
+        t->watermark_expr = cdc_sql_expr_clone(base->watermark_expr);
+        t->watermark = cdc_cat_dup_or_null(base->watermark);
+    }
+    return 0;
+}
+
+/* CREATE TABLE: the options, given or from the LIKE base. */
+static int table_options(const src_t *s, const cdc_sql_create_table_t *ct, cdc_table_def_t *t,
+                         const cdc_table_def_t *base, const cdc_sql_like_mode_t *modes,
+                         cdc_error_t **err)
+{
+    /* options */
+    if (base && modes[CDC_SQL_LIKE_OPTIONS] != CDC_SQL_LIKE_EXCLUDING)
+        cdc_kv_copy(&t->options, &base->options);
+    {
+        cdc_kv_t given = {0};
+        for (size_t i = 0; i < ct->options.count; i++) {
+            const cdc_sql_option_t *opt = &ct->options.items[i];
+            if (cdc_kv_get(&given, opt->key)) {
+                cdc_cat_fail_at(err, CDC_ERR_SQL, s, opt->line, opt->col,
+                                "option \"%s\" is given twice", opt->key);
+                cdc_kv_free(&given);
+                return -1;
+            }
+            cdc_kv_set(&given, opt->key, opt->value);
+            if (base && modes[CDC_SQL_LIKE_OPTIONS] == CDC_SQL_LIKE_INCLUDING &&
+                cdc_kv_get(&base->options, opt->key)) {
+                cdc_cat_fail_at(err, CDC_ERR_SQL, s, opt->line, opt->col,
+                                "option \"%s\" is already set by the base table \"%s\"", opt->key,
+                                base->qualified);
+                cdc_error_set_hint(*err, "use OVERWRITING OPTIONS or EXCLUDING OPTIONS");
+                cdc_kv_free(&given);
+                return -1;
+            }
+            cdc_kv_set(&t->options, opt->key, opt->value);
+        }
+        cdc_kv_free(&given);
+    }
+    return 0;
+}
+
 /* Builds the definition of a CREATE TABLE (without registering it). */
 cdc_table_def_t *cdc_cat_build_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct,
                                      const src_t *s, const ident_t *id, cdc_error_t **err)
@@ -606,143 +760,17 @@ cdc_table_def_t *cdc_cat_build_table(cdc_catalog_t *cat, const cdc_sql_create_ta
     if (merge_columns(s, ct, t, base, modes, err) < 0)
         goto fail;
 
-    /* primary key */
-    bool base_pk = base && base->npk && modes[CDC_SQL_LIKE_CONSTRAINTS] == CDC_SQL_LIKE_INCLUDING;
-    if (ct->primary_key) {
-        if (base_pk) {
-            cdc_cat_fail_at(err, CDC_ERR_SQL, s, ct->primary_key->line, ct->primary_key->col,
-                            "the base table \"%s\" already has a primary key", base->qualified);
-            cdc_error_set_hint(*err, "use EXCLUDING CONSTRAINTS to replace it");
-            goto fail;
-        }
-        if (resolve_key_list(s, t, &ct->primary_key->columns, "primary key", &t->pk, &t->npk, err) <
-            0)
-            goto fail;
-        t->pk_name = cdc_cat_dup_or_null(ct->primary_key->constraint_name);
-    } else if (base_pk) {
-        t->pk = cdc_xcalloc((size_t)base->npk, sizeof(int));
-        for (int i = 0; i < base->npk; i++)
-            t->pk[t->npk++] = cdc_type_field_index(t->schema, base->schema->names[base->pk[i]]);
-        t->pk_name = cdc_cat_dup_or_null(base->pk_name);
-    }
-    for (int i = 0; i < t->npk; i++) /* Flink makes primary key columns NOT NULL */
-        t->schema->children[t->pk[i]]->nullable = false;
-
-    /* partition keys */
-    bool base_parts =
-        base && base->npartition_keys && modes[CDC_SQL_LIKE_PARTITIONS] == CDC_SQL_LIKE_INCLUDING;
-    if (ct->partitioned_by.count) {
-        if (base_parts) {
-            cdc_cat_fail_at(err, CDC_ERR_SQL, s, ct->partitioned_by.items[0].line,
-                            ct->partitioned_by.items[0].col,
-                            "the base table \"%s\" already has partition keys", base->qualified);
-            cdc_error_set_hint(*err, "use EXCLUDING PARTITIONS to replace them");
-            goto fail;
-        }
-        if (resolve_key_list(s, t, &ct->partitioned_by, "partition key", &t->partition_keys,
-                             &t->npartition_keys, err) < 0)
-            goto fail;
-    } else if (base_parts) {
-        t->partition_keys = cdc_xcalloc((size_t)base->npartition_keys, sizeof(int));
-        for (int i = 0; i < base->npartition_keys; i++)
-            t->partition_keys[t->npartition_keys++] =
-                cdc_type_field_index(t->schema, base->schema->names[base->partition_keys[i]]);
-    }
-
-    /* watermark */
-    if (ct->watermark) {
-        const cdc_sql_watermark_t *wm = ct->watermark;
-        if (base && base->watermark_column &&
-            modes[CDC_SQL_LIKE_WATERMARKS] == CDC_SQL_LIKE_INCLUDING) {
-            cdc_cat_fail_at(err, CDC_ERR_SQL, s, wm->line, wm->col,
-                            "the base table \"%s\" already has a watermark", base->qualified);
-            cdc_error_set_hint(*err, "use EXCLUDING WATERMARKS or OVERWRITING WATERMARKS");
-            goto fail;
-        }
-        int ci = column_index(t, wm->column.name);
-        if (ci < 0) {
-            cdc_cat_fail_at(err, CDC_ERR_SQL, s, wm->column.line, wm->column.col,
-                            "watermark column \"%s\" does not exist", wm->column.name);
-            int n;
-            const char **names = column_names(t, false, &n);
-            cdc_cat_hint_closest(*err, wm->column.name, names, n);
-            free(names);
-            goto fail;
-        }
-        const cdc_type_t *ty = t->columns[ci].type;
-        cdc_type_t *derived = NULL;
-        if (!ty && t->columns[ci].expr)
-            ty = derived = cdc_cat_derive_type(cat, t, t->columns[ci].expr);
-        if (ty && !((ty->root == CDC_T_TIMESTAMP || ty->root == CDC_T_TIMESTAMP_LTZ) &&
-                    ty->precision <= 3)) {
-            char *shown = cdc_type_to_string(ty);
-            cdc_cat_fail_at(
-                err, CDC_ERR_SQL, s, wm->column.line, wm->column.col,
-                "watermark column \"%s\" must be of type TIMESTAMP(p) or TIMESTAMP_LTZ(p) "
-                "with p from 0 to 3, found %s",
-                wm->column.name, shown);
-            free(shown);
-            cdc_type_destroy(derived);
-            goto fail;
-        }
-        cdc_type_destroy(derived);
-        if (check_expr_refs(s, t, wm->expr, NULL, "the watermark expression", NULL, err) < 0)
-            goto fail;
-        t->watermark_column = cdc_xstrdup(wm->column.name);
-        t->watermark_expr = cdc_sql_expr_clone(wm->expr);
-        t->watermark = cdc_sql_expr_to_string(wm->expr);
-    } else if (base && base->watermark_column &&
-               modes[CDC_SQL_LIKE_WATERMARKS] != CDC_SQL_LIKE_EXCLUDING) {
-        int where[2] = {ct->like->line, ct->like->col};
-        if (column_index(t, base->watermark_column) < 0) {
-            cdc_cat_fail_at(
-                err, CDC_ERR_SQL, s, where[0], where[1],
-                "the watermark of \"%s\" is on column \"%s\", which the LIKE options leave "
-                "out",
-                base->qualified, base->watermark_column);
-            cdc_error_set_hint(*err, "use EXCLUDING WATERMARKS");
-            goto fail;
-        }
-        if (check_expr_refs(s, t, base->watermark_expr, NULL, "the watermark of the base table",
-                            where, err) < 0)
-            goto fail;
-        t->watermark_column = cdc_xstrdup(base->watermark_column);
-        t->watermark_expr = cdc_sql_expr_clone(base->watermark_expr);
-        t->watermark = cdc_cat_dup_or_null(base->watermark);
-    }
+    if (table_keys(s, ct, t, base, modes, err) < 0 ||
+        table_watermark(cat, s, ct, t, base, modes, err) < 0)
+        goto fail;
 
     /* computed column types, now that every column is known */
     for (int i = 0; i < t->ncolumns; i++)
         if (t->columns[i].kind == CDC_COLUMN_COMPUTED && !t->columns[i].type)
             t->columns[i].type = cdc_cat_derive_type(cat, t, t->columns[i].expr);
 
-    /* options */
-    if (base && modes[CDC_SQL_LIKE_OPTIONS] != CDC_SQL_LIKE_EXCLUDING)
-        cdc_kv_copy(&t->options, &base->options);
-    {
-        cdc_kv_t given = {0};
-        for (size_t i = 0; i < ct->options.count; i++) {
-            const cdc_sql_option_t *opt = &ct->options.items[i];
-            if (cdc_kv_get(&given, opt->key)) {
-                cdc_cat_fail_at(err, CDC_ERR_SQL, s, opt->line, opt->col,
-                                "option \"%s\" is given twice", opt->key);
-                cdc_kv_free(&given);
-                goto fail;
-            }
-            cdc_kv_set(&given, opt->key, opt->value);
-            if (base && modes[CDC_SQL_LIKE_OPTIONS] == CDC_SQL_LIKE_INCLUDING &&
-                cdc_kv_get(&base->options, opt->key)) {
-                cdc_cat_fail_at(err, CDC_ERR_SQL, s, opt->line, opt->col,
-                                "option \"%s\" is already set by the base table \"%s\"", opt->key,
-                                base->qualified);
-                cdc_error_set_hint(*err, "use OVERWRITING OPTIONS or EXCLUDING OPTIONS");
-                cdc_kv_free(&given);
-                goto fail;
-            }
-            cdc_kv_set(&t->options, opt->key, opt->value);
-        }
-        cdc_kv_free(&given);
-    }
+    if (table_options(s, ct, t, base, modes, err) < 0)
+        goto fail;
     return t;
 fail:
     cdc_cat_table_free(t);
