@@ -1,11 +1,834 @@
 /*
- * cdc_ddl.c — executes catalog statements against a cdc_catalog_t and prints
- * what SHOW, SHOW CREATE and DESCRIBE show (see cdc_ddl.h for the formats).
+ * cdc_ddl.c — executes catalog statements against a cdc_catalog_t (CREATE,
+ * DROP and USE of catalogs, databases, tables, views and functions, with
+ * their file-catalog persistence), lists what SHOW lists, and prints what
+ * SHOW, SHOW CREATE and DESCRIBE show (see cdc_ddl.h for the formats).
  */
 #include "cdc_ddl.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cdc_catalog_int.h"
+
+/* ---- statements ------------------------------------------------------------------------------ */
+
+/* Persists a new permanent object of a file catalog (under the write lock). */
+static int persist(ctlg_t *k, const char *dbname, obj_t *o, cdc_error_t **err)
+{
+    if (k->type != CTLG_FILE)
+        return 0;
+    char *sql = o->kind == OBJ_TABLE  ? cdc_table_def_to_sql(o->table, false)
+                : o->kind == OBJ_VIEW ? cdc_view_def_to_sql(o->view, false)
+                                      : cdc_function_def_to_sql(o->fn, false);
+    cdc_buf_t b = {0};
+    cdc_buf_printf(&b, "%s;\n", sql);
+    free(sql);
+    char *dpath = cdc_cat_db_path(k, dbname);
+    char *fname = cdc_cat_obj_file_name(o->kind, o->name);
+    int rc = cdc_cat_write_atomic(dpath, fname, cdc_buf_cstr(&b), err);
+    if (rc == 0)
+        o->file_text = cdc_xstrdup(cdc_buf_cstr(&b));
+    free(dpath);
+    free(fname);
+    cdc_buf_free(&b);
+    return rc;
+}
+
+static int unpersist(ctlg_t *k, const char *dbname, const obj_t *o, cdc_error_t **err)
+{
+    if (k->type != CTLG_FILE)
+        return 0;
+    char *dpath = cdc_cat_db_path(k, dbname);
+    char *fname = cdc_cat_obj_file_name(o->kind, o->name);
+    char *path = cdc_strdup_printf("%s/%s", dpath, fname);
+    int rc = 0;
+    if (unlink(path) < 0 && errno != ENOENT)
+        rc = cdc_error_set(err, CDC_ERR_IO, "could not remove \"%s\": %s", path, strerror(errno));
+    else
+        cdc_cat_fsync_dir(dpath);
+    free(path);
+    free(fname);
+    free(dpath);
+    return rc;
+}
+
+/* Registers a built object: temporary in memory, permanent in its database (and on disk).
+ * Takes @p o on success and when it returns 0 for IF NOT EXISTS (then frees it). */
+static int register_obj(cdc_catalog_t *cat, const src_t *s, const cdc_sql_name_t *name, obj_t *o,
+                        bool temporary, bool if_not_exists, cdc_error_t **err)
+{
+    bool function = o->kind == OBJ_FUNCTION;
+    if (temporary) {
+        obj_t *ex = cdc_cat_temp_find(cat, o->catalog, o->database, o->name, function);
+        if (ex) {
+            cdc_cat_obj_free(o);
+            if (if_not_exists)
+                return 0;
+            return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, name->line, name->col,
+                                   "temporary %s \"%s\" already exists",
+                                   cdc_cat_kind_word(ex->kind), cdc_cat_obj_qualified(ex));
+        }
+        cdc_cat_push_obj(&cat->temps, &cat->ntemps, o);
+        return 0;
+    }
+    if (function && cdc_cat_temp_find(cat, o->catalog, o->database, o->name, true)) {
+        /* Flink forces users to deal with the temporary function first */
+        char *q = cdc_xstrdup(cdc_cat_obj_qualified(o));
+        cdc_cat_obj_free(o);
+        if (if_not_exists) {
+            free(q);
+            return 0;
+        }
+        cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, name->line, name->col,
+                        "temporary function \"%s\" already exists", q);
+        cdc_error_set_hint(*err, "drop it first with DROP TEMPORARY FUNCTION");
+        free(q);
+        return -1;
+    }
+    ctlg_t *k = cdc_cat_find_ctlg(cat, o->catalog);
+    if (cdc_cat_write_begin(cat, k, err) < 0) {
+        cdc_cat_obj_free(o);
+        return -1;
+    }
+    db_t *db = NULL;
+    int rc =
+        cdc_cat_require_db(cat, s, name->line, name->col, o->catalog, o->database, NULL, &db, err);
+    obj_t *ex = rc == 0 ? cdc_cat_db_find(db, o->name, function) : NULL;
+    if (ex) {
+        if (!if_not_exists)
+            rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, name->line, name->col,
+                                 "%s \"%s\" already exists", cdc_cat_kind_word(ex->kind),
+                                 cdc_cat_obj_qualified(ex));
+        cdc_cat_obj_free(o);
+        cdc_cat_write_end(k, false, NULL);
+        return rc;
+    }
+    if (rc == 0)
+        rc = persist(k, db->name, o, err);
+    if (rc < 0) {
+        cdc_cat_obj_free(o);
+        cdc_cat_write_end(k, false, NULL);
+        return -1;
+    }
+    cdc_cat_push_obj(&db->objs, &db->nobjs, o);
+    return cdc_cat_write_end(k, true, err);
+}
+
+static int create_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct, const char *ddl,
+                        const src_t *s, cdc_error_t **err)
+{
+    ident_t id = cdc_cat_qualify(cat, &ct->name, false);
+    int rc = -1;
+    if (!*id.o) {
+        cdc_cat_fail_at(err, CDC_ERR_SQL, s, ct->name.line, ct->name.col,
+                        "a table name cannot be empty");
+        goto out;
+    }
+    if (cdc_cat_require_db(cat, s, ct->name.line, ct->name.col, id.c, id.d, NULL, NULL, err) < 0)
+        goto out;
+    cdc_table_def_t *t = cdc_cat_build_table(cat, ct, s, &id, err);
+    if (!t)
+        goto out;
+    t->ddl = ddl ? cdc_xstrdup(ddl) : cdc_table_def_to_sql(t, true);
+    rc = register_obj(cat, s, &ct->name, cdc_cat_obj_table(t), ct->temporary, ct->if_not_exists,
+                      err);
+out:
+    cdc_cat_ident_free(&id);
+    return rc;
+}
+
+int cdc_catalog_create_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct, const char *text,
+                             size_t len, const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    return create_table(cat, ct, NULL, &s, err);
+}
+
+int cdc_catalog_create_table_stmt(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text,
+                                  size_t len, const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    return create_table(cat, &st->create_table, st->text, &s, err);
+}
+
+int cdc_catalog_create_view(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text,
+                            size_t len, const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    const cdc_sql_create_view_t *cv = &st->create_view;
+    ident_t id = cdc_cat_qualify(cat, &cv->name, false);
+    int rc = -1;
+    if (!*id.o) {
+        cdc_cat_fail_at(err, CDC_ERR_SQL, &s, cv->name.line, cv->name.col,
+                        "a view name cannot be empty");
+        goto out;
+    }
+    if (cdc_cat_require_db(cat, &s, cv->name.line, cv->name.col, id.c, id.d, NULL, NULL, err) < 0)
+        goto out;
+    cdc_view_def_t *v = cdc_cat_build_view(cat, cv, &s, &id, false, err);
+    if (!v)
+        goto out;
+    v->ddl = cdc_xstrdup(st->text ? st->text : "");
+    rc = register_obj(cat, &s, &cv->name, cdc_cat_obj_view(v), cv->temporary, cv->if_not_exists,
+                      err);
+out:
+    cdc_cat_ident_free(&id);
+    return rc;
+}
+
+int cdc_catalog_create_function(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text,
+                                size_t len, const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    const cdc_sql_create_function_t *cf = &st->create_function;
+    ident_t id = cdc_cat_qualify(cat, &cf->name, true);
+    int rc = -1;
+    if (!*id.o) {
+        cdc_cat_fail_at(err, CDC_ERR_SQL, &s, cf->name.line, cf->name.col,
+                        "a function name cannot be empty");
+        goto out;
+    }
+    if (!cf->system &&
+        cdc_cat_require_db(cat, &s, cf->name.line, cf->name.col, id.c, id.d, NULL, NULL, err) < 0)
+        goto out;
+    cdc_function_def_t *f = cdc_cat_build_function(cf, &s, &id, true, err);
+    if (!f)
+        goto out;
+    f->ddl = cdc_xstrdup(st->text ? st->text : "");
+    if (cf->system) {
+        if (cdc_cat_sysfn_index(cat, f->name) >= 0) {
+            cdc_cat_function_free(f);
+            if (cf->if_not_exists) {
+                rc = 0;
+                goto out;
+            }
+            cdc_cat_fail_at(err, CDC_ERR_CATALOG, &s, cf->name.line, cf->name.col,
+                            "temporary system function \"%s\" already exists", id.o);
+            goto out;
+        }
+        cdc_cat_push_obj(&cat->sysfns, &cat->nsysfns, cdc_cat_obj_function(f));
+        rc = 0;
+        goto out;
+    }
+    rc = register_obj(cat, &s, &cf->name, cdc_cat_obj_function(f), cf->temporary, cf->if_not_exists,
+                      err);
+out:
+    cdc_cat_ident_free(&id);
+    return rc;
+}
+
+int cdc_catalog_create_database(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text,
+                                size_t len, const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    const cdc_sql_create_database_t *cd = &st->create_database;
+    const cdc_sql_name_t *nm = &cd->name;
+    const char *c = nm->nparts == 2 ? nm->parts[0] : cat->cur_cat;
+    const char *d = nm->parts[nm->nparts - 1];
+    if (!*d)
+        return cdc_cat_fail_at(err, CDC_ERR_SQL, &s, nm->line, nm->col,
+                               "a database name cannot be empty");
+    ctlg_t *k = cdc_cat_find_ctlg(cat, c);
+    if (!k)
+        return cdc_cat_require_db(cat, &s, nm->line, nm->col, c, d, NULL, NULL, err);
+    db_t *db = cdc_cat_db_new(d);
+    db->comment = cdc_cat_dup_or_null(cd->comment);
+    for (size_t i = 0; i < cd->options.count; i++) {
+        const cdc_sql_option_t *opt = &cd->options.items[i];
+        if (cdc_kv_get(&db->options, opt->key)) {
+            cdc_cat_db_free(NULL, db);
+            return cdc_cat_fail_at(err, CDC_ERR_SQL, &s, opt->line, opt->col,
+                                   "option \"%s\" is given twice", opt->key);
+        }
+        cdc_kv_set(&db->options, opt->key, opt->value);
+    }
+    if (cdc_cat_write_begin(cat, k, err) < 0) {
+        cdc_cat_db_free(NULL, db);
+        return -1;
+    }
+    if (cdc_cat_find_db(k, d)) {
+        cdc_cat_db_free(NULL, db);
+        cdc_cat_write_end(k, false, NULL);
+        if (cd->if_not_exists)
+            return 0;
+        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, &s, nm->line, nm->col,
+                               "database \"%s.%s\" already exists", c, d);
+    }
+    if (k->type == CTLG_FILE) {
+        char *dpath = cdc_cat_db_path(k, d);
+        int rc = 0;
+        if (mkdir(dpath, 0755) < 0 && errno != EEXIST)
+            rc = cdc_error_set(err, CDC_ERR_IO, "could not create directory \"%s\": %s", dpath,
+                               strerror(errno));
+        if (rc == 0)
+            cdc_cat_fsync_dir(k->dir);
+        if (rc == 0 && (db->comment || db->options.n)) {
+            char *sql = cdc_cat_database_to_sql(db);
+            char *content = cdc_strdup_printf("%s;\n", sql);
+            rc = cdc_cat_write_atomic(dpath, ".database.sql", content, err);
+            free(content);
+            free(sql);
+        }
+        free(dpath);
+        if (rc < 0) {
+            cdc_cat_db_free(NULL, db);
+            cdc_cat_write_end(k, false, NULL);
+            return -1;
+        }
+    }
+    k->dbs = cdc_xrealloc(k->dbs, sizeof(*k->dbs) * (size_t)(k->ndbs + 1));
+    k->dbs[k->ndbs++] = db;
+    return cdc_cat_write_end(k, true, err);
+}
+
+static const cdc_option_def_t in_memory_options[] = {
+    {.key = "type",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "the catalog type: generic_in_memory"},
+    {.key = "default-database",
+     .type = CDC_OPT_STRING,
+     .default_value = DEFAULT_DATABASE,
+     .description = "the database that USE CATALOG makes current"},
+    {0},
+};
+
+static const cdc_option_def_t file_options[] = {
+    {.key = "type",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "the catalog type: file"},
+    {.key = "path",
+     .type = CDC_OPT_STRING,
+     .flags = CDC_OPT_REQUIRED,
+     .description = "the directory holding the catalog (created when missing)"},
+    {.key = "default-database",
+     .type = CDC_OPT_STRING,
+     .default_value = DEFAULT_DATABASE,
+     .description = "the database that USE CATALOG makes current (created when missing)"},
+    {0},
+};
+
+static const struct {
+    const char *type;
+    const cdc_option_def_t *defs;
+    const char *keys;
+} catalog_types[] = {
+    {"file", file_options, "type, path, default-database"},
+    {"generic_in_memory", in_memory_options, "type, default-database"},
+};
+
+#define NCATALOG_TYPES (sizeof(catalog_types) / sizeof(catalog_types[0]))
+
+int cdc_catalog_create_catalog(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text,
+                               size_t len, const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    const cdc_sql_create_catalog_t *cc = &st->create_catalog;
+    const cdc_sql_name_t *nm = &cc->name;
+    const char *name = nm->parts[0];
+    if (!*name)
+        return cdc_cat_fail_at(err, CDC_ERR_SQL, &s, nm->line, nm->col,
+                               "a catalog name cannot be empty");
+    if (cdc_cat_find_ctlg(cat, name)) {
+        if (cc->if_not_exists)
+            return 0;
+        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, &s, nm->line, nm->col,
+                               "catalog \"%s\" already exists", name);
+    }
+    const cdc_sql_option_t *type = cdc_sql_options_find(&cc->options, "type");
+    if (!type) {
+        cdc_cat_fail_at(err, CDC_ERR_CATALOG, &s, nm->line, nm->col,
+                        "catalog \"%s\" has no option "
+                        "\"type\"",
+                        name);
+        cdc_error_set_hint(*err, "add 'type' = 'file' (with 'path') or 'type' = "
+                                 "'generic_in_memory'");
+        return -1;
+    }
+    size_t ti = 0;
+    while (ti < NCATALOG_TYPES && strcmp(catalog_types[ti].type, type->value) != 0)
+        ti++;
+    if (ti == NCATALOG_TYPES) {
+        cdc_cat_fail_at(err, CDC_ERR_CATALOG, &s, type->value_line, type->value_col,
+                        "unknown catalog type \"%s\"", type->value);
+        cdc_error_set_hint(*err, "supported types: file, generic_in_memory");
+        return -1;
+    }
+    cdc_kv_t given = {0};
+    for (size_t i = 0; i < cc->options.count; i++) {
+        const cdc_sql_option_t *opt = &cc->options.items[i];
+        if (cdc_kv_get(&given, opt->key)) {
+            cdc_kv_free(&given);
+            return cdc_cat_fail_at(err, CDC_ERR_SQL, &s, opt->line, opt->col,
+                                   "option \"%s\" is given twice", opt->key);
+        }
+        cdc_kv_set(&given, opt->key, opt->value);
+    }
+    char *label = cdc_strdup_printf("catalog \"%s\"", name);
+    cdc_config_t *cfg = cdc_config_new(catalog_types[ti].defs, label, &given, err);
+    free(label);
+    if (!cfg) {
+        cdc_error_set_hint(*err, "a %s catalog takes the options %s", catalog_types[ti].type,
+                           catalog_types[ti].keys);
+        cdc_error_add_context(*err, "CREATE CATALOG at %s:%d:%d", filename ? filename : "<input>",
+                              st->line, st->col);
+        cdc_kv_free(&given);
+        return -1;
+    }
+    const char *default_db = cdc_config_str(cfg, "default-database");
+    if (strcmp(catalog_types[ti].type, "file") == 0) {
+        if (cdc_cat_ctlg_open_file(cat, name, cdc_config_str(cfg, "path"), default_db, err) < 0) {
+            cdc_error_add_context(*err, "CREATE CATALOG at %s:%d:%d",
+                                  filename ? filename : "<input>", st->line, st->col);
+            cdc_config_destroy(cfg);
+            cdc_kv_free(&given);
+            return -1;
+        }
+    } else {
+        cdc_cat_add_ctlg(cat, cdc_cat_ctlg_new_memory(name, default_db));
+    }
+    cdc_kv_copy(&cat->cats[cat->ncats - 1]->options, &given);
+    cdc_config_destroy(cfg);
+    cdc_kv_free(&given);
+    return 0;
+}
+
+/* DROP TABLE / VIEW. */
+static int drop_relation(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, obj_kind_t kind,
+                         const src_t *s, cdc_error_t **err)
+{
+    const cdc_sql_drop_t *dr = &st->drop;
+    const cdc_sql_name_t *nm = &dr->name;
+    ident_t id = cdc_cat_qualify(cat, nm, false);
+    int rc = 0;
+    int ti = cdc_cat_temp_index(cat, id.c, id.d, id.o, false);
+    if (dr->temporary) {
+        if (ti >= 0 && cat->temps[ti]->kind == kind) {
+            cdc_cat_bury(cat, cat->temps[ti]);
+            cdc_cat_remove_at(cat->temps, &cat->ntemps, ti);
+        } else if (!dr->if_exists) {
+            rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+                                 "temporary %s \"%s\" does not exist", cdc_cat_kind_word(kind),
+                                 id.q);
+            if (ti >= 0)
+                cdc_error_set_hint(*err, "\"%s\" is a temporary %s: use DROP TEMPORARY %s", id.q,
+                                   cdc_cat_kind_word(cat->temps[ti]->kind),
+                                   kind == OBJ_TABLE ? "VIEW" : "TABLE");
+            else
+                cdc_error_set_hint(*err, "DROP %s without TEMPORARY drops a permanent %s",
+                                   kind == OBJ_TABLE ? "TABLE" : "VIEW", cdc_cat_kind_word(kind));
+        }
+        cdc_cat_ident_free(&id);
+        return rc;
+    }
+    if (ti >= 0 && cat->temps[ti]->kind == kind) {
+        /* Flink's wording, so Flink users recognize it */
+        char *bt = cdc_cat_backticked(id.c, id.d, id.o);
+        rc = cdc_cat_fail_at(
+            err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+            "Temporary %s with identifier '%s' exists. Drop it first before removing "
+            "the permanent %s.",
+            cdc_cat_kind_word(kind), bt, cdc_cat_kind_word(kind));
+        free(bt);
+        cdc_cat_ident_free(&id);
+        return rc;
+    }
+    ctlg_t *k = cdc_cat_find_ctlg(cat, id.c);
+    if (!k) {
+        rc = dr->if_exists
+                 ? 0
+                 : cdc_cat_require_db(cat, s, nm->line, nm->col, id.c, id.d, NULL, NULL, err);
+        cdc_cat_ident_free(&id);
+        return rc;
+    }
+    if (cdc_cat_write_begin(cat, k, err) < 0) {
+        cdc_cat_ident_free(&id);
+        return -1;
+    }
+    db_t *db = cdc_cat_find_db(k, id.d);
+    int oi = db ? cdc_cat_db_obj_index(db, id.o, false) : -1;
+    bool changed = false;
+    if (oi < 0 || db->objs[oi]->kind != kind) {
+        if (!dr->if_exists) {
+            if (oi >= 0) {
+                rc = cdc_cat_fail_at(
+                    err, CDC_ERR_CATALOG, s, nm->line, nm->col, "\"%s\" is a %s, not a %s", id.q,
+                    cdc_cat_kind_word(db->objs[oi]->kind), cdc_cat_kind_word(kind));
+                cdc_error_set_hint(*err, "use DROP %s", kind == OBJ_TABLE ? "VIEW" : "TABLE");
+            } else {
+                cdc_error_destroy(*err);
+                *err = cdc_cat_missing_object_error(cat, s, nm, &id, kind);
+                rc = -1;
+            }
+        }
+    } else {
+        rc = unpersist(k, db->name, db->objs[oi], err);
+        if (rc == 0) {
+            cdc_cat_bury(cat, db->objs[oi]);
+            cdc_cat_remove_at(db->objs, &db->nobjs, oi);
+            changed = true;
+        }
+    }
+    cdc_cat_ident_free(&id);
+    if (cdc_cat_write_end(k, changed, rc < 0 ? NULL : err) < 0)
+        return -1;
+    return rc;
+}
+
+static int drop_function(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const src_t *s,
+                         cdc_error_t **err)
+{
+    const cdc_sql_drop_t *dr = &st->drop;
+    const cdc_sql_name_t *nm = &dr->name;
+    ident_t id = cdc_cat_qualify(cat, nm, true);
+    int rc = 0;
+    if (dr->system) {
+        int si = cdc_cat_sysfn_index(cat, id.o);
+        if (si >= 0) {
+            cdc_cat_bury(cat, cat->sysfns[si]);
+            cdc_cat_remove_at(cat->sysfns, &cat->nsysfns, si);
+        } else if (!dr->if_exists) {
+            rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+                                 "temporary system function \"%s\" does not exist", id.o);
+        }
+        cdc_cat_ident_free(&id);
+        return rc;
+    }
+    int ti = cdc_cat_temp_index(cat, id.c, id.d, id.o, true);
+    if (dr->temporary) {
+        if (ti >= 0) {
+            cdc_cat_bury(cat, cat->temps[ti]);
+            cdc_cat_remove_at(cat->temps, &cat->ntemps, ti);
+        } else if (!dr->if_exists) {
+            rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+                                 "temporary function \"%s\" does not exist", id.q);
+            if (nm->nparts == 1 && cdc_cat_sysfn_index(cat, id.o) >= 0)
+                cdc_error_set_hint(*err,
+                                   "\"%s\" is a temporary system function: use DROP "
+                                   "TEMPORARY SYSTEM FUNCTION",
+                                   id.o);
+        }
+        cdc_cat_ident_free(&id);
+        return rc;
+    }
+    if (ti >= 0) {
+        char *bt = cdc_cat_backticked(id.c, id.d, id.o);
+        rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+                             "Temporary function with identifier '%s' exists. Drop it first before "
+                             "removing the permanent function.",
+                             bt);
+        free(bt);
+        cdc_cat_ident_free(&id);
+        return rc;
+    }
+    ctlg_t *k = cdc_cat_find_ctlg(cat, id.c);
+    if (!k) {
+        rc = dr->if_exists
+                 ? 0
+                 : cdc_cat_require_db(cat, s, nm->line, nm->col, id.c, id.d, NULL, NULL, err);
+        cdc_cat_ident_free(&id);
+        return rc;
+    }
+    if (cdc_cat_write_begin(cat, k, err) < 0) {
+        cdc_cat_ident_free(&id);
+        return -1;
+    }
+    db_t *db = cdc_cat_find_db(k, id.d);
+    int oi = db ? cdc_cat_db_obj_index(db, id.o, true) : -1;
+    bool changed = false;
+    if (oi < 0) {
+        if (!dr->if_exists) {
+            cdc_error_destroy(*err);
+            *err = cdc_cat_missing_object_error(cat, s, nm, &id, OBJ_FUNCTION);
+            rc = -1;
+        }
+    } else {
+        rc = unpersist(k, db->name, db->objs[oi], err);
+        if (rc == 0) {
+            cdc_cat_bury(cat, db->objs[oi]);
+            cdc_cat_remove_at(db->objs, &db->nobjs, oi);
+            changed = true;
+        }
+    }
+    cdc_cat_ident_free(&id);
+    if (cdc_cat_write_end(k, changed, rc < 0 ? NULL : err) < 0)
+        return -1;
+    return rc;
+}
+
+/* Buries the temporary objects in catalog @p c (and database @p d when not NULL). */
+static void drop_temps_in(cdc_catalog_t *cat, const char *c, const char *d)
+{
+    for (int i = cat->ntemps - 1; i >= 0; i--) {
+        const obj_t *t = cat->temps[i];
+        if (strcmp(t->catalog, c) == 0 && (!d || strcmp(t->database, d) == 0)) {
+            cdc_cat_bury(cat, cat->temps[i]);
+            cdc_cat_remove_at(cat->temps, &cat->ntemps, i);
+        }
+    }
+}
+
+static int drop_database(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const src_t *s,
+                         cdc_error_t **err)
+{
+    const cdc_sql_drop_t *dr = &st->drop;
+    const cdc_sql_name_t *nm = &dr->name;
+    const char *c = nm->nparts == 2 ? nm->parts[0] : cat->cur_cat;
+    const char *d = nm->parts[nm->nparts - 1];
+    ctlg_t *k = cdc_cat_find_ctlg(cat, c);
+    if (!k)
+        return dr->if_exists ? 0
+                             : cdc_cat_require_db(cat, s, nm->line, nm->col, c, d, NULL, NULL, err);
+    if (cdc_cat_write_begin(cat, k, err) < 0)
+        return -1;
+    int rc = 0;
+    bool changed = false;
+    int di = cdc_cat_db_index(k, d);
+    if (di < 0) {
+        if (!dr->if_exists)
+            rc = cdc_cat_require_db(cat, s, nm->line, nm->col, c, d, NULL, NULL, err);
+        goto out;
+    }
+    if (strcmp(c, cat->cur_cat) == 0 && strcmp(d, cat->cur_db) == 0) {
+        rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+                             "cannot drop database \"%s.%s\": it is the current database", c, d);
+        cdc_error_set_hint(*err, "switch to another database with USE first");
+        goto out;
+    }
+    db_t *db = k->dbs[di];
+    int ntemp = 0;
+    for (int i = 0; i < cat->ntemps; i++)
+        if (strcmp(cat->temps[i]->catalog, c) == 0 && strcmp(cat->temps[i]->database, d) == 0)
+            ntemp++;
+    if ((db->nobjs || ntemp) && !dr->cascade) {
+        int counts[4] = {0};
+        for (int i = 0; i < db->nobjs; i++)
+            counts[db->objs[i]->kind]++;
+        for (int i = 0; i < cat->ntemps; i++)
+            if (strcmp(cat->temps[i]->catalog, c) == 0 && strcmp(cat->temps[i]->database, d) == 0)
+                counts[cat->temps[i]->kind]++;
+        rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+                             "database \"%s.%s\" is not empty", c, d);
+        char *facts = cdc_strdup_printf("it holds %d table%s, %d view%s and %d function%s%s",
+                                        counts[OBJ_TABLE], counts[OBJ_TABLE] == 1 ? "" : "s",
+                                        counts[OBJ_VIEW], counts[OBJ_VIEW] == 1 ? "" : "s",
+                                        counts[OBJ_FUNCTION], counts[OBJ_FUNCTION] == 1 ? "" : "s",
+                                        ntemp ? " (temporary ones included)" : "");
+        cdc_cat_detail_prepend(*err, facts);
+        free(facts);
+        cdc_error_set_hint(*err, "use DROP DATABASE ... CASCADE to drop it with its contents");
+        goto out;
+    }
+    if (k->type == CTLG_FILE) {
+        char *dpath = cdc_cat_db_path(k, d);
+        for (int i = 0; i < db->nobjs && rc == 0; i++)
+            rc = unpersist(k, d, db->objs[i], err);
+        if (rc == 0) {
+            char *dbfile = cdc_strdup_printf("%s/.database.sql", dpath);
+            unlink(dbfile);
+            free(dbfile);
+            /* leftovers of writers that died between write and rename */
+            DIR *dir = opendir(dpath);
+            struct dirent *de;
+            while (dir && (de = readdir(dir)) != NULL) {
+                if (strncmp(de->d_name, ".tmp-", 5) == 0) {
+                    char *p = cdc_strdup_printf("%s/%s", dpath, de->d_name);
+                    unlink(p);
+                    free(p);
+                }
+            }
+            if (dir)
+                closedir(dir);
+            if (rmdir(dpath) < 0)
+                rc = cdc_error_set(err, CDC_ERR_IO, "could not remove directory \"%s\": %s", dpath,
+                                   strerror(errno));
+            else
+                cdc_cat_fsync_dir(k->dir);
+        }
+        free(dpath);
+        changed = true; /* files may be gone even on failure: others must re-read */
+        if (rc < 0)
+            goto out;
+    }
+    drop_temps_in(cat, c, d);
+    cdc_cat_db_free(cat, db);
+    memmove(&k->dbs[di], &k->dbs[di + 1], sizeof(*k->dbs) * (size_t)(k->ndbs - di - 1));
+    k->ndbs--;
+    changed = true;
+out:
+    if (cdc_cat_write_end(k, changed, rc < 0 ? NULL : err) < 0)
+        return -1;
+    if (rc < 0 && changed) {
+        /* files went away but the database stays in memory: re-read on the next lookup */
+        free(k->version);
+        k->version = NULL;
+    }
+    return rc;
+}
+
+static int drop_catalog(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const src_t *s,
+                        cdc_error_t **err)
+{
+    const cdc_sql_drop_t *dr = &st->drop;
+    const cdc_sql_name_t *nm = &dr->name;
+    const char *c = nm->parts[0];
+    int ci = -1;
+    for (int i = 0; i < cat->ncats; i++)
+        if (strcmp(cat->cats[i]->name, c) == 0)
+            ci = i;
+    if (ci < 0)
+        return dr->if_exists
+                   ? 0
+                   : cdc_cat_require_db(cat, s, nm->line, nm->col, c, "", NULL, NULL, err);
+    if (strcmp(c, cat->cur_cat) == 0) {
+        cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, nm->line, nm->col,
+                        "cannot drop catalog \"%s\": it is the current catalog", c);
+        cdc_error_set_hint(*err, "switch to another catalog with USE CATALOG first");
+        return -1;
+    }
+    drop_temps_in(cat, c, NULL);
+    cdc_cat_ctlg_free(cat, cat->cats[ci]);
+    memmove(&cat->cats[ci], &cat->cats[ci + 1], sizeof(*cat->cats) * (size_t)(cat->ncats - ci - 1));
+    cat->ncats--;
+    return 0;
+}
+
+int cdc_catalog_drop(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text, size_t len,
+                     const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    switch (st->kind) {
+    case CDC_SQL_STMT_DROP_TABLE:
+        return drop_relation(cat, st, OBJ_TABLE, &s, err);
+    case CDC_SQL_STMT_DROP_VIEW:
+        return drop_relation(cat, st, OBJ_VIEW, &s, err);
+    case CDC_SQL_STMT_DROP_FUNCTION:
+        return drop_function(cat, st, &s, err);
+    case CDC_SQL_STMT_DROP_DATABASE:
+        return drop_database(cat, st, &s, err);
+    case CDC_SQL_STMT_DROP_CATALOG:
+        return drop_catalog(cat, st, &s, err);
+    default:
+        return cdc_cat_fail_at(err, CDC_ERR_INTERNAL, &s, st->line, st->col,
+                               "%s is not a DROP statement", cdc_sql_stmt_kind_name(st->kind));
+    }
+}
+
+int cdc_catalog_use(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text, size_t len,
+                    const char *filename, cdc_error_t **err)
+{
+    src_t s = {text, len, filename};
+    const cdc_sql_name_t *nm = &st->use;
+    if (st->kind == CDC_SQL_STMT_USE_CATALOG) {
+        ctlg_t *k = cdc_cat_find_ctlg(cat, nm->parts[0]);
+        if (!k)
+            return cdc_cat_require_db(cat, &s, nm->line, nm->col, nm->parts[0], "", NULL, NULL,
+                                      err);
+        char *c = cdc_xstrdup(k->name), *d = cdc_xstrdup(k->default_db);
+        free(cat->cur_cat);
+        free(cat->cur_db);
+        cat->cur_cat = c;
+        cat->cur_db = d;
+        return 0;
+    }
+    const char *c = nm->nparts == 2 ? nm->parts[0] : cat->cur_cat;
+    const char *d = nm->parts[nm->nparts - 1];
+    if (cdc_cat_require_db(cat, &s, nm->line, nm->col, c, d, NULL, NULL, err) < 0)
+        return -1;
+    char *nc = cdc_xstrdup(c), *nd = cdc_xstrdup(d);
+    free(cat->cur_cat);
+    free(cat->cur_db);
+    cat->cur_cat = nc;
+    cat->cur_db = nd;
+    return 0;
+}
+
+/* ---- SHOW ------------------------------------------------------------------------------------ */
+
+int cdc_catalog_list(cdc_catalog_t *cat, cdc_sql_show_kind_t what, char ***out, cdc_error_t **err)
+{
+    strv_t names = {0};
+    ctlg_t *k = NULL;
+    db_t *db = NULL;
+    if (what == CDC_SQL_SHOW_DATABASES || what == CDC_SQL_SHOW_TABLES ||
+        what == CDC_SQL_SHOW_VIEWS || what == CDC_SQL_SHOW_FUNCTIONS) {
+        k = cdc_cat_find_ctlg(cat, cat->cur_cat);
+        if (!k)
+            return cdc_error_set(err, CDC_ERR_CATALOG, "the current catalog \"%s\" does not exist",
+                                 cat->cur_cat);
+        if (cdc_cat_ctlg_sync(cat, k, err) < 0)
+            return -1;
+        db = cdc_cat_find_db(k, cat->cur_db);
+        if (!db && what != CDC_SQL_SHOW_DATABASES)
+            return cdc_error_set(err, CDC_ERR_CATALOG,
+                                 "the current database \"%s.%s\" does not exist", cat->cur_cat,
+                                 cat->cur_db);
+    }
+    bool function = what == CDC_SQL_SHOW_FUNCTIONS;
+    switch (what) {
+    case CDC_SQL_SHOW_CATALOGS:
+        for (int i = 0; i < cat->ncats; i++)
+            cdc_cat_strv_push(&names, cat->cats[i]->name);
+        break;
+    case CDC_SQL_SHOW_DATABASES:
+        for (int i = 0; i < k->ndbs; i++)
+            cdc_cat_strv_push(&names, k->dbs[i]->name);
+        break;
+    case CDC_SQL_SHOW_TABLES:
+    case CDC_SQL_SHOW_VIEWS:
+    case CDC_SQL_SHOW_FUNCTIONS:
+        for (int i = 0; i < db->nobjs; i++) {
+            const obj_t *o = db->objs[i];
+            if (cdc_cat_same_space(o->kind, function) &&
+                (what != CDC_SQL_SHOW_VIEWS || o->kind == OBJ_VIEW))
+                cdc_cat_strv_push(&names, o->name);
+        }
+        for (int i = 0; i < cat->ntemps; i++) {
+            const obj_t *o = cat->temps[i];
+            if (cdc_cat_same_space(o->kind, function) &&
+                (what != CDC_SQL_SHOW_VIEWS || o->kind == OBJ_VIEW) &&
+                strcmp(o->catalog, cat->cur_cat) == 0 && strcmp(o->database, cat->cur_db) == 0)
+                cdc_cat_strv_push(&names, o->name);
+        }
+        if (function) {
+            const char *const *builtins = cdc_catalog_builtin_functions();
+            for (int i = 0; i < cat->nsysfns; i++)
+                cdc_cat_strv_push(&names, cat->sysfns[i]->name);
+            for (int i = 0; builtins && builtins[i]; i++) {
+                char *l = cdc_cat_lower_dup(builtins[i]);
+                cdc_cat_strv_push(&names, l);
+                free(l);
+            }
+        }
+        break;
+    case CDC_SQL_SHOW_CURRENT_CATALOG:
+        cdc_cat_strv_push(&names, cat->cur_cat);
+        break;
+    case CDC_SQL_SHOW_CURRENT_DATABASE:
+        cdc_cat_strv_push(&names, cat->cur_db);
+        break;
+    }
+    cdc_cat_strv_sort_unique(&names);
+    *out = names.v ? names.v : cdc_xcalloc(1, sizeof(char *));
+    return names.n;
+}
+
+void cdc_catalog_list_free(char **names)
+{
+    if (!names)
+        return;
+    for (char **p = names; *p; p++)
+        free(*p);
+    free(names);
+}
+
+/* ---- SHOW, SHOW CREATE and SHOW PARTITIONS output -------------------------------------------- */
 
 void cdc_ddl_set_builtin_functions(const char *const *names)
 {

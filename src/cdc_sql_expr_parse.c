@@ -1,0 +1,778 @@
+/*
+ * cdc_sql_expr_parse.c — the SQL parser's expressions (operators by
+ * precedence, primaries, function calls, CASE, CAST, literals) and queries
+ * (SELECT, FROM, joins, GROUP BY, set operations); see cdc_sql_parser.c for
+ * the error conventions.
+ */
+#include "cdc_sql_parser_int.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- expressions --------------------------------------------------------------------------- */
+
+static cdc_sql_expr_t *parse_concat(parser_t *p);
+
+static cdc_sql_expr_t *expr_new(cdc_sql_expr_kind_t kind, const tok_t *at_tok)
+{
+    cdc_sql_expr_t *e = cdc_xcalloc(1, sizeof(*e));
+    e->kind = kind;
+    e->line = at_tok->line;
+    e->col = at_tok->col;
+    return e;
+}
+
+static cdc_sql_expr_t *literal_new(cdc_sql_literal_kind_t kind, const tok_t *at_tok, char *text)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_LITERAL, at_tok);
+    e->literal.kind = kind;
+    e->literal.text = text;
+    return e;
+}
+
+static cdc_sql_expr_t *binary_new(cdc_sql_binary_op_t op, const tok_t *op_tok, cdc_sql_expr_t *left,
+                                  cdc_sql_expr_t *right)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_BINARY, op_tok);
+    e->binary.op = op;
+    e->binary.left = left;
+    e->binary.right = right;
+    return e;
+}
+
+/* Fails the node under construction: frees it and returns NULL. */
+static cdc_sql_expr_t *drop_expr(cdc_sql_expr_t *e)
+{
+    cdc_sql_expr_destroy(e);
+    return NULL;
+}
+
+static void push_arg(cdc_sql_expr_t *call, cdc_sql_expr_t *arg)
+{
+    PUSH(call->call.args, call->call.nargs, arg);
+}
+
+/* f( [DISTINCT] args ) and COUNT(*); the name token is current. */
+static cdc_sql_expr_t *parse_call(parser_t *p)
+{
+    const tok_t *name = cur(p);
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, name);
+    e->call.name = tok_value(p, name);
+    advance(p); /* name */
+    advance(p); /* ( */
+    if (accept(p, CDC_SQL_TOK_RPAREN))
+        return e;
+    if (accept_kw(p, "DISTINCT"))
+        e->call.distinct = true;
+    if (at(p, CDC_SQL_TOK_STAR) && peek(p, 1)->kind == CDC_SQL_TOK_RPAREN) {
+        push_arg(e, expr_new(CDC_SQL_EXPR_STAR, cur(p)));
+        advance(p);
+        advance(p);
+        return e;
+    }
+    for (;;) {
+        cdc_sql_expr_t *arg = cdc_sqlp_parse_expr(p);
+        if (!arg)
+            return drop_expr(e);
+        push_arg(e, arg);
+        if (accept(p, CDC_SQL_TOK_COMMA))
+            continue;
+        if (accept(p, CDC_SQL_TOK_RPAREN))
+            return e;
+        cdc_sqlp_fail_expected(p, "\",\" or \")\"");
+        return drop_expr(e);
+    }
+}
+
+/* SUBSTRING(s FROM a [FOR b]) or SUBSTRING(s, a [, b]). */
+static cdc_sql_expr_t *parse_substring(parser_t *p)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, cur(p));
+    e->call.name = cdc_xstrdup("SUBSTRING");
+    advance(p);
+    advance(p);
+    cdc_sql_expr_t *arg = cdc_sqlp_parse_expr(p);
+    if (!arg)
+        return drop_expr(e);
+    push_arg(e, arg);
+    if (accept_kw(p, "FROM")) {
+        if (!(arg = cdc_sqlp_parse_expr(p)))
+            return drop_expr(e);
+        push_arg(e, arg);
+        if (accept_kw(p, "FOR")) {
+            if (!(arg = cdc_sqlp_parse_expr(p)))
+                return drop_expr(e);
+            push_arg(e, arg);
+        }
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+            return drop_expr(e);
+        return e;
+    }
+    while (accept(p, CDC_SQL_TOK_COMMA)) {
+        if (!(arg = cdc_sqlp_parse_expr(p)))
+            return drop_expr(e);
+        push_arg(e, arg);
+    }
+    if (!accept(p, CDC_SQL_TOK_RPAREN)) {
+        cdc_sqlp_fail_expected(p, "\"FROM\", \",\" or \")\"");
+        return drop_expr(e);
+    }
+    return e;
+}
+
+/* TRIM([BOTH|LEADING|TRAILING] [chars FROM] s) -> TRIM(mode, chars, s). */
+static cdc_sql_expr_t *parse_trim(parser_t *p)
+{
+    const tok_t *start = cur(p);
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, start);
+    e->call.name = cdc_xstrdup("TRIM");
+    e->call.args = cdc_xcalloc(3, sizeof(cdc_sql_expr_t *));
+    e->call.nargs = 3;
+    advance(p);
+    advance(p);
+    bool explicit_mode = false;
+    if (at_kw(p, "BOTH") || at_kw(p, "LEADING") || at_kw(p, "TRAILING")) {
+        char *mode = tok_value(p, cur(p));
+        e->call.args[0] = literal_new(CDC_SQL_LIT_SYMBOL, cur(p), upper_dup(mode));
+        free(mode);
+        explicit_mode = true;
+        advance(p);
+    } else {
+        e->call.args[0] = literal_new(CDC_SQL_LIT_SYMBOL, start, cdc_xstrdup("BOTH"));
+    }
+    if (accept_kw(p, "FROM")) {
+        if (!(e->call.args[2] = cdc_sqlp_parse_expr(p)))
+            return drop_expr(e);
+    } else {
+        cdc_sql_expr_t *first = cdc_sqlp_parse_expr(p);
+        if (!first)
+            return drop_expr(e);
+        if (accept_kw(p, "FROM")) {
+            e->call.args[1] = first;
+            if (!(e->call.args[2] = cdc_sqlp_parse_expr(p)))
+                return drop_expr(e);
+        } else if (explicit_mode) {
+            cdc_sql_expr_destroy(first);
+            cdc_sqlp_fail_expected(p, "\"FROM\"");
+            return drop_expr(e);
+        } else {
+            e->call.args[2] = first;
+        }
+    }
+    if (!e->call.args[1])
+        e->call.args[1] = literal_new(CDC_SQL_LIT_STRING, start, cdc_xstrdup(" "));
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return drop_expr(e);
+    return e;
+}
+
+/* CAST / TRY_CAST ( expr AS type ) */
+static cdc_sql_expr_t *parse_cast(parser_t *p, bool try_cast)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CAST, cur(p));
+    e->cast.try_cast = try_cast;
+    advance(p);
+    advance(p);
+    if (!(e->cast.operand = cdc_sqlp_parse_expr(p)))
+        return drop_expr(e);
+    if (!cdc_sqlp_expect_kw(p, "AS") || !cdc_sqlp_parse_type_text(p, &e->cast.type) ||
+        !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return drop_expr(e);
+    return e;
+}
+
+static cdc_sql_expr_t *parse_case(parser_t *p)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CASE, cur(p));
+    advance(p);
+    if (!at_kw(p, "WHEN")) {
+        if (!(e->case_expr.operand = cdc_sqlp_parse_expr(p)))
+            return drop_expr(e);
+        if (!at_kw(p, "WHEN")) {
+            cdc_sqlp_fail_expected(p, "\"WHEN\"");
+            return drop_expr(e);
+        }
+    }
+    while (accept_kw(p, "WHEN")) {
+        PUSH(e->case_expr.whens, e->case_expr.nwhens, (cdc_sql_case_when_t){0});
+        cdc_sql_case_when_t *w = &e->case_expr.whens[e->case_expr.nwhens - 1];
+        if (!(w->when = cdc_sqlp_parse_expr(p)) || !cdc_sqlp_expect_kw(p, "THEN") ||
+            !(w->then = cdc_sqlp_parse_expr(p)))
+            return drop_expr(e);
+    }
+    if (accept_kw(p, "ELSE")) {
+        if (!(e->case_expr.else_expr = cdc_sqlp_parse_expr(p)))
+            return drop_expr(e);
+        if (!cdc_sqlp_expect_kw(p, "END"))
+            return drop_expr(e);
+        return e;
+    }
+    if (!accept_kw(p, "END")) {
+        cdc_sqlp_fail_expected(p, "\"WHEN\", \"ELSE\" or \"END\"");
+        return drop_expr(e);
+    }
+    return e;
+}
+
+/* INTERVAL 'n' unit [TO unit]; the INTERVAL token is current and a string follows. */
+static cdc_sql_expr_t *parse_interval(parser_t *p)
+{
+    static const char *const units[] = {"YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND"};
+    cdc_sql_expr_t *e = literal_new(CDC_SQL_LIT_INTERVAL, cur(p), NULL);
+    advance(p);
+    cdc_sqlp_parse_string(p, &e->literal.text, NULL, NULL);
+    for (int part = 0; part < 2; part++) {
+        const tok_t *t = cur(p);
+        const char *unit = NULL;
+        for (size_t i = 0; i < sizeof(units) / sizeof(units[0]) && !unit; i++) {
+            char plural[16];
+            snprintf(plural, sizeof(plural), "%sS", units[i]);
+            if (tok_kw(p, t, units[i]) || tok_kw(p, t, plural))
+                unit = units[i];
+        }
+        if (!unit) {
+            cdc_sqlp_fail_expected(
+                p, "\"YEAR\", \"MONTH\", \"DAY\", \"HOUR\", \"MINUTE\" or \"SECOND\"");
+            return drop_expr(e);
+        }
+        advance(p);
+        if (part == 0) {
+            e->literal.unit = cdc_xstrdup(unit);
+            if (!accept_kw(p, "TO"))
+                break;
+        } else {
+            char *both = cdc_strdup_printf("%s TO %s", e->literal.unit, unit);
+            free(e->literal.unit);
+            e->literal.unit = both;
+        }
+    }
+    return e;
+}
+
+static bool is_niladic(const parser_t *p, const tok_t *t)
+{
+    static const char *const names[] = {"CURRENT_TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME",
+                                        "LOCALTIMESTAMP", "LOCALTIME"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (tok_kw(p, t, names[i]))
+            return true;
+    return false;
+}
+
+/* a, a.b.c, t.`my col` — the first part is current. */
+static cdc_sql_expr_t *parse_column_ref(parser_t *p)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_COLUMN, cur(p));
+    PUSH(e->column.parts, e->column.nparts, tok_value(p, cur(p)));
+    advance(p);
+    while (at(p, CDC_SQL_TOK_DOT) && (peek(p, 1)->kind == CDC_SQL_TOK_IDENT ||
+                                      peek(p, 1)->kind == CDC_SQL_TOK_QUOTED_IDENT)) {
+        advance(p);
+        PUSH(e->column.parts, e->column.nparts, tok_value(p, cur(p)));
+        advance(p);
+    }
+    return e;
+}
+
+static cdc_sql_expr_t *parse_primary(parser_t *p)
+{
+    const tok_t *t = cur(p);
+    const tok_t *next = peek(p, 1);
+    switch (t->kind) {
+    case CDC_SQL_TOK_INTEGER:
+    case CDC_SQL_TOK_DECIMAL: {
+        cdc_sql_expr_t *e =
+            literal_new(t->kind == CDC_SQL_TOK_INTEGER ? CDC_SQL_LIT_INTEGER : CDC_SQL_LIT_DECIMAL,
+                        t, tok_value(p, t));
+        advance(p);
+        return e;
+    }
+    case CDC_SQL_TOK_STRING: {
+        cdc_sql_expr_t *e = literal_new(CDC_SQL_LIT_STRING, t, tok_value(p, t));
+        advance(p);
+        return e;
+    }
+    case CDC_SQL_TOK_LPAREN: {
+        advance(p);
+        cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+        if (!e)
+            return NULL;
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+            return drop_expr(e);
+        return e;
+    }
+    case CDC_SQL_TOK_QUOTED_IDENT:
+        if (next->kind == CDC_SQL_TOK_LPAREN)
+            return parse_call(p);
+        return parse_column_ref(p);
+    case CDC_SQL_TOK_IDENT:
+        break;
+    default:
+        cdc_sqlp_fail_expected(p, "expression");
+        return NULL;
+    }
+
+    if (tok_kw(p, t, "TRUE") || tok_kw(p, t, "FALSE") || tok_kw(p, t, "NULL")) {
+        char *word = tok_value(p, t);
+        cdc_sql_expr_t *e = literal_new(
+            tok_kw(p, t, "NULL") ? CDC_SQL_LIT_NULL : CDC_SQL_LIT_BOOLEAN, t, upper_dup(word));
+        free(word);
+        advance(p);
+        return e;
+    }
+    if (next->kind == CDC_SQL_TOK_STRING) {
+        cdc_sql_literal_kind_t kind = 0;
+        if (tok_kw(p, t, "DATE"))
+            kind = CDC_SQL_LIT_DATE;
+        else if (tok_kw(p, t, "TIME"))
+            kind = CDC_SQL_LIT_TIME;
+        else if (tok_kw(p, t, "TIMESTAMP"))
+            kind = CDC_SQL_LIT_TIMESTAMP;
+        else if (tok_kw(p, t, "INTERVAL"))
+            return parse_interval(p);
+        if (kind) {
+            advance(p);
+            cdc_sql_expr_t *e = literal_new(kind, t, tok_value(p, next));
+            advance(p);
+            return e;
+        }
+    }
+    if (tok_kw(p, t, "CASE"))
+        return parse_case(p);
+    if (next->kind == CDC_SQL_TOK_LPAREN) {
+        if (tok_kw(p, t, "CAST"))
+            return parse_cast(p, false);
+        if (tok_kw(p, t, "TRY_CAST"))
+            return parse_cast(p, true);
+        if (tok_kw(p, t, "SUBSTRING"))
+            return parse_substring(p);
+        if (tok_kw(p, t, "TRIM"))
+            return parse_trim(p);
+        if (is_ident_tok(p, t) || tok_kw(p, t, "LEFT") || tok_kw(p, t, "RIGHT"))
+            return parse_call(p);
+    }
+    if (is_niladic(p, t)) {
+        cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, t);
+        char *word = tok_value(p, t);
+        e->call.name = upper_dup(word);
+        free(word);
+        e->call.niladic = true;
+        advance(p);
+        return e;
+    }
+    if (!is_ident_tok(p, t)) {
+        cdc_sqlp_fail_expected(p, "expression");
+        return NULL;
+    }
+    return parse_column_ref(p);
+}
+
+/* primary { [ index ] } */
+static cdc_sql_expr_t *parse_postfix(parser_t *p)
+{
+    cdc_sql_expr_t *e = parse_primary(p);
+    while (e && at(p, CDC_SQL_TOK_LBRACKET)) {
+        cdc_sql_expr_t *s = expr_new(CDC_SQL_EXPR_SUBSCRIPT, cur(p));
+        s->subscript.base = e;
+        e = s;
+        advance(p);
+        if (!(s->subscript.index = cdc_sqlp_parse_expr(p)) ||
+            !cdc_sqlp_expect(p, CDC_SQL_TOK_RBRACKET))
+            return drop_expr(e);
+    }
+    return e;
+}
+
+static cdc_sql_expr_t *parse_unary(parser_t *p)
+{
+    const tok_t *t = cur(p);
+    if (t->kind != CDC_SQL_TOK_MINUS && t->kind != CDC_SQL_TOK_PLUS)
+        return parse_postfix(p);
+    if (!cdc_sqlp_enter(p))
+        return NULL;
+    advance(p);
+    cdc_sql_expr_t *operand = parse_unary(p);
+    cdc_sqlp_leave(p);
+    if (!operand)
+        return NULL;
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_UNARY, t);
+    e->unary.op = t->kind == CDC_SQL_TOK_MINUS ? CDC_SQL_UNARY_MINUS : CDC_SQL_UNARY_PLUS;
+    e->unary.operand = operand;
+    return e;
+}
+
+static cdc_sql_expr_t *parse_multiplicative(parser_t *p)
+{
+    cdc_sql_expr_t *left = parse_unary(p);
+    while (left) {
+        const tok_t *t = cur(p);
+        cdc_sql_binary_op_t op;
+        if (t->kind == CDC_SQL_TOK_STAR)
+            op = CDC_SQL_BINARY_MUL;
+        else if (t->kind == CDC_SQL_TOK_SLASH)
+            op = CDC_SQL_BINARY_DIV;
+        else if (t->kind == CDC_SQL_TOK_PERCENT)
+            op = CDC_SQL_BINARY_MOD;
+        else
+            break;
+        advance(p);
+        cdc_sql_expr_t *right = parse_unary(p);
+        if (!right)
+            return drop_expr(left);
+        left = binary_new(op, t, left, right);
+    }
+    return left;
+}
+
+static cdc_sql_expr_t *parse_additive(parser_t *p)
+{
+    cdc_sql_expr_t *left = parse_multiplicative(p);
+    while (left && (at(p, CDC_SQL_TOK_PLUS) || at(p, CDC_SQL_TOK_MINUS))) {
+        const tok_t *t = cur(p);
+        advance(p);
+        cdc_sql_expr_t *right = parse_multiplicative(p);
+        if (!right)
+            return drop_expr(left);
+        left = binary_new(t->kind == CDC_SQL_TOK_PLUS ? CDC_SQL_BINARY_ADD : CDC_SQL_BINARY_SUB, t,
+                          left, right);
+    }
+    return left;
+}
+
+static cdc_sql_expr_t *parse_concat(parser_t *p)
+{
+    cdc_sql_expr_t *left = parse_additive(p);
+    while (left && at(p, CDC_SQL_TOK_CONCAT)) {
+        const tok_t *t = cur(p);
+        advance(p);
+        cdc_sql_expr_t *right = parse_additive(p);
+        if (!right)
+            return drop_expr(left);
+        left = binary_new(CDC_SQL_BINARY_CONCAT, t, left, right);
+    }
+    return left;
+}
+
+static bool comparison_op(cdc_sql_token_kind_t kind, cdc_sql_binary_op_t *op)
+{
+    switch (kind) {
+    case CDC_SQL_TOK_EQ:
+        *op = CDC_SQL_BINARY_EQ;
+        return true;
+    case CDC_SQL_TOK_NE:
+        *op = CDC_SQL_BINARY_NE;
+        return true;
+    case CDC_SQL_TOK_LT:
+        *op = CDC_SQL_BINARY_LT;
+        return true;
+    case CDC_SQL_TOK_LE:
+        *op = CDC_SQL_BINARY_LE;
+        return true;
+    case CDC_SQL_TOK_GT:
+        *op = CDC_SQL_BINARY_GT;
+        return true;
+    case CDC_SQL_TOK_GE:
+        *op = CDC_SQL_BINARY_GE;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* [NOT] IN / BETWEEN / LIKE after the operand; the keyword (or NOT) is current. */
+static cdc_sql_expr_t *parse_predicate(parser_t *p, cdc_sql_expr_t *operand)
+{
+    const tok_t *start = cur(p);
+    bool negated = accept_kw(p, "NOT");
+    cdc_sql_expr_t *e;
+    if (accept_kw(p, "IN")) {
+        e = expr_new(CDC_SQL_EXPR_IN, start);
+        e->in_list.operand = operand;
+        e->in_list.negated = negated;
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+            return drop_expr(e);
+        for (;;) {
+            cdc_sql_expr_t *item = cdc_sqlp_parse_expr(p);
+            if (!item)
+                return drop_expr(e);
+            PUSH(e->in_list.items, e->in_list.nitems, item);
+            if (accept(p, CDC_SQL_TOK_COMMA))
+                continue;
+            if (accept(p, CDC_SQL_TOK_RPAREN))
+                return e;
+            cdc_sqlp_fail_expected(p, "\",\" or \")\"");
+            return drop_expr(e);
+        }
+    }
+    if (accept_kw(p, "BETWEEN")) {
+        e = expr_new(CDC_SQL_EXPR_BETWEEN, start);
+        e->between.operand = operand;
+        e->between.negated = negated;
+        if (!(e->between.low = parse_concat(p)) || !cdc_sqlp_expect_kw(p, "AND") ||
+            !(e->between.high = parse_concat(p)))
+            return drop_expr(e);
+        return e;
+    }
+    /* LIKE: the caller checked the keyword. */
+    advance(p);
+    e = expr_new(CDC_SQL_EXPR_LIKE, start);
+    e->like.operand = operand;
+    e->like.negated = negated;
+    if (!(e->like.pattern = parse_concat(p)))
+        return drop_expr(e);
+    if (accept_kw(p, "ESCAPE") && !(e->like.escape = parse_concat(p)))
+        return drop_expr(e);
+    return e;
+}
+
+static cdc_sql_expr_t *parse_comparison(parser_t *p)
+{
+    cdc_sql_expr_t *left = parse_concat(p);
+    while (left) {
+        const tok_t *t = cur(p);
+        cdc_sql_binary_op_t op;
+        if (comparison_op(t->kind, &op)) {
+            advance(p);
+            cdc_sql_expr_t *right = parse_concat(p);
+            if (!right)
+                return drop_expr(left);
+            left = binary_new(op, t, left, right);
+        } else if (tok_kw(p, t, "IS")) {
+            advance(p);
+            cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_IS_NULL, t);
+            e->is_null.operand = left;
+            left = e;
+            e->is_null.negated = accept_kw(p, "NOT");
+            if (!accept_kw(p, "NULL")) {
+                cdc_sqlp_fail_expected(p, e->is_null.negated ? "\"NULL\""
+                                                             : "\"NULL\" or \"NOT NULL\"");
+                return drop_expr(left);
+            }
+        } else if (tok_kw(p, t, "IN") || tok_kw(p, t, "BETWEEN") || tok_kw(p, t, "LIKE") ||
+                   (tok_kw(p, t, "NOT") &&
+                    (peek_kw(p, 1, "IN") || peek_kw(p, 1, "BETWEEN") || peek_kw(p, 1, "LIKE")))) {
+            left = parse_predicate(p, left);
+        } else {
+            break;
+        }
+    }
+    return left;
+}
+
+static cdc_sql_expr_t *parse_not(parser_t *p)
+{
+    const tok_t *t = cur(p);
+    if (!tok_kw(p, t, "NOT"))
+        return parse_comparison(p);
+    if (!cdc_sqlp_enter(p))
+        return NULL;
+    advance(p);
+    cdc_sql_expr_t *operand = parse_not(p);
+    cdc_sqlp_leave(p);
+    if (!operand)
+        return NULL;
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_UNARY, t);
+    e->unary.op = CDC_SQL_UNARY_NOT;
+    e->unary.operand = operand;
+    return e;
+}
+
+static cdc_sql_expr_t *parse_and(parser_t *p)
+{
+    cdc_sql_expr_t *left = parse_not(p);
+    while (left && at_kw(p, "AND")) {
+        const tok_t *t = cur(p);
+        advance(p);
+        cdc_sql_expr_t *right = parse_not(p);
+        if (!right)
+            return drop_expr(left);
+        left = binary_new(CDC_SQL_BINARY_AND, t, left, right);
+    }
+    return left;
+}
+
+static cdc_sql_expr_t *parse_or(parser_t *p)
+{
+    cdc_sql_expr_t *left = parse_and(p);
+    while (left && at_kw(p, "OR")) {
+        const tok_t *t = cur(p);
+        advance(p);
+        cdc_sql_expr_t *right = parse_and(p);
+        if (!right)
+            return drop_expr(left);
+        left = binary_new(CDC_SQL_BINARY_OR, t, left, right);
+    }
+    return left;
+}
+
+cdc_sql_expr_t *cdc_sqlp_parse_expr(parser_t *p)
+{
+    if (!cdc_sqlp_enter(p))
+        return NULL;
+    cdc_sql_expr_t *e = parse_or(p);
+    cdc_sqlp_leave(p);
+    return e;
+}
+
+/* ---- queries ------------------------------------------------------------------------------- */
+
+/* [AS] alias, where a bare alias must be a non-reserved word. */
+static bool parse_alias(parser_t *p, char **alias, int *line, int *col)
+{
+    cdc_sql_ident_t id;
+    if (accept_kw(p, "AS")) {
+        if (!cdc_sqlp_parse_ident(p, &id, "alias"))
+            return false;
+    } else if (is_ident_tok(p, cur(p))) {
+        cdc_sqlp_parse_ident(p, &id, "alias");
+    } else {
+        return true;
+    }
+    *alias = id.name;
+    *line = id.line;
+    *col = id.col;
+    return true;
+}
+
+/* Is the current position "*" or "q1[.q2[.q3]].*"? Returns the number of qualifier parts,
+ * or -1. */
+static int star_qualifier_parts(const parser_t *p)
+{
+    if (at(p, CDC_SQL_TOK_STAR))
+        return 0;
+    for (size_t k = 0, n = 0; n < 3; k += 2, n++) {
+        const tok_t *t = peek(p, k);
+        if (t->kind != CDC_SQL_TOK_IDENT && t->kind != CDC_SQL_TOK_QUOTED_IDENT)
+            return -1;
+        if (peek(p, k + 1)->kind != CDC_SQL_TOK_DOT)
+            return -1;
+        if (peek(p, k + 2)->kind == CDC_SQL_TOK_STAR)
+            return (int)n + 1;
+    }
+    return -1;
+}
+
+static bool parse_select_item(parser_t *p, cdc_sql_select_item_t *item)
+{
+    int nq = star_qualifier_parts(p);
+    if (nq >= 0) {
+        cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_STAR, cur(p));
+        e->star.qualifier.line = e->line;
+        e->star.qualifier.col = e->col;
+        for (int i = 0; i < nq; i++) {
+            e->star.qualifier.parts[e->star.qualifier.nparts++] = tok_value(p, cur(p));
+            advance(p); /* part */
+            advance(p); /* . */
+        }
+        advance(p); /* * */
+        item->expr = e;
+        return true;
+    }
+    if (!(item->expr = cdc_sqlp_parse_expr(p)))
+        return false;
+    return parse_alias(p, &item->alias, &item->alias_line, &item->alias_col);
+}
+
+static bool parse_table_ref(parser_t *p, cdc_sql_table_ref_t *ref, bool lookup)
+{
+    if (!cdc_sqlp_parse_name(p, &ref->name, 3, "table name"))
+        return false;
+    if (lookup)
+        return true; /* the alias comes after FOR SYSTEM_TIME AS OF */
+    return parse_alias(p, &ref->alias, &ref->alias_line, &ref->alias_col);
+}
+
+static bool parse_join(parser_t *p, cdc_sql_query_t *q)
+{
+    const tok_t *start = cur(p);
+    PUSH(q->joins, q->njoins, (cdc_sql_join_t){0});
+    cdc_sql_join_t *j = &q->joins[q->njoins - 1];
+    j->kind = CDC_SQL_JOIN_INNER;
+    j->line = start->line;
+    j->col = start->col;
+    if (accept_kw(p, "LEFT")) {
+        j->kind = CDC_SQL_JOIN_LEFT;
+        accept_kw(p, "OUTER");
+    } else {
+        accept_kw(p, "INNER");
+    }
+    if (!cdc_sqlp_expect_kw(p, "JOIN") || !parse_table_ref(p, &j->table, true))
+        return false;
+    if (accept_kw(p, "FOR")) {
+        if (!cdc_sqlp_expect_kw(p, "SYSTEM_TIME") || !cdc_sqlp_expect_kw(p, "AS") ||
+            !cdc_sqlp_expect_kw(p, "OF") || !(j->system_time = cdc_sqlp_parse_expr(p)))
+            return false;
+    }
+    if (!parse_alias(p, &j->table.alias, &j->table.alias_line, &j->table.alias_col))
+        return false;
+    if (!cdc_sqlp_expect_kw(p, "ON") || !(j->on = cdc_sqlp_parse_expr(p)))
+        return false;
+    return true;
+}
+
+static bool parse_limit(parser_t *p, cdc_sql_query_t *q)
+{
+    const tok_t *t = cur(p);
+    if (t->kind != CDC_SQL_TOK_INTEGER)
+        return cdc_sqlp_fail_expected(p, "non-negative integer");
+    long long v = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        int d = p->text[t->offset + i] - '0';
+        if (v > (LLONG_MAX - d) / 10) {
+            char *found = cdc_sqlp_describe_tok(p, t);
+            cdc_sqlp_fail_at(p, t, NULL, "LIMIT value %s is out of range", found);
+            free(found);
+            return false;
+        }
+        v = v * 10 + d;
+    }
+    q->has_limit = true;
+    q->limit = v;
+    q->limit_line = t->line;
+    q->limit_col = t->col;
+    advance(p);
+    return true;
+}
+
+cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
+{
+    const tok_t *start = cur(p);
+    if (!tok_kw(p, start, "SELECT")) {
+        cdc_sqlp_fail_expected(p, "\"SELECT\"");
+        return NULL;
+    }
+    cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+    q->line = start->line;
+    q->col = start->col;
+    advance(p);
+    if (accept_kw(p, "DISTINCT"))
+        q->distinct = true;
+    else
+        accept_kw(p, "ALL");
+    for (;;) {
+        PUSH(q->items, q->nitems, (cdc_sql_select_item_t){0});
+        if (!parse_select_item(p, &q->items[q->nitems - 1]))
+            goto fail;
+        if (!accept(p, CDC_SQL_TOK_COMMA))
+            break;
+    }
+    if (!accept_kw(p, "FROM")) {
+        cdc_sqlp_fail_expected(p, "\",\" or \"FROM\"");
+        goto fail;
+    }
+    if (!parse_table_ref(p, &q->from, false))
+        goto fail;
+    while (at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER"))
+        if (!parse_join(p, q))
+            goto fail;
+    if (accept_kw(p, "WHERE") && !(q->where = cdc_sqlp_parse_expr(p)))
+        goto fail;
+    if (accept_kw(p, "LIMIT") && !parse_limit(p, q))
+        goto fail;
+    q->text = source_text(p, start->offset, p->prev_end);
+    return q;
+fail:
+    cdc_sql_query_destroy(q);
+    return NULL;
+}
