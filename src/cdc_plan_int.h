@@ -1,8 +1,8 @@
 /*
- * cdc_plan_int.h — private to the planner (cdc_planner.c, cdc_plan_join.c):
- * the query levels of an INSERT (its query, then each view's), the
- * expression walks and table contexts both halves use, and the lookup join
- * planning the INSERT's phases call.
+ * cdc_plan_int.h — private to the planner (cdc_planner.c, cdc_plan_query.c,
+ * cdc_plan_join.c): the query levels of an INSERT (its query, then each
+ * view's), table contexts, what is read from a query's expressions
+ * (cdc_plan_query.c), and the lookup join planning (cdc_plan_join.c).
  */
 #ifndef CDC_PLAN_INT_H
 #define CDC_PLAN_INT_H
@@ -39,6 +39,46 @@ void cdc_plan_walk_columns(const cdc_sql_expr_t *e,
 /** Marks in `need` (per field of row_type) every column an expression may read. */
 void cdc_plan_mark_refs(const cdc_sql_expr_t *e, const cdc_type_t *row_type,
                         const char *const *quals, int nquals, bool *need);
+
+/** Name of a column reference: "t.a" -> "a" when t is one of quals; "a.b" -> "a". */
+const char *cdc_plan_ref_name(const cdc_sql_expr_t *e, const char *const *quals, int nquals);
+
+/*
+ * Access paths of column references, for nested projection: `r.a.b` (after a
+ * table qualifier, resolved as the expression compiler does) is the path
+ * {r, a, b} as long as the parts name fields of nested ROWs; a bare `r`, or
+ * `*`, is the whole column (depth 1). Paths index the table row's columns.
+ */
+typedef struct cdc_plan_paths_s {
+    const cdc_type_t *row_type;
+    const char *const *quals;
+    int nquals;
+    cdc_field_path_t *paths;
+    int n, cap;
+} cdc_plan_paths_t;
+
+/**
+ * A cdc_plan_walk_columns callback (ctx: a cdc_plan_paths_t) that appends the
+ * access path of each reference to ctx->paths (grown with cdc_xrealloc; the
+ * caller frees it).
+ */
+void cdc_plan_path_ref(const cdc_sql_expr_t *e, void *ctx);
+
+/** True when path a is a prefix of (or equal to) path b. */
+bool cdc_plan_path_covers(const cdc_field_path_t *a, const cdc_field_path_t *b);
+
+/** qsort order of access paths: by index, a prefix first. */
+int cdc_plan_path_cmp(const void *x, const void *y);
+
+/**
+ * Compiles one query level against `in_type` (whose relation is `rel_name`)
+ * into a stage: its select list, WHERE and EXPLAIN text, renamed by a view's
+ * column list. Returns 0, or -1 with *err (st then holds what was compiled,
+ * for the pipe to free).
+ */
+int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
+                           const cdc_type_t *in_type, const char *rel_name, cdc_stage_t *st,
+                           cdc_error_t **err);
 
 /** True for a computed column `c AS PROCTIME()`: a processing-time attribute. */
 bool cdc_plan_is_proctime(const cdc_sql_expr_t *e);

@@ -11,7 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cdc_json.h" /* cdc_json_convert_scalar: partition values from their text */
 
@@ -165,294 +164,6 @@ int cdc_plan_build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_tabl
     return 0;
 }
 
-const cdc_udf_def_t *cdc_plan_udf_lookup(void *ctx, const char *name)
-{
-    return cdc_catalog_lookup_function((cdc_catalog_t *)ctx, name);
-}
-
-/* Name of a column reference: "t.a" -> "a" when t names the relation; "a.b" -> "a". */
-static const char *ref_name(const cdc_sql_expr_t *e, const char *const *quals, int nquals)
-{
-    if (e->column.nparts >= 2) {
-        for (int q = 0; q < nquals; q++)
-            if (quals[q] && strcmp(quals[q], e->column.parts[0]) == 0)
-                return e->column.parts[1];
-    }
-    return e->column.parts[0];
-}
-
-/* Calls fn for every column reference (and `*`) in an expression. */
-void cdc_plan_walk_columns(const cdc_sql_expr_t *e,
-                           void (*fn)(const cdc_sql_expr_t *ref, void *ctx), void *ctx)
-{
-    if (!e)
-        return;
-    switch (e->kind) {
-    case CDC_SQL_EXPR_COLUMN:
-    case CDC_SQL_EXPR_STAR:
-        fn(e, ctx);
-        break;
-    case CDC_SQL_EXPR_UNARY:
-        cdc_plan_walk_columns(e->unary.operand, fn, ctx);
-        break;
-    case CDC_SQL_EXPR_BINARY:
-        cdc_plan_walk_columns(e->binary.left, fn, ctx);
-        cdc_plan_walk_columns(e->binary.right, fn, ctx);
-        break;
-    case CDC_SQL_EXPR_CALL:
-        for (size_t i = 0; i < e->call.nargs; i++)
-            cdc_plan_walk_columns(e->call.args[i], fn, ctx);
-        break;
-    case CDC_SQL_EXPR_CAST:
-        cdc_plan_walk_columns(e->cast.operand, fn, ctx);
-        break;
-    case CDC_SQL_EXPR_CASE:
-        cdc_plan_walk_columns(e->case_expr.operand, fn, ctx);
-        for (size_t i = 0; i < e->case_expr.nwhens; i++) {
-            cdc_plan_walk_columns(e->case_expr.whens[i].when, fn, ctx);
-            cdc_plan_walk_columns(e->case_expr.whens[i].then, fn, ctx);
-        }
-        cdc_plan_walk_columns(e->case_expr.else_expr, fn, ctx);
-        break;
-    case CDC_SQL_EXPR_IN:
-        cdc_plan_walk_columns(e->in_list.operand, fn, ctx);
-        for (size_t i = 0; i < e->in_list.nitems; i++)
-            cdc_plan_walk_columns(e->in_list.items[i], fn, ctx);
-        break;
-    case CDC_SQL_EXPR_BETWEEN:
-        cdc_plan_walk_columns(e->between.operand, fn, ctx);
-        cdc_plan_walk_columns(e->between.low, fn, ctx);
-        cdc_plan_walk_columns(e->between.high, fn, ctx);
-        break;
-    case CDC_SQL_EXPR_LIKE:
-        cdc_plan_walk_columns(e->like.operand, fn, ctx);
-        cdc_plan_walk_columns(e->like.pattern, fn, ctx);
-        cdc_plan_walk_columns(e->like.escape, fn, ctx);
-        break;
-    case CDC_SQL_EXPR_IS_NULL:
-        cdc_plan_walk_columns(e->is_null.operand, fn, ctx);
-        break;
-    case CDC_SQL_EXPR_SUBSCRIPT:
-        cdc_plan_walk_columns(e->subscript.base, fn, ctx);
-        cdc_plan_walk_columns(e->subscript.index, fn, ctx);
-        break;
-    default:
-        break;
-    }
-}
-
-typedef struct mark_ctx {
-    const cdc_type_t *row_type;
-    const char *const *quals;
-    int nquals;
-    bool *need;
-} mark_ctx_t;
-
-static void mark_ref(const cdc_sql_expr_t *e, void *ctx)
-{
-    mark_ctx_t *m = ctx;
-    if (e->kind == CDC_SQL_EXPR_STAR) {
-        for (int i = 0; i < m->row_type->nchildren; i++)
-            m->need[i] = true;
-        return;
-    }
-    int idx = cdc_type_field_index(m->row_type, ref_name(e, m->quals, m->nquals));
-    if (idx >= 0)
-        m->need[idx] = true;
-}
-
-/* Marks in `need` (per field of row_type) every column an expression may read. */
-void cdc_plan_mark_refs(const cdc_sql_expr_t *e, const cdc_type_t *row_type,
-                        const char *const *quals, int nquals, bool *need)
-{
-    mark_ctx_t m = {.row_type = row_type, .quals = quals, .nquals = nquals, .need = need};
-    cdc_plan_walk_columns(e, mark_ref, &m);
-}
-
-/*
- * Access paths of column references, for nested projection: `r.a.b` (after a
- * table qualifier, resolved as the expression compiler does) is the path
- * {r, a, b} as long as the parts name fields of nested ROWs; a bare `r`, or
- * `*`, is the whole column (depth 1). Paths index the table row's columns.
- */
-typedef struct path_ctx {
-    const cdc_type_t *row_type;
-    const char *const *quals;
-    int nquals;
-    cdc_field_path_t *paths;
-    int n, cap;
-} path_ctx_t;
-
-static void path_add(path_ctx_t *pc, const cdc_field_path_t *fp)
-{
-    if (pc->n == pc->cap) {
-        pc->cap = pc->cap ? pc->cap * 2 : 16;
-        pc->paths = cdc_xrealloc(pc->paths, sizeof(*pc->paths) * (size_t)pc->cap);
-    }
-    pc->paths[pc->n++] = *fp;
-}
-
-static void path_ref(const cdc_sql_expr_t *e, void *ctx)
-{
-    path_ctx_t *pc = ctx;
-    const cdc_type_t *row = pc->row_type;
-    if (e->kind == CDC_SQL_EXPR_STAR) {
-        for (int i = 0; i < row->nchildren; i++)
-            path_add(pc, &(cdc_field_path_t){.depth = 1, .idx = {i}});
-        return;
-    }
-    char *const *parts = e->column.parts;
-    size_t nparts = e->column.nparts, first = 0;
-    int idx = cdc_type_field_index(row, parts[0]);
-    bool qualified = false;
-    for (int q = 0; nparts >= 2 && q < pc->nquals; q++)
-        qualified = qualified || (pc->quals[q] && strcmp(pc->quals[q], parts[0]) == 0);
-    if (qualified) {
-        int q = cdc_type_field_index(row, parts[1]);
-        if (q >= 0 || idx < 0) {
-            first = 1;
-            idx = q;
-        }
-    }
-    if (idx < 0)
-        return;
-    cdc_field_path_t fp = {.depth = 1, .idx = {idx}};
-    const cdc_type_t *t = row->children[idx];
-    for (size_t k = first + 1; k < nparts && fp.depth < CDC_FIELD_PATH_MAX; k++) {
-        int fi = t->root == CDC_T_ROW ? cdc_type_field_index(t, parts[k]) : -1;
-        if (fi < 0)
-            break; /* not a nested field: the compiler reports it; the prefix is needed */
-        fp.idx[fp.depth++] = fi;
-        t = t->children[fi];
-    }
-    path_add(pc, &fp);
-}
-
-/* True when path a is a prefix of (or equal to) path b. */
-static bool path_covers(const cdc_field_path_t *a, const cdc_field_path_t *b)
-{
-    if (a->depth > b->depth)
-        return false;
-    for (int d = 0; d < a->depth; d++)
-        if (a->idx[d] != b->idx[d])
-            return false;
-    return true;
-}
-
-static int path_cmp(const void *x, const void *y)
-{
-    const cdc_field_path_t *a = x, *b = y;
-    for (int d = 0; d < a->depth && d < b->depth; d++)
-        if (a->idx[d] != b->idx[d])
-            return a->idx[d] < b->idx[d] ? -1 : 1;
-    return a->depth - b->depth;
-}
-
-/* Compiles one query level against `in_type` into a stage. */
-static int compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
-                         const cdc_type_t *in_type, const char *rel_name, cdc_stage_t *st,
-                         cdc_error_t **err)
-{
-    const cdc_sql_query_t *q = lv->q;
-    const char *quals[2] = {rel_name, q->from.alias};
-    cdc_expr_env_t env = {.row_type = in_type,
-                          .qualifiers = quals,
-                          .nqualifiers = q->from.alias ? 2 : 1,
-                          .udf_lookup = cdc_plan_udf_lookup,
-                          .udf_ctx = penv->cat,
-                          .text = lv->text,
-                          .len = lv->len,
-                          .filename = lv->filename};
-    cdc_buf_t ex = {0};
-    cdc_buf_puts(&ex, "select=[");
-    st->out_type = cdc_type_new_row();
-    st->out_type->nullable = false;
-    int cap = 8;
-    st->items = cdc_xcalloc((size_t)cap, sizeof(*st->items));
-    for (size_t i = 0; i < q->nitems; i++) {
-        const cdc_sql_select_item_t *it = &q->items[i];
-        if (it->expr->kind == CDC_SQL_EXPR_STAR) {
-            for (int c = 0; c < in_type->nchildren; c++) {
-                cdc_sql_expr_t ref = {
-                    .kind = CDC_SQL_EXPR_COLUMN, .line = it->expr->line, .col = it->expr->col};
-                char *parts[1] = {in_type->names[c]};
-                ref.column.parts = parts;
-                ref.column.nparts = 1;
-                if (st->nitems == cap) {
-                    cap *= 2;
-                    st->items = cdc_xrealloc(st->items, sizeof(*st->items) * (size_t)cap);
-                }
-                if (cdc_expr_compile(&ref, &env, &st->items[st->nitems], err) < 0)
-                    goto fail;
-                cdc_type_row_add(st->out_type, in_type->names[c],
-                                 cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
-                cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", in_type->names[c]);
-                st->nitems++;
-            }
-            continue;
-        }
-        if (st->nitems == cap) {
-            cap *= 2;
-            st->items = cdc_xrealloc(st->items, sizeof(*st->items) * (size_t)cap);
-        }
-        if (cdc_expr_compile(it->expr, &env, &st->items[st->nitems], err) < 0)
-            goto fail;
-        char *text = cdc_sql_expr_to_string(it->expr);
-        char fallback[32];
-        const char *name = it->alias;
-        if (!name && it->expr->kind == CDC_SQL_EXPR_COLUMN)
-            name = it->expr->column.parts[it->expr->column.nparts - 1];
-        if (!name) {
-            snprintf(fallback, sizeof(fallback), "EXPR$%d", st->nitems);
-            name = fallback;
-        }
-        if (cdc_type_field_index(st->out_type, name) >= 0) {
-            *err = cdc_expr_error_at(&env, it->expr->line, it->expr->col,
-                                     "column \"%s\" appears twice in the select list; give it "
-                                     "an alias",
-                                     name);
-            free(text);
-            goto fail;
-        }
-        cdc_type_row_add(st->out_type, name, cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
-        if (it->alias)
-            cdc_buf_printf(&ex, "%s%s AS %s", st->nitems ? ", " : "", text, it->alias);
-        else
-            cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", text);
-        free(text);
-        st->nitems++;
-    }
-    cdc_buf_putc(&ex, ']');
-    if (q->where) {
-        if (cdc_expr_compile(q->where, &env, &st->where, err) < 0)
-            goto fail;
-        if (cdc_expr_require_boolean(st->where, q->where, &env, "WHERE", err) < 0)
-            goto fail;
-        char *text = cdc_sql_expr_to_string(q->where);
-        cdc_buf_printf(&ex, ", where=[%s]", text);
-        free(text);
-    }
-    /* a view's declared column list renames its output */
-    if (lv->view && lv->view->ncolumns > 0) {
-        if (lv->view->ncolumns != st->nitems) {
-            *err =
-                cdc_error_new(CDC_ERR_SQL, "view \"%s\" declares %d columns but its query has %d",
-                              lv->view->qualified, lv->view->ncolumns, st->nitems);
-            goto fail;
-        }
-        for (int i = 0; i < st->nitems; i++) {
-            free(st->out_type->names[i]);
-            st->out_type->names[i] = cdc_xstrdup(lv->view->columns[i]);
-        }
-    }
-    st->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
-    cdc_buf_free(&ex);
-    return 0;
-fail:
-    cdc_buf_free(&ex);
-    return -1;
-}
-
 /* A WHERE conjunct as a pushable filter: `col op literal`, `literal op col`, `col IS [NOT] NULL`.
  */
 static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const char *rel,
@@ -464,7 +175,7 @@ static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const
         const cdc_sql_expr_t *o = c->is_null.operand;
         if (o->kind != CDC_SQL_EXPR_COLUMN)
             return false;
-        int idx = cdc_type_field_index(schema, ref_name(o, quals, alias ? 2 : 1));
+        int idx = cdc_type_field_index(schema, cdc_plan_ref_name(o, quals, alias ? 2 : 1));
         if (idx < 0)
             return false;
         f->field = idx;
@@ -499,7 +210,7 @@ static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const
     }
     if (col->kind != CDC_SQL_EXPR_COLUMN || lit->kind != CDC_SQL_EXPR_LITERAL)
         return false;
-    int idx = cdc_type_field_index(schema, ref_name(col, quals, alias ? 2 : 1));
+    int idx = cdc_type_field_index(schema, cdc_plan_ref_name(col, quals, alias ? 2 : 1));
     if (idx < 0)
         return false;
     const cdc_type_t *t = schema->children[idx];
@@ -525,14 +236,6 @@ static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const
     f->op = flip ? ops[k].flipped : ops[k].op;
     return true;
 }
-
-/* True for a computed column `c AS PROCTIME()`: a processing-time attribute. */
-bool cdc_plan_is_proctime(const cdc_sql_expr_t *e)
-{
-    return e && e->kind == CDC_SQL_EXPR_CALL && e->call.name &&
-           strcasecmp(e->call.name, "PROCTIME") == 0 && e->call.nargs == 0;
-}
-
 /* ---- INSERT planning, phase by phase --------------------------------------------- */
 
 /* The state the phases of cdc_plan_insert share; plan_ctx_free releases what they leave. */
@@ -548,8 +251,8 @@ typedef struct plan_ctx {
     cdc_pipe_t *p;
     int ncols; /* columns of the source table */
     cdc_arena_t scratch;
-    bool *need;    /* per column: read by the query (or a computed column it reads) */
-    path_ctx_t pc; /* the access paths of those references (nested projection) */
+    bool *need;          /* per column: read by the query (or a computed column it reads) */
+    cdc_plan_paths_t pc; /* the access paths of those references (nested projection) */
     const cdc_sql_expr_t *conj[CDC_PLAN_MAX_CONJUNCTS]; /* of the innermost WHERE */
     size_t nconj;
     cdc_filter_t *filters;
@@ -797,19 +500,19 @@ static int plan_needed_columns(plan_ctx_t *cx)
             cdc_plan_mark_refs(src_def->columns[c].expr, p->table_type, NULL, 0, need);
 
     /* the access paths of those references (nested projection) */
-    path_ctx_t *pc = &cx->pc;
+    cdc_plan_paths_t *pc = &cx->pc;
     pc->row_type = p->table_type;
     pc->quals = quals;
     pc->nquals = 2;
     for (size_t i = 0; i < inner->q->nitems; i++)
-        cdc_plan_walk_columns(inner->q->items[i].expr, path_ref, pc);
-    cdc_plan_walk_columns(inner->q->where, path_ref, pc);
-    cdc_plan_walk_columns(cx->join_on, path_ref, pc);
+        cdc_plan_walk_columns(inner->q->items[i].expr, cdc_plan_path_ref, pc);
+    cdc_plan_walk_columns(inner->q->where, cdc_plan_path_ref, pc);
+    cdc_plan_walk_columns(cx->join_on, cdc_plan_path_ref, pc);
     pc->quals = NULL;
     pc->nquals = 0;
     for (int c = 0; c < ncols; c++)
         if (need[c] && src_def->columns[c].kind == CDC_COLUMN_COMPUTED)
-            cdc_plan_walk_columns(src_def->columns[c].expr, path_ref, pc);
+            cdc_plan_walk_columns(src_def->columns[c].expr, cdc_plan_path_ref, pc);
 
     /* primary key columns are needed when the changes are keyed (normalize, upsert sinks) */
     if (p->scan_mode != CDC_MODE_INSERT_ONLY) {
@@ -981,7 +684,7 @@ static int plan_filters(plan_ctx_t *cx)
 static bool nested_paths(plan_ctx_t *cx)
 {
     const cdc_table_def_t *src_def = cx->src_def;
-    const path_ctx_t *pc = &cx->pc;
+    const cdc_plan_paths_t *pc = &cx->pc;
     const int *proj = cx->proj;
     cdc_field_path_t *npaths = cx->npaths =
         cdc_xcalloc((size_t)pc->n + (size_t)cx->nproj + 1, sizeof(*npaths));
@@ -1011,10 +714,10 @@ static bool nested_paths(plan_ctx_t *cx)
             npaths[nnpaths++] = (cdc_field_path_t){.depth = 1, .idx = {proj[i]}};
             continue;
         }
-        qsort(&npaths[first], (size_t)(nnpaths - first), sizeof(*npaths), path_cmp);
+        qsort(&npaths[first], (size_t)(nnpaths - first), sizeof(*npaths), cdc_plan_path_cmp);
         int kept = first;
         for (int k = first; k < nnpaths; k++) /* sorted: a covering path comes first */
-            if (kept == first || !path_covers(&npaths[kept - 1], &npaths[k]))
+            if (kept == first || !cdc_plan_path_covers(&npaths[kept - 1], &npaths[k]))
                 npaths[kept++] = npaths[k];
         nnpaths = kept;
         any_nested = true;
@@ -1234,8 +937,8 @@ static int plan_stages(plan_ctx_t *cx)
     const cdc_type_t *in_type = p->join ? p->join->joined_type : p->table_type;
     const char *rel_name = cx->src_def->name;
     for (int l = cx->nlevels - 1; l >= 0; l--) {
-        if (compile_stage(cx->penv, &cx->levels[l], in_type, rel_name, &p->stages[p->nstages],
-                          cx->err) < 0) {
+        if (cdc_plan_compile_stage(cx->penv, &cx->levels[l], in_type, rel_name,
+                                   &p->stages[p->nstages], cx->err) < 0) {
             p->nstages++;
             return -1;
         }
