@@ -1,0 +1,286 @@
+/*
+ * cdc_plan_query.c — what the planner reads from a query's expressions: the
+ * column references (walked, marked per column, or as nested access paths
+ * for nested projection), a query level compiled into a Calc stage, and the
+ * functions and processing-time attributes expressions may call.
+ */
+#include "cdc_plan_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const cdc_udf_def_t *cdc_plan_udf_lookup(void *ctx, const char *name)
+{
+    return cdc_catalog_lookup_function((cdc_catalog_t *)ctx, name);
+}
+
+const char *cdc_plan_ref_name(const cdc_sql_expr_t *e, const char *const *quals, int nquals)
+{
+    if (e->column.nparts >= 2) {
+        for (int q = 0; q < nquals; q++)
+            if (quals[q] && strcmp(quals[q], e->column.parts[0]) == 0)
+                return e->column.parts[1];
+    }
+    return e->column.parts[0];
+}
+
+void cdc_plan_walk_columns(const cdc_sql_expr_t *e,
+                           void (*fn)(const cdc_sql_expr_t *ref, void *ctx), void *ctx)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case CDC_SQL_EXPR_COLUMN:
+    case CDC_SQL_EXPR_STAR:
+        fn(e, ctx);
+        break;
+    case CDC_SQL_EXPR_UNARY:
+        cdc_plan_walk_columns(e->unary.operand, fn, ctx);
+        break;
+    case CDC_SQL_EXPR_BINARY:
+        cdc_plan_walk_columns(e->binary.left, fn, ctx);
+        cdc_plan_walk_columns(e->binary.right, fn, ctx);
+        break;
+    case CDC_SQL_EXPR_CALL:
+        for (size_t i = 0; i < e->call.nargs; i++)
+            cdc_plan_walk_columns(e->call.args[i], fn, ctx);
+        break;
+    case CDC_SQL_EXPR_CAST:
+        cdc_plan_walk_columns(e->cast.operand, fn, ctx);
+        break;
+    case CDC_SQL_EXPR_CASE:
+        cdc_plan_walk_columns(e->case_expr.operand, fn, ctx);
+        for (size_t i = 0; i < e->case_expr.nwhens; i++) {
+            cdc_plan_walk_columns(e->case_expr.whens[i].when, fn, ctx);
+            cdc_plan_walk_columns(e->case_expr.whens[i].then, fn, ctx);
+        }
+        cdc_plan_walk_columns(e->case_expr.else_expr, fn, ctx);
+        break;
+    case CDC_SQL_EXPR_IN:
+        cdc_plan_walk_columns(e->in_list.operand, fn, ctx);
+        for (size_t i = 0; i < e->in_list.nitems; i++)
+            cdc_plan_walk_columns(e->in_list.items[i], fn, ctx);
+        break;
+    case CDC_SQL_EXPR_BETWEEN:
+        cdc_plan_walk_columns(e->between.operand, fn, ctx);
+        cdc_plan_walk_columns(e->between.low, fn, ctx);
+        cdc_plan_walk_columns(e->between.high, fn, ctx);
+        break;
+    case CDC_SQL_EXPR_LIKE:
+        cdc_plan_walk_columns(e->like.operand, fn, ctx);
+        cdc_plan_walk_columns(e->like.pattern, fn, ctx);
+        cdc_plan_walk_columns(e->like.escape, fn, ctx);
+        break;
+    case CDC_SQL_EXPR_IS_NULL:
+        cdc_plan_walk_columns(e->is_null.operand, fn, ctx);
+        break;
+    case CDC_SQL_EXPR_SUBSCRIPT:
+        cdc_plan_walk_columns(e->subscript.base, fn, ctx);
+        cdc_plan_walk_columns(e->subscript.index, fn, ctx);
+        break;
+    default:
+        break;
+    }
+}
+
+typedef struct mark_ctx {
+    const cdc_type_t *row_type;
+    const char *const *quals;
+    int nquals;
+    bool *need;
+} mark_ctx_t;
+
+static void mark_ref(const cdc_sql_expr_t *e, void *ctx)
+{
+    mark_ctx_t *m = ctx;
+    if (e->kind == CDC_SQL_EXPR_STAR) {
+        for (int i = 0; i < m->row_type->nchildren; i++)
+            m->need[i] = true;
+        return;
+    }
+    int idx = cdc_type_field_index(m->row_type, cdc_plan_ref_name(e, m->quals, m->nquals));
+    if (idx >= 0)
+        m->need[idx] = true;
+}
+
+void cdc_plan_mark_refs(const cdc_sql_expr_t *e, const cdc_type_t *row_type,
+                        const char *const *quals, int nquals, bool *need)
+{
+    mark_ctx_t m = {.row_type = row_type, .quals = quals, .nquals = nquals, .need = need};
+    cdc_plan_walk_columns(e, mark_ref, &m);
+}
+
+static void path_add(cdc_plan_paths_t *pc, const cdc_field_path_t *fp)
+{
+    if (pc->n == pc->cap) {
+        pc->cap = pc->cap ? pc->cap * 2 : 16;
+        pc->paths = cdc_xrealloc(pc->paths, sizeof(*pc->paths) * (size_t)pc->cap);
+    }
+    pc->paths[pc->n++] = *fp;
+}
+
+void cdc_plan_path_ref(const cdc_sql_expr_t *e, void *ctx)
+{
+    cdc_plan_paths_t *pc = ctx;
+    const cdc_type_t *row = pc->row_type;
+    if (e->kind == CDC_SQL_EXPR_STAR) {
+        for (int i = 0; i < row->nchildren; i++)
+            path_add(pc, &(cdc_field_path_t){.depth = 1, .idx = {i}});
+        return;
+    }
+    char *const *parts = e->column.parts;
+    size_t nparts = e->column.nparts, first = 0;
+    int idx = cdc_type_field_index(row, parts[0]);
+    bool qualified = false;
+    for (int q = 0; nparts >= 2 && q < pc->nquals; q++)
+        qualified = qualified || (pc->quals[q] && strcmp(pc->quals[q], parts[0]) == 0);
+    if (qualified) {
+        int q = cdc_type_field_index(row, parts[1]);
+        if (q >= 0 || idx < 0) {
+            first = 1;
+            idx = q;
+        }
+    }
+    if (idx < 0)
+        return;
+    cdc_field_path_t fp = {.depth = 1, .idx = {idx}};
+    const cdc_type_t *t = row->children[idx];
+    for (size_t k = first + 1; k < nparts && fp.depth < CDC_FIELD_PATH_MAX; k++) {
+        int fi = t->root == CDC_T_ROW ? cdc_type_field_index(t, parts[k]) : -1;
+        if (fi < 0)
+            break; /* not a nested field: the compiler reports it; the prefix is needed */
+        fp.idx[fp.depth++] = fi;
+        t = t->children[fi];
+    }
+    path_add(pc, &fp);
+}
+
+bool cdc_plan_path_covers(const cdc_field_path_t *a, const cdc_field_path_t *b)
+{
+    if (a->depth > b->depth)
+        return false;
+    for (int d = 0; d < a->depth; d++)
+        if (a->idx[d] != b->idx[d])
+            return false;
+    return true;
+}
+
+int cdc_plan_path_cmp(const void *x, const void *y)
+{
+    const cdc_field_path_t *a = x, *b = y;
+    for (int d = 0; d < a->depth && d < b->depth; d++)
+        if (a->idx[d] != b->idx[d])
+            return a->idx[d] < b->idx[d] ? -1 : 1;
+    return a->depth - b->depth;
+}
+
+int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
+                           const cdc_type_t *in_type, const char *rel_name, cdc_stage_t *st,
+                           cdc_error_t **err)
+{
+    const cdc_sql_query_t *q = lv->q;
+    const char *quals[2] = {rel_name, q->from.alias};
+    cdc_expr_env_t env = {.row_type = in_type,
+                          .qualifiers = quals,
+                          .nqualifiers = q->from.alias ? 2 : 1,
+                          .udf_lookup = cdc_plan_udf_lookup,
+                          .udf_ctx = penv->cat,
+                          .text = lv->text,
+                          .len = lv->len,
+                          .filename = lv->filename};
+    cdc_buf_t ex = {0};
+    cdc_buf_puts(&ex, "select=[");
+    st->out_type = cdc_type_new_row();
+    st->out_type->nullable = false;
+    int cap = 8;
+    st->items = cdc_xcalloc((size_t)cap, sizeof(*st->items));
+    for (size_t i = 0; i < q->nitems; i++) {
+        const cdc_sql_select_item_t *it = &q->items[i];
+        if (it->expr->kind == CDC_SQL_EXPR_STAR) {
+            for (int c = 0; c < in_type->nchildren; c++) {
+                cdc_sql_expr_t ref = {
+                    .kind = CDC_SQL_EXPR_COLUMN, .line = it->expr->line, .col = it->expr->col};
+                char *parts[1] = {in_type->names[c]};
+                ref.column.parts = parts;
+                ref.column.nparts = 1;
+                if (st->nitems == cap) {
+                    cap *= 2;
+                    st->items = cdc_xrealloc(st->items, sizeof(*st->items) * (size_t)cap);
+                }
+                if (cdc_expr_compile(&ref, &env, &st->items[st->nitems], err) < 0)
+                    goto fail;
+                cdc_type_row_add(st->out_type, in_type->names[c],
+                                 cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
+                cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", in_type->names[c]);
+                st->nitems++;
+            }
+            continue;
+        }
+        if (st->nitems == cap) {
+            cap *= 2;
+            st->items = cdc_xrealloc(st->items, sizeof(*st->items) * (size_t)cap);
+        }
+        if (cdc_expr_compile(it->expr, &env, &st->items[st->nitems], err) < 0)
+            goto fail;
+        char *text = cdc_sql_expr_to_string(it->expr);
+        char fallback[32];
+        const char *name = it->alias;
+        if (!name && it->expr->kind == CDC_SQL_EXPR_COLUMN)
+            name = it->expr->column.parts[it->expr->column.nparts - 1];
+        if (!name) {
+            snprintf(fallback, sizeof(fallback), "EXPR$%d", st->nitems);
+            name = fallback;
+        }
+        if (cdc_type_field_index(st->out_type, name) >= 0) {
+            *err = cdc_expr_error_at(&env, it->expr->line, it->expr->col,
+                                     "column \"%s\" appears twice in the select list; give it "
+                                     "an alias",
+                                     name);
+            free(text);
+            goto fail;
+        }
+        cdc_type_row_add(st->out_type, name, cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
+        if (it->alias)
+            cdc_buf_printf(&ex, "%s%s AS %s", st->nitems ? ", " : "", text, it->alias);
+        else
+            cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", text);
+        free(text);
+        st->nitems++;
+    }
+    cdc_buf_putc(&ex, ']');
+    if (q->where) {
+        if (cdc_expr_compile(q->where, &env, &st->where, err) < 0)
+            goto fail;
+        if (cdc_expr_require_boolean(st->where, q->where, &env, "WHERE", err) < 0)
+            goto fail;
+        char *text = cdc_sql_expr_to_string(q->where);
+        cdc_buf_printf(&ex, ", where=[%s]", text);
+        free(text);
+    }
+    /* a view's declared column list renames its output */
+    if (lv->view && lv->view->ncolumns > 0) {
+        if (lv->view->ncolumns != st->nitems) {
+            *err =
+                cdc_error_new(CDC_ERR_SQL, "view \"%s\" declares %d columns but its query has %d",
+                              lv->view->qualified, lv->view->ncolumns, st->nitems);
+            goto fail;
+        }
+        for (int i = 0; i < st->nitems; i++) {
+            free(st->out_type->names[i]);
+            st->out_type->names[i] = cdc_xstrdup(lv->view->columns[i]);
+        }
+    }
+    st->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
+    cdc_buf_free(&ex);
+    return 0;
+fail:
+    cdc_buf_free(&ex);
+    return -1;
+}
+
+bool cdc_plan_is_proctime(const cdc_sql_expr_t *e)
+{
+    return e && e->kind == CDC_SQL_EXPR_CALL && e->call.name &&
+           strcasecmp(e->call.name, "PROCTIME") == 0 && e->call.nargs == 0;
+}
