@@ -1,12 +1,15 @@
 /*
- * cdc_runtime.c — statement execution and the job loop.
+ * cdc_runtime.c — the job loop, signals and the stop watchdog.
  *
  * A job is one INSERT or a statement set of several. Each pipe runs one
  * thread per source split; each thread owns a reader, a sink writer and a
  * batch, and loops: poll, project, write; every `N` rows or `T` ms it flushes
- * the writer and only then commits the reader's position.
+ * the writer and only then commits the reader's position. Statements are
+ * executed by cdc_script.c, which plans them and calls cdc_job_run; the
+ * command line is in cli/cdc_cli_run.c.
  */
 #include "cdc_runtime.h"
+#include "cdc_job.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -19,9 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cdc_catalog.h"
-#include "cdc_ddl.h"
-#include "cdc_expr.h"
 #include "cdc_log.h"
 #include "cdc_metrics.h"
 #include "cdc_planner.h"
@@ -39,6 +39,16 @@ static const char *state_dir;
 const char *cdc_state_dir(void)
 {
     return state_dir;
+}
+
+void cdc_runtime_set_state_dir(const char *dir)
+{
+    state_dir = dir;
+}
+
+bool cdc_runtime_stopping(void)
+{
+    return atomic_load(&stop_requested);
 }
 
 static atomic_int hup_seen;
@@ -129,20 +139,10 @@ static void *watchdog_main(void *arg)
 
 /* ---- job execution ----------------------------------------------------------- */
 
-typedef struct job_settings {
-    bool cdc_events_duplicate; /* table.exec.source.cdc-events-duplicate */
-    bool skip_bad_rows;        /* table.exec.expression-error.policy = SKIP */
-    uint32_t batch_rows;       /* rows per poll */
-    int64_t flush_rows;        /* flush + commit after this many rows */
-    int64_t flush_interval_ms;
-    const char *job;  /* pipeline.name, or derived from the statement */
-    bool status_line; /* live status on the terminal */
-} job_settings_t;
-
 typedef struct split_task {
     cdc_pipe_t *pipe;
     int split;
-    const job_settings_t *settings;
+    const cdc_job_settings_t *settings;
     atomic_llong *limit_left; /* shared by the splits of a pipe when the limit is not pushed */
     cdc_error_t *err;
     uint64_t rows;
@@ -394,8 +394,8 @@ done:
     return NULL;
 }
 
-static int run_job(cdc_pipe_t **pipes, int npipes, const job_settings_t *settings,
-                   cdc_error_t **err)
+int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settings,
+                cdc_error_t **err)
 {
     int ntasks = 0;
     for (int i = 0; i < npipes; i++)
@@ -474,420 +474,27 @@ static int run_job(cdc_pipe_t **pipes, int npipes, const job_settings_t *setting
     return rc;
 }
 
-/* ---- statements ------------------------------------------------------------------ */
+/* ---- the watchdog's life ---------------------------------------------------------- */
 
-typedef struct run_ctx {
-    cdc_catalog_t *cat;
-    cdc_kv_t settings;
-    const char *text;
-    size_t len;
-    const char *filename;
-    const cdc_run_opts_t *opts;
-} run_ctx_t;
+static pthread_t watchdog_thread;
+static bool watchdog_started;
 
-static const char *const known_settings[] = {
-    "parallelism.default",
-    "table.exec.resource.default-parallelism",
-    "execution.batch-size",
-    "execution.checkpointing.interval",
-    "pipeline.name",
-    "execution.runtime-mode",
-    "sql-client.execution.result-mode",
-    "table.exec.source.cdc-events-duplicate",
-    "table.exec.expression-error.policy",
-    NULL,
-};
-
-static int job_params(run_ctx_t *rc, job_settings_t *js, int *parallelism, cdc_error_t **err)
+void cdc_runtime_watchdog_start(int64_t stop_timeout_seconds)
 {
-    *js = (job_settings_t){.batch_rows = 1024, .flush_rows = 10000, .flush_interval_ms = 1000};
-    *parallelism = rc->opts->parallelism > 0 ? rc->opts->parallelism : 1;
-    for (int i = 0; i < rc->settings.n; i++) {
-        const char *k = rc->settings.keys[i], *v = rc->settings.values[i];
-        int64_t n;
-        if (strcmp(k, "parallelism.default") == 0 ||
-            strcmp(k, "table.exec.resource.default-parallelism") == 0) {
-            if (cdc_parse_int(v, &n) < 0 || n < 1 || n > 256)
-                return cdc_error_set(err, CDC_ERR_OPTION,
-                                     "setting \"%s\": expected an integer from 1 to 256, found "
-                                     "\"%s\"",
-                                     k, v);
-            if (rc->opts->parallelism <= 0)
-                *parallelism = (int)n;
-        } else if (strcmp(k, "execution.batch-size") == 0) {
-            if (cdc_parse_int(v, &n) < 0 || n < 1 || n > 1000000)
-                return cdc_error_set(err, CDC_ERR_OPTION,
-                                     "setting \"%s\": expected an integer from 1 to 1000000, "
-                                     "found \"%s\"",
-                                     k, v);
-            js->batch_rows = (uint32_t)n;
-        } else if (strcmp(k, "table.exec.source.cdc-events-duplicate") == 0) {
-            bool b;
-            if (cdc_parse_bool(v, &b) < 0)
-                return cdc_error_set(err, CDC_ERR_OPTION,
-                                     "setting \"%s\": expected true or false, found \"%s\"", k, v);
-            js->cdc_events_duplicate = b;
-        } else if (strcmp(k, "table.exec.expression-error.policy") == 0) {
-            if (strcasecmp(v, "FAIL") != 0 && strcasecmp(v, "SKIP") != 0)
-                return cdc_error_set(err, CDC_ERR_OPTION,
-                                     "setting \"%s\": expected FAIL or SKIP, found \"%s\"", k, v);
-            js->skip_bad_rows = strcasecmp(v, "SKIP") == 0;
-        } else if (strcmp(k, "execution.checkpointing.interval") == 0) {
-            if (cdc_parse_duration_ms(v, &n) < 0)
-                return cdc_error_set(err, CDC_ERR_OPTION,
-                                     "setting \"%s\": expected a duration, found \"%s\"", k, v);
-            js->flush_interval_ms = n;
-        }
-    }
-    return 0;
-}
-
-static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool explain_only,
-                      cdc_error_t **err)
-{
-    job_settings_t js;
-    int parallelism;
-    if (job_params(rc, &js, &parallelism, err) < 0)
-        return -1;
-    char job[256];
-    const char *pname = cdc_kv_get(&rc->settings, "pipeline.name");
-    if (pname && *pname) {
-        snprintf(job, sizeof(job), "%s", pname);
-    } else {
-        const char *base = strrchr(rc->filename, '/');
-        snprintf(job, sizeof(job), "%s:%d", base ? base + 1 : rc->filename, inserts[0]->line);
-    }
-    js.job = job;
-    js.status_line = rc->opts->status_line;
-    cdc_pipe_t **pipes = cdc_xcalloc(n, sizeof(*pipes));
-    int status = 0;
-    size_t planned = 0;
-    for (; planned < n; planned++) {
-        cdc_plan_env_t penv = {.cat = rc->cat,
-                               .text = rc->text,
-                               .len = rc->len,
-                               .filename = rc->filename,
-                               .parallelism = parallelism,
-                               .cdc_events_duplicate = js.cdc_events_duplicate,
-                               .skip_bad_rows = js.skip_bad_rows};
-        if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
-            status = -1;
-            break;
-        }
-    }
-    if (status == 0 && explain_only) {
-        cdc_buf_t b = {0};
-        cdc_buf_puts(&b, "== Physical Plan ==\n");
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                cdc_buf_putc(&b, '\n');
-            cdc_pipe_explain(pipes[i], &b);
-        }
-        fwrite(b.data, 1, b.len, rc->opts->out);
-        fflush(rc->opts->out);
-        cdc_buf_free(&b);
-    } else if (status == 0) {
-        status = run_job(pipes, (int)n, &js, err);
-    }
-    for (size_t i = 0; i < planned; i++)
-        cdc_pipe_destroy(pipes[i]);
-    free(pipes);
-    return status;
-}
-
-/* A bare SELECT: planned as an INSERT whose sink prints the rows. */
-static int do_query(run_ctx_t *rc, cdc_sql_query_t *q, bool explain_only, cdc_error_t **err)
-{
-    cdc_sql_stmt_t fake;
-    memset(&fake, 0, sizeof(fake));
-    fake.kind = CDC_SQL_STMT_INSERT;
-    fake.line = q->line;
-    fake.col = q->col;
-    fake.insert.query = q;
-    fake.insert.table.line = q->line;
-    fake.insert.table.col = q->col;
-    cdc_sql_stmt_t *one = &fake;
-    return do_inserts(rc, &one, 1, explain_only, err);
-}
-
-static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
-{
-    /* catalog statements: CREATE/DROP/USE/SHOW/DESCRIBE */
-    int ddl = cdc_ddl_execute(rc->cat, st, rc->text, rc->len, rc->filename, rc->opts->out, err);
-    if (ddl <= 0)
-        return ddl;
-    switch (st->kind) {
-    case CDC_SQL_STMT_SET:
-        if (!st->set.key) {
-            for (int i = 0; i < rc->settings.n; i++)
-                fprintf(rc->opts->out, "'%s' = '%s'\n", rc->settings.keys[i],
-                        rc->settings.values[i]);
-            return 0;
-        }
-        {
-            bool known = false;
-            for (int i = 0; known_settings[i]; i++)
-                known = known || strcmp(known_settings[i], st->set.key) == 0;
-            if (!known && strncmp(st->set.key, "table.", 6) != 0) {
-                *err =
-                    cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename, st->set.key_line,
-                                     st->set.key_col, "unknown setting \"%s\"", st->set.key);
-                const char *sug =
-                    cdc_closest(st->set.key, known_settings,
-                                (int)(sizeof(known_settings) / sizeof(known_settings[0])) - 1);
-                if (sug)
-                    cdc_error_set_hint(*err, "did you mean \"%s\"?", sug);
-                return -1;
-            }
-        }
-        {
-            cdc_error_t *e = NULL;
-            char *v = cdc_env_expand(st->set.value, NULL, &e);
-            if (!v) {
-                *err = cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename,
-                                        st->set.value_line, st->set.value_col, "%s", e->message);
-                if (e->hint)
-                    cdc_error_set_hint(*err, "%s", e->hint);
-                cdc_error_destroy(e);
-                return -1;
-            }
-            cdc_kv_set(&rc->settings, st->set.key, v);
-            free(v);
-        }
-        return 0;
-    case CDC_SQL_STMT_RESET:
-        if (st->set.key)
-            cdc_kv_remove(&rc->settings, st->set.key);
-        else
-            cdc_kv_free(&rc->settings);
-        return 0;
-    case CDC_SQL_STMT_INSERT:
-        return do_inserts(rc, &st, 1, rc->opts->explain_only, err);
-    case CDC_SQL_STMT_STATEMENT_SET:
-        return do_inserts(rc, st->statement_set.inserts, st->statement_set.count,
-                          rc->opts->explain_only, err);
-    case CDC_SQL_STMT_QUERY:
-        return do_query(rc, st->query, rc->opts->explain_only, err);
-    case CDC_SQL_STMT_EXPLAIN: {
-        cdc_sql_stmt_t *inner = st->explain.stmt;
-        if (inner->kind == CDC_SQL_STMT_QUERY)
-            return do_query(rc, inner->query, true, err);
-        if (inner->kind == CDC_SQL_STMT_INSERT)
-            return do_inserts(rc, &inner, 1, true, err);
-        if (inner->kind == CDC_SQL_STMT_STATEMENT_SET)
-            return do_inserts(rc, inner->statement_set.inserts, inner->statement_set.count, true,
-                              err);
-        break;
-    }
-    default:
-        break;
-    }
-    *err =
-        cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename, st->line, st->col,
-                         "%s statements are not supported yet", cdc_sql_stmt_kind_name(st->kind));
-    return -1;
-}
-
-int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
-                           const cdc_run_opts_t *opts, cdc_error_t **err)
-{
-    cdc_sql_script_t *script = NULL;
-    if (cdc_sql_parse(text, len, filename, &script, err) < 0)
-        return -1;
-    cdc_ddl_set_builtin_functions(cdc_expr_builtin_functions());
-    cdc_catalog_t *cat =
-        opts->catalog_dir ? cdc_catalog_new_with_dir(opts->catalog_dir, err) : cdc_catalog_new();
-    if (!cat) {
-        cdc_sql_script_destroy(script);
-        return -1;
-    }
-    run_ctx_t rc = {.cat = cat, .text = text, .len = len, .filename = filename, .opts = opts};
-    int status = 0;
-    for (size_t i = 0; i < script->count && status == 0; i++) {
-        if (atomic_load(&stop_requested))
-            break;
-        status = exec_stmt(&rc, script->stmts[i], err);
-    }
-    cdc_kv_free(&rc.settings);
-    cdc_catalog_destroy(rc.cat);
-    cdc_sql_script_destroy(script);
-    return status;
-}
-
-static char *read_file(const char *path, size_t *len, cdc_error_t **err)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
-        cdc_error_set(err, CDC_ERR_IO, "could not open \"%s\": %s", path, strerror(errno));
-        return NULL;
-    }
-    cdc_buf_t b = {0};
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-        cdc_buf_append(&b, chunk, n);
-    bool bad = ferror(f);
-    if (f != stdin)
-        fclose(f);
-    if (bad) {
-        cdc_buf_free(&b);
-        cdc_error_set(err, CDC_ERR_IO, "could not read \"%s\"", path);
-        return NULL;
-    }
-    cdc_buf_cstr(&b);
-    *len = b.len;
-    return b.data;
-}
-
-static int print_error(cdc_error_t *err)
-{
-    if (cdc_log_json()) {
-        cdc_log_error(NULL, NULL, err);
-    } else {
-        fprintf(stderr, "cdcflow: ");
-        cdc_error_print(err, stderr);
-    }
-    cdc_error_destroy(err);
-    return 0;
-}
-
-int cdc_runtime_main(int argc, char **argv, bool explain_only)
-{
-    cdc_run_opts_t opts = {.parallelism = 0, .explain_only = explain_only, .out = stdout};
-    const char *path = NULL;
-    bool quiet = false;
-    int metrics_port = -1;
-    const char *metrics_addr = "0.0.0.0";
-    const char *env_level = getenv("CDCFLOW_LOG_LEVEL");
-    const char *env_format = getenv("CDCFLOW_LOG_FORMAT");
-    if (env_level && *env_level && cdc_log_set_level(env_level) < 0) {
-        fprintf(stderr,
-                "cdcflow: error: CDCFLOW_LOG_LEVEL takes error, warn, info or debug, "
-                "found \"%s\"\n",
-                env_level);
-        return 2;
-    }
-    if (env_format && *env_format && cdc_log_set_format(env_format) < 0) {
-        fprintf(stderr, "cdcflow: error: CDCFLOW_LOG_FORMAT takes text or json, found \"%s\"\n",
-                env_format);
-        return 2;
-    }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--log-level") == 0 && i + 1 < argc) {
-            if (cdc_log_set_level(argv[++i]) < 0) {
-                fprintf(stderr,
-                        "cdcflow: error: --log-level takes error, warn, info or debug, "
-                        "found \"%s\"\n",
-                        argv[i]);
-                return 2;
-            }
-            continue;
-        }
-        if (strcmp(argv[i], "--log-format") == 0 && i + 1 < argc) {
-            if (cdc_log_set_format(argv[++i]) < 0) {
-                fprintf(stderr, "cdcflow: error: --log-format takes text or json, found \"%s\"\n",
-                        argv[i]);
-                return 2;
-            }
-            continue;
-        }
-        if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-            quiet = true;
-            continue;
-        }
-        if ((strcmp(argv[i], "--metrics-port") == 0 || strcmp(argv[i], "--stop-timeout") == 0) &&
-            i + 1 < argc) {
-            bool port = strcmp(argv[i], "--metrics-port") == 0;
-            int64_t n;
-            if (cdc_parse_int(argv[i + 1], &n) < 0 || n < 0 || n > (port ? 65535 : 86400)) {
-                fprintf(stderr, "cdcflow: error: %s takes %s, found \"%s\"\n", argv[i],
-                        port ? "a port from 0 to 65535" : "seconds from 0 to 86400", argv[i + 1]);
-                return 2;
-            }
-            if (port)
-                metrics_port = (int)n;
-            else
-                stop_timeout_ms = n * 1000;
-            i++;
-            continue;
-        }
-        if (strcmp(argv[i], "--state-dir") == 0 && i + 1 < argc) {
-            state_dir = argv[++i];
-            continue;
-        }
-        if (strcmp(argv[i], "--metrics-address") == 0 && i + 1 < argc) {
-            metrics_addr = argv[++i];
-            continue;
-        }
-        if ((strcmp(argv[i], "--parallelism") == 0 || strcmp(argv[i], "-p") == 0) && i + 1 < argc) {
-            int64_t n;
-            if (cdc_parse_int(argv[++i], &n) < 0 || n < 1 || n > 256) {
-                fprintf(stderr, "cdcflow: error: --parallelism takes 1 to 256, found \"%s\"\n",
-                        argv[i]);
-                return 2;
-            }
-            opts.parallelism = (int)n;
-        } else if (strcmp(argv[i], "--catalog-dir") == 0 && i + 1 < argc) {
-            opts.catalog_dir = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "cdcflow: error: unknown option \"%s\"\n", argv[i]);
-            return 2;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "cdcflow: error: one pipeline file at a time, found \"%s\" too\n",
-                    argv[i]);
-            return 2;
-        }
-    }
-    if (!path) {
-        fprintf(stderr, "cdcflow: error: %s needs a pipeline file (FILE.sql or -)\n",
-                explain_only ? "explain" : "run");
-        return 2;
-    }
-    cdc_error_t *err = NULL;
-    size_t len = 0;
-    char *text = read_file(path, &len, &err);
-    if (!text) {
-        print_error(err);
-        return 2;
-    }
-    opts.status_line = !explain_only && !quiet && isatty(2) && !cdc_log_json();
-    if (!state_dir && getenv("CDCFLOW_STATE_DIR") && *getenv("CDCFLOW_STATE_DIR"))
-        state_dir = getenv("CDCFLOW_STATE_DIR");
-    if (state_dir && !explain_only && mkdir(state_dir, 0700) < 0 && errno != EEXIST) {
-        fprintf(stderr, "cdcflow: error: could not create the state directory \"%s\": %s\n",
-                state_dir, strerror(errno));
-        free(text);
-        return 2;
-    }
-    if (metrics_port >= 0 && !explain_only) {
-        int bound = 0;
-        if (cdc_metrics_serve(metrics_addr, metrics_port, &bound, &err) < 0) {
-            free(text);
-            print_error(err);
-            return 2;
-        }
-        cdc_log(CDC_LOG_INFO, NULL, NULL, "metrics on http://%s:%d/metrics", metrics_addr, bound);
-    }
-    cdc_runtime_install_signals();
-    pthread_t wd;
+    if (stop_timeout_seconds >= 0)
+        stop_timeout_ms = stop_timeout_seconds * 1000;
     atomic_store(&watchdog_run, true);
-    bool wd_started = pthread_create(&wd, NULL, watchdog_main, NULL) == 0;
-    int rc =
-        cdc_runtime_run_script(text, len, strcmp(path, "-") == 0 ? "<stdin>" : path, &opts, &err);
-    free(text);
-    if (wd_started) {
-        pthread_mutex_lock(&watchdog_lock);
-        atomic_store(&watchdog_run, false);
-        pthread_cond_signal(&watchdog_wake);
-        pthread_mutex_unlock(&watchdog_lock);
-        pthread_join(wd, NULL);
-    }
-    cdc_metrics_stop_server();
-    if (rc < 0) {
-        print_error(err);
-        return 1;
-    }
-    return 0;
+    watchdog_started = pthread_create(&watchdog_thread, NULL, watchdog_main, NULL) == 0;
+}
+
+void cdc_runtime_watchdog_stop(void)
+{
+    if (!watchdog_started)
+        return;
+    pthread_mutex_lock(&watchdog_lock);
+    atomic_store(&watchdog_run, false);
+    pthread_cond_signal(&watchdog_wake);
+    pthread_mutex_unlock(&watchdog_lock);
+    pthread_join(watchdog_thread, NULL);
+    watchdog_started = false;
 }

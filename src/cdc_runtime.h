@@ -31,6 +31,19 @@ void cdc_runtime_install_signals(void);
 /** Asks running jobs to stop (what the signal handlers call). */
 void cdc_runtime_request_stop(void);
 
+/** Whether a stop was requested (SIGINT/SIGTERM or cdc_runtime_request_stop). */
+bool cdc_runtime_stopping(void);
+
+/** Where sources keep positions between runs (--state-dir); NULL for none. The
+ * string is borrowed and must outlive the run. */
+void cdc_runtime_set_state_dir(const char *dir);
+
+/** Starts the watchdog thread (SIGHUP logging, health, and the forced exit when
+ * a requested stop takes longer than stop_timeout_seconds; < 0 keeps the default
+ * of 30 s); cdc_runtime_watchdog_stop ends it when the run is over. */
+void cdc_runtime_watchdog_start(int64_t stop_timeout_seconds);
+void cdc_runtime_watchdog_stop(void);
+
 /** `cdcflow run|explain FILE.sql [--parallelism N] [--catalog-dir DIR]`; returns the exit status.
  */
 int cdc_runtime_main(int argc, char **argv, bool explain_only);
