@@ -19,6 +19,7 @@
 #include "cdc_error.h"
 #include "cdc_options.h"
 #include "cdc_row.h"
+#include "cdc_sink_buffer.h"
 #include "cdc_types.h"
 
 /* ---- formats ---------------------------------------------------------------- */

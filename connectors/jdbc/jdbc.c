@@ -14,6 +14,8 @@
  * key, except that an upsert after a delete keeps the delete before it (the
  * stored row must really go), and an upsert whose columns are marked
  * unchanged takes those columns from the buffered upsert when it had them.
+ * The buffer, the flush thread and the retry loop are the core's
+ * (cdc_sink_buffer.h); this file supplies the flush and its SQL.
  *
  * Transient failures (lock contention, deadlock, a lost connection, which the
  * dialect re-opens at the next BEGIN) roll back and replay the whole batch
@@ -23,20 +25,17 @@
  *
  * Flushes run on a thread of the writer (double buffering): a full buffer is handed over and
  * write() goes on decoding into the other one, so the database works while the pipeline
- * decodes; flush() waits for everything handed over to commit (see jdbc_writer_t).
+ * decodes; flush() waits for everything handed over to commit (cdc_sink_flusher_t).
  *
  * A dialect with a set-based flush (PostgreSQL: COPY into a staging table, then a
  * set-based DELETE and upsert) gets the large flushes of a keyed table; when that fails for
  * good the same flush is replayed statement by statement, which names the row at fault.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "jdbc_int.h"
-#include "cdc_util.h"
 
 /* ---- SQL text shared by the dialects -------------------------------------------------- */
 
@@ -216,16 +215,6 @@ typedef struct jdbc_sink_s {
     bool auto_create;
 } jdbc_sink_t;
 
-/* One buffered change: an upsert or a delete of one key (or an appended row without a key). */
-typedef struct entry_s {
-    bool is_delete;
-    bool pre_delete; /* an upsert that must delete the stored row first */
-    cdc_kind_t kind; /* the latest kind, for messages */
-    uint32_t hash;
-    uint32_t block_size; /* bytes of the block values lives in (the array, then strings) */
-    cdc_value_t *values; /* in the buffer's arena */
-} entry_t;
-
 #define STMT_CACHE 16
 enum { OP_UPSERT, OP_INSERT, OP_DELETE };
 
@@ -235,25 +224,6 @@ typedef struct stmt_slot_s {
     jdbc_stmt_t *stmt;
 } stmt_slot_t;
 
-/* The changes of one flush: the last change per key (or the rows in order without a key). */
-typedef struct buffer_s {
-    cdc_arena_t arena; /* buffered values; reset after each successful flush */
-    entry_t *entries;
-    uint32_t n, cap;
-    int32_t *slots; /* open addressing: entry index + 1, 0 = empty */
-    uint32_t nslots;
-    int64_t pending; /* changes written into it */
-} buffer_t;
-
-/*
- * Double buffering: write() fills cur on the caller's thread; a full buffer is handed to the
- * writer's flush thread, which alone uses the connection (and the statement cache and
- * scratch below) after open, while write() goes on filling the other buffer. A hand-over
- * waits for the previous flush, and flush() waits for the last one, so flush() still returns
- * only when everything written before it is committed. A failure of the flush thread is
- * returned by the next write() or flush(), and the failed buffer is kept: the next hand-over
- * writes it again before anything newer, as a failed synchronous flush would.
- */
 typedef struct jdbc_writer_s {
     cdc_writer_t base;
     jdbc_sink_t *sink;
@@ -261,17 +231,7 @@ typedef struct jdbc_writer_s {
     jdbc_conn_t *conn;
     jdbc_table_t table;
     int ncols;
-    buffer_t bufs[2];
-    buffer_t *cur; /* filled by write() */
-    int64_t last_flush_ms;
-    pthread_t thread;
-    bool thread_on;
-    pthread_mutex_t mu; /* guards job, retry, stop, job_err */
-    pthread_cond_t cv;
-    buffer_t *job;   /* handed to the flush thread; NULL while it is idle */
-    buffer_t *retry; /* its flush failed: written again before anything newer */
-    bool stop;
-    cdc_error_t *job_err;               /* the flush thread's failure, not yet returned */
+    cdc_sink_flusher_t *flusher;        /* per-key buffers and the flush thread */
     _Atomic unsigned long long retries; /* transactions rolled back and replayed */
     /* used by the flush thread only (and by open before it starts) */
     stmt_slot_t cache[STMT_CACHE];
@@ -280,248 +240,6 @@ typedef struct jdbc_writer_s {
     jdbc_param_t *params;
     cdc_buf_t sql;
 } jdbc_writer_t;
-
-/* ---- keys -------------------------------------------------------------------------- */
-
-static uint32_t mix(uint32_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 16777619u; /* FNV-1a */
-    return h;
-}
-
-static uint32_t key_hash(const jdbc_writer_t *w, const cdc_value_t *vals)
-{
-    uint32_t h = 2166136261u;
-    for (int k = 0; k < w->table.npk; k++) {
-        const cdc_value_t *v = &vals[w->table.pk[k]];
-        const cdc_type_t *t = w->table.schema->children[w->table.pk[k]];
-        uint8_t null = cdc_value_is_null(v);
-        h = mix(h, &null, 1);
-        if (null)
-            continue;
-        switch (t->root) {
-        case CDC_T_BOOLEAN:
-            h = mix(h, &v->v.b, sizeof(v->v.b));
-            break;
-        case CDC_T_FLOAT:
-            h = mix(h, &v->v.f, sizeof(v->v.f));
-            break;
-        case CDC_T_DOUBLE:
-            h = mix(h, &v->v.d, sizeof(v->v.d));
-            break;
-        case CDC_T_DECIMAL:
-            h = mix(h, &v->v.dec, sizeof(v->v.dec));
-            break;
-        case CDC_T_CHAR:
-        case CDC_T_VARCHAR:
-        case CDC_T_BINARY:
-        case CDC_T_VARBINARY:
-            h = mix(h, v->v.s.ptr, v->v.s.len);
-            h = mix(h, &v->v.s.len, sizeof(v->v.s.len));
-            break;
-        case CDC_T_TIMESTAMP:
-        case CDC_T_TIMESTAMP_LTZ:
-            h = mix(h, &v->v.ts.millis, sizeof(v->v.ts.millis));
-            h = mix(h, &v->v.ts.nanos, sizeof(v->v.ts.nanos));
-            break;
-        default:
-            h = mix(h, &v->v.i, sizeof(v->v.i));
-            break;
-        }
-    }
-    return h;
-}
-
-static bool key_equal(const jdbc_writer_t *w, const cdc_value_t *a, const cdc_value_t *b)
-{
-    for (int k = 0; k < w->table.npk; k++) {
-        int c = w->table.pk[k];
-        const cdc_value_t *x = &a[c], *y = &b[c];
-        if (cdc_value_is_null(x) || cdc_value_is_null(y)) {
-            if (cdc_value_is_null(x) != cdc_value_is_null(y))
-                return false;
-            continue;
-        }
-        bool eq;
-        switch (w->table.schema->children[c]->root) {
-        case CDC_T_BOOLEAN:
-            eq = x->v.b == y->v.b;
-            break;
-        case CDC_T_FLOAT:
-            eq = memcmp(&x->v.f, &y->v.f, sizeof(x->v.f)) == 0;
-            break;
-        case CDC_T_DOUBLE:
-            eq = memcmp(&x->v.d, &y->v.d, sizeof(x->v.d)) == 0;
-            break;
-        case CDC_T_DECIMAL:
-            eq = x->v.dec == y->v.dec;
-            break;
-        case CDC_T_CHAR:
-        case CDC_T_VARCHAR:
-        case CDC_T_BINARY:
-        case CDC_T_VARBINARY:
-            eq = x->v.s.len == y->v.s.len &&
-                 (x->v.s.len == 0 || memcmp(x->v.s.ptr, y->v.s.ptr, x->v.s.len) == 0);
-            break;
-        case CDC_T_TIMESTAMP:
-        case CDC_T_TIMESTAMP_LTZ:
-            eq = x->v.ts.millis == y->v.ts.millis && x->v.ts.nanos == y->v.ts.nanos;
-            break;
-        default:
-            eq = x->v.i == y->v.i;
-            break;
-        }
-        if (!eq)
-            return false;
-    }
-    return true;
-}
-
-static void slots_rebuild(buffer_t *b, uint32_t nslots)
-{
-    free(b->slots);
-    b->nslots = nslots;
-    b->slots = cdc_xcalloc(nslots, sizeof(int32_t));
-    for (uint32_t e = 0; e < b->n; e++) {
-        uint32_t s = b->entries[e].hash & (nslots - 1);
-        while (b->slots[s])
-            s = (s + 1) & (nslots - 1);
-        b->slots[s] = (int32_t)e + 1;
-    }
-}
-
-/* ---- buffering ------------------------------------------------------------------- */
-
-static bool is_bytes(const cdc_type_t *t)
-{
-    return t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR || t->root == CDC_T_BINARY ||
-           t->root == CDC_T_VARBINARY;
-}
-
-/* Bytes that the values of row take in a buffer: the value array and the string bytes. */
-static size_t values_size(const jdbc_writer_t *w, const cdc_row_t *row)
-{
-    size_t n = sizeof(cdc_value_t) * (size_t)w->ncols;
-    for (int c = 0; c < w->ncols; c++) {
-        const cdc_value_t *v = &row->values[c];
-        if (is_bytes(w->table.schema->children[c]) && !(v->flags & (CDC_V_NULL | CDC_V_UNCHANGED)))
-            n += v->v.s.len;
-    }
-    return n;
-}
-
-/* Copies the values of row, strings included, into block (values_size bytes). */
-static cdc_value_t *copy_values(const jdbc_writer_t *w, void *block, const cdc_row_t *row)
-{
-    cdc_value_t *vals = block;
-    char *bytes = (char *)(vals + w->ncols);
-    for (int c = 0; c < w->ncols; c++) {
-        vals[c] = row->values[c];
-        if (is_bytes(w->table.schema->children[c]) &&
-            !(vals[c].flags & (CDC_V_NULL | CDC_V_UNCHANGED)) && vals[c].v.s.len) {
-            memcpy(bytes, vals[c].v.s.ptr, vals[c].v.s.len);
-            vals[c].v.s.ptr = bytes;
-            bytes += vals[c].v.s.len;
-        }
-    }
-    return vals;
-}
-
-/*
- * Stores the values of row in entry e: in its block when they fit there (a burst of changes
- * to one key then takes no more memory than its largest row), else in a new block.
- */
-static void entry_store(const jdbc_writer_t *w, buffer_t *b, entry_t *e, const cdc_row_t *row,
-                        bool reuse)
-{
-    size_t need = values_size(w, row);
-    if (!reuse || need > e->block_size) {
-        size_t size = (need + 63) & ~(size_t)63; /* room for slightly longer strings later */
-        e->values = cdc_arena_alloc(&b->arena, size);
-        e->block_size = (uint32_t)(size > UINT32_MAX ? UINT32_MAX : size);
-    }
-    copy_values(w, e->values, row);
-}
-
-static entry_t *entry_append(buffer_t *b)
-{
-    if (b->n == b->cap) {
-        b->cap = b->cap ? b->cap * 2 : 64;
-        b->entries = cdc_xrealloc(b->entries, sizeof(entry_t) * b->cap);
-    }
-    entry_t *e = &b->entries[b->n++];
-    memset(e, 0, sizeof(*e));
-    return e;
-}
-
-static void buffer_row(jdbc_writer_t *w, const cdc_row_t *row)
-{
-    buffer_t *b = w->cur;
-    bool is_delete = row->kind == CDC_DELETE;
-    if (w->table.npk == 0) {
-        entry_t *e = entry_append(b);
-        e->kind = row->kind;
-        entry_store(w, b, e, row, false);
-        return;
-    }
-    uint32_t h = key_hash(w, row->values);
-    if ((b->n + 1) * 2 > b->nslots)
-        slots_rebuild(b, b->nslots ? b->nslots * 2 : 128);
-    uint32_t s = h & (b->nslots - 1);
-    while (b->slots[s]) {
-        entry_t *e = &b->entries[b->slots[s] - 1];
-        if (e->hash == h && key_equal(w, e->values, row->values)) {
-            bool unchanged = false;
-            for (int c = 0; c < w->ncols && !is_delete; c++)
-                unchanged |= (row->values[c].flags & CDC_V_UNCHANGED) != 0;
-            if (is_delete) {
-                e->pre_delete = false;
-            } else if (e->is_delete) {
-                e->pre_delete = true;
-            } else if (unchanged) {
-                /* upsert after upsert: unchanged columns take the buffered values, which
-                   stay where they are (a new block) */
-                const cdc_value_t *old = e->values;
-                entry_store(w, b, e, row, false);
-                for (int c = 0; c < w->ncols; c++)
-                    if (e->values[c].flags & CDC_V_UNCHANGED)
-                        e->values[c] = old[c];
-                e->is_delete = false;
-                e->kind = row->kind;
-                return;
-            }
-            entry_store(w, b, e, row, true);
-            e->is_delete = is_delete;
-            e->kind = row->kind;
-            return;
-        }
-        s = (s + 1) & (b->nslots - 1);
-    }
-    b->slots[s] = (int32_t)b->n + 1;
-    entry_t *e = entry_append(b);
-    e->is_delete = is_delete;
-    e->kind = row->kind;
-    e->hash = h;
-    entry_store(w, b, e, row, false);
-}
-
-static void buffer_reset(buffer_t *b)
-{
-    b->n = 0;
-    b->pending = 0;
-    if (b->slots)
-        memset(b->slots, 0, sizeof(int32_t) * b->nslots);
-    cdc_arena_reset(&b->arena);
-}
-
-static void buffer_free(buffer_t *b)
-{
-    cdc_arena_free(&b->arena);
-    free(b->entries);
-    free(b->slots);
-}
 
 /* ---- values as parameters ---------------------------------------------------------- */
 
@@ -655,7 +373,7 @@ static jdbc_stmt_t *stmt_get(jdbc_writer_t *w, int op, const uint8_t *omit)
     return stmt;
 }
 
-static int run_delete(jdbc_writer_t *w, const entry_t *e)
+static int run_delete(jdbc_writer_t *w, const cdc_sink_entry_t *e)
 {
     memset(w->omit, 0, (size_t)w->ncols);
     jdbc_stmt_t *stmt = stmt_get(w, OP_DELETE, w->omit);
@@ -670,7 +388,7 @@ static int run_delete(jdbc_writer_t *w, const entry_t *e)
     return w->d->step(stmt);
 }
 
-static int run_write(jdbc_writer_t *w, const entry_t *e)
+static int run_write(jdbc_writer_t *w, const cdc_sink_entry_t *e)
 {
     for (int c = 0; c < w->ncols; c++)
         w->omit[c] = (e->values[c].flags & CDC_V_UNCHANGED) ? 1 : 0;
@@ -690,13 +408,13 @@ static int run_write(jdbc_writer_t *w, const entry_t *e)
 }
 
 /* The entry whose statements include step k (counted from 0 as apply_once runs them). */
-static int64_t step_entry(const buffer_t *b, int64_t k)
+static int64_t step_entry(const cdc_sink_buffer_t *b, int64_t k)
 {
     if (k < 0)
         return -1;
     int64_t at = 0;
     for (uint32_t i = 0; i < b->n; i++) {
-        const entry_t *e = &b->entries[i];
+        const cdc_sink_entry_t *e = &b->entries[i];
         at += (e->is_delete || e->pre_delete ? 1 : 0) + (e->is_delete ? 0 : 1);
         if (k < at)
             return i;
@@ -705,13 +423,13 @@ static int64_t step_entry(const buffer_t *b, int64_t k)
 }
 
 /* One attempt: the whole buffer in one transaction. *failed is the entry at fault or -1. */
-static int apply_once(jdbc_writer_t *w, const buffer_t *b, int64_t *failed)
+static int apply_once(jdbc_writer_t *w, const cdc_sink_buffer_t *b, int64_t *failed)
 {
     *failed = -1;
     if (w->d->begin(w->conn) < 0)
         return -1;
     for (uint32_t i = 0; i < b->n; i++) {
-        const entry_t *e = &b->entries[i];
+        const cdc_sink_entry_t *e = &b->entries[i];
         int rc = 0;
         if (e->is_delete || e->pre_delete)
             rc = run_delete(w, e);
@@ -737,13 +455,13 @@ static int apply_once(jdbc_writer_t *w, const buffer_t *b, int64_t *failed)
  */
 #define BULK_MIN 256
 
-static bool bulk_ok(const jdbc_writer_t *w, const buffer_t *b)
+static bool bulk_ok(const jdbc_writer_t *w, const cdc_sink_buffer_t *b)
 {
     uint32_t min = w->d->bulk_min > 0 ? (uint32_t)w->d->bulk_min : BULK_MIN;
     if (!w->d->bulk_begin || w->table.npk == 0 || b->n < min)
         return false;
     for (uint32_t i = 0; i < b->n; i++) {
-        const entry_t *e = &b->entries[i];
+        const cdc_sink_entry_t *e = &b->entries[i];
         if (e->is_delete)
             continue;
         for (int c = 0; c < w->ncols; c++)
@@ -753,12 +471,12 @@ static bool bulk_ok(const jdbc_writer_t *w, const buffer_t *b)
     return true;
 }
 
-static int apply_bulk(jdbc_writer_t *w, const buffer_t *b)
+static int apply_bulk(jdbc_writer_t *w, const cdc_sink_buffer_t *b)
 {
     if (w->d->bulk_begin(w->conn, &w->table) < 0)
         return -1;
     for (uint32_t i = 0; i < b->n; i++) {
-        const entry_t *e = &b->entries[i];
+        const cdc_sink_entry_t *e = &b->entries[i];
         char op = e->is_delete ? 'D' : e->pre_delete ? 'R' : 'U';
         if (e->is_delete) {
             for (int c = 0; c < w->ncols; c++) {
@@ -779,7 +497,7 @@ static int apply_bulk(jdbc_writer_t *w, const buffer_t *b)
     return w->d->bulk_commit(w->conn);
 }
 
-static int flush_error(jdbc_writer_t *w, const buffer_t *b, int64_t failed, bool retriable,
+static int flush_error(jdbc_writer_t *w, const cdc_sink_buffer_t *b, int64_t failed, bool retriable,
                        int attempts, cdc_error_t **err)
 {
     jdbc_sink_t *sink = w->sink;
@@ -791,7 +509,7 @@ static int flush_error(jdbc_writer_t *w, const buffer_t *b, int64_t failed, bool
     cdc_buf_t detail = {0};
     cdc_buf_printf(&detail, "%s: %s", w->d->name, w->d->errmsg(w->conn));
     if (failed >= 0) {
-        const entry_t *en = &b->entries[failed];
+        const cdc_sink_entry_t *en = &b->entries[failed];
         cdc_row_t row = {.kind = en->kind, .arity = (uint32_t)w->ncols, .values = en->values};
         cdc_buf_puts(&detail, "\nrow: ");
         cdc_row_print(&detail, &row, sink->schema);
@@ -809,113 +527,62 @@ static int flush_error(jdbc_writer_t *w, const buffer_t *b, int64_t failed, bool
     return -1;
 }
 
-/* Writes buffer b in one transaction, with retries; on the flush thread. */
-static int flush_buffer(jdbc_writer_t *w, const buffer_t *b, cdc_error_t **err)
+/* One flush of a buffer, as the retry loop runs it. */
+typedef struct flush_job_s {
+    jdbc_writer_t *w;
+    const cdc_sink_buffer_t *b;
+    int64_t failed; /* the entry at fault in the last attempt, or -1 */
+    bool retriable; /* the last attempt failed transiently */
+} flush_job_t;
+
+/* One attempt: the whole buffer in one transaction, rolled back when it fails. */
+static int flush_attempt(void *ctx)
 {
-    for (int attempt = 0;; attempt++) {
-        int64_t failed = -1;
-        int rc = -1;
-        bool retriable = false;
-        if (bulk_ok(w, b) && (rc = apply_bulk(w, b)) < 0) {
-            retriable = w->d->retriable(w->conn);
-            w->d->rollback(w->conn);
-        }
-        /* no set-based flush, or it failed for good: statement by statement, which also
-           names the row at fault */
-        if (rc < 0 && !retriable && (rc = apply_once(w, b, &failed)) < 0) {
-            retriable = w->d->retriable(w->conn);
-            w->d->rollback(w->conn);
-        }
-        if (rc == 0)
-            return 0;
-        if (!retriable || attempt >= w->sink->max_retries)
-            return flush_error(w, b, failed, retriable, attempt + 1, err);
-        w->retries++;
-        /* 50 ms, 100 ms, 200 ms ... capped at 5 s */
-        int64_t ms = attempt < 7 ? 50LL << attempt : 5000;
-        struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
-        nanosleep(&ts, NULL);
+    flush_job_t *job = ctx;
+    jdbc_writer_t *w = job->w;
+    const cdc_sink_buffer_t *b = job->b;
+    int rc = -1;
+    job->failed = -1;
+    job->retriable = false;
+    if (bulk_ok(w, b) && (rc = apply_bulk(w, b)) < 0) {
+        job->retriable = w->d->retriable(w->conn);
+        w->d->rollback(w->conn);
     }
-}
-
-/* ---- the flush thread ------------------------------------------------------------- */
-
-static void *flush_main(void *arg)
-{
-    jdbc_writer_t *w = arg;
-    pthread_mutex_lock(&w->mu);
-    for (;;) {
-        while (!w->job && !w->stop)
-            pthread_cond_wait(&w->cv, &w->mu);
-        if (!w->job)
-            break;
-        buffer_t *b = w->job;
-        pthread_mutex_unlock(&w->mu);
-        cdc_error_t *e = NULL;
-        int rc = flush_buffer(w, b, &e);
-        if (rc == 0)
-            buffer_reset(b);
-        pthread_mutex_lock(&w->mu);
-        if (rc < 0) {
-            cdc_error_destroy(w->job_err);
-            w->job_err = e;
-            w->retry = b;
-        }
-        w->job = NULL;
-        pthread_cond_broadcast(&w->cv);
+    /* no set-based flush, or it failed for good: statement by statement, which also
+       names the row at fault */
+    if (rc < 0 && !job->retriable && (rc = apply_once(w, b, &job->failed)) < 0) {
+        job->retriable = w->d->retriable(w->conn);
+        w->d->rollback(w->conn);
     }
-    pthread_mutex_unlock(&w->mu);
-    return NULL;
+    return rc;
 }
 
-/* Waits until the flush thread is idle (wait) or only looks; -1 with its failure, if any. */
-static int flush_status(jdbc_writer_t *w, bool wait, cdc_error_t **err)
+static bool flush_retriable(void *ctx)
 {
-    pthread_mutex_lock(&w->mu);
-    while (wait && w->job)
-        pthread_cond_wait(&w->cv, &w->mu);
-    cdc_error_t *e = w->job_err;
-    w->job_err = NULL;
-    pthread_mutex_unlock(&w->mu);
-    if (!e)
-        return 0;
-    cdc_error_destroy(*err);
-    *err = e;
-    return -1;
-}
-
-/* Hands b to the idle flush thread. */
-static void submit(jdbc_writer_t *w, buffer_t *b)
-{
-    pthread_mutex_lock(&w->mu);
-    w->job = b;
-    w->retry = NULL;
-    pthread_cond_signal(&w->cv);
-    pthread_mutex_unlock(&w->mu);
+    return ((const flush_job_t *)ctx)->retriable;
 }
 
 /*
- * Hands the filled buffer to the flush thread, after the previous flush ended; a buffer whose
- * flush failed is written first (and waited for).
+ * Writes buffer b in one transaction, with retries (the dialect re-opens a lost connection
+ * at the next BEGIN); the flusher's callback, on the flush thread.
  */
-static int hand_over(jdbc_writer_t *w, cdc_error_t **err)
+static int flush_buffer(void *ctx, const cdc_sink_buffer_t *b, cdc_error_t **err)
 {
-    if (flush_status(w, true, err) < 0)
-        return -1;
-    if (w->retry) { /* idle: only the flush thread sets it, and it is idle */
-        submit(w, w->retry);
-        if (flush_status(w, true, err) < 0)
-            return -1;
-    }
-    w->last_flush_ms = cdc_mono_ms();
-    buffer_t *b = w->cur;
-    if (b->n == 0) {
-        buffer_reset(b);
+    jdbc_writer_t *w = ctx;
+    flush_job_t job = {.w = w, .b = b, .failed = -1};
+    const cdc_sink_retry_t retry = {
+        .max_retries = w->sink->max_retries,
+        .backoff_ms = 50, /* 50 ms, 100 ms, 200 ms ... capped at 5 s */
+        .backoff_max_ms = 5000,
+        .attempt = flush_attempt,
+        .retriable = flush_retriable,
+        .retries = &w->retries,
+    };
+    int attempts;
+    bool retriable;
+    if (cdc_sink_retry_run(&retry, &job, &attempts, &retriable) == 0)
         return 0;
-    }
-    submit(w, b);
-    w->cur = b == &w->bufs[0] ? &w->bufs[1] : &w->bufs[0]; /* idle, reset by its flush */
-    return 0;
+    return flush_error(w, b, job.failed, retriable, attempts, err);
 }
 
 /* ---- writer callbacks -------------------------------------------------------------- */
@@ -923,7 +590,7 @@ static int hand_over(jdbc_writer_t *w, cdc_error_t **err)
 static int jdbc_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **err)
 {
     jdbc_writer_t *w = (jdbc_writer_t *)base;
-    if (flush_status(w, false, err) < 0)
+    if (cdc_sink_flusher_check(w->flusher, err) < 0)
         return -1;
     for (uint32_t i = 0; i < batch->n; i++) {
         const cdc_row_t *row = &batch->rows[i];
@@ -942,22 +609,17 @@ static int jdbc_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t 
                 return cdc_error_set(err, CDC_ERR_INTERNAL,
                                      "jdbc: primary key column \"%s\" is marked unchanged",
                                      w->table.schema->names[w->table.pk[k]]);
-        buffer_row(w, row);
-        if (++w->cur->pending >= w->sink->max_rows && hand_over(w, err) < 0)
+        if (cdc_sink_flusher_add(w->flusher, row, err) < 0)
             return -1;
     }
-    if (w->cur->n > 0 && cdc_mono_ms() - w->last_flush_ms >= w->sink->interval_ms)
-        return hand_over(w, err);
-    return 0;
+    return cdc_sink_flusher_tick(w->flusher, err);
 }
 
 /* Returns when everything written so far is committed. */
 static int jdbc_flush(cdc_writer_t *base, cdc_error_t **err)
 {
     jdbc_writer_t *w = (jdbc_writer_t *)base;
-    if (hand_over(w, err) < 0)
-        return -1;
-    return flush_status(w, true, err);
+    return cdc_sink_flusher_flush(w->flusher, err);
 }
 
 static void jdbc_close(cdc_writer_t *base)
@@ -965,23 +627,12 @@ static void jdbc_close(cdc_writer_t *base)
     jdbc_writer_t *w = (jdbc_writer_t *)base;
     if (!w)
         return;
-    if (w->thread_on) { /* a flush in progress ends first */
-        pthread_mutex_lock(&w->mu);
-        w->stop = true;
-        pthread_cond_broadcast(&w->cv);
-        pthread_mutex_unlock(&w->mu);
-        pthread_join(w->thread, NULL);
-    }
-    pthread_mutex_destroy(&w->mu);
-    pthread_cond_destroy(&w->cv);
-    cdc_error_destroy(w->job_err);
+    cdc_sink_flusher_destroy(w->flusher); /* a flush in progress ends first */
     for (int i = 0; i < w->ncache; i++) {
         w->d->finalize(w->cache[i].stmt);
         free(w->cache[i].omit);
     }
     w->d->disconnect(w->conn);
-    buffer_free(&w->bufs[0]);
-    buffer_free(&w->bufs[1]);
     free(w->omit);
     free(w->params);
     cdc_buf_free(&w->sql);
@@ -1056,14 +707,19 @@ static int jdbc_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wr
     w->table = (jdbc_table_t){
         .name = sink->table_name, .schema = sink->schema, .pk = sink->pk, .npk = sink->npk};
     w->ncols = sink->schema->nchildren;
-    cdc_arena_init(&w->bufs[0].arena);
-    cdc_arena_init(&w->bufs[1].arena);
-    w->cur = &w->bufs[0];
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->cv, NULL);
+    const cdc_sink_flusher_opts_t fopts = {
+        .name = "jdbc",
+        .schema = sink->schema,
+        .pk = sink->pk,
+        .npk = sink->npk,
+        .max_rows = sink->max_rows,
+        .interval_ms = sink->interval_ms,
+        .flush = flush_buffer,
+        .ctx = w,
+    };
+    w->flusher = cdc_sink_flusher_new(&fopts);
     w->omit = cdc_xcalloc((size_t)w->ncols + 1, 1);
     w->params = cdc_xcalloc((size_t)w->ncols + 1, sizeof(jdbc_param_t));
-    w->last_flush_ms = cdc_mono_ms();
     if (w->d->connect(sink->target, sink->username, sink->password, &w->conn, err) < 0) {
         cdc_error_add_context(*err, "jdbc sink of \"%s\"", sink->qualified);
         jdbc_close(&w->base);
@@ -1074,12 +730,10 @@ static int jdbc_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wr
         jdbc_close(&w->base);
         return -1;
     }
-    if (pthread_create(&w->thread, NULL, flush_main, w) != 0) {
-        cdc_error_set(err, CDC_ERR_INTERNAL, "jdbc: cannot start the flush thread");
+    if (cdc_sink_flusher_start(w->flusher, err) < 0) {
         jdbc_close(&w->base);
         return -1;
     }
-    w->thread_on = true;
     *out = &w->base;
     return 0;
 }

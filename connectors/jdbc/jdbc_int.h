@@ -2,8 +2,9 @@
  * jdbc_int.h — the dialect layer of the "jdbc" sink.
  *
  * jdbc.c owns everything a database does not decide: options, changelog
- * negotiation, the per-key buffer, turning values into parameters, the flush
- * transaction with its retry loop, and error texts. A dialect owns the rest:
+ * negotiation, turning values into parameters, the flush transaction (over
+ * the core's per-key buffer, flush thread and retry loop, cdc_sink_buffer.h),
+ * and error texts. A dialect owns the rest:
  * how identifiers are quoted, the text of the upsert/insert/delete
  * statements, the column type of each logical type for CREATE TABLE, and the
  * client library calls (connect, begin/commit/rollback, prepare/bind/step)
