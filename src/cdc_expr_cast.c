@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "cdc_expr_int.h"
+#include "cdc_value_text.h"
 
 cdc_xcat_t cdc_xcat(const cdc_type_t *t)
 {
@@ -398,166 +399,13 @@ static int conv_to_bin(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *
 
 /* ---- from text ------------------------------------------------------------------------------ */
 
-static void trimmed(const cdc_value_t *in, const char **s, size_t *len)
+/* BOOLEAN, numbers, dates, times and timestamps from text, by Flink's CAST rules. */
+static int conv_str_scalar(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
+                           cdc_value_t *out)
 {
-    const char *p = in->v.s.ptr;
-    size_t l = in->v.s.len;
-    while (l && isspace((unsigned char)*p)) {
-        p++;
-        l--;
-    }
-    while (l && isspace((unsigned char)p[l - 1]))
-        l--;
-    *s = p;
-    *len = l;
-}
-
-static bool word_is(const char *s, size_t len, const char *w)
-{
-    return strlen(w) == len && strncasecmp(s, w, len) == 0;
-}
-
-static int conv_str_bool(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                         cdc_value_t *out)
-{
-    static const char *const yes[] = {"true", "t", "yes", "y", "1"};
-    static const char *const no[] = {"false", "f", "no", "n", "0"};
-    const char *s;
-    size_t len;
-    trimmed(in, &s, &len);
-    for (int i = 0; i < 5; i++) {
-        if (word_is(s, len, yes[i]) || word_is(s, len, no[i])) {
-            out->flags = 0;
-            out->v.b = word_is(s, len, yes[i]);
-            return 0;
-        }
-    }
-    return fail_value(n, cx, in);
-}
-
-static int conv_str_int(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                        cdc_value_t *out)
-{
-    const char *s;
-    size_t len, i = 0;
-    trimmed(in, &s, &len);
-    bool neg = false;
-    if (i < len && (s[i] == '+' || s[i] == '-'))
-        neg = s[i++] == '-';
-    if (i == len)
+    if (cdc_value_from_text(n->type, in->v.s.ptr, in->v.s.len, CDC_TEXT_CAST, NULL, out, NULL) !=
+        CDC_TEXT_OK)
         return fail_value(n, cx, in);
-    uint64_t v = 0;
-    for (; i < len; i++) {
-        if (!isdigit((unsigned char)s[i]) || v > (UINT64_MAX - 9) / 10)
-            return fail_value(n, cx, in);
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (v > (uint64_t)INT64_MAX + (neg ? 1 : 0))
-        return fail_value(n, cx, in);
-    int64_t r = neg ? (int64_t)(0 - v) : (int64_t)v;
-    if (r < n->ilo || r > n->ihi)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    out->v.i = r;
-    return 0;
-}
-
-static int parse_double_text(const char *s, size_t len, double *out)
-{
-    char buf[128];
-    if (len == 0 || len >= sizeof(buf))
-        return -1;
-    if (word_is(s, len, "NaN")) {
-        *out = NAN;
-        return 0;
-    }
-    bool neg = s[0] == '-';
-    size_t k = (s[0] == '-' || s[0] == '+') ? 1 : 0;
-    if (word_is(s + k, len - k, "Infinity")) {
-        *out = neg ? -INFINITY : INFINITY;
-        return 0;
-    }
-    for (size_t i = 0; i < len; i++)
-        if (!isdigit((unsigned char)s[i]) && !strchr("+-.eE", s[i]))
-            return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    char *end;
-    *out = strtod(buf, &end);
-    return *end == '\0' && end != buf ? 0 : -1;
-}
-
-static int conv_str_fp(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                       cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    double d;
-    trimmed(in, &s, &len);
-    if (parse_double_text(s, len, &d) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    if (cdc_xcat(n->type) == CDC_XC_FLOAT) {
-        char buf[128];
-        memcpy(buf, s, len);
-        buf[len] = '\0';
-        out->v.f = isfinite(d) ? strtof(buf, NULL) : (float)d; /* round once, from the text */
-    } else {
-        out->v.d = d;
-    }
-    return 0;
-}
-
-static int conv_str_dec(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                        cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    trimmed(in, &s, &len);
-    if (cdc_decimal_parse(s, len, n->type->precision, n->type->scale, &out->v.dec) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    return 0;
-}
-
-static int conv_str_date(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                         cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    int32_t days;
-    trimmed(in, &s, &len);
-    if (cdc_date_parse(s, len, &days) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    out->v.i = days;
-    return 0;
-}
-
-static int conv_str_time(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                         cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    int64_t nanos;
-    trimmed(in, &s, &len);
-    if (cdc_time_parse(s, len, n->type->precision, &nanos) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    out->v.i = nanos;
-    return 0;
-}
-
-static int conv_str_ts(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                       cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    bool ltz = cdc_xcat(n->type) == CDC_XC_LTZ;
-    trimmed(in, &s, &len);
-    if (cdc_timestamp_parse(s, len, n->type->precision, ltz, &out->v.ts, NULL) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
     return 0;
 }
 
@@ -672,7 +520,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
     case CDC_XC_BOOL:
         return cf == CDC_XC_BOOL  ? conv_same
                : cf == CDC_XC_INT ? conv_int_bool
-               : cf == CDC_XC_STR ? conv_str_bool
+               : cf == CDC_XC_STR ? conv_str_scalar
                                   : NULL;
     case CDC_XC_INT:
         switch (cf) {
@@ -687,7 +535,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
         case CDC_XC_DEC:
             return conv_dec_int;
         case CDC_XC_STR:
-            return conv_str_int;
+            return conv_str_scalar;
         default:
             return NULL;
         }
@@ -703,7 +551,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
         case CDC_XC_DEC:
             return conv_dec_fp;
         case CDC_XC_STR:
-            return conv_str_fp;
+            return conv_str_scalar;
         default:
             return NULL;
         }
@@ -718,7 +566,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
             return from->precision == to->precision && from->scale == to->scale ? conv_same
                                                                                 : conv_dec_dec;
         case CDC_XC_STR:
-            return conv_str_dec;
+            return conv_str_scalar;
         default:
             return NULL;
         }
@@ -741,19 +589,19 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
     case CDC_XC_DATE:
         return cf == CDC_XC_DATE                       ? conv_same
                : (cf == CDC_XC_TS || cf == CDC_XC_LTZ) ? conv_ts_date
-               : cf == CDC_XC_STR                      ? conv_str_date
+               : cf == CDC_XC_STR                      ? conv_str_scalar
                                                        : NULL;
     case CDC_XC_TIME:
         if (cf == CDC_XC_TIME)
             return to->precision >= from->precision ? conv_same : conv_time_time;
         return (cf == CDC_XC_TS || cf == CDC_XC_LTZ) ? conv_ts_time
-               : cf == CDC_XC_STR                    ? conv_str_time
+               : cf == CDC_XC_STR                    ? conv_str_scalar
                                                      : NULL;
     case CDC_XC_TS:
     case CDC_XC_LTZ:
         if (cf == CDC_XC_TS || cf == CDC_XC_LTZ)
             return to->precision >= from->precision ? conv_same : conv_ts_ts;
-        return cf == CDC_XC_DATE ? conv_date_ts : cf == CDC_XC_STR ? conv_str_ts : NULL;
+        return cf == CDC_XC_DATE ? conv_date_ts : cf == CDC_XC_STR ? conv_str_scalar : NULL;
     default:
         return same_ignoring_null(from, to) ? conv_same : NULL;
     }

@@ -14,8 +14,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include "cdc_json.h" /* cdc_json_convert_scalar: partition values from their text */
 #include "cdc_lookup.h"
+#include "cdc_value_text.h" /* partition values and literals from their text */
 
 #define MAX_VIEW_DEPTH 8
 #define MAX_CONJUNCTS 64
@@ -1146,15 +1146,15 @@ static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const
     const cdc_sql_expr_t *l = lit;
     if (l->literal.kind == CDC_SQL_LIT_NULL)
         return false;
-    char errbuf[128];
     const char *s = l->literal.text;
     cdc_type_t *nullable = cdc_type_copy(t);
     nullable->nullable = true;
     bool is_string = l->literal.kind == CDC_SQL_LIT_STRING;
     bool col_string = t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR;
     bool ok = is_string == col_string &&
-              cdc_json_convert_scalar(nullable, is_string ? 's' : '#', s, strlen(s), true, arena,
-                                      &f->value, errbuf, sizeof(errbuf)) == 0;
+              cdc_value_from_text(nullable, s, strlen(s),
+                                  CDC_TEXT_ISO8601 | (is_string ? CDC_TEXT_COPY : CDC_TEXT_NUMBER),
+                                  arena, &f->value, NULL) == CDC_TEXT_OK;
     cdc_type_destroy(nullable);
     if (!ok)
         return false;
@@ -1885,11 +1885,11 @@ int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc
                 int idx = cdc_type_field_index(phys, parts[i].keys[k]);
                 if (idx < 0)
                     continue;
-                char eb[128];
                 cdc_type_t *nt = cdc_type_copy(phys->children[idx]);
                 nt->nullable = true;
-                if (cdc_json_convert_scalar(nt, 's', parts[i].values[k], strlen(parts[i].values[k]),
-                                            true, &scratch, &row->values[idx], eb, sizeof(eb)) < 0)
+                if (cdc_value_from_text(nt, parts[i].values[k], strlen(parts[i].values[k]),
+                                        CDC_TEXT_ISO8601 | CDC_TEXT_COPY, &scratch,
+                                        &row->values[idx], NULL) != CDC_TEXT_OK)
                     row->values[idx].flags = CDC_V_NULL;
                 cdc_type_destroy(nt);
             }

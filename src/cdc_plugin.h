@@ -20,6 +20,7 @@
 #include "cdc_options.h"
 #include "cdc_row.h"
 #include "cdc_types.h"
+#include "cdc_value_text.h"
 
 /* ---- formats ---------------------------------------------------------------- */
 

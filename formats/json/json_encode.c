@@ -104,27 +104,9 @@ static void put_decimal(cdc_buf_t *out, cdc_i128 unscaled, int scale, bool plain
 
 static void put_base64(cdc_buf_t *out, const unsigned char *p, size_t n)
 {
-    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    cdc_buf_reserve(out, (n + 2) / 3 * 4 + 2);
-    char *w = out->data + out->len;
-    *w++ = '"';
-    size_t i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        *w++ = al[v >> 18];
-        *w++ = al[(v >> 12) & 63];
-        *w++ = al[(v >> 6) & 63];
-        *w++ = al[v & 63];
-    }
-    if (i < n) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-        *w++ = al[v >> 18];
-        *w++ = al[(v >> 12) & 63];
-        *w++ = i + 1 < n ? al[(v >> 6) & 63] : '=';
-        *w++ = '=';
-    }
-    *w++ = '"';
-    out->len = (size_t)(w - out->data);
+    cdc_buf_putc(out, '"');
+    cdc_text_base64_encode(out, p, n);
+    cdc_buf_putc(out, '"');
 }
 
 static void put_date(cdc_buf_t *out, int64_t days)
