@@ -76,76 +76,6 @@ static int64_t pow10_i64(int n)
     return v;
 }
 
-/* ---- formatting ----------------------------------------------------------------------------- */
-
-static int format_date(int64_t days, char *buf)
-{
-    int64_t y;
-    unsigned m, d;
-    cdc_civil_from_days(days, &y, &m, &d);
-    if (y < 0)
-        return sprintf(buf, "-%04lld-%02u-%02u", (long long)-y, m, d);
-    return sprintf(buf, "%04lld-%02u-%02u", (long long)y, m, d);
-}
-
-static int format_time(int64_t nanos, int precision, char *buf)
-{
-    int64_t secs = nanos / 1000000000LL;
-    int n =
-        sprintf(buf, "%02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
-    if (precision > 0) {
-        char f[16];
-        snprintf(f, sizeof(f), "%09lld", (long long)(nanos % 1000000000LL));
-        buf[n++] = '.';
-        memcpy(buf + n, f, (size_t)precision);
-        n += precision;
-        buf[n] = '\0';
-    }
-    return n;
-}
-
-static int format_ts(cdc_ts_t ts, int precision, char *buf)
-{
-    int64_t days = ts.millis / 86400000LL, ms = ts.millis % 86400000LL;
-    if (ms < 0) {
-        ms += 86400000LL;
-        days--;
-    }
-    int n = format_date(days, buf);
-    buf[n++] = 'T';
-    return n + format_time(ms * 1000000LL + ts.nanos, precision, buf + n);
-}
-
-int cdc_xformat_scalar(const cdc_value_t *v, const cdc_type_t *t, char *buf)
-{
-    switch (cdc_xcat(t)) {
-    case CDC_XC_BOOL:
-        return sprintf(buf, "%s", v->v.b ? "true" : "false");
-    case CDC_XC_INT:
-        return sprintf(buf, "%lld", (long long)v->v.i);
-    case CDC_XC_FLOAT:
-        return cdc_float_format(v->v.f, buf);
-    case CDC_XC_DOUBLE:
-        return cdc_double_format(v->v.d, buf);
-    case CDC_XC_DEC:
-        return cdc_decimal_format(v->v.dec, t->scale, buf);
-    case CDC_XC_DATE:
-        return format_date(v->v.i, buf);
-    case CDC_XC_TIME:
-        return format_time(v->v.i, t->precision, buf);
-    case CDC_XC_TS:
-        return format_ts(v->v.ts, t->precision, buf);
-    case CDC_XC_LTZ: {
-        int n = format_ts(v->v.ts, t->precision, buf);
-        buf[n++] = 'Z';
-        buf[n] = '\0';
-        return n;
-    }
-    default:
-        return -1;
-    }
-}
-
 /* ---- failures ------------------------------------------------------------------------------- */
 
 static int fail_text(const cdc_xnode_t *n, cdc_xctx_t *cx, const char *s, size_t len)
@@ -160,7 +90,7 @@ static int fail_value(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *i
     char buf[96];
     if (cdc_xcat(n->kids[0]->type) == CDC_XC_STR)
         return fail_text(n, cx, in->v.s.ptr, in->v.s.len);
-    if (cdc_xformat_scalar(in, n->kids[0]->type, buf) < 0)
+    if (cdc_value_to_text(in, n->kids[0]->type, CDC_TEXT_ISO8601, buf) < 0)
         strcpy(buf, "value");
     return cdc_xerr(cx, "cannot cast %s to %s", buf, n->name);
 }
@@ -359,7 +289,7 @@ static int conv_any_str(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t 
                         cdc_value_t *out)
 {
     char buf[96];
-    int len = cdc_xformat_scalar(in, n->kids[0]->type, buf);
+    int len = cdc_value_to_text(in, n->kids[0]->type, CDC_TEXT_ISO8601, buf);
     if (len < 0)
         return cdc_xerr(cx, "cannot cast to %s", n->name);
     out->flags = 0;

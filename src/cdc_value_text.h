@@ -48,6 +48,9 @@ enum {
     CDC_TEXT_PG_ZONED = 1u << 5, /* with CDC_TEXT_PG: a timestamptz, whose offset is required */
     CDC_TEXT_MYSQL = 1u << 6,    /* MySQL's text rows: zero and partial dates are NULL, raw
                                     bytes, integers without a range check, fractions to 9 */
+    CDC_TEXT_SHORT_FRACTION = 1u << 7, /* cdc_value_to_text: fractions of seconds without
+                                          trailing zeros (Java's appendFraction(0, 9)), not
+                                          padded to the type's precision */
 };
 
 /**
@@ -60,6 +63,20 @@ enum {
  */
 int cdc_value_from_text(const cdc_type_t *t, const char *s, size_t len, unsigned flags,
                         cdc_arena_t *arena, cdc_value_t *out, const char **why);
+
+/** Room cdc_value_to_text needs at buf, its NUL included. */
+#define CDC_VALUE_TEXT_MAX 64
+
+/**
+ * The inverse, for sinks and casts: writes the text of non-NULL v of scalar
+ * type t (BOOLEAN, numbers, DECIMAL, DATE, TIME, TIMESTAMP[_LTZ]; not strings
+ * or bytes) NUL-terminated at buf (CDC_VALUE_TEXT_MAX bytes) and returns its
+ * length, or -1 for other types. Flags: CDC_TEXT_ISO8601 ('T' between date
+ * and time, else ' '), CDC_TEXT_SHORT_FRACTION. TIMESTAMP_LTZ ends with 'Z';
+ * times print to the type's precision; a negative TIME (a MySQL duration) as
+ * "-hh:mm:ss". The print format (cdc_value_print) is this with ISO8601.
+ */
+int cdc_value_to_text(const cdc_value_t *v, const cdc_type_t *t, unsigned flags, char *buf);
 
 /** Narrows s[0..*len) to its text without leading and trailing blanks (isspace). */
 static inline void cdc_text_trim(const char **s, size_t *len)

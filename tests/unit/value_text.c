@@ -310,3 +310,69 @@ Test(value_text, number_tokens_and_containers)
     cr_assert_eq(conv("ARRAY<INT>", "[1]", 0, &v, &why), CDC_TEXT_BAD);
     cr_assert_str_eq(why, "no conversion to the column type");
 }
+
+/* cdc_value_to_text of v (type text), compared with want. */
+static void to_text(const char *type, const cdc_value_t *v, unsigned flags, const char *want)
+{
+    char buf[CDC_VALUE_TEXT_MAX];
+    int n = cdc_value_to_text(v, ty(type), flags, buf);
+    cr_assert_eq(n, (int)strlen(want), "%s: \"%s\"", type, buf);
+    cr_assert_str_eq(buf, want);
+}
+
+Test(value_text, to_text_for_sinks_and_casts)
+{
+    cdc_value_t v = {0};
+    v.v.b = true;
+    to_text("BOOLEAN", &v, 0, "true");
+    v.v.i = INT64_MIN;
+    to_text("BIGINT", &v, 0, "-9223372036854775808");
+    v.v.d = 0.1;
+    to_text("DOUBLE", &v, 0, "0.1");
+    v.v.f = 1e10f;
+    to_text("FLOAT", &v, 0, "1.0E10");
+    v.v.dec = -150;
+    to_text("DECIMAL(5, 2)", &v, 0, "-1.50");
+    v.v.i = days(2020, 7, 30);
+    to_text("DATE", &v, 0, "2020-07-30");
+    v.v.i = days(-43, 3, 15);
+    to_text("DATE", &v, 0, "-0043-03-15");
+    v.v.i = (10 * 3600 + 8 * 60 + 22) * 1000000000LL + 120000000LL;
+    to_text("TIME(3)", &v, 0, "10:08:22.120");
+    to_text("TIME(0)", &v, 0, "10:08:22");
+    to_text("TIME(3)", &v, CDC_TEXT_SHORT_FRACTION, "10:08:22.12");
+    v.v.i = 838 * 3600 * 1000000000LL; /* MySQL durations */
+    to_text("TIME(0)", &v, 0, "838:00:00");
+    v.v.i = -(3723 * 1000000000LL);
+    to_text("TIME(0)", &v, 0, "-01:02:03");
+    v.v.ts.millis = days(2020, 7, 30) * 86400000LL + 22 * 1000 + 5;
+    v.v.ts.nanos = 0;
+    to_text("TIMESTAMP(3)", &v, 0, "2020-07-30 00:00:22.005");
+    to_text("TIMESTAMP(3)", &v, CDC_TEXT_ISO8601, "2020-07-30T00:00:22.005");
+    to_text("TIMESTAMP_LTZ(6)", &v, CDC_TEXT_ISO8601 | CDC_TEXT_SHORT_FRACTION,
+            "2020-07-30T00:00:22.005Z");
+    v.v.ts.millis = -1; /* before the epoch: the day before */
+    to_text("TIMESTAMP(3)", &v, 0, "1969-12-31 23:59:59.999");
+    char buf[CDC_VALUE_TEXT_MAX];
+    cr_assert_eq(cdc_value_to_text(&v, ty("STRING"), 0, buf), -1);
+    cr_assert_eq(cdc_value_to_text(&v, ty("ARRAY<INT>"), 0, buf), -1);
+}
+
+/* What cdc_value_to_text writes, cdc_value_from_text reads back. */
+Test(value_text, round_trips)
+{
+    const char *cases[][2] = {
+        {"DECIMAL(10, 3)", "-1234567.125"},
+        {"DATE", "1999-12-31"},
+        {"TIME(6)", "23:59:59.000001"},
+        {"TIMESTAMP(9)", "2000-02-29 12:00:00.123456789"},
+        {"BIGINT", "42"},
+        {"BOOLEAN", "false"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cdc_value_t v;
+        const char *why;
+        cr_assert_eq(conv(cases[i][0], cases[i][1], 0, &v, &why), CDC_TEXT_OK, "%s", cases[i][1]);
+        to_text(cases[i][0], &v, 0, cases[i][1]);
+    }
+}
