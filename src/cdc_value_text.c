@@ -619,6 +619,15 @@ static int from_bool(const char *s, size_t len, unsigned flags, cdc_value_t *out
         out->v.b = len > 0 && s[len - 1] != 0 && !(len == 1 && s[0] == '0');
         return CDC_TEXT_OK;
     }
+    if (flags & CDC_TEXT_JDBC) {
+        if (word_is(s, len, "1") || word_is(s, len, "t") || word_is(s, len, "true"))
+            out->v.b = true;
+        else if (word_is(s, len, "0") || word_is(s, len, "f") || word_is(s, len, "false"))
+            out->v.b = false;
+        else
+            return bad(why, "not a boolean");
+        return CDC_TEXT_OK;
+    }
     if (flags & CDC_TEXT_NUMBER)
         return bad(why, "not a boolean");
     cdc_text_trim(&s, &len);
@@ -661,6 +670,22 @@ static int from_int(const cdc_type_t *t, const char *s, size_t len, unsigned fla
         out->v.i = v;
         return CDC_TEXT_OK;
     }
+    if (flags & CDC_TEXT_JDBC) { /* strtoll's rules, or "1.0" from a REAL holding an integer */
+        char tmp[32], *end;
+        if (len == 0 || len >= sizeof(tmp))
+            return bad(why, "not an integer");
+        memcpy(tmp, s, len);
+        tmp[len] = '\0';
+        long long ll = strtoll(tmp, &end, 10);
+        if (*end) {
+            double d = strtod(tmp, &end);
+            if (*end || d != (double)(long long)d)
+                return bad(why, "not an integer");
+            ll = (long long)d;
+        }
+        out->v.i = ll;
+        return CDC_TEXT_OK;
+    }
     if (!(flags & (CDC_TEXT_PG | CDC_TEXT_NUMBER)))
         cdc_text_trim(&s, &len);
     int rc = cdc_text_parse_i64(s, len, &v);
@@ -687,6 +712,17 @@ static int from_real(const cdc_type_t *t, const char *s, size_t len, unsigned fl
         if (bounded_strtod(s, len, pg ? 64 : 128, &d, buf, &used) < 0 ||
             (pg ? used != len : buf[used] != '\0'))
             return bad(why, pg ? "not a floating-point number" : "not a number");
+    } else if (flags & CDC_TEXT_JDBC) {
+        if (bounded_strtod(s, len, 64, &d, buf, &used) < 0)
+            return bad(why, "not a number");
+        if (strcasecmp(buf, "Infinity") == 0 || strcasecmp(buf, "inf") == 0)
+            d = INFINITY;
+        else if (strcasecmp(buf, "-Infinity") == 0 || strcasecmp(buf, "-inf") == 0)
+            d = -INFINITY;
+        else if (strcasecmp(buf, "NaN") == 0)
+            d = NAN;
+        else if (buf[used] != '\0')
+            return bad(why, "not a number");
     } else if (flags & CDC_TEXT_CAST) {
         cdc_text_trim(&s, &len);
         if (len == 0 || len >= sizeof(buf))
@@ -734,12 +770,12 @@ done:
 static int from_decimal(const cdc_type_t *t, const char *s, size_t len, unsigned flags,
                         cdc_value_t *out, const char **why)
 {
-    if (flags & (CDC_TEXT_PG | CDC_TEXT_MYSQL | CDC_TEXT_CAST)) {
+    if (flags & (CDC_TEXT_PG | CDC_TEXT_MYSQL | CDC_TEXT_CAST | CDC_TEXT_JDBC)) {
         if (flags & CDC_TEXT_CAST)
             cdc_text_trim(&s, &len);
         if (cdc_decimal_parse(s, len, t->precision, t->scale, &out->v.dec) == 0)
             return CDC_TEXT_OK;
-        if (flags & CDC_TEXT_MYSQL)
+        if (flags & (CDC_TEXT_MYSQL | CDC_TEXT_JDBC))
             return bad(why, "not a decimal of the column type");
         return bad(why, len == 3 && memcmp(s, "NaN", 3) == 0 ? "NaN has no DECIMAL value"
                                                              : "not a decimal of the column's "
@@ -762,7 +798,7 @@ static int from_bytes(const char *s, size_t len, unsigned flags, cdc_arena_t *ar
         const char *r = pg_bytea(s, len, arena, &out->v.s);
         return r ? bad(why, r) : CDC_TEXT_OK;
     }
-    if (flags & (CDC_TEXT_MYSQL | CDC_TEXT_CAST)) { /* raw bytes */
+    if (flags & (CDC_TEXT_MYSQL | CDC_TEXT_CAST | CDC_TEXT_JDBC)) { /* raw bytes */
         out->v.s.ptr = flags & CDC_TEXT_COPY ? cdc_arena_memdup(arena, s, len) : s;
         out->v.s.len = (uint32_t)len;
         return CDC_TEXT_OK;
@@ -824,6 +860,22 @@ static int from_time(const cdc_type_t *t, const char *s, size_t len, unsigned fl
     return CDC_TEXT_OK;
 }
 
+/* A zone suffix "+hh" (PostgreSQL's form for whole hours) becomes "+hh:00", into buf
+   NUL-terminated; returns the length, 0 when it does not fit. */
+static size_t jdbc_zone(const char *s, size_t n, char *buf, size_t cap)
+{
+    if (n + 4 > cap)
+        return 0;
+    memcpy(buf, s, n);
+    if (n > 3 && (buf[n - 3] == '+' || buf[n - 3] == '-') && buf[n - 2] >= '0' &&
+        buf[n - 2] <= '9' && buf[n - 1] >= '0' && buf[n - 1] <= '9' && n > 10) {
+        memcpy(buf + n, ":00", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
 static int from_timestamp(const cdc_type_t *t, const char *s, size_t len, unsigned flags,
                           cdc_value_t *out, const char **why)
 {
@@ -836,6 +888,14 @@ static int from_timestamp(const cdc_type_t *t, const char *s, size_t len, unsign
         bool zone;
         if (cdc_timestamp_parse(s, len, 9, false, &out->v.ts, &zone) < 0)
             out->flags = CDC_V_NULL; /* zero dates */
+        return CDC_TEXT_OK;
+    }
+    if (flags & CDC_TEXT_JDBC) {
+        char buf[64];
+        bool had_zone;
+        size_t m = jdbc_zone(s, len, buf, sizeof(buf));
+        if (m == 0 || cdc_timestamp_parse(buf, m, t->precision, true, &out->v.ts, &had_zone) < 0)
+            return bad(why, "not a timestamp");
         return CDC_TEXT_OK;
     }
     if (flags & CDC_TEXT_NUMBER)

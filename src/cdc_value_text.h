@@ -28,7 +28,7 @@
 #define CDC_TEXT_RANGE -2 /* a number of the type's kind that does not fit it */
 
 /*
- * Flags of cdc_value_from_text. Without a dialect flag (CAST, PG, MYSQL) the
+ * Flags of cdc_value_from_text. Without a dialect flag (CAST, PG, MYSQL, JDBC) the
  * text follows Flink's JSON rules (json, csv, partition values): numbers and
  * booleans may be surrounded by blanks, floats take Java's NaN/Infinity,
  * bytes are base64, a TIMESTAMP_LTZ ends with "Z" and the date/time
@@ -51,6 +51,10 @@ enum {
     CDC_TEXT_SHORT_FRACTION = 1u << 7, /* cdc_value_to_text: fractions of seconds without
                                           trailing zeros (Java's appendFraction(0, 9)), not
                                           padded to the type's precision */
+    CDC_TEXT_JDBC = 1u << 8, /* a database's text cell (jdbc lookups): 1/t/true booleans in
+                                any case, integers also as "1.0" (a REAL holding one),
+                                inf/Infinity, timestamps with an optional zone ("+hh" as
+                                PostgreSQL gives it), raw bytes */
 };
 
 /**

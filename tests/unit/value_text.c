@@ -376,3 +376,28 @@ Test(value_text, round_trips)
         to_text(cases[i][0], &v, 0, cases[i][1]);
     }
 }
+
+Test(value_text, jdbc_cells)
+{
+    cdc_value_t v;
+    const char *why;
+    unsigned j = CDC_TEXT_JDBC | CDC_TEXT_COPY;
+    cr_assert_eq(conv("BOOLEAN", "TRUE", j, &v, &why), CDC_TEXT_OK);
+    cr_assert(v.v.b);
+    cr_assert_eq(conv("BOOLEAN", "F", j, &v, &why), CDC_TEXT_OK);
+    cr_assert(!v.v.b);
+    cr_assert_eq(conv("BOOLEAN", "yes", j, &v, &why), CDC_TEXT_BAD);
+    cr_assert_eq(conv("INT", "3.0", j, &v, &why), CDC_TEXT_OK); /* a REAL holding an integer */
+    cr_assert_eq(v.v.i, 3);
+    cr_assert_eq(conv("INT", "3.5", j, &v, &why), CDC_TEXT_BAD);
+    cr_assert_eq(conv("DOUBLE", "-inf", j, &v, &why), CDC_TEXT_OK);
+    cr_assert(isinf(v.v.d) && v.v.d < 0);
+    cr_assert_eq(conv("DOUBLE", "1.5x", j, &v, &why), CDC_TEXT_BAD);
+    int64_t base = days(2020, 7, 30) * 86400000LL + (10 * 3600 + 8 * 60 + 22) * 1000LL;
+    cr_assert_eq(conv("TIMESTAMP_LTZ(3)", "2020-07-30 12:08:22+02", j, &v, &why), CDC_TEXT_OK);
+    cr_assert_eq(v.v.ts.millis, base);
+    cr_assert_eq(conv("TIMESTAMP(3)", "2020-07-30 10:08:22", j, &v, &why), CDC_TEXT_OK);
+    cr_assert_eq(v.v.ts.millis, base);
+    cr_assert_eq(conv("BYTES", "raw", j, &v, &why), CDC_TEXT_OK);
+    cr_assert(v.v.s.len == 3 && memcmp(v.v.s.ptr, "raw", 3) == 0);
+}
