@@ -1,9 +1,10 @@
 /*
  * pg_text.c — PostgreSQL type OIDs to Flink types (the table in the README),
  * and the text output of the built-in types (DateStyle ISO, IntervalStyle
- * postgres, bytea_output hex, as the walsender sends them) parsed into values.
+ * postgres, bytea_output hex, as the walsender sends them) parsed into values:
+ * scalars by the core (cdc_value_from_text, CDC_TEXT_PG); arrays, intervals
+ * and bit strings, PostgreSQL's own syntax, here.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
