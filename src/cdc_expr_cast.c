@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "cdc_expr_int.h"
+#include "cdc_value_text.h"
 
 cdc_xcat_t cdc_xcat(const cdc_type_t *t)
 {
@@ -75,76 +76,6 @@ static int64_t pow10_i64(int n)
     return v;
 }
 
-/* ---- formatting ----------------------------------------------------------------------------- */
-
-static int format_date(int64_t days, char *buf)
-{
-    int64_t y;
-    unsigned m, d;
-    cdc_civil_from_days(days, &y, &m, &d);
-    if (y < 0)
-        return sprintf(buf, "-%04lld-%02u-%02u", (long long)-y, m, d);
-    return sprintf(buf, "%04lld-%02u-%02u", (long long)y, m, d);
-}
-
-static int format_time(int64_t nanos, int precision, char *buf)
-{
-    int64_t secs = nanos / 1000000000LL;
-    int n =
-        sprintf(buf, "%02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
-    if (precision > 0) {
-        char f[16];
-        snprintf(f, sizeof(f), "%09lld", (long long)(nanos % 1000000000LL));
-        buf[n++] = '.';
-        memcpy(buf + n, f, (size_t)precision);
-        n += precision;
-        buf[n] = '\0';
-    }
-    return n;
-}
-
-static int format_ts(cdc_ts_t ts, int precision, char *buf)
-{
-    int64_t days = ts.millis / 86400000LL, ms = ts.millis % 86400000LL;
-    if (ms < 0) {
-        ms += 86400000LL;
-        days--;
-    }
-    int n = format_date(days, buf);
-    buf[n++] = 'T';
-    return n + format_time(ms * 1000000LL + ts.nanos, precision, buf + n);
-}
-
-int cdc_xformat_scalar(const cdc_value_t *v, const cdc_type_t *t, char *buf)
-{
-    switch (cdc_xcat(t)) {
-    case CDC_XC_BOOL:
-        return sprintf(buf, "%s", v->v.b ? "true" : "false");
-    case CDC_XC_INT:
-        return sprintf(buf, "%lld", (long long)v->v.i);
-    case CDC_XC_FLOAT:
-        return cdc_float_format(v->v.f, buf);
-    case CDC_XC_DOUBLE:
-        return cdc_double_format(v->v.d, buf);
-    case CDC_XC_DEC:
-        return cdc_decimal_format(v->v.dec, t->scale, buf);
-    case CDC_XC_DATE:
-        return format_date(v->v.i, buf);
-    case CDC_XC_TIME:
-        return format_time(v->v.i, t->precision, buf);
-    case CDC_XC_TS:
-        return format_ts(v->v.ts, t->precision, buf);
-    case CDC_XC_LTZ: {
-        int n = format_ts(v->v.ts, t->precision, buf);
-        buf[n++] = 'Z';
-        buf[n] = '\0';
-        return n;
-    }
-    default:
-        return -1;
-    }
-}
-
 /* ---- failures ------------------------------------------------------------------------------- */
 
 static int fail_text(const cdc_xnode_t *n, cdc_xctx_t *cx, const char *s, size_t len)
@@ -159,7 +90,7 @@ static int fail_value(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *i
     char buf[96];
     if (cdc_xcat(n->kids[0]->type) == CDC_XC_STR)
         return fail_text(n, cx, in->v.s.ptr, in->v.s.len);
-    if (cdc_xformat_scalar(in, n->kids[0]->type, buf) < 0)
+    if (cdc_value_to_text(in, n->kids[0]->type, CDC_TEXT_ISO8601, buf) < 0)
         strcpy(buf, "value");
     return cdc_xerr(cx, "cannot cast %s to %s", buf, n->name);
 }
@@ -358,7 +289,7 @@ static int conv_any_str(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t 
                         cdc_value_t *out)
 {
     char buf[96];
-    int len = cdc_xformat_scalar(in, n->kids[0]->type, buf);
+    int len = cdc_value_to_text(in, n->kids[0]->type, CDC_TEXT_ISO8601, buf);
     if (len < 0)
         return cdc_xerr(cx, "cannot cast to %s", n->name);
     out->flags = 0;
@@ -398,166 +329,13 @@ static int conv_to_bin(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *
 
 /* ---- from text ------------------------------------------------------------------------------ */
 
-static void trimmed(const cdc_value_t *in, const char **s, size_t *len)
+/* BOOLEAN, numbers, dates, times and timestamps from text, by Flink's CAST rules. */
+static int conv_str_scalar(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
+                           cdc_value_t *out)
 {
-    const char *p = in->v.s.ptr;
-    size_t l = in->v.s.len;
-    while (l && isspace((unsigned char)*p)) {
-        p++;
-        l--;
-    }
-    while (l && isspace((unsigned char)p[l - 1]))
-        l--;
-    *s = p;
-    *len = l;
-}
-
-static bool word_is(const char *s, size_t len, const char *w)
-{
-    return strlen(w) == len && strncasecmp(s, w, len) == 0;
-}
-
-static int conv_str_bool(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                         cdc_value_t *out)
-{
-    static const char *const yes[] = {"true", "t", "yes", "y", "1"};
-    static const char *const no[] = {"false", "f", "no", "n", "0"};
-    const char *s;
-    size_t len;
-    trimmed(in, &s, &len);
-    for (int i = 0; i < 5; i++) {
-        if (word_is(s, len, yes[i]) || word_is(s, len, no[i])) {
-            out->flags = 0;
-            out->v.b = word_is(s, len, yes[i]);
-            return 0;
-        }
-    }
-    return fail_value(n, cx, in);
-}
-
-static int conv_str_int(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                        cdc_value_t *out)
-{
-    const char *s;
-    size_t len, i = 0;
-    trimmed(in, &s, &len);
-    bool neg = false;
-    if (i < len && (s[i] == '+' || s[i] == '-'))
-        neg = s[i++] == '-';
-    if (i == len)
+    if (cdc_value_from_text(n->type, in->v.s.ptr, in->v.s.len, CDC_TEXT_CAST, NULL, out, NULL) !=
+        CDC_TEXT_OK)
         return fail_value(n, cx, in);
-    uint64_t v = 0;
-    for (; i < len; i++) {
-        if (!isdigit((unsigned char)s[i]) || v > (UINT64_MAX - 9) / 10)
-            return fail_value(n, cx, in);
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (v > (uint64_t)INT64_MAX + (neg ? 1 : 0))
-        return fail_value(n, cx, in);
-    int64_t r = neg ? (int64_t)(0 - v) : (int64_t)v;
-    if (r < n->ilo || r > n->ihi)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    out->v.i = r;
-    return 0;
-}
-
-static int parse_double_text(const char *s, size_t len, double *out)
-{
-    char buf[128];
-    if (len == 0 || len >= sizeof(buf))
-        return -1;
-    if (word_is(s, len, "NaN")) {
-        *out = NAN;
-        return 0;
-    }
-    bool neg = s[0] == '-';
-    size_t k = (s[0] == '-' || s[0] == '+') ? 1 : 0;
-    if (word_is(s + k, len - k, "Infinity")) {
-        *out = neg ? -INFINITY : INFINITY;
-        return 0;
-    }
-    for (size_t i = 0; i < len; i++)
-        if (!isdigit((unsigned char)s[i]) && !strchr("+-.eE", s[i]))
-            return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    char *end;
-    *out = strtod(buf, &end);
-    return *end == '\0' && end != buf ? 0 : -1;
-}
-
-static int conv_str_fp(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                       cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    double d;
-    trimmed(in, &s, &len);
-    if (parse_double_text(s, len, &d) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    if (cdc_xcat(n->type) == CDC_XC_FLOAT) {
-        char buf[128];
-        memcpy(buf, s, len);
-        buf[len] = '\0';
-        out->v.f = isfinite(d) ? strtof(buf, NULL) : (float)d; /* round once, from the text */
-    } else {
-        out->v.d = d;
-    }
-    return 0;
-}
-
-static int conv_str_dec(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                        cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    trimmed(in, &s, &len);
-    if (cdc_decimal_parse(s, len, n->type->precision, n->type->scale, &out->v.dec) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    return 0;
-}
-
-static int conv_str_date(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                         cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    int32_t days;
-    trimmed(in, &s, &len);
-    if (cdc_date_parse(s, len, &days) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    out->v.i = days;
-    return 0;
-}
-
-static int conv_str_time(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                         cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    int64_t nanos;
-    trimmed(in, &s, &len);
-    if (cdc_time_parse(s, len, n->type->precision, &nanos) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
-    out->v.i = nanos;
-    return 0;
-}
-
-static int conv_str_ts(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t *in,
-                       cdc_value_t *out)
-{
-    const char *s;
-    size_t len;
-    bool ltz = cdc_xcat(n->type) == CDC_XC_LTZ;
-    trimmed(in, &s, &len);
-    if (cdc_timestamp_parse(s, len, n->type->precision, ltz, &out->v.ts, NULL) < 0)
-        return fail_value(n, cx, in);
-    out->flags = 0;
     return 0;
 }
 
@@ -672,7 +450,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
     case CDC_XC_BOOL:
         return cf == CDC_XC_BOOL  ? conv_same
                : cf == CDC_XC_INT ? conv_int_bool
-               : cf == CDC_XC_STR ? conv_str_bool
+               : cf == CDC_XC_STR ? conv_str_scalar
                                   : NULL;
     case CDC_XC_INT:
         switch (cf) {
@@ -687,7 +465,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
         case CDC_XC_DEC:
             return conv_dec_int;
         case CDC_XC_STR:
-            return conv_str_int;
+            return conv_str_scalar;
         default:
             return NULL;
         }
@@ -703,7 +481,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
         case CDC_XC_DEC:
             return conv_dec_fp;
         case CDC_XC_STR:
-            return conv_str_fp;
+            return conv_str_scalar;
         default:
             return NULL;
         }
@@ -718,7 +496,7 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
             return from->precision == to->precision && from->scale == to->scale ? conv_same
                                                                                 : conv_dec_dec;
         case CDC_XC_STR:
-            return conv_str_dec;
+            return conv_str_scalar;
         default:
             return NULL;
         }
@@ -741,19 +519,19 @@ cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to)
     case CDC_XC_DATE:
         return cf == CDC_XC_DATE                       ? conv_same
                : (cf == CDC_XC_TS || cf == CDC_XC_LTZ) ? conv_ts_date
-               : cf == CDC_XC_STR                      ? conv_str_date
+               : cf == CDC_XC_STR                      ? conv_str_scalar
                                                        : NULL;
     case CDC_XC_TIME:
         if (cf == CDC_XC_TIME)
             return to->precision >= from->precision ? conv_same : conv_time_time;
         return (cf == CDC_XC_TS || cf == CDC_XC_LTZ) ? conv_ts_time
-               : cf == CDC_XC_STR                    ? conv_str_time
+               : cf == CDC_XC_STR                    ? conv_str_scalar
                                                      : NULL;
     case CDC_XC_TS:
     case CDC_XC_LTZ:
         if (cf == CDC_XC_TS || cf == CDC_XC_LTZ)
             return to->precision >= from->precision ? conv_same : conv_ts_ts;
-        return cf == CDC_XC_DATE ? conv_date_ts : cf == CDC_XC_STR ? conv_str_ts : NULL;
+        return cf == CDC_XC_DATE ? conv_date_ts : cf == CDC_XC_STR ? conv_str_scalar : NULL;
     default:
         return same_ignoring_null(from, to) ? conv_same : NULL;
     }

@@ -157,10 +157,6 @@ int cdc_xcmp_ts(const cdc_type_t *ta, const cdc_value_t *a, const cdc_type_t *tb
 cdc_xconv_fn cdc_xcast_resolve(const cdc_type_t *from, const cdc_type_t *to);
 /* Fills the node fields a conversion needs (ranges, scales). */
 void cdc_xcast_prepare(cdc_xnode_t *n);
-/* Writes the print format of a non-NULL scalar value into buf (>= 64 bytes); returns its
- * length, or -1 for types that do not print as a scalar. */
-int cdc_xformat_scalar(const cdc_value_t *v, const cdc_type_t *t, char *buf);
-
 /* ---- decimals (cdc_expr_dec.c) -------------------------------------------------------------- */
 /* Exact decimal arithmetic on unscaled values: inputs at scales sa/sb, the result rounded
  * HALF_UP to scale s and checked against precision p. Return 0, -1 on overflow, -2 on

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cdc_json.h" /* cdc_json_convert_scalar: partition values from their text */
+#include "cdc_value_text.h" /* partition values and literals from their text */
 
 #define MAX_VIEW_DEPTH 8
 
@@ -220,15 +220,15 @@ static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const
     const cdc_sql_expr_t *l = lit;
     if (l->literal.kind == CDC_SQL_LIT_NULL)
         return false;
-    char errbuf[128];
     const char *s = l->literal.text;
     cdc_type_t *nullable = cdc_type_copy(t);
     nullable->nullable = true;
     bool is_string = l->literal.kind == CDC_SQL_LIT_STRING;
     bool col_string = t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR;
     bool ok = is_string == col_string &&
-              cdc_json_convert_scalar(nullable, is_string ? 's' : '#', s, strlen(s), true, arena,
-                                      &f->value, errbuf, sizeof(errbuf)) == 0;
+              cdc_value_from_text(nullable, s, strlen(s),
+                                  CDC_TEXT_ISO8601 | (is_string ? CDC_TEXT_COPY : CDC_TEXT_NUMBER),
+                                  arena, &f->value, NULL) == CDC_TEXT_OK;
     cdc_type_destroy(nullable);
     if (!ok)
         return false;
@@ -540,11 +540,11 @@ static bool partition_kept(plan_ctx_t *cx, const cdc_kv_t *part, const cdc_expr_
         int idx = cdc_type_field_index(phys, part->keys[k]);
         if (idx < 0)
             continue;
-        char eb[128];
         cdc_type_t *nt = cdc_type_copy(phys->children[idx]);
         nt->nullable = true;
-        if (cdc_json_convert_scalar(nt, 's', part->values[k], strlen(part->values[k]), true,
-                                    &cx->scratch, &row->values[idx], eb, sizeof(eb)) < 0)
+        if (cdc_value_from_text(nt, part->values[k], strlen(part->values[k]),
+                                CDC_TEXT_ISO8601 | CDC_TEXT_COPY, &cx->scratch, &row->values[idx],
+                                NULL) != CDC_TEXT_OK)
             row->values[idx].flags = CDC_V_NULL;
         cdc_type_destroy(nt);
     }

@@ -21,6 +21,7 @@
 #include "cdc_row.h"
 #include "cdc_sink_buffer.h"
 #include "cdc_types.h"
+#include "cdc_value_text.h"
 
 /* ---- formats ---------------------------------------------------------------- */
 

@@ -3,6 +3,7 @@
  * print format.
  */
 #include "cdc_row.h"
+#include "cdc_value_text.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -638,14 +639,20 @@ int cdc_int64_format(int64_t v, char *buf)
     return (int)(w - buf);
 }
 
-/* hh:mm:ss[.fff] of nanos of the day, the fraction cut to precision digits */
+/* hh:mm:ss[.fff] of nanos of the day, the fraction cut to precision digits; precision -1: the
+   fraction without trailing zeros, none when zero (Java's appendFraction(0, 9)) */
 static char *put_time_at(char *w, int64_t nanos, int precision)
 {
     int64_t secs = nanos / 1000000000LL;
-    int64_t frac = nanos % 1000000000LL;
-    int64_t scaled = frac;
-    for (int k = precision; k < 9; k++)
-        scaled /= 10;
+    int64_t scaled = nanos % 1000000000LL;
+    if (precision < 0) {
+        precision = scaled ? 9 : 0;
+        for (; scaled && scaled % 10 == 0; scaled /= 10)
+            precision--;
+    } else {
+        for (int k = precision; k < 9; k++)
+            scaled /= 10;
+    }
     if (nanos < 0) { /* a negative MySQL TIME (a duration): "-hh:mm:ss", as MySQL prints it */
         *w++ = '-';
         secs = -secs;
@@ -694,10 +701,10 @@ static bool is_scalar(const cdc_type_t *t)
     return t->root <= CDC_T_DECIMAL || (t->root >= CDC_T_DATE && t->root <= CDC_T_TIMESTAMP_LTZ);
 }
 
-/* Writes a non-NULL scalar value at w (scalar_room(t) bytes there); returns the end. Inlined
-   into cdc_row_print's loop. */
-static inline __attribute__((always_inline)) char *put_scalar_at(char *w, const cdc_value_t *v,
-                                                                 const cdc_type_t *t)
+/* Writes a non-NULL scalar value at w (scalar_room(t) bytes there) with the cdc_value_to_text
+   flags; returns the end. Inlined into cdc_row_print's loop. */
+static inline __attribute__((always_inline)) char *
+put_scalar_at(char *w, const cdc_value_t *v, const cdc_type_t *t, unsigned flags)
 {
     switch (t->root) {
     case CDC_T_BOOLEAN:
@@ -721,7 +728,7 @@ static inline __attribute__((always_inline)) char *put_scalar_at(char *w, const 
     case CDC_T_DATE:
         return put_date_at(w, v->v.i);
     case CDC_T_TIME:
-        return put_time_at(w, v->v.i, t->precision);
+        return put_time_at(w, v->v.i, flags & CDC_TEXT_SHORT_FRACTION ? -1 : t->precision);
     default: { /* TIMESTAMP, TIMESTAMP_LTZ */
         int64_t days = v->v.ts.millis / 86400000LL;
         int64_t ms = v->v.ts.millis % 86400000LL;
@@ -730,13 +737,23 @@ static inline __attribute__((always_inline)) char *put_scalar_at(char *w, const 
             days--;
         }
         w = put_date_at(w, days);
-        *w++ = 'T';
-        w = put_time_at(w, ms * 1000000LL + v->v.ts.nanos, t->precision);
+        *w++ = flags & CDC_TEXT_ISO8601 ? 'T' : ' ';
+        w = put_time_at(w, ms * 1000000LL + v->v.ts.nanos,
+                        flags & CDC_TEXT_SHORT_FRACTION ? -1 : t->precision);
         if (t->root == CDC_T_TIMESTAMP_LTZ)
             *w++ = 'Z';
         return w;
     }
     }
+}
+
+int cdc_value_to_text(const cdc_value_t *v, const cdc_type_t *t, unsigned flags, char *buf)
+{
+    if (!is_scalar(t))
+        return -1;
+    char *w = put_scalar_at(buf, v, t, flags);
+    *w = '\0';
+    return (int)(w - buf);
 }
 
 void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *t)
@@ -751,7 +768,8 @@ void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *t)
     }
     if (is_scalar(t)) {
         cdc_buf_reserve(out, scalar_room(t));
-        out->len = (size_t)(put_scalar_at(out->data + out->len, v, t) - out->data);
+        out->len =
+            (size_t)(put_scalar_at(out->data + out->len, v, t, CDC_TEXT_ISO8601) - out->data);
         return;
     }
     switch (t->root) {
@@ -826,7 +844,7 @@ void cdc_row_print(cdc_buf_t *out, const cdc_row_t *row, const cdc_type_t *row_t
         }
         bool set = !(v->flags & (CDC_V_NULL | CDC_V_UNCHANGED));
         if (set && is_scalar(t)) {
-            out->len = (size_t)(put_scalar_at(w, v, t) - out->data);
+            out->len = (size_t)(put_scalar_at(w, v, t, CDC_TEXT_ISO8601) - out->data);
         } else if (set && (t->root == CDC_T_VARCHAR || t->root == CDC_T_CHAR)) {
             out->len = (size_t)(w - out->data);
             cdc_buf_append(out, v->v.s.ptr, v->v.s.len);

@@ -243,29 +243,6 @@ typedef struct jdbc_writer_s {
 
 /* ---- values as parameters ---------------------------------------------------------- */
 
-static int put_time(char *buf, size_t cap, int64_t nanos, int precision)
-{
-    int64_t secs = nanos / 1000000000LL;
-    int n = snprintf(buf, cap, "%02lld:%02lld:%02lld", (long long)(secs / 3600),
-                     (long long)(secs / 60 % 60), (long long)(secs % 60));
-    if (precision > 0) {
-        int64_t frac = nanos % 1000000000LL;
-        for (int k = precision; k < 9; k++)
-            frac /= 10;
-        n += snprintf(buf + n, cap - (size_t)n, ".%0*lld", precision, (long long)frac);
-    }
-    return n;
-}
-
-static int put_date(char *buf, size_t cap, int64_t days)
-{
-    int64_t y;
-    unsigned m, d;
-    cdc_civil_from_days(days, &y, &m, &d);
-    return snprintf(buf, cap, "%s%04lld-%02u-%02u", y < 0 ? "-" : "", (long long)(y < 0 ? -y : y),
-                    m, d);
-}
-
 /* The parameter for one value (never UNCHANGED: those columns are omitted). */
 static void to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
 {
@@ -296,9 +273,6 @@ static void to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
         p->kind = JDBC_P_DOUBLE;
         p->d = v->v.d;
         break;
-    case CDC_T_DECIMAL:
-        p->len = (size_t)cdc_decimal_format(v->v.dec, t->scale, p->buf);
-        break;
     case CDC_T_CHAR:
     case CDC_T_VARCHAR:
     case CDC_T_BINARY:
@@ -308,28 +282,13 @@ static void to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t)
         p->ptr = v->v.s.len ? v->v.s.ptr : "";
         p->len = v->v.s.len;
         break;
+    case CDC_T_DECIMAL:
     case CDC_T_DATE:
-        p->len = (size_t)put_date(p->buf, sizeof(p->buf), v->v.i);
-        break;
     case CDC_T_TIME:
-        p->len = (size_t)put_time(p->buf, sizeof(p->buf), v->v.i, t->precision);
+    case CDC_T_TIMESTAMP: /* "yyyy-mm-dd hh:mm:ss[.f]" */
+    case CDC_T_TIMESTAMP_LTZ:
+        p->len = (size_t)cdc_value_to_text(v, t, 0, p->buf);
         break;
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ: {
-        int64_t days = v->v.ts.millis / 86400000LL, ms = v->v.ts.millis % 86400000LL;
-        if (ms < 0) {
-            ms += 86400000LL;
-            days--;
-        }
-        int n = put_date(p->buf, sizeof(p->buf), days);
-        p->buf[n++] = ' ';
-        n += put_time(p->buf + n, sizeof(p->buf) - (size_t)n, ms * 1000000LL + v->v.ts.nanos,
-                      t->precision);
-        if (t->root == CDC_T_TIMESTAMP_LTZ)
-            n += snprintf(p->buf + n, sizeof(p->buf) - (size_t)n, "Z");
-        p->len = (size_t)n;
-        break;
-    }
     default: /* ARRAY, MAP, ROW: refused when the sink is made */
         p->kind = JDBC_P_NULL;
         break;

@@ -42,7 +42,7 @@ typedef struct jdbc_param_s {
     double d;
     const char *ptr; /* TEXT/BLOB bytes; may point into buf; never NULL for TEXT/BLOB */
     size_t len;
-    char buf[64]; /* formatted DECIMAL/DATE/TIME/TIMESTAMP text */
+    char buf[CDC_VALUE_TEXT_MAX]; /* formatted DECIMAL/DATE/TIME/TIMESTAMP text */
 } jdbc_param_t;
 
 /** The target table as the statements see it. */

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "jdbc_int.h"
 
@@ -45,68 +44,6 @@ typedef struct jdbc_lookup_s {
 
 /* ---- cells to values ------------------------------------------------------------------- */
 
-static bool text_is(const char *s, size_t n, const char *word)
-{
-    return strlen(word) == n && strncasecmp(s, word, n) == 0;
-}
-
-static int parse_i64(const char *s, size_t n, int64_t *out)
-{
-    char tmp[32];
-    if (n == 0 || n >= sizeof(tmp))
-        return -1;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    char *end = NULL;
-    long long v = strtoll(tmp, &end, 10);
-    if (*end) {
-        /* "1.0" from a REAL column holding an integer value */
-        double d = strtod(tmp, &end);
-        if (*end || d != (double)(long long)d)
-            return -1;
-        v = (long long)d;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_f64(const char *s, size_t n, double *out)
-{
-    char tmp[64];
-    if (n == 0 || n >= sizeof(tmp))
-        return -1;
-    memcpy(tmp, s, n);
-    tmp[n] = '\0';
-    char *end = NULL;
-    if (strcasecmp(tmp, "Infinity") == 0 || strcasecmp(tmp, "inf") == 0)
-        *out = 1.0 / 0.0;
-    else if (strcasecmp(tmp, "-Infinity") == 0 || strcasecmp(tmp, "-inf") == 0)
-        *out = -1.0 / 0.0;
-    else if (strcasecmp(tmp, "NaN") == 0)
-        *out = 0.0 / 0.0;
-    else {
-        *out = strtod(tmp, &end);
-        if (*end)
-            return -1;
-    }
-    return 0;
-}
-
-/* A zone suffix "+hh" (PostgreSQL's form for whole hours) becomes "+hh:00". */
-static size_t normalize_zone(const char *s, size_t n, char *buf, size_t cap)
-{
-    if (n + 4 > cap)
-        return 0;
-    memcpy(buf, s, n);
-    if (n > 3 && (buf[n - 3] == '+' || buf[n - 3] == '-') && buf[n - 2] >= '0' &&
-        buf[n - 2] <= '9' && buf[n - 1] >= '0' && buf[n - 1] <= '9' && n > 10) {
-        memcpy(buf + n, ":00", 3);
-        n += 3;
-    }
-    buf[n] = '\0';
-    return n;
-}
-
 /* One cell as a value of type t (strings copied into arena). Returns 0 or -1. */
 static int cell_value(const jdbc_cell_t *cell, const cdc_type_t *t, cdc_arena_t *arena,
                       cdc_value_t *out)
@@ -116,61 +53,10 @@ static int cell_value(const jdbc_cell_t *cell, const cdc_type_t *t, cdc_arena_t 
         out->flags = CDC_V_NULL;
         return 0;
     }
-    const char *s = cell->ptr;
-    size_t n = cell->len;
-    switch (t->root) {
-    case CDC_T_BOOLEAN:
-        if (text_is(s, n, "1") || text_is(s, n, "t") || text_is(s, n, "true"))
-            out->v.b = true;
-        else if (text_is(s, n, "0") || text_is(s, n, "f") || text_is(s, n, "false"))
-            out->v.b = false;
-        else
-            return -1;
-        return 0;
-    case CDC_T_TINYINT:
-    case CDC_T_SMALLINT:
-    case CDC_T_INT:
-    case CDC_T_BIGINT:
-        return parse_i64(s, n, &out->v.i);
-    case CDC_T_FLOAT: {
-        double d;
-        if (parse_f64(s, n, &d) < 0)
-            return -1;
-        out->v.f = (float)d;
-        return 0;
-    }
-    case CDC_T_DOUBLE:
-        return parse_f64(s, n, &out->v.d);
-    case CDC_T_DECIMAL:
-        return cdc_decimal_parse(s, n, t->precision, t->scale, &out->v.dec);
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY:
-        out->v.s.ptr = cdc_arena_memdup(arena, s, n ? n : 1);
-        out->v.s.len = (uint32_t)n;
-        return 0;
-    case CDC_T_DATE: {
-        int32_t days;
-        if (cdc_date_parse(s, n, &days) < 0)
-            return -1;
-        out->v.i = days;
-        return 0;
-    }
-    case CDC_T_TIME:
-        return cdc_time_parse(s, n, t->precision, &out->v.i);
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ: {
-        char buf[64];
-        size_t m = normalize_zone(s, n, buf, sizeof(buf));
-        bool had_zone = false;
-        if (m == 0)
-            return -1;
-        return cdc_timestamp_parse(buf, m, t->precision, true, &out->v.ts, &had_zone);
-    }
-    default:
-        return -1;
-    }
+    return cdc_value_from_text(t, cell->ptr, cell->len, CDC_TEXT_JDBC | CDC_TEXT_COPY, arena, out,
+                               NULL) == CDC_TEXT_OK
+               ? 0
+               : -1;
 }
 
 static int on_row(void *ctx, const jdbc_cell_t *cells, int ncells)

@@ -42,7 +42,6 @@
  * snapshot), so a sink with the other half (filesystem) gets every change
  * exactly once across crashes.
  */
-#include <errno.h>
 #include <mysql.h>
 #include <regex.h>
 #include <stdio.h>
@@ -308,78 +307,6 @@ static int query_pos(MYSQL *my, const char *sql, int fcol, int pcol, char *file,
     return rc;
 }
 
-/* ---- snapshot rows: MySQL text into the declared type --------------------------------------- */
-
-static const char *text_value(const char *s, size_t len, const cdc_type_t *t, cdc_arena_t *arena,
-                              cdc_value_t *v)
-{
-    char buf[128];
-    bool short_text = len < sizeof(buf);
-    if (short_text) {
-        memcpy(buf, s, len);
-        buf[len] = 0;
-    }
-    char *end = NULL;
-    switch (t->root) {
-    case CDC_T_BOOLEAN:
-        v->v.b = len > 0 && s[len - 1] != 0 && !(len == 1 && s[0] == '0');
-        return NULL;
-    case CDC_T_TINYINT:
-    case CDC_T_SMALLINT:
-    case CDC_T_INT:
-    case CDC_T_BIGINT:
-        if (!short_text)
-            return "not an integer";
-        errno = 0;
-        v->v.i = strtoll(buf, &end, 10);
-        return errno || *end || !len ? "not an integer of the column type" : NULL;
-    case CDC_T_FLOAT:
-    case CDC_T_DOUBLE: {
-        if (!short_text)
-            return "not a number";
-        double d = strtod(buf, &end);
-        if (*end || !len)
-            return "not a number";
-        if (t->root == CDC_T_FLOAT)
-            v->v.f = (float)d;
-        else
-            v->v.d = d;
-        return NULL;
-    }
-    case CDC_T_DECIMAL:
-        return cdc_decimal_parse(s, len, t->precision, t->scale, &v->v.dec) < 0
-                   ? "not a decimal of the column type"
-                   : NULL;
-    case CDC_T_DATE: {
-        int32_t days;
-        if (len == 10 && memcmp(s, "0000", 4) == 0)
-            return (v->flags = CDC_V_NULL), NULL;
-        if (cdc_date_parse(s, len, &days) < 0)
-            return (v->flags = CDC_V_NULL), NULL; /* zero and partial dates: NULL, as the stream */
-        v->v.i = days;
-        return NULL;
-    }
-    case CDC_T_TIME:
-        return cdc_time_parse(s, len, 9, &v->v.i) < 0 ? "not a time" : NULL;
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ: {
-        bool zone;
-        if (cdc_timestamp_parse(s, len, 9, false, &v->v.ts, &zone) < 0)
-            v->flags = CDC_V_NULL; /* zero dates */
-        return NULL;
-    }
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY:
-        v->v.s.ptr = cdc_arena_memdup(arena, s, len);
-        v->v.s.len = (uint32_t)len;
-        return NULL;
-    default:
-        return "no conversion to the column type";
-    }
-}
-
 static int start_stream(mc_reader_t *r, cdc_error_t **err);
 static int snapshot_table(mc_reader_t *r, cdc_error_t **err);
 
@@ -464,8 +391,10 @@ static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cd
             if (!row[i])
                 continue;
             v->flags = 0;
-            const char *why = text_value(row[i], lens[i], t->children[i], &out->arena, v);
-            if (why) {
+            /* MySQL text into the declared type (zero dates become NULL) */
+            const char *why = NULL;
+            if (cdc_value_from_text(t->children[i], row[i], lens[i], CDC_TEXT_MYSQL | CDC_TEXT_COPY,
+                                    &out->arena, v, &why) != CDC_TEXT_OK) {
                 cdc_error_set(err, CDC_ERR_PARSE,
                               "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", qname,
                               t->names[i], why, (int)(lens[i] > 60 ? 60 : lens[i]), row[i]);

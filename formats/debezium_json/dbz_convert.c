@@ -114,106 +114,6 @@ static int does_not_fit(const dbz_conv_t *cx, const cdc_type_t *t, const char *t
     return -1;
 }
 
-/* ---- small parsers ----------------------------------------------------------------------- */
-
-int dbz_parse_i64(const char *s, size_t len, int64_t *out)
-{
-    size_t i = 0;
-    bool neg = false;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    if (i == len)
-        return -1;
-    uint64_t v = 0;
-    bool big = false;
-    for (; i < len; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9)
-            return -1;
-        if (v > (UINT64_MAX - d) / 10)
-            big = true;
-        else
-            v = v * 10 + d;
-    }
-    if (big || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
-        return -2;
-    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
-    return 0;
-}
-
-/* value + 1 per base64 character (standard and URL-safe alphabets); 0 = not base64 */
-static const unsigned char b64_value[256] = {
-    ['A'] = 1,  ['B'] = 2,  ['C'] = 3,  ['D'] = 4,  ['E'] = 5,  ['F'] = 6,  ['G'] = 7,  ['H'] = 8,
-    ['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12, ['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16,
-    ['Q'] = 17, ['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22, ['W'] = 23, ['X'] = 24,
-    ['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28, ['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32,
-    ['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36, ['k'] = 37, ['l'] = 38, ['m'] = 39, ['n'] = 40,
-    ['o'] = 41, ['p'] = 42, ['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47, ['v'] = 48,
-    ['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52, ['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56,
-    ['4'] = 57, ['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62, ['+'] = 63, ['/'] = 64,
-    ['-'] = 63, ['_'] = 64,
-};
-
-long dbz_base64_decode(const char *s, size_t len, unsigned char *out)
-{
-    size_t pad = 0;
-    while (len && s[len - 1] == '=' && pad < 2) {
-        len--;
-        pad++;
-    }
-    if (len % 4 == 1 || (pad && (len + pad) % 4 != 0))
-        return -1;
-    unsigned char *w = out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned v = b64_value[(unsigned char)s[i]];
-        if (!v)
-            return -1;
-        acc = (acc << 6) | (v - 1);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            *w++ = (unsigned char)(acc >> bits);
-        }
-    }
-    return (long)(w - out);
-}
-
-void dbz_base64_encode(cdc_buf_t *out, const unsigned char *p, size_t n)
-{
-    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    cdc_buf_reserve(out, (n + 2) / 3 * 4);
-    char *w = out->data + out->len;
-    size_t i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        *w++ = al[v >> 18];
-        *w++ = al[(v >> 12) & 63];
-        *w++ = al[(v >> 6) & 63];
-        *w++ = al[v & 63];
-    }
-    if (i < n) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-        *w++ = al[v >> 18];
-        *w++ = al[(v >> 12) & 63];
-        *w++ = i + 1 < n ? al[(v >> 6) & 63] : '=';
-        *w++ = '=';
-    }
-    out->len = (size_t)(w - out->data);
-}
-
-/* Text that a base64 decoder would take: what Debezium's precise decimals look like. */
-static bool looks_base64(const char *s, size_t len)
-{
-    if (len < 4 || len % 4 != 0)
-        return false;
-    for (size_t i = 0; i < len; i++)
-        if (!b64_value[(unsigned char)s[i]] && !(s[i] == '=' && i >= len - 2))
-            return false;
-    return true;
-}
-
 /* ---- the json format's conversion, with strings referenced in the message ---------------- */
 
 static int json_scalar(const dbz_conv_t *cx, const cdc_type_t *t, char kind, const char *s,
@@ -470,7 +370,7 @@ static int dec_to(const dbz_conv_t *cx, const cdc_type_t *t, const dec_t *d, cdc
         static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
         static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
         int w = t->root - CDC_T_TINYINT;
-        if (dbz_parse_i64(text, il, &v) < 0 || v < lo[w] || v > hi[w])
+        if (cdc_text_parse_i64(text, il, &v) < 0 || v < lo[w] || v > hi[w])
             return does_not_fit(cx, t, text, tl);
         out->v.i = v;
         out->flags = 0;
@@ -494,7 +394,7 @@ static int dec_from_base64(const dbz_conv_t *cx, const char *s, size_t len, int3
     unsigned char small[64];
     unsigned char *buf =
         len / 4 * 3 + 3 <= sizeof(small) ? small : cdc_arena_alloc(cx->arena, len / 4 * 3 + 3);
-    long n = dbz_base64_decode(s, len, buf);
+    long n = cdc_text_base64_decode(s, len, true, buf);
     if (n < 0)
         return -2;
     return dec_from_bytes(cx, buf, (size_t)n, scale, d);
@@ -647,8 +547,8 @@ static int parse_zoned_time(const char *s, size_t len, int64_t *nanos)
         n--;
     } else if (n > 6 && (s[n - 6] == '+' || s[n - 6] == '-') && s[n - 3] == ':') {
         int64_t oh, om;
-        if (dbz_parse_i64(s + n - 5, 2, &oh) < 0 || dbz_parse_i64(s + n - 2, 2, &om) < 0 ||
-            oh > 18 || om > 59)
+        if (cdc_text_parse_i64(s + n - 5, 2, &oh) < 0 ||
+            cdc_text_parse_i64(s + n - 2, 2, &om) < 0 || oh > 18 || om > 59)
             return -1;
         off = (oh * 3600 + om * 60) * 1000000000LL * (s[n - 6] == '-' ? -1 : 1);
         n -= 6;
@@ -679,7 +579,7 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
         break;
     case CDC_T_DATE:
         if (kind == '#') {
-            if (dbz_parse_i64(s, len, &v) < 0 || v < INT32_MIN || v > INT32_MAX)
+            if (cdc_text_parse_i64(s, len, &v) < 0 || v < INT32_MIN || v > INT32_MAX)
                 return fail(cx,
                             "expected DATE as a number of days since 1970-01-01, found "
                             "number %.*s",
@@ -691,7 +591,7 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
         break;
     case CDC_T_TIME:
         if (kind == '#') {
-            if (dbz_parse_i64(s, len, &v) < 0 || v < 0 || v >= MS_PER_DAY)
+            if (cdc_text_parse_i64(s, len, &v) < 0 || v < 0 || v >= MS_PER_DAY)
                 return fail(cx,
                             "expected TIME(%d) as milliseconds past midnight (0..86399999), "
                             "found number %.*s; Debezium's MicroTime/NanoTime values need "
@@ -718,7 +618,7 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
         if (kind == '#') {
             /* epoch millis of years 0000..9999; beyond is micros or nanos, not guessable */
             static const int64_t lo = -62167219200000LL, hi = 253402300799999LL;
-            if (dbz_parse_i64(s, len, &v) < 0 ||
+            if (cdc_text_parse_i64(s, len, &v) < 0 ||
                 (v != DBZ_PG_POS_INFINITY && v != DBZ_PG_NEG_INFINITY && (v < lo || v > hi)))
                 return fail(cx,
                             "expected %s(%d) as epoch milliseconds (years 0000..9999), "
@@ -763,7 +663,7 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
         }
         if (kind == 's' && cdc_json_convert_scalar(t, kind, s, len, cx->iso8601, cx->arena, out,
                                                    cx->err, cx->errlen) < 0) {
-            if (looks_base64(s, len) && enc == DBZ_ENC_NONE)
+            if (cdc_text_looks_base64(s, len) && enc == DBZ_ENC_NONE)
                 return fail(
                     cx,
                     "expected DECIMAL(%d, %d) as decimal text, found string \"%.*s%s\", which "
@@ -808,7 +708,7 @@ int dbz_convert(const dbz_conv_t *cx, const cdc_type_t *t, dbz_colenc_t ce, char
             break;
         return decimal_value(cx, t, enc, ce.scale, s, len, out);
     case DBZ_ENC_DATE:
-        if (kind != '#' || dbz_parse_i64(s, len, &v) < 0 || v < INT32_MIN || v > INT32_MAX)
+        if (kind != '#' || cdc_text_parse_i64(s, len, &v) < 0 || v < INT32_MIN || v > INT32_MAX)
             return enc_mismatch(cx, enc, "a number of days", kind, s, len);
         if (t->root == CDC_T_DATE) {
             out->v.i = v;
@@ -826,7 +726,7 @@ int dbz_convert(const dbz_conv_t *cx, const cdc_type_t *t, dbz_colenc_t ce, char
         static const int64_t per_day[] = {MS_PER_DAY, MS_PER_DAY * 1000, NS_PER_DAY};
         static const int64_t to_ns[] = {1000000, 1000, 1};
         int unit = enc - DBZ_ENC_TIME_MS;
-        if (kind != '#' || dbz_parse_i64(s, len, &v) < 0)
+        if (kind != '#' || cdc_text_parse_i64(s, len, &v) < 0)
             return enc_mismatch(cx, enc, "an integer", kind, s, len);
         if (t->root != CDC_T_TIME)
             break;
@@ -841,7 +741,7 @@ int dbz_convert(const dbz_conv_t *cx, const cdc_type_t *t, dbz_colenc_t ce, char
     case DBZ_ENC_TS_MS:
     case DBZ_ENC_TS_US:
     case DBZ_ENC_TS_NS:
-        if (kind != '#' || dbz_parse_i64(s, len, &v) < 0)
+        if (kind != '#' || cdc_text_parse_i64(s, len, &v) < 0)
             return enc_mismatch(cx, enc, "an integer", kind, s, len);
         rc = ts_to(t, ts_from_units(v, enc - DBZ_ENC_TS_MS), out);
         break;
@@ -875,7 +775,7 @@ int dbz_convert(const dbz_conv_t *cx, const cdc_type_t *t, dbz_colenc_t ce, char
             unsigned char *buf = len / 4 * 3 + 3 <= sizeof(small)
                                      ? small
                                      : cdc_arena_alloc(cx->arena, len / 4 * 3 + 3);
-            long n = dbz_base64_decode(s, len, buf);
+            long n = cdc_text_base64_decode(s, len, true, buf);
             if (n < 0)
                 return enc_mismatch(cx, enc, "base64 text", kind, s, len);
             uint64_t u = 0;

@@ -72,12 +72,4 @@ int dbz_convert(const dbz_conv_t *cx, const cdc_type_t *t, dbz_colenc_t enc, cha
 int dbz_convert_vsd(const dbz_conv_t *cx, const cdc_type_t *t, int64_t scale, const char *b64,
                     size_t len, cdc_value_t *out);
 
-/** Standard or URL-safe base64, padding optional. Returns the decoded length or -1. */
-long dbz_base64_decode(const char *s, size_t len, unsigned char *out);
-/** Appends s[0..len) as base64 (standard alphabet, padded). */
-void dbz_base64_encode(cdc_buf_t *out, const unsigned char *s, size_t len);
-
-/** Parses [+-]digits into *out. Returns 0, -1 (not an integer) or -2 (beyond 64 bits). */
-int dbz_parse_i64(const char *s, size_t len, int64_t *out);
-
 #endif

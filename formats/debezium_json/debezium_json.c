@@ -564,7 +564,7 @@ static int convert_field(dbz_deser_t *d, int32_t idx, char kind, const char *s, 
         case FAST_INT:
             if (kind == '#') {
                 int64_t x;
-                if (dbz_parse_i64(s, len, &x) == 0 && x >= f->lo && x <= f->hi) {
+                if (cdc_text_parse_i64(s, len, &x) == 0 && x >= f->lo && x <= f->hi) {
                     v->v.i = x;
                     v->flags = 0;
                     return 1;
@@ -599,7 +599,7 @@ static int convert_field(dbz_deser_t *d, int32_t idx, char kind, const char *s, 
         case FAST_TS: /* epoch millis into TIMESTAMP(3..9) / TIMESTAMP_LTZ(3..9) */
             if (kind == '#') {
                 int64_t x;
-                if (dbz_parse_i64(s, len, &x) == 0 && x >= -62167219200000LL &&
+                if (cdc_text_parse_i64(s, len, &x) == 0 && x >= -62167219200000LL &&
                     x <= 253402300799999LL) {
                     v->v.ts.millis = x;
                     v->v.ts.nanos = 0;
@@ -717,7 +717,7 @@ static int sch_param(dbz_deser_t *d, uint8_t key, char kind, const char *s, size
     if (key != K_SCALE || (kind != 's' && kind != '#'))
         return 1; /* "length" and the rest are not needed */
     int64_t v;
-    if (dbz_parse_i64(s, len, &v) < 0 || v < -DBZ_MAX_SCALE || v > DBZ_MAX_SCALE)
+    if (cdc_text_parse_i64(s, len, &v) < 0 || v < -DBZ_MAX_SCALE || v > DBZ_MAX_SCALE)
         return fail(d,
                     "field \"schema\": parameters.scale of column \"%s\" is not a scale: "
                     "\"%.*s\"",
@@ -942,7 +942,7 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
             return fail_member(d, "source", "an object or null", kind);
         return 1;
     case K_TS_MS:
-        if (kind == '#' && dbz_parse_i64(s, len, &d->ts_ms) == 0)
+        if (kind == '#' && cdc_text_parse_i64(s, len, &d->ts_ms) == 0)
             d->have_ts = true;
         else if (kind != 'n' && d->want[MD_INGESTION_TS])
             return fail_member(d, "ts_ms", "BIGINT", kind);
@@ -1002,7 +1002,7 @@ static int source_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, s
         name = "source.table";
         break;
     case K_TS_MS:
-        if (kind == '#' && dbz_parse_i64(s, len, &d->src_ts_ms) == 0)
+        if (kind == '#' && cdc_text_parse_i64(s, len, &d->src_ts_ms) == 0)
             d->have_src_ts = true;
         else if (kind != 'n' && d->want[MD_SOURCE_TS])
             return fail_member(d, "source.ts_ms", "BIGINT", kind);
@@ -1093,7 +1093,7 @@ static int on_scalar(dbz_deser_t *d, char kind, const char *s, size_t len)
     }
     case FR_VSD:
         if (f->key == K_SCALE) {
-            if (kind != '#' || dbz_parse_i64(s, len, &d->vsd_scale) < 0)
+            if (kind != '#' || cdc_text_parse_i64(s, len, &d->vsd_scale) < 0)
                 return fail(d, "field \"%s.%s\": expected %s scale as an integer, found %s",
                             d->cur_label, d->fields[f->field].name, dbz_enc_name(DBZ_ENC_VSDECIMAL),
                             kind_noun(kind));
@@ -1876,7 +1876,7 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     d->precise_base64 = cdc_config_enum(ctx->cfg, "decimal.handling") == 1;
     d->ph = cdc_xstrdup(ph);
     d->ph_len = strlen(ph);
-    dbz_base64_encode(&d->ph_b64, (const unsigned char *)ph, d->ph_len);
+    cdc_text_base64_encode(&d->ph_b64, (const unsigned char *)ph, d->ph_len);
     for (size_t i = 0; i < d->ph_len; i++)
         cdc_buf_printf(&d->ph_hex, "%02x", (unsigned char)ph[i]);
 
@@ -1999,7 +1999,7 @@ static int write_row_unchanged(dbz_ser_t *s, cdc_buf_t *out, const cdc_row_t *ro
                 cdc_json_write_string(out, s->ph, s->ph_len);
             } else if (t->root == CDC_T_BINARY || t->root == CDC_T_VARBINARY) {
                 cdc_buf_putc(out, '"');
-                dbz_base64_encode(out, (const unsigned char *)s->ph, s->ph_len);
+                cdc_text_base64_encode(out, (const unsigned char *)s->ph, s->ph_len);
                 cdc_buf_putc(out, '"');
             } else {
                 cdc_buf_puts(out, "null");

@@ -193,335 +193,6 @@ static int overflow(const cdc_type_t *t, const char *s, size_t len, char *errbuf
 
 /* ---- scalar conversion ------------------------------------------------------------------- */
 
-static void trim(const char **s, size_t *len)
-{
-    while (*len && isspace((unsigned char)**s)) {
-        (*s)++;
-        (*len)--;
-    }
-    while (*len && isspace((unsigned char)(*s)[*len - 1]))
-        (*len)--;
-}
-
-/* Parses [+-]?digits. Returns 0, -1 when not an integer, -2 when beyond 64 bits. */
-static int parse_i64(const char *s, size_t len, int64_t *out)
-{
-    size_t i = 0;
-    bool neg = false;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    if (i == len)
-        return -1;
-    uint64_t v = 0;
-    bool big = false;
-    for (; i < len; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d > 9)
-            return -1;
-        if (v > (UINT64_MAX - d) / 10)
-            big = true;
-        v = v * 10 + d;
-    }
-    if (big || v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
-        return -2;
-    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
-    return 0;
-}
-
-/* [+-]? (d+ (. d*)? | . d+) ([eE] [+-]? d+)?  — the decimal text Java's parsers accept. */
-static bool is_number_text(const char *s, size_t len)
-{
-    size_t i = 0, nd = 0;
-    if (i < len && (s[i] == '+' || s[i] == '-'))
-        i++;
-    while (i < len && s[i] >= '0' && s[i] <= '9') {
-        i++;
-        nd++;
-    }
-    if (i < len && s[i] == '.') {
-        i++;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            i++;
-            nd++;
-        }
-    }
-    if (nd == 0)
-        return false;
-    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < len && (s[i] == '+' || s[i] == '-'))
-            i++;
-        size_t ne = 0;
-        while (i < len && s[i] >= '0' && s[i] <= '9') {
-            i++;
-            ne++;
-        }
-        if (ne == 0)
-            return false;
-    }
-    return i == len;
-}
-
-/*
- * Reads up to 19 digits of decimal text [+-]?d*[.d*] without an exponent:
- * *mant = the digits as an integer, *nfrac = digits after the point, *ndigits
- * = all digits.
- * Returns false when the text has another shape or more digits (slow path).
- */
-static bool small_decimal(const char *s, size_t len, bool *neg, uint64_t *mant, int *nfrac,
-                          int *ndigits)
-{
-    size_t i = 0;
-    *neg = false;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        *neg = s[i++] == '-';
-    uint64_t m = 0;
-    int nd = 0, nf = 0;
-    bool dot = false;
-    for (; i < len; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - '0';
-        if (d <= 9) {
-            if (++nd > 19)
-                return false;
-            m = m * 10 + d;
-            nf += dot;
-        } else if (s[i] == '.' && !dot) {
-            dot = true;
-        } else {
-            return false;
-        }
-    }
-    if (nd == 0)
-        return false;
-    *mant = m;
-    *nfrac = nf;
-    *ndigits = nd;
-    return true;
-}
-
-/*
- * Decimal text to double. Clinger's fast path when the digits fit 2^53 and the
- * power of ten is exact (the result is then correctly rounded, as strtod's);
- * strtod otherwise, on a terminated copy (stack, or the arena for long text).
- */
-static double text_to_double(const char *s, size_t len, cdc_arena_t *arena)
-{
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    bool neg;
-    uint64_t m;
-    int nf, nd;
-    if (small_decimal(s, len, &neg, &m, &nf, &nd) && m <= (1ull << 53) && nf <= 22) {
-        double d = (double)m / p10[nf];
-        return neg ? -d : d;
-    }
-    char small[64];
-    char *z;
-    if (len < sizeof(small)) {
-        memcpy(small, s, len);
-        small[len] = '\0';
-        z = small;
-    } else {
-        z = cdc_arena_memdup(arena, s, len);
-    }
-    return strtod(z, NULL);
-}
-
-static float text_to_float(const char *s, size_t len, cdc_arena_t *arena)
-{
-    static const float p10[] = {1e0f, 1e1f, 1e2f, 1e3f, 1e4f, 1e5f, 1e6f, 1e7f, 1e8f, 1e9f, 1e10f};
-    bool neg;
-    uint64_t m;
-    int nf, nd;
-    if (small_decimal(s, len, &neg, &m, &nf, &nd) && m <= (1ull << 24) && nf <= 10) {
-        float f = (float)m / p10[nf];
-        return neg ? -f : f;
-    }
-    char small[64];
-    char *z;
-    if (len < sizeof(small)) {
-        memcpy(small, s, len);
-        small[len] = '\0';
-        z = small;
-    } else {
-        z = cdc_arena_memdup(arena, s, len);
-    }
-    return strtof(z, NULL);
-}
-
-/* NaN, Infinity, +Infinity, -Infinity as Java's Double.parseDouble reads them. */
-static bool special_real(const char *s, size_t len, double *out)
-{
-    if (len == 3 && memcmp(s, "NaN", 3) == 0) {
-        *out = NAN;
-        return true;
-    }
-    bool neg = false;
-    if (len && (s[0] == '-' || s[0] == '+')) {
-        neg = s[0] == '-';
-        s++;
-        len--;
-    }
-    if (len == 8 && memcmp(s, "Infinity", 8) == 0) {
-        *out = neg ? -INFINITY : INFINITY;
-        return true;
-    }
-    return false;
-}
-
-/* 10^0 .. 10^38 as constants (no lazy initialization: decoders may start on any thread). */
-#define P10(k) ((cdc_i128)1 * k##ull)
-#define P19(k) ((cdc_i128)10000000000000000000ull * k##ull)
-static const cdc_i128 pow10_tab[CDC_MAX_DECIMAL_PRECISION + 1] = {
-    P10(1),
-    P10(10),
-    P10(100),
-    P10(1000),
-    P10(10000),
-    P10(100000),
-    P10(1000000),
-    P10(10000000),
-    P10(100000000),
-    P10(1000000000),
-    P10(10000000000),
-    P10(100000000000),
-    P10(1000000000000),
-    P10(10000000000000),
-    P10(100000000000000),
-    P10(1000000000000000),
-    P10(10000000000000000),
-    P10(100000000000000000),
-    P10(1000000000000000000),
-    P19(1),
-    P19(10),
-    P19(100),
-    P19(1000),
-    P19(10000),
-    P19(100000),
-    P19(1000000),
-    P19(10000000),
-    P19(100000000),
-    P19(1000000000),
-    P19(10000000000),
-    P19(100000000000),
-    P19(1000000000000),
-    P19(10000000000000),
-    P19(100000000000000),
-    P19(1000000000000000),
-    P19(10000000000000000),
-    P19(100000000000000000),
-    P19(1000000000000000000),
-    P19(10000000000000000000),
-};
-#undef P10
-#undef P19
-
-/*
- * True when decimal text (already checked: [+-]?digits[.digits][e[+-]digits])
- * has more integer digits than DECIMAL(p, s) holds. Checked before calling
- * cdc_decimal_parse, whose digit loop overflows 128 bits on such input.
- */
-static bool too_many_int_digits(const char *s, size_t len, int precision, int scale)
-{
-    size_t i = 0;
-    if (i < len && (s[i] == '+' || s[i] == '-'))
-        i++;
-    long ipos = 0; /* digits before the point, from the first nonzero digit */
-    long lead = 0; /* zeros after the point before the first nonzero digit */
-    bool nz = false, dot = false;
-    for (; i < len; i++) {
-        char c = s[i];
-        if (c == '.') {
-            dot = true;
-        } else if (c >= '0' && c <= '9') {
-            if (c != '0')
-                nz = true;
-            if (!dot && nz)
-                ipos++;
-            else if (dot && !nz)
-                lead++;
-        } else {
-            break;
-        }
-    }
-    if (!nz)
-        return false; /* zero */
-    long e = 0;
-    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        bool eneg = i < len && s[i] == '-';
-        if (i < len && (s[i] == '+' || s[i] == '-'))
-            i++;
-        for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-            if (e < 1000000)
-                e = e * 10 + (s[i] - '0');
-        if (eneg)
-            e = -e;
-    }
-    /* the first nonzero digit has weight 10^(mag - 1) */
-    long mag = (ipos > 0 ? ipos : -lead) + e;
-    return mag > precision - scale;
-}
-
-/*
- * Decimal text to DECIMAL(p, s): a fast path for plain text whose fraction
- * fits the scale and whose scaled value stays below 10^38 (no rounding, no
- * 128-bit overflow); cdc_decimal_parse otherwise.
- */
-static int text_to_decimal(const char *s, size_t len, const cdc_type_t *t, cdc_i128 *out)
-{
-    bool neg;
-    uint64_t m;
-    int nf, nd;
-    if (small_decimal(s, len, &neg, &m, &nf, &nd) && nf <= t->scale &&
-        nd - nf + t->scale <= CDC_MAX_DECIMAL_PRECISION) {
-        cdc_i128 v = (cdc_i128)m * pow10_tab[t->scale - nf];
-        if (v >= pow10_tab[t->precision])
-            return -1;
-        *out = neg ? -v : v;
-        return 0;
-    }
-    if (too_many_int_digits(s, len, t->precision, t->scale))
-        return -1;
-    return cdc_decimal_parse(s, len, t->precision, t->scale, out);
-}
-
-static const signed char b64_index[256] = {
-    ['A'] = 1,  ['B'] = 2,  ['C'] = 3,  ['D'] = 4,  ['E'] = 5,  ['F'] = 6,  ['G'] = 7,  ['H'] = 8,
-    ['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12, ['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16,
-    ['Q'] = 17, ['R'] = 18, ['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22, ['W'] = 23, ['X'] = 24,
-    ['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28, ['c'] = 29, ['d'] = 30, ['e'] = 31, ['f'] = 32,
-    ['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36, ['k'] = 37, ['l'] = 38, ['m'] = 39, ['n'] = 40,
-    ['o'] = 41, ['p'] = 42, ['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47, ['v'] = 48,
-    ['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52, ['0'] = 53, ['1'] = 54, ['2'] = 55, ['3'] = 56,
-    ['4'] = 57, ['5'] = 58, ['6'] = 59, ['7'] = 60, ['8'] = 61, ['9'] = 62, ['+'] = 63, ['/'] = 64,
-}; /* value + 1; 0 = not in the alphabet */
-
-/* Standard base64, padding optional. Returns the decoded length or -1. */
-static long base64_decode(const char *s, size_t len, unsigned char *out)
-{
-    while (len && s[len - 1] == '=')
-        len--;
-    if (len % 4 == 1)
-        return -1;
-    unsigned char *w = out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (size_t i = 0; i < len; i++) {
-        int v = b64_index[(unsigned char)s[i]];
-        if (!v)
-            return -1;
-        acc = (acc << 6) | (uint32_t)(v - 1);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            *w++ = (unsigned char)(acc >> bits);
-        }
-    }
-    return (long)(w - out);
-}
-
 /* The layout a timestamp must have, for messages ("yyyy-MM-dd HH:mm:ss.SSS"). */
 static void ts_layout(const cdc_type_t *t, bool iso8601, char *buf, size_t cap, size_t *pos)
 {
@@ -545,55 +216,6 @@ static int ts_mismatch(const cdc_type_t *t, const char *s, size_t len, bool iso8
     return -1;
 }
 
-static int dig2(const char *s)
-{
-    unsigned a = (unsigned)(unsigned char)s[0] - '0', b = (unsigned)(unsigned char)s[1] - '0';
-    return a <= 9 && b <= 9 ? (int)(a * 10 + b) : -1;
-}
-
-/*
- * The exact layout "yyyy-mm-dd?hh:mm:ss[.f{1,9}]" with the separator sep,
- * giving what cdc_timestamp_parse gives. Returns -1 for anything else (the
- * caller then takes cdc_timestamp_parse's verdict).
- */
-static int ts_fast(const char *s, size_t n, char sep, int precision, cdc_ts_t *out)
-{
-    static const uint8_t mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (n < 19 || s[4] != '-' || s[7] != '-' || s[10] != sep || s[13] != ':' || s[16] != ':')
-        return -1;
-    int yh = dig2(s), yl = dig2(s + 2), mo = dig2(s + 5), d = dig2(s + 8);
-    int h = dig2(s + 11), mi = dig2(s + 14), sec = dig2(s + 17);
-    if ((yh | yl | mo | d | h | mi | sec) < 0)
-        return -1;
-    int y = yh * 100 + yl;
-    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] + (mo == 2 && leap) || h > 23 || mi > 59 ||
-        sec > 59)
-        return -1;
-    int64_t frac = 0;
-    if (n > 19) {
-        if (s[19] != '.' || n == 20 || n > 29)
-            return -1;
-        int nd = 0;
-        for (size_t i = 20; i < n; i++, nd++) {
-            unsigned dd = (unsigned)(unsigned char)s[i] - '0';
-            if (dd > 9)
-                return -1;
-            frac = frac * 10 + dd;
-        }
-        for (; nd < 9; nd++)
-            frac *= 10;
-        static const int64_t unit[] = {1000000000, 100000000, 10000000, 1000000, 100000,
-                                       10000,      1000,      100,      10,      1};
-        frac -= frac % unit[precision];
-    }
-    int64_t days = cdc_days_from_civil(y, (unsigned)mo, (unsigned)d);
-    int64_t ms_of_day = ((int64_t)h * 3600 + mi * 60 + sec) * 1000 + frac / 1000000;
-    out->millis = days * 86400000LL + ms_of_day;
-    out->nanos = (int32_t)(frac % 1000000);
-    return 0;
-}
-
 /*
  * The conversion behind cdc_json_convert_scalar and the row decoder. Strings
  * lying inside [in, in + inlen) are referenced instead of copied.
@@ -608,153 +230,45 @@ static int convert(const cdc_type_t *t, char kind, const char *s, size_t len, bo
         out->flags = CDC_V_NULL;
         return 0;
     }
-    const char *ts = s; /* trimmed text, for numbers given as strings (Flink trims) */
-    size_t tl = len;
-    switch (t->root) {
-    case CDC_T_BOOLEAN:
-        if (kind == 'b') {
+    cdc_type_root_t root = t->root;
+    bool text = root == CDC_T_CHAR || root == CDC_T_VARCHAR;
+    if (kind == 'b') {
+        if (root == CDC_T_BOOLEAN)
             out->v.b = s[0] == 't';
-        } else if (kind == 's') {
-            trim(&ts, &tl);
-            if (tl == 4 && strncasecmp(ts, "true", 4) == 0)
-                out->v.b = true;
-            else if (tl == 5 && strncasecmp(ts, "false", 5) == 0)
-                out->v.b = false;
-            else
-                return mismatch(t, kind, s, len, errbuf, errlen);
-        } else {
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        }
-        break;
-    case CDC_T_TINYINT:
-    case CDC_T_SMALLINT:
-    case CDC_T_INT:
-    case CDC_T_BIGINT: {
-        if (kind != '#' && kind != 's')
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        if (kind == 's')
-            trim(&ts, &tl);
-        int64_t v;
-        int rc = parse_i64(ts, tl, &v);
-        if (rc == -1)
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
-        static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
-        int w = t->root - CDC_T_TINYINT;
-        if (rc == -2 || v < lo[w] || v > hi[w])
-            return overflow(t, ts, tl, errbuf, errlen);
-        out->v.i = v;
-        break;
-    }
-    case CDC_T_FLOAT:
-    case CDC_T_DOUBLE: {
-        bool is_float = t->root == CDC_T_FLOAT;
-        double d;
-        if (kind == '#') {
-            /* yajl checked the syntax; JSON number text is a subset of strtod's */
-        } else if (kind == 's') {
-            trim(&ts, &tl);
-            if (special_real(ts, tl, &d)) {
-                if (is_float)
-                    out->v.f = (float)d;
-                else
-                    out->v.d = d;
-                break;
-            }
-            if (!is_number_text(ts, tl))
-                return mismatch(t, kind, s, len, errbuf, errlen);
-        } else {
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        }
-        /* out of range becomes +-Infinity or 0, as in Java */
-        if (is_float)
-            out->v.f = text_to_float(ts, tl, arena);
+        else if (text)
+            out->v.s = s[0] == 't' ? (cdc_str_t){"true", 4} : (cdc_str_t){"false", 5};
         else
-            out->v.d = text_to_double(ts, tl, arena);
-        break;
+            return mismatch(t, kind, s, len, errbuf, errlen);
+        out->flags = 0;
+        return 0;
     }
-    case CDC_T_DECIMAL:
-        if (kind == 's') {
-            trim(&ts, &tl);
-            if (!is_number_text(ts, tl))
-                return mismatch(t, kind, s, len, errbuf, errlen);
-        } else if (kind != '#') {
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        }
-        if (text_to_decimal(ts, tl, t, &out->v.dec) < 0)
-            return overflow(t, ts, tl, errbuf, errlen);
-        break;
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-        if (kind == 'b') {
-            out->v.s.ptr = s[0] == 't' ? "true" : "false";
-            out->v.s.len = s[0] == 't' ? 4 : 5;
-            break;
-        }
-        if (len > UINT32_MAX)
-            return overflow(t, s, 20, errbuf, errlen);
-        if (in && (uintptr_t)s >= (uintptr_t)in && (uintptr_t)s + len <= (uintptr_t)in + inlen)
-            out->v.s.ptr = s;
-        else
-            out->v.s.ptr = cdc_arena_memdup(arena, s, len);
-        out->v.s.len = (uint32_t)len;
-        break;
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY: {
-        if (kind != 's')
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        unsigned char *bytes = cdc_arena_alloc(arena, len / 4 * 3 + 3);
-        long n = base64_decode(s, len, bytes);
-        if (n < 0) {
-            size_t pos = 0;
-            cdc_json_bput(errbuf, errlen, &pos, "expected base64 text for ");
-            cdc_json_type_text(t, errbuf, errlen, &pos, false);
-            cdc_json_bput(errbuf, errlen, &pos, ", ");
-            cdc_json_found_text(kind, s, len, errbuf, errlen, &pos);
-            return -1;
-        }
-        out->v.s.ptr = (const char *)bytes;
-        out->v.s.len = (uint32_t)n;
-        break;
-    }
-    case CDC_T_DATE: {
-        int32_t days;
-        if (kind != 's' || cdc_date_parse(s, len, &days) < 0)
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        out->v.i = days;
-        break;
-    }
-    case CDC_T_TIME:
-        if (kind != 's' || cdc_time_parse(s, len, t->precision, &out->v.i) < 0)
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        break;
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ: {
-        if (kind != 's')
-            return mismatch(t, kind, s, len, errbuf, errlen);
-        size_t n = len;
-        if (t->root == CDC_T_TIMESTAMP_LTZ) {
-            if (n == 0 || s[n - 1] != 'Z')
-                return ts_mismatch(t, s, len, iso8601, errbuf, errlen);
-            n--;
-        }
-        /* the standard fixes the date/time separator; seconds may be left out */
-        char sep = iso8601 ? 'T' : ' ';
-        if (ts_fast(s, n, sep, t->precision, &out->v.ts) == 0)
-            break;
-        if (n < 11 || !memchr(s, sep, n) || memchr(s, iso8601 ? ' ' : 'T', n) ||
-            cdc_timestamp_parse(s, n, t->precision, false, &out->v.ts, NULL) < 0)
-            return ts_mismatch(t, s, len, iso8601, errbuf, errlen);
-        break;
-    }
-    case CDC_T_ARRAY:
-    case CDC_T_MAP:
-    case CDC_T_ROW:
-    default:
+    if ((kind != 's' && kind != '#' && !text) || is_container(t))
         return mismatch(t, kind, s, len, errbuf, errlen);
+    unsigned flags = (iso8601 ? CDC_TEXT_ISO8601 : 0) | (kind == '#' ? CDC_TEXT_NUMBER : 0);
+    if (text &&
+        !(in && (uintptr_t)s >= (uintptr_t)in && (uintptr_t)s + len <= (uintptr_t)in + inlen))
+        flags |= CDC_TEXT_COPY; /* else referenced in the message */
+    int rc = cdc_value_from_text(t, s, len, flags, arena, out, NULL);
+    if (rc == CDC_TEXT_OK)
+        return 0;
+    if (rc == CDC_TEXT_RANGE) {
+        if (text)
+            return overflow(t, s, 20, errbuf, errlen);
+        if (kind == 's')
+            cdc_text_trim(&s, &len); /* Flink trims numbers given as strings */
+        return overflow(t, s, len, errbuf, errlen);
     }
-    out->flags = 0;
-    return 0;
+    if (kind == 's' && (root == CDC_T_TIMESTAMP || root == CDC_T_TIMESTAMP_LTZ))
+        return ts_mismatch(t, s, len, iso8601, errbuf, errlen);
+    if (kind == 's' && (root == CDC_T_BINARY || root == CDC_T_VARBINARY)) {
+        size_t pos = 0;
+        cdc_json_bput(errbuf, errlen, &pos, "expected base64 text for ");
+        cdc_json_type_text(t, errbuf, errlen, &pos, false);
+        cdc_json_bput(errbuf, errlen, &pos, ", ");
+        cdc_json_found_text(kind, s, len, errbuf, errlen, &pos);
+        return -1;
+    }
+    return mismatch(t, kind, s, len, errbuf, errlen);
 }
 
 int cdc_json_convert_scalar(const cdc_type_t *t, char kind, const char *s, size_t len, bool iso8601,
@@ -1214,7 +728,8 @@ COLD int store_scalar(cdc_json_rowdec_t *dec, const cdc_type_t *t, char kind, co
         if (root == CDC_T_TIMESTAMP || root == CDC_T_TIMESTAMP_LTZ) {
             size_t n = len - (root == CDC_T_TIMESTAMP_LTZ);
             if ((root == CDC_T_TIMESTAMP || (len && s[n] == 'Z')) &&
-                ts_fast(s, n, dec->opts.iso8601 ? 'T' : ' ', t->precision, &dst->v.ts) == 0) {
+                cdc_text_timestamp_fast(s, n, dec->opts.iso8601 ? 'T' : ' ', t->precision,
+                                        &dst->v.ts) == 0) {
                 dst->flags = 0;
                 return 0;
             }
@@ -1222,11 +737,11 @@ COLD int store_scalar(cdc_json_rowdec_t *dec, const cdc_type_t *t, char kind, co
     } else if (kind == '#') {
         /* yajl checked the number syntax */
         if (root == CDC_T_DOUBLE) {
-            dst->v.d = text_to_double(s, len, dec->arena);
+            dst->v.d = cdc_text_to_double(s, len, dec->arena);
             dst->flags = 0;
             return 0;
         }
-        if (root == CDC_T_DECIMAL && text_to_decimal(s, len, t, &dst->v.dec) == 0) {
+        if (root == CDC_T_DECIMAL && cdc_text_to_decimal(s, len, t, &dst->v.dec) == 0) {
             dst->flags = 0;
             return 0;
         }

@@ -104,74 +104,20 @@ static void put_decimal(cdc_buf_t *out, cdc_i128 unscaled, int scale, bool plain
 
 static void put_base64(cdc_buf_t *out, const unsigned char *p, size_t n)
 {
-    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    cdc_buf_reserve(out, (n + 2) / 3 * 4 + 2);
-    char *w = out->data + out->len;
-    *w++ = '"';
-    size_t i = 0;
-    for (; i + 3 <= n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
-        *w++ = al[v >> 18];
-        *w++ = al[(v >> 12) & 63];
-        *w++ = al[(v >> 6) & 63];
-        *w++ = al[v & 63];
-    }
-    if (i < n) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0);
-        *w++ = al[v >> 18];
-        *w++ = al[(v >> 12) & 63];
-        *w++ = i + 1 < n ? al[(v >> 6) & 63] : '=';
-        *w++ = '=';
-    }
-    *w++ = '"';
-    out->len = (size_t)(w - out->data);
-}
-
-static void put_date(cdc_buf_t *out, int64_t days)
-{
-    int64_t y;
-    unsigned m, d;
-    cdc_civil_from_days(days, &y, &m, &d);
-    if (y < 0)
-        cdc_buf_printf(out, "-%04lld-%02u-%02u", (long long)-y, m, d);
-    else
-        cdc_buf_printf(out, "%04lld-%02u-%02u", (long long)y, m, d);
-}
-
-/* HH:mm:ss plus the fraction without trailing zeros (Java's appendFraction(0, 9)). */
-static void put_time(cdc_buf_t *out, int64_t nanos_of_day)
-{
-    int64_t secs = nanos_of_day / 1000000000LL;
-    int64_t frac = nanos_of_day % 1000000000LL;
-    char tmp[32];
-    int n = snprintf(tmp, sizeof(tmp), "%02d:%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60),
-                     (int)(secs % 60));
-    if (frac) {
-        int digits = 9;
-        while (frac % 10 == 0) {
-            frac /= 10;
-            digits--;
-        }
-        n += snprintf(tmp + n, sizeof(tmp) - (size_t)n, ".%0*lld", digits, (long long)frac);
-    }
-    cdc_buf_append(out, tmp, (size_t)n);
-}
-
-static void put_timestamp(cdc_buf_t *out, cdc_ts_t ts, bool iso8601, bool utc)
-{
-    int64_t days = ts.millis / 86400000LL;
-    int64_t ms = ts.millis % 86400000LL;
-    if (ms < 0) {
-        ms += 86400000LL;
-        days--;
-    }
     cdc_buf_putc(out, '"');
-    put_date(out, days);
-    cdc_buf_putc(out, iso8601 ? 'T' : ' ');
-    put_time(out, ms * 1000000LL + ts.nanos);
-    if (utc)
-        cdc_buf_putc(out, 'Z');
+    cdc_text_base64_encode(out, p, n);
     cdc_buf_putc(out, '"');
+}
+
+/* DATE, TIME, TIMESTAMP[_LTZ] as a JSON string: times with the fraction without trailing zeros
+   (Java's appendFraction(0, 9)), "Z" after a TIMESTAMP_LTZ. */
+static void put_temporal(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *t, bool iso8601)
+{
+    cdc_buf_reserve(out, CDC_VALUE_TEXT_MAX + 2);
+    out->data[out->len++] = '"';
+    out->len += (size_t)cdc_value_to_text(
+        v, t, CDC_TEXT_SHORT_FRACTION | (iso8601 ? CDC_TEXT_ISO8601 : 0), out->data + out->len);
+    out->data[out->len++] = '"';
 }
 
 /* ---- values -------------------------------------------------------------------------------- */
@@ -258,20 +204,10 @@ int cdc_json_write_value(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t 
         put_base64(out, (const unsigned char *)v->v.s.ptr, v->v.s.len);
         break;
     case CDC_T_DATE:
-        cdc_buf_putc(out, '"');
-        put_date(out, v->v.i);
-        cdc_buf_putc(out, '"');
-        break;
     case CDC_T_TIME:
-        cdc_buf_putc(out, '"');
-        put_time(out, v->v.i);
-        cdc_buf_putc(out, '"');
-        break;
     case CDC_T_TIMESTAMP:
-        put_timestamp(out, v->v.ts, opts->iso8601, false);
-        break;
     case CDC_T_TIMESTAMP_LTZ:
-        put_timestamp(out, v->v.ts, opts->iso8601, true);
+        put_temporal(out, v, t, opts->iso8601);
         break;
     case CDC_T_ARRAY:
         cdc_buf_putc(out, '[');

@@ -1,9 +1,10 @@
 /*
  * pg_text.c — PostgreSQL type OIDs to Flink types (the table in the README),
  * and the text output of the built-in types (DateStyle ISO, IntervalStyle
- * postgres, bytea_output hex, as the walsender sends them) parsed into values.
+ * postgres, bytea_output hex, as the walsender sends them) parsed into values:
+ * scalars by the core (cdc_value_from_text, CDC_TEXT_PG); arrays, intervals
+ * and bit strings, PostgreSQL's own syntax, here.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,173 +141,6 @@ bool pg_type_compatible(uint32_t oid, const cdc_type_t *t)
 
 /* ---- scalars -------------------------------------------------------------------------------- */
 
-static int digits(const char *s, size_t len, size_t *i, int min, int max, int64_t *out)
-{
-    int64_t v = 0;
-    int n = 0;
-    while (*i < len && s[*i] >= '0' && s[*i] <= '9' && n < max) {
-        v = v * 10 + (s[*i] - '0');
-        (*i)++;
-        n++;
-    }
-    if (n < min)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static const char *parse_int(const char *s, size_t len, int64_t min, int64_t max, int64_t *out)
-{
-    size_t i = 0;
-    bool neg = false;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    if (i == len)
-        return "not an integer";
-    uint64_t v = 0;
-    for (; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return "not an integer";
-        if (v > (UINT64_MAX - 9) / 10)
-            return "integer out of range";
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
-        return "integer out of range";
-    int64_t x = neg ? (int64_t)(0 - v) : (int64_t)v;
-    if (x < min || x > max)
-        return "integer out of range of the column type";
-    *out = x;
-    return NULL;
-}
-
-static const char *parse_double(const char *s, size_t len, double *out)
-{
-    char buf[64];
-    if (len == 0 || len >= sizeof(buf))
-        return "not a floating-point number";
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    char *end;
-    *out = strtod(buf, &end);
-    if (end != buf + len)
-        return "not a floating-point number";
-    return NULL;
-}
-
-/* "yyyy-mm-dd" (year 4+ digits) at *i; BC is handled by the caller. */
-static int parse_ymd(const char *s, size_t len, size_t *i, int64_t *y, int64_t *m, int64_t *d)
-{
-    if (digits(s, len, i, 4, 9, y) < 0 || *i >= len || s[(*i)++] != '-' ||
-        digits(s, len, i, 2, 2, m) < 0 || *i >= len || s[(*i)++] != '-' ||
-        digits(s, len, i, 2, 2, d) < 0)
-        return -1;
-    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (*m < 1 || *m > 12 || *d < 1 || *d > mdays[*m - 1])
-        return -1;
-    return 0;
-}
-
-/* "hh:mm:ss[.ffffff]" at *i into nanos of day (24:00:00 allowed, as PostgreSQL does). */
-static int parse_hms(const char *s, size_t len, size_t *i, int64_t *nanos)
-{
-    int64_t h, mi, sec, frac = 0;
-    if (digits(s, len, i, 2, 2, &h) < 0 || *i >= len || s[(*i)++] != ':' ||
-        digits(s, len, i, 2, 2, &mi) < 0 || *i >= len || s[(*i)++] != ':' ||
-        digits(s, len, i, 2, 2, &sec) < 0)
-        return -1;
-    if (*i < len && s[*i] == '.') {
-        (*i)++;
-        int nd = 0;
-        while (*i < len && s[*i] >= '0' && s[*i] <= '9') {
-            if (nd == 9)
-                return -1;
-            frac = frac * 10 + (s[(*i)++] - '0');
-            nd++;
-        }
-        if (nd == 0)
-            return -1;
-        for (; nd < 9; nd++)
-            frac *= 10;
-    }
-    if (h > 24 || mi > 59 || sec > 60 || (h == 24 && (mi || sec || frac)))
-        return -1;
-    *nanos = (h * 3600 + mi * 60 + sec) * 1000000000LL + frac;
-    return 0;
-}
-
-/* " BC" at *i: the year becomes astronomical (1 BC = year 0). */
-static void bc_suffix(const char *s, size_t len, size_t *i, int64_t *y)
-{
-    if (len - *i >= 3 && memcmp(s + *i, " BC", 3) == 0) {
-        *i += 3;
-        *y = 1 - *y;
-    }
-}
-
-static bool is_infinity(const char *s, size_t len)
-{
-    return (len == 8 && memcmp(s, "infinity", 8) == 0) ||
-           (len == 9 && memcmp(s, "-infinity", 9) == 0);
-}
-
-static const char *parse_date(const char *s, size_t len, int64_t *days)
-{
-    size_t i = 0;
-    int64_t y, m, d;
-    if (is_infinity(s, len))
-        return "an infinite date has no DATE value";
-    if (parse_ymd(s, len, &i, &y, &m, &d) < 0)
-        return "not a date";
-    bc_suffix(s, len, &i, &y);
-    if (i != len)
-        return "not a date";
-    *days = cdc_days_from_civil(y, (unsigned)m, (unsigned)d);
-    return NULL;
-}
-
-/* timestamp / timestamptz text; a zone offset is required when zoned, refused otherwise */
-static const char *parse_ts(const char *s, size_t len, bool zoned, cdc_ts_t *out)
-{
-    size_t i = 0;
-    int64_t y, m, d, nanos;
-    if (is_infinity(s, len))
-        return "an infinite timestamp has no TIMESTAMP value";
-    if (parse_ymd(s, len, &i, &y, &m, &d) < 0 || i >= len || s[i++] != ' ' ||
-        parse_hms(s, len, &i, &nanos) < 0)
-        return "not a timestamp";
-    int64_t off = 0;
-    if (i < len && (s[i] == '+' || s[i] == '-')) {
-        if (!zoned)
-            return "a zone offset in a timestamp without time zone";
-        int sign = s[i++] == '-' ? -1 : 1;
-        int64_t oh, om = 0, os = 0;
-        if (digits(s, len, &i, 2, 2, &oh) < 0)
-            return "not a zone offset";
-        if (i < len && s[i] == ':') {
-            i++;
-            if (digits(s, len, &i, 2, 2, &om) < 0)
-                return "not a zone offset";
-            if (i < len && s[i] == ':') {
-                i++;
-                if (digits(s, len, &i, 2, 2, &os) < 0)
-                    return "not a zone offset";
-            }
-        }
-        off = sign * (oh * 3600 + om * 60 + os);
-    } else if (zoned) {
-        return "a timestamp with time zone without an offset";
-    }
-    bc_suffix(s, len, &i, &y);
-    if (i != len)
-        return "not a timestamp";
-    int64_t days = cdc_days_from_civil(y, (unsigned)m, (unsigned)d);
-    int64_t ms = days * 86400000LL + nanos / 1000000 - off * 1000;
-    out->millis = ms;
-    out->nanos = (int32_t)(nanos % 1000000);
-    return NULL;
-}
-
 /* IntervalStyle postgres: "1 year 2 mons -3 days 04:05:06.5" -> microseconds */
 static const char *parse_interval(const char *s, size_t len, int64_t *out)
 {
@@ -323,14 +157,14 @@ static const char *parse_interval(const char *s, size_t len, int64_t *out)
             neg = s[i++] == '-';
         int64_t n;
         size_t num = i;
-        if (digits(s, len, &i, 1, 18, &n) < 0)
+        if (cdc_text_digits(s, len, &i, 1, 18, &n) < 0)
             return "not an interval";
         if (i < len && s[i] == ':') {
             int64_t nanos;
             i = num;
             /* hours may exceed 24 ("838:59:59"): read them apart */
             int64_t h;
-            if (digits(s, len, &i, 1, 18, &h) < 0 || i >= len || s[i] != ':')
+            if (cdc_text_digits(s, len, &i, 1, 18, &h) < 0 || i >= len || s[i] != ':')
                 return "not an interval";
             char hms[32];
             size_t rest = len - i;
@@ -346,7 +180,7 @@ static const char *parse_interval(const char *s, size_t len, int64_t *out)
                     stop = k;
                     break;
                 }
-            if (parse_hms(hms, stop, &j, &nanos) < 0 || j != stop)
+            if (cdc_text_pg_hms(hms, stop, &j, &nanos) < 0 || j != stop)
                 return "not an interval";
             i += stop - 2;
             __int128 v = (__int128)h * 3600000000LL + nanos / 1000;
@@ -375,23 +209,6 @@ static const char *parse_interval(const char *s, size_t len, int64_t *out)
     if (us > INT64_MAX || us < INT64_MIN)
         return "interval out of range";
     *out = (int64_t)us;
-    return NULL;
-}
-
-static const char *parse_bytea(const char *s, size_t len, cdc_arena_t *arena, cdc_str_t *out)
-{
-    if (len < 2 || s[0] != '\\' || s[1] != 'x' || (len & 1))
-        return "not a hex bytea (bytea_output must be hex)";
-    size_t n = (len - 2) / 2;
-    char *b = cdc_arena_alloc(arena, n ? n : 1);
-    for (size_t k = 0; k < n; k++) {
-        int hi = cdc_hex_digit(s[2 + 2 * k]), lo = cdc_hex_digit(s[3 + 2 * k]);
-        if (hi < 0 || lo < 0)
-            return "not a hex bytea";
-        b[k] = (char)(hi << 4 | lo);
-    }
-    out->ptr = b;
-    out->len = (uint32_t)n;
     return NULL;
 }
 
@@ -532,83 +349,21 @@ const char *pg_text_parse(uint32_t oid, const char *text, size_t len, const cdc_
                           cdc_arena_t *arena, cdc_value_t *v)
 {
     const char *why = NULL;
-    int64_t i64 = 0;
     v->flags = 0;
-    switch (t->root) {
-    case CDC_T_BOOLEAN:
-        if (len == 1 && (text[0] == 't' || text[0] == '1'))
-            v->v.b = true;
-        else if (len == 1 && (text[0] == 'f' || text[0] == '0'))
-            v->v.b = false;
-        else
-            why = "not a boolean";
-        break;
-    case CDC_T_TINYINT:
-        why = parse_int(text, len, INT8_MIN, INT8_MAX, &v->v.i);
-        break;
-    case CDC_T_SMALLINT:
-        why = parse_int(text, len, INT16_MIN, INT16_MAX, &v->v.i);
-        break;
-    case CDC_T_INT:
-        why = parse_int(text, len, INT32_MIN, INT32_MAX, &v->v.i);
-        break;
-    case CDC_T_BIGINT:
-        if (oid == OID_INTERVAL)
-            why = parse_interval(text, len, &v->v.i);
-        else
-            why = parse_int(text, len, INT64_MIN, INT64_MAX, &v->v.i);
-        break;
-    case CDC_T_FLOAT: {
-        double dd = 0;
-        why = parse_double(text, len, &dd);
-        v->v.f = (float)dd;
-        break;
-    }
-    case CDC_T_DOUBLE:
-        why = parse_double(text, len, &v->v.d);
-        break;
-    case CDC_T_DECIMAL:
-        if (cdc_decimal_parse(text, len, t->precision, t->scale, &v->v.dec) < 0)
-            why = len == 3 && memcmp(text, "NaN", 3) == 0 ? "NaN has no DECIMAL value"
-                                                          : "not a decimal of the column's "
-                                                            "precision";
-        break;
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-        v->v.s.ptr = text;
-        v->v.s.len = (uint32_t)len;
-        break;
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY:
-        if (oid == OID_BYTEA)
-            why = parse_bytea(text, len, arena, &v->v.s);
-        else if (oid == OID_BIT || oid == OID_VARBIT)
+    if (t->root == CDC_T_BIGINT && oid == OID_INTERVAL) {
+        why = parse_interval(text, len, &v->v.i);
+    } else if ((t->root == CDC_T_BINARY || t->root == CDC_T_VARBINARY) && oid != OID_BYTEA) {
+        if (oid == OID_BIT || oid == OID_VARBIT) {
             why = parse_bits(text, len, arena, &v->v.s);
-        else {
+        } else {
             v->v.s.ptr = text;
             v->v.s.len = (uint32_t)len;
         }
-        break;
-    case CDC_T_DATE:
-        why = parse_date(text, len, &v->v.i);
-        break;
-    case CDC_T_TIME: {
-        size_t k = 0;
-        if (parse_hms(text, len, &k, &i64) < 0 || k != len)
-            why = "not a time";
-        v->v.i = i64;
-        break;
-    }
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ:
-        why = parse_ts(text, len, oid == OID_TIMESTAMPTZ, &v->v.ts);
-        break;
-    case CDC_T_ARRAY:
+    } else if (t->root == CDC_T_ARRAY) {
         why = parse_array(array_elem(oid), text, len, t, arena, v);
-        break;
-    default:
-        why = "no conversion to the column type";
-        break;
+    } else {
+        unsigned flags = CDC_TEXT_PG | (oid == OID_TIMESTAMPTZ ? CDC_TEXT_PG_ZONED : 0);
+        cdc_value_from_text(t, text, len, flags, arena, v, &why);
     }
     if (why)
         v->flags = CDC_V_NULL;
