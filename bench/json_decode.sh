@@ -9,9 +9,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 out=${TMPDIR:-/tmp}/cdcflow_json_decode_bench
 n=${1:-200000}
 
-gcc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -I"$here/src" -I"$here/formats/json" \
-    "$here/src/cdc_error.c" "$here/src/cdc_types.c" "$here/src/cdc_arena.c" \
-    "$here/src/cdc_row.c" "$here/src/cdc_value_text.c" "$here/src/cdc_options.c" "$here"/formats/json/*.c \
+core=$here/src/core
+gcc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -I"$here/src" -I"$core" -I"$here/formats/json" \
+    "$core/cdc_error.c" "$core/cdc_types.c" "$core/cdc_arena.c" "$core/cdc_log.c" \
+    "$core/cdc_row.c" "$core/cdc_value_text.c" "$core/cdc_options.c" "$here"/formats/json/*.c \
     "$here/bench/json_decode.c" -lyajl -lm -o "$out"
 
 echo "== in process: the json deserializer against yajl with empty callbacks"

@@ -14,8 +14,8 @@
 #
 # The call adds the switch CDC_PLUGIN_<NAME> (ON unless DEFAULT OFF); a plugin
 # switched off is not compiled and is absent from the registry. Its sources are
-# compiled as an OBJECT library against the core headers and its own folder,
-# and join libcdcflow. The factory symbols go into the generated registry list
+# compiled as an OBJECT library that sees src/ (cdc_plugin.h), its own folder and
+# those of the plugins it DEPENDS on, and join libcdcflow. The factory symbols go into the generated registry list
 # (cdc_registry_list.h, included by src/core/cdc_registry.c): a symbol whose
 # name starts with cdc_format_ is a format, cdc_connector_ a connector.
 #
@@ -69,7 +69,7 @@ function(cdc_plugin name)
   string(TOLOWER "${target}" target)
   add_library(${target} OBJECT ${sources})
   target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-  target_link_libraries(${target} PUBLIC cdc_core_headers ${P_LIBS})
+  target_link_libraries(${target} PUBLIC cdc_plugin_api ${P_LIBS})
   foreach(dep ${P_DEPENDS})
     string(TOLOWER "cdc_plugin_${dep}" dep_target)
     string(REPLACE "-" "_" dep_target "${dep_target}")

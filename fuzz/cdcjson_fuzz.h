@@ -12,10 +12,8 @@
  * bug.
  *
  * Build (from the repository root), e.g.:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc -Iformats/json \
- *     fuzz/canal_json.c src/cdc_arena.c src/cdc_error.c src/cdc_options.c src/cdc_row.c \
- *     src/cdc_types.c formats/json/json_*.c formats/canal_json/cdc_cdcjson_common.c \
- *     formats/canal_json/canal_json.c -lyajl -lm -o /tmp/fuzz_canal
+ *   CC=clang cmake -S . -B build-fuzz -DCDC_FUZZ=ON -DCDC_TESTS=OFF
+ *   cmake --build build-fuzz --target fuzz_canal_json
  */
 #ifndef CDCJSON_FUZZ_H
 #define CDCJSON_FUZZ_H

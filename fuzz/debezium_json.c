@@ -10,11 +10,8 @@
  * state carried between messages show); for inputs whose size is a multiple of
  * 8 the first one is made afresh (bugs of a first message show). CI builds it
  * with -DCDC_FUZZ=ON (scripts/fuzz.sh); by hand:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc -Iformats/json \
- *     fuzz/debezium_json.c src/cdc_arena.c src/cdc_error.c src/cdc_options.c src/cdc_row.c \
- *     src/cdc_types.c formats/json/json_decode.c formats/json/json_encode.c \
- *     formats/json/json_format.c formats/debezium_json/dbz_convert.c \
- *     formats/debezium_json/debezium_json.c -lyajl -lm -o fuzz_debezium_json
+ *   CC=clang cmake -S . -B build-fuzz -DCDC_FUZZ=ON -DCDC_TESTS=OFF
+ *   cmake --build build-fuzz --target fuzz_debezium_json
  *   ./fuzz_debezium_json -max_total_time=60 CORPUS_DIR
  */
 #include <stdint.h>

@@ -5,8 +5,10 @@
  * serializers (row -> message bytes) and declares the changelog mode it
  * produces. A connector factory builds sources (readers that fill batches) and
  * sinks (writers that apply batches). Each is one static designated-initializer
- * struct registered by one line in src/cdc_registry.c; optional callbacks are
- * NULL and the core decides what their absence means.
+ * struct named in its folder's cdc_plugin() call (the registry list of
+ * src/core/cdc_registry.c is generated from those calls); optional callbacks
+ * are NULL and the core decides what their absence means. Plugins have only
+ * src/ on their include path: this header brings the core services they use.
  */
 #ifndef CDC_PLUGIN_H
 #define CDC_PLUGIN_H
@@ -15,13 +17,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cdc_arena.h"
-#include "cdc_error.h"
-#include "cdc_options.h"
-#include "cdc_row.h"
-#include "cdc_sink_buffer.h"
-#include "cdc_types.h"
-#include "cdc_value_text.h"
+/* The core services a plugin may use, all from src/core/ (plugins have only
+ * src/ on their include path, so this header is how they reach the core). */
+#include "core/cdc_arena.h"
+#include "core/cdc_error.h"
+#include "core/cdc_file.h"
+#include "core/cdc_log.h"
+#include "core/cdc_options.h"
+#include "core/cdc_row.h"
+#include "core/cdc_sink_buffer.h"
+#include "core/cdc_types.h"
+#include "core/cdc_util.h"
+#include "core/cdc_value_text.h"
 
 /* ---- formats ---------------------------------------------------------------- */
 
@@ -292,7 +299,7 @@ typedef struct cdc_field_path_s {
  * thread: a handle is never shared between threads) on the dim table's columns
  * the join's equalities name, and calls lookup once per probe row whose key is
  * not in the runtime's cache. The PARTIAL cache and the lookup.max-retries loop
- * belong to the runtime (src/cdc_lookup.h), not to the connector: a connector
+ * belong to the runtime (src/exec/cdc_lookup.h), not to the connector: a connector
  * declares the options (CDC_LOOKUP_OPTION_DEFS) and answers lookups.
  */
 typedef struct cdc_lookup_s cdc_lookup_t;

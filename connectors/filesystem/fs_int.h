@@ -14,9 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cdc_file.h"
 #include "cdc_plugin.h"
-#include "cdc_util.h"
 
 #define FS_DEFAULT_PARTITION "__HIVE_DEFAULT_PARTITION__"
 #define FS_CATALOG_FILE "_cdcflow_partitions" /* partitions committed by policy "catalog" */

@@ -9,7 +9,6 @@
 #endif
 
 #include "fs_int.h"
-#include "cdc_util.h"
 
 #include <dirent.h>
 #include <errno.h>

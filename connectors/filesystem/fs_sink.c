@@ -53,7 +53,6 @@
 #include <unistd.h>
 
 #include "cdc_fs_commit.h"
-#include "cdc_log.h"
 
 #define WRITE_CHUNK (256u << 10) /* buffered bytes per open file before a write() */
 

@@ -19,7 +19,6 @@
 #include <time.h>
 
 #include "kafka_int.h"
-#include "cdc_util.h"
 
 typedef struct kafka_sink_s {
     cdc_sink_t base;

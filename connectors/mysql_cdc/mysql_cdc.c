@@ -49,7 +49,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cdc_file.h"
 #include "cdc_plugin.h"
 
 /* after mysql.h, which it needs */

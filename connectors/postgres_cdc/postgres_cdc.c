@@ -51,10 +51,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cdc_log.h"
-#include "cdc_file.h"
 #include "cdc_plugin.h"
-#include "cdc_util.h"
 
 #define PGC_PINNED                                                                                 \
     "-c DateStyle=ISO -c TimeZone=UTC -c extra_float_digits=3 -c IntervalStyle=postgres "          \

@@ -21,7 +21,6 @@
 #endif
 
 #include "cdc_values.h"
-#include "cdc_util.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "pg_int.h"
-#include "cdc_util.h"
 
 /* built-in type OIDs (pg_type.dat) */
 enum {

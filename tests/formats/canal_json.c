@@ -564,7 +564,7 @@ T(regress_empty_collections_first)
 
 /*
  * The fuzzer found signed __int128 overflow (undefined behaviour) in the core's
- * cdc_decimal_parse (src/cdc_row.c, `v * 10` before the `v >= limit` check) for
+ * cdc_decimal_parse (src/core/cdc_row.c, `v * 10` before the `v >= limit` check) for
  * DECIMAL(38, s): a 39-digit value could wrap into range and be accepted as a
  * wrong number. Fixed in the core; this keeps it fixed.
  */

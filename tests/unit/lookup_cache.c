@@ -1,5 +1,5 @@
 /*
- * tests/unit/lookup_cache.c — the PARTIAL lookup cache (src/cdc_lookup.c): LRU
+ * tests/unit/lookup_cache.c — the PARTIAL lookup cache (src/exec/cdc_lookup.c): LRU
  * eviction past max-rows, expire-after-write and expire-after-access with an
  * injected clock, keys without rows cached or not, deep copies that outlive
  * the caller's rows, and the options read from a connector configuration

@@ -1,5 +1,5 @@
 /*
- * tests/unit/sink_buffer.c — the batching facility of sinks (src/cdc_sink_buffer.c) on its
+ * tests/unit/sink_buffer.c — the batching facility of sinks (src/core/cdc_sink_buffer.c) on its
  * own: coalescing per key (insert, update, delete of one key; an upsert after a delete;
  * unchanged columns), order across keys, the keyless append mode, the flush thread taking a
  * full buffer while the writer fills the other, a flush failure returned by the next call
