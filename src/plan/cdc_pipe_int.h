@@ -1,5 +1,5 @@
 /*
- * cdc_pipe_int.h — private to the planner and the pipe's runtime steps
+ * cdc_pipe_int.h — private to the planner (plan/) and the pipe's runtime steps (exec/)
  * (cdc_planner.c, cdc_plan_join.c, cdc_exec.c, cdc_normalize.c): the planned
  * lookup join the planner fills and the row steps run, the ChangelogNormalize
  * keyed state, and the key bytes both use.
