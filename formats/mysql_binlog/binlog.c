@@ -53,6 +53,7 @@ typedef struct bl_table {
     int npk;
     cdc_type_t *type; /* natural ROW type, owned (self-describing mode) */
     bool skip;        /* not the table this deserializer is for */
+    uint32_t nfields; /* fields of a row produced (declared or natural), before the metadata */
     uint8_t *raw;     /* the TABLE_MAP after the table id, to recognise a repeat */
     size_t rawlen;
     struct bl_table *next;
@@ -449,6 +450,7 @@ static bool compatible(const cdc_type_t *nat, const cdc_type_t *decl)
 /* Sets each column's produced field and type. */
 static int table_bind(bl_deser_t *d, bl_table_t *t)
 {
+    t->nfields = d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols;
     for (int i = 0; i < t->ncols; i++)
         t->cols[i].nat = bl_type_for(&t->cols[i]);
     if (!d->row_type) {
@@ -644,12 +646,11 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
     const uint8_t *p = c->p + nb, *end = c->end;
     cdc_value_t *vals = NULL;
     if (!t->skip) {
-        uint32_t nfields = d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols;
-        cdc_row_t *row = cdc_batch_add(out, kind, nfields + (uint32_t)d->nmeta);
+        cdc_row_t *row = cdc_batch_add(out, kind, t->nfields + (uint32_t)d->nmeta);
         row->origin = t->qname;
         vals = row->values;
         if (d->nmeta)
-            memcpy(vals + nfields, d->meta_vals, (size_t)d->nmeta * sizeof(cdc_value_t));
+            memcpy(vals + t->nfields, d->meta_vals, (size_t)d->nmeta * sizeof(cdc_value_t));
     }
     bool copy = d->copy;
     uint32_t k = 0;
