@@ -73,12 +73,14 @@ typedef struct cdc_source_pos_s {
      */
     uint64_t pos;
     const char *gtid; /* MariaDB GTID of the transaction being read ("0-1-42"), "" none */
-    int64_t ts_ms;    /* when the last event was written, ms since the epoch (binlog: seconds) */
-    bool txn_end;     /* it ended a transaction (XID, a QUERY but BEGIN; Commit): pos follows it */
-    bool in_txn;      /* a transaction is open: a stop here would cut it */
-    bool heartbeat;   /* mysql-binlog: an idle server's HEARTBEAT (input=events; not decoded) */
-    bool rotate;      /* mysql-binlog: a ROTATE to a new file (not the artificial one starting a
-                         dump); file and pos say where the next event is */
+    /* ms since the epoch: binlog, the last event's time (whole seconds); pgoutput, the commit
+       time of the last transaction begun */
+    int64_t ts_ms;
+    bool txn_end;   /* it ended a transaction (XID, a QUERY but BEGIN; Commit): pos follows it */
+    bool in_txn;    /* a transaction is open: a stop here would cut it */
+    bool heartbeat; /* mysql-binlog: an idle server's HEARTBEAT (input=events; not decoded) */
+    bool rotate;    /* mysql-binlog: a ROTATE to a new file (not the artificial one starting a
+                       dump); file and pos say where the next event is */
 } cdc_source_pos_t;
 
 typedef struct cdc_deser_ops_s {

@@ -846,6 +846,7 @@ static int pg_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     pg_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &pg_deser_ops;
     d->database = ctx->database ? cdc_xstrdup(ctx->database) : NULL;
+    d->spos.gtid = ""; /* PostgreSQL has none */
     d->nmeta = ctx->nmetadata > 0 ? ctx->nmetadata : 0;
     d->meta = cdc_xcalloc((size_t)d->nmeta + 1, 1);
     if (cdc_format_metadata_ids(ctx, "pgoutput", md_keys, MD_COUNT, d->meta, err) < 0) {
