@@ -40,11 +40,23 @@ typedef struct cdc_metadata_def_s {
 } cdc_metadata_def_t;
 
 typedef struct cdc_format_ctx_s {
-    const cdc_config_t *cfg;     /* the format's validated options */
-    const cdc_type_t *row_type;  /* ROW of the physical fields to produce/consume */
-    const char *const *metadata; /* requested metadata keys, appended after the fields */
+    const cdc_config_t *cfg;    /* the format's validated options */
+    const cdc_type_t *row_type; /* ROW of the physical fields to produce/consume */
+    /*
+     * Requested metadata keys, appended after the fields in this order, the
+     * values written into the row the deserializer builds: the format's own
+     * keys (fmt->metadata), or for a CDC format (mysql-binlog, pgoutput) those
+     * of the CDC source reading it (database_name, op_ts, source.pos, ...).
+     */
+    const char *const *metadata;
     int nmetadata;
     const char *table; /* qualified table name, for messages */
+    /*
+     * CDC formats (mysql-binlog, pgoutput) read by a CDC source: the database
+     * the messages come from, for the database_name metadata of a format whose
+     * messages do not name it (pgoutput); NULL = unknown.
+     */
+    const char *database;
 } cdc_format_ctx_t;
 
 /* Results of cdc_deser_ops_t.decode. */
@@ -53,6 +65,32 @@ typedef struct cdc_format_ctx_s {
 #define CDC_DECODE_ERROR -1  /* reason in deser->errmsg */
 
 typedef struct cdc_deser_s cdc_deser_t;
+
+/**
+ * Where a CDC format's input stands (cdc_deser_ops_t.source_pos), for a source
+ * that follows the upstream log and resumes at a transaction's end. The flags
+ * describe the last decode() call (a source feeds one event or message per
+ * call); in_txn, gtid and the times are kept across calls.
+ */
+typedef struct cdc_source_pos_s {
+    /* mysql-binlog: the binlog file of pos (NULL before the first ROTATE); pgoutput: NULL */
+    const char *file;
+    /*
+     * mysql-binlog: where the event after the last one decoded starts (its
+     * log_pos; 0 for an artificial event); pgoutput: the end LSN of the last
+     * Commit.
+     */
+    uint64_t pos;
+    const char *gtid; /* MariaDB GTID of the transaction being read ("0-1-42"), "" none */
+    /* ms since the epoch: binlog, the last event's time (whole seconds); pgoutput, the commit
+       time of the last transaction begun */
+    int64_t ts_ms;
+    bool txn_end;   /* it ended a transaction (XID, a QUERY but BEGIN; Commit): pos follows it */
+    bool in_txn;    /* a transaction is open: a stop here would cut it */
+    bool heartbeat; /* mysql-binlog: an idle server's HEARTBEAT (input=events; not decoded) */
+    bool rotate;    /* mysql-binlog: a ROTATE to a new file (not the artificial one starting a
+                       dump); file and pos say where the next event is */
+} cdc_source_pos_t;
 
 typedef struct cdc_deser_ops_s {
     /**
@@ -71,6 +109,20 @@ typedef struct cdc_deser_ops_s {
      * deserializer is destroyed.
      */
     const cdc_type_t *(*row_type)(cdc_deser_t *deser, const cdc_row_t *row);
+    /**
+     * Optional, for CDC formats: where the input stands, updated by every
+     * decode(). Borrowed; the same pointer until the deserializer is destroyed.
+     */
+    const cdc_source_pos_t *(*source_pos)(cdc_deser_t *deser);
+    /**
+     * Optional, for CDC formats whose messages do not carry their own position
+     * (pgoutput): decode() of a message the caller read at pos (pgoutput: the
+     * WAL start of its XLogData), the value of the position metadata; 0 marks
+     * a message the caller made (a snapshot row: position metadata NULL,
+     * source.snapshot true). decode() is decode_at with pos 0.
+     */
+    int (*decode_at)(cdc_deser_t *deser, const char *msg, size_t len, uint64_t pos,
+                     cdc_batch_t *out);
 } cdc_deser_ops_t;
 
 /** Base of every deserializer: plugins embed it as their first member. */
@@ -151,6 +203,14 @@ const char *cdc_state_dir(void);
 
 /** The format a table names through `option`, or NULL. */
 const cdc_table_format_t *cdc_table_format(const cdc_table_ctx_t *ctx, const char *option);
+
+/**
+ * For a format that takes requested metadata (ctx->metadata): the index into
+ * keys[0..nkeys) (at most 256) of each requested key, into ids (ctx->nmetadata
+ * entries, the caller's). 0, or -1 with *err for a key not among them.
+ */
+int cdc_format_metadata_ids(const cdc_format_ctx_t *ctx, const char *format,
+                            const char *const *keys, int nkeys, uint8_t *ids, cdc_error_t **err);
 
 typedef struct cdc_reader_s cdc_reader_t;
 typedef struct cdc_source_s cdc_source_t;

@@ -4,7 +4,10 @@
  * extended regexes, anchored) read as a replica, decoded by the `mysql-binlog`
  * format into the one declared table; metadata columns (database_name,
  * table_name, op_ts, source.file/pos/gtid/server_id/snapshot) are appended
- * after the decoded fields.
+ * after the decoded fields (by the format as it decodes; here for snapshot
+ * rows). The format also reports the file, the position after each event, the
+ * GTID and the transactions' ends (source_pos), and the server's heartbeats
+ * and rotations, so this file reads no event's bytes.
  *
  * One reader (split 0; the others end at once). libmariadb's replication API
  * carries the stream (COM_BINLOG_DUMP, packet framing); every event's bytes go
@@ -215,16 +218,14 @@ typedef struct mc_reader {
     char done_file[512];
     uint64_t done_pos; /* committed */
     uint64_t start_pos;
-    const char *gtid;    /* start the stream at this GTID position (not from a position file) */
-    int64_t since_ms;    /* rows of events before it are dropped ('timestamp') */
-    bool reopen;         /* a real ROTATE was read: dump again from the new file */
-    char gtid_cur[64];   /* MariaDB GTID of the transaction being read */
-    bool crc;            /* events end in a CRC32 (binlog_checksum) */
-    bool in_txn;         /* events after txn_pos belong to a transaction not read to its end */
-    uint64_t checkpoint; /* two-phase: the id stored with the position (0: none) */
+    const char *gtid; /* start the stream at this GTID position (not from a position file) */
+    int64_t since_ms; /* rows of events before it are dropped ('timestamp') */
+    bool reopen;      /* a real ROTATE was read: dump again from the new file */
+    const cdc_source_pos_t *sp; /* the format's: file, positions, transactions */
+    uint64_t checkpoint;        /* two-phase: the id stored with the position (0: none) */
 } mc_reader_t;
 
-/* Where rows come from, for the metadata columns. */
+/* Where snapshot rows come from, for the metadata columns (the format fills stream rows'). */
 typedef struct mc_where {
     int64_t ts_ms;
     const char *file;
@@ -309,7 +310,8 @@ static int query_pos(MYSQL *my, const char *sql, int fcol, int pcol, char *file,
 static int start_stream(mc_reader_t *r, cdc_error_t **err);
 static int snapshot_table(mc_reader_t *r, cdc_error_t **err);
 
-/* The metadata values of a row (after its physical fields); strings copied into the arena. */
+/* The metadata values of a snapshot row (after its physical fields); strings copied into the
+ * arena. */
 static void set_str(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
 {
     v->v.s.ptr = cdc_arena_memdup(arena, p, n);
@@ -355,20 +357,6 @@ static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, c
             v->v.b = w->snapshot;
             break;
         }
-    }
-}
-
-/* Rows [from, out->n) decoded with the physical fields only get the metadata fields. */
-static void widen(const mc_source_t *s, cdc_batch_t *out, uint32_t from, const mc_where_t *w)
-{
-    uint32_t nphys = (uint32_t)s->schema->nchildren, arity = nphys + (uint32_t)s->nmd;
-    for (uint32_t k = from; k < out->n; k++) {
-        cdc_row_t *o = &out->rows[k];
-        cdc_value_t *vals = cdc_arena_alloc(&out->arena, sizeof(cdc_value_t) * arity);
-        memcpy(vals, o->values, sizeof(cdc_value_t) * nphys);
-        o->values = vals;
-        o->arity = arity;
-        fill_meta(s, o, w, &out->arena);
     }
 }
 
@@ -438,12 +426,6 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
         r->file[0] = 0;
         r->start_pos = 4;
     }
-    char alg[32] = "";
-    uint64_t unused;
-    if (query_pos(r->repl, "SELECT @@global.binlog_checksum, 4", 0, 1, alg, sizeof(alg), &unused,
-                  err) < 0)
-        return -1;
-    r->crc = strcmp(alg, "NONE") != 0;
     if (run(r->repl, "SET @master_binlog_checksum = @@global.binlog_checksum", err) < 0 ||
         run(r->repl, "SET @mariadb_slave_capability = 4", err) < 0 ||
         run(r->repl, "SET @master_heartbeat_period = 100000000", err) < 0)
@@ -467,53 +449,6 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
     return 0;
 }
 
-static uint64_t le32(const unsigned char *p)
-{
-    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
-}
-
-/* Tracks the file (ROTATE) and the end of the last whole transaction. */
-static void track(mc_reader_t *r, const unsigned char *ev, size_t n)
-{
-    if (n < 19)
-        return;
-    uint8_t type = ev[4];
-    uint64_t log_pos = le32(ev + 13);
-    if (type == 4 && n > 19 + 8) { /* ROTATE: the name, maybe followed by a CRC */
-        size_t len = n - 19 - 8;
-        const char *name = (const char *)ev + 27;
-        if (r->crc && len >= 4)
-            len -= 4; /* (the CRC's bytes may be digits: they cannot be told from the name) */
-        if (len < sizeof(r->file)) {
-            memcpy(r->file, name, len);
-            r->file[len] = 0;
-        }
-        return;
-    }
-    if (type == 162 && n >= 19 + 13) { /* MariaDB GTID: seq_no, domain_id */
-        uint64_t seq = le32(ev + 19) | le32(ev + 23) << 32;
-        snprintf(r->gtid_cur, sizeof(r->gtid_cur), "%llu-%llu-%llu",
-                 (unsigned long long)le32(ev + 27), (unsigned long long)le32(ev + 5),
-                 (unsigned long long)seq);
-    }
-    if (log_pos == 0)
-        return;
-    if (type == 162 || type == 33) /* MariaDB / MySQL GTID: a transaction (or DDL) begins */
-        r->in_txn = true;
-    bool boundary = type == 16;     /* XID */
-    if (type == 2 && n > 19 + 13) { /* QUERY: BEGIN opens, anything else (COMMIT, DDL) closes */
-        size_t sv = (size_t)ev[19 + 11] | (size_t)ev[19 + 12] << 8;
-        size_t at = 19 + 13 + sv + ev[19 + 8] + 1;
-        boundary = !(at + 5 <= n && memcmp(ev + at, "BEGIN", 5) == 0);
-        r->in_txn = r->in_txn || !boundary;
-    }
-    if (boundary) {
-        r->in_txn = false;
-        snprintf(r->txn_file, sizeof(r->txn_file), "%s", r->file);
-        r->txn_pos = log_pos;
-    }
-}
-
 static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     while (out->n < max_rows) {
@@ -529,36 +464,30 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
         r->held[r->nheld++] = ev; /* rows point into it until the next poll */
         const unsigned char *bytes = ev->raw_data + ev->raw_data_ofs;
         size_t n = ev->raw_data_size - ev->raw_data_ofs;
-        if (n >= 19 && bytes[4] == 27)
-            break; /* a heartbeat: the server is idle, give the runtime a turn */
-        track(r, bytes, n);
-        if (n > 19 + 8 && bytes[4] == 4 && le32(bytes) != 0) {
-            /* a real ROTATE (the fake one at the start of a dump has time 0): libmariadb 3.3
-             * fails to parse the next file's events in the same dump ("Malformed packet"), so
-             * the dump is opened again at the new file, as a restart would */
-            uint64_t pos = le32(bytes + 19) | le32(bytes + 23) << 32;
-            r->start_pos = pos >= 4 ? pos : 4;
-            r->reopen = true;
-            break;
-        }
         cdc_buf_clear(&r->deser->errmsg);
         uint32_t from = out->n;
         if (r->deser->ops->decode(r->deser, (const char *)bytes, n, out) != CDC_DECODE_OK) {
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
         }
-        int64_t ev_ms = (int64_t)le32(bytes) * 1000;
-        if (out->n > from && ev_ms < r->since_ms)
-            cdc_batch_truncate(out, out->n - from); /* 'timestamp': before the start time */
-        if (r->src->nmd && out->n > from) {
-            uint64_t log_pos = le32(bytes + 13);
-            mc_where_t w = {.ts_ms = ev_ms,
-                            .file = r->file,
-                            .pos = log_pos >= n ? log_pos - n : 0,
-                            .gtid = r->gtid_cur,
-                            .server_id = (uint32_t)le32(bytes + 5)};
-            widen(r->src, out, from, &w);
+        const cdc_source_pos_t *sp = r->sp;
+        if (sp->heartbeat)
+            break; /* the server is idle: give the runtime a turn */
+        if (sp->rotate) {
+            /* libmariadb 3.3 fails to parse the next file's events in the same dump
+             * ("Malformed packet"), so the dump is opened again at the new file, as a restart
+             * would */
+            snprintf(r->file, sizeof(r->file), "%s", sp->file);
+            r->start_pos = sp->pos >= 4 ? sp->pos : 4;
+            r->reopen = true;
+            break;
         }
+        if (sp->txn_end) {
+            snprintf(r->txn_file, sizeof(r->txn_file), "%s", sp->file ? sp->file : r->file);
+            r->txn_pos = sp->pos;
+        }
+        if (out->n > from && sp->ts_ms < r->since_ms)
+            cdc_batch_truncate(out, out->n - from); /* 'timestamp': before the start time */
     }
     return CDC_POLL_OK;
 }
@@ -648,7 +577,7 @@ static uint64_t mc_last_checkpoint(cdc_reader_t *base)
 static bool mc_at_boundary(cdc_reader_t *base)
 {
     mc_reader_t *r = (mc_reader_t *)base;
-    return r->phase == MC_STREAM && !r->in_txn;
+    return r->phase == MC_STREAM && !r->sp->in_txn;
 }
 
 static void mc_close(cdc_reader_t *base)
@@ -852,9 +781,17 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         cdc_kv_set(&kv, "datetime-zone-offset", off);
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
     cdc_kv_free(&kv);
-    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->schema, .table = "mysql-cdc"};
+    const char *keys[sizeof(s->md) / sizeof(s->md[0])];
+    for (int i = 0; i < s->nmd; i++)
+        keys[i] = mc_metadata[s->md[i]].key;
+    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
+                             .row_type = s->schema,
+                             .metadata = keys,
+                             .nmetadata = s->nmd,
+                             .table = "mysql-cdc"};
     if (!r->fmt_cfg || fmt->deser_new(&fctx, &r->deser, err) < 0)
         goto fail;
+    r->sp = r->deser->ops->source_pos(r->deser);
     if (!(r->sql = mc_connect(s, s->tz, err)))
         goto fail;
     if (read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos, &r->checkpoint)) {

@@ -62,8 +62,6 @@
 enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
 enum { CL_ALL = 0, CL_UPSERT = 1 };
 
-enum pgc_md { MD_DATABASE, MD_SCHEMA, MD_TABLE, MD_OP_TS, MD_LSN, MD_TXID, MD_SNAPSHOT };
-
 static const cdc_metadata_def_t pgc_metadata[] = {
     {"database_name", "STRING", "Database of the row's table."},
     {"schema_name", "STRING", "Schema of the row's table."},
@@ -124,12 +122,10 @@ typedef struct pgc_reader {
     char **held;
     int nheld, capheld;
 
-    bool in_txn;            /* between Begin and Commit */
-    uint32_t txid;          /* of the open transaction (Begin) */
-    int64_t commit_ms;      /* its commit time, unix ms (Begin) */
-    uint64_t received_lsn;  /* end of the last XLogData */
-    uint64_t pending_lsn;   /* end of the last Commit whose rows were returned */
-    uint64_t confirmed_lsn; /* reported as flushed */
+    const cdc_source_pos_t *sp; /* the format's: transactions, the last Commit's end */
+    uint64_t received_lsn;      /* end of the last XLogData */
+    uint64_t pending_lsn;       /* end of the last Commit whose rows were returned */
+    uint64_t confirmed_lsn;     /* reported as flushed */
     int64_t last_status_ms;
     uint64_t decode_errors;
 
@@ -418,10 +414,13 @@ static void put_cstr(cdc_buf_t *b, const char *s)
     cdc_buf_append(b, s, strlen(s) + 1);
 }
 
+/* Decodes one message: from the stream (lsn: its WAL start), or made here (the snapshot's; its
+   rows' position metadata are NULL). */
 static int feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
-                cdc_error_t **err)
+                bool stream, cdc_error_t **err)
 {
-    int rc = r->deser->ops->decode(r->deser, msg, len, out);
+    uint64_t pos = stream ? (lsn ? lsn : 1) : 0;
+    int rc = r->deser->ops->decode_at(r->deser, msg, len, pos, out);
     if (rc == CDC_DECODE_ERROR) {
         r->decode_errors++;
         cdc_error_set(err, CDC_ERR_PARSE, "cannot decode a pgoutput message of table \"%s\": %s",
@@ -451,10 +450,8 @@ static int synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
         put_u32(b, r->cols[i].oid);
         put_u32(b, (uint32_t)r->cols[i].typmod);
     }
-    return feed(r, b->data, b->len, out, 0, err);
+    return feed(r, b->data, b->len, out, 0, false, err);
 }
-
-static void widen(pgc_reader_t *r, cdc_batch_t *out, uint32_t from, uint64_t lsn);
 
 /* ---- snapshot ------------------------------------------------------------------------------ */
 
@@ -531,10 +528,7 @@ static int poll_snapshot(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, bool *
         /* rows may point into the message: keep a copy until the batch is reset */
         char *copy = cdc_arena_alloc(&out->arena, b->len);
         memcpy(copy, b->data, b->len);
-        uint32_t from = out->n;
-        rc = feed(r, copy, b->len, out, 0, err);
-        if (rc == 0)
-            widen(r, out, from, 0);
+        rc = feed(r, copy, b->len, out, 0, false, err);
     }
     PQclear(res);
     if (rc < 0)
@@ -640,65 +634,6 @@ static void hold(pgc_reader_t *r, char *buf)
     r->held[r->nheld++] = buf;
 }
 
-static void set_text(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
-{
-    v->flags = 0;
-    v->v.s.ptr = cdc_arena_memdup(arena, n ? p : "", n);
-    v->v.s.len = (uint32_t)n;
-}
-
-/* Rows [from, out->n) came from the decoder with the declared columns only: append the
-   metadata columns (lsn 0 = a snapshot row). */
-static void widen(pgc_reader_t *r, cdc_batch_t *out, uint32_t from, uint64_t lsn)
-{
-    const pgc_source_t *s = r->src;
-    if (s->nmd == 0)
-        return;
-    uint32_t nphys = (uint32_t)s->physical->nchildren, arity = nphys + (uint32_t)s->nmd;
-    const char *schema = opt(s->cfg, "schema-name"), *table = opt(s->cfg, "table-name");
-    const char *db = opt(s->cfg, "database-name");
-    for (uint32_t k = from; k < out->n; k++) {
-        cdc_row_t *o = &out->rows[k];
-        cdc_value_t *vals = cdc_arena_calloc(&out->arena, sizeof(cdc_value_t) * arity);
-        memcpy(vals, o->values, sizeof(cdc_value_t) * (o->arity < nphys ? o->arity : nphys));
-        o->values = vals;
-        o->arity = arity;
-        for (int i = 0; i < s->nmd; i++) {
-            cdc_value_t *v = &vals[nphys + (uint32_t)i];
-            v->flags = 0;
-            switch (s->md[i]) {
-            case MD_DATABASE:
-                set_text(v, db, strlen(db), &out->arena);
-                break;
-            case MD_SCHEMA:
-                set_text(v, schema, strlen(schema), &out->arena);
-                break;
-            case MD_TABLE:
-                set_text(v, table, strlen(table), &out->arena);
-                break;
-            case MD_OP_TS:
-                v->v.ts = (cdc_ts_t){.millis = lsn ? r->commit_ms : 0};
-                break;
-            case MD_LSN:
-                if (lsn)
-                    v->v.i = (int64_t)lsn;
-                else
-                    v->flags = CDC_V_NULL;
-                break;
-            case MD_TXID:
-                if (lsn)
-                    v->v.i = r->txid;
-                else
-                    v->flags = CDC_V_NULL;
-                break;
-            case MD_SNAPSHOT:
-                v->v.b = lsn == 0;
-                break;
-            }
-        }
-    }
-}
-
 /* Handles one CopyData message; *commit set when it ended a transaction. */
 static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_error_t **err)
 {
@@ -709,7 +644,7 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
             return -1;
         }
         uint64_t end = get_u64(p + 1);
-        if (!r->in_txn && r->pending_lsn <= r->confirmed_lsn && end > r->confirmed_lsn) {
+        if (!r->sp->in_txn && r->pending_lsn <= r->confirmed_lsn && end > r->confirmed_lsn) {
             /* everything returned is durable and no transaction is open: WAL up to here holds
                nothing for us, so the slot may release it (an idle table must not pin WAL) */
             r->confirmed_lsn = end;
@@ -728,28 +663,10 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
     size_t plen = (size_t)len - 25;
     if (start > r->received_lsn)
         r->received_lsn = start;
-    if (plen >= 1 && payload[0] == 'B') {
-        r->in_txn = true;
-        if (plen >= 21) { /* final LSN, commit time (us since 2000-01-01), xid */
-            int64_t us = (int64_t)get_u64((const uint8_t *)payload + 9);
-            r->commit_ms = us / 1000 + 946684800000LL;
-            const uint8_t *x = (const uint8_t *)payload + 17;
-            r->txid = (uint32_t)x[0] << 24 | (uint32_t)x[1] << 16 | (uint32_t)x[2] << 8 | x[3];
-        }
-    }
-    if (plen >= 1 && payload[0] == 'C' && plen >= 18) {
-        r->in_txn = false;
-        /* Commit: flags, commit LSN, end LSN, timestamp */
-        uint64_t end_lsn = get_u64((const uint8_t *)payload + 10);
-        if (feed(r, payload, plen, out, start, err) < 0)
-            return -1;
-        r->pending_lsn = end_lsn;
-        return 0;
-    }
-    uint32_t from = out->n;
-    if (feed(r, payload, plen, out, start, err) < 0)
+    if (feed(r, payload, plen, out, start, true, err) < 0)
         return -1;
-    widen(r, out, from, start ? start : 1);
+    if (r->sp->txn_end) /* a Commit: the server may release the WAL up to its end */
+        r->pending_lsn = r->sp->pos;
     return 0;
 }
 
@@ -1025,7 +942,7 @@ static uint64_t pgc_last_checkpoint(cdc_reader_t *base)
 static bool pgc_at_boundary(cdc_reader_t *base)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    return !r->snapshot && !r->in_txn;
+    return !r->snapshot && !r->sp->in_txn;
 }
 
 static void pgc_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
@@ -1084,8 +1001,6 @@ static const cdc_reader_ops_t pgc_reader_ops_2pc = {
     .at_boundary = pgc_at_boundary,
 };
 
-extern const cdc_format_factory_t cdc_format_pgoutput;
-
 static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
                            cdc_error_t **err)
 {
@@ -1101,15 +1016,25 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
     }
     if (s->ckpt_file && load_checkpoint(r, err) < 0)
         return -1;
+    const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
     cdc_kv_t fo = {0};
     cdc_kv_set(&fo, "table-name", s->table_label);
-    r->fmt_cfg = cdc_config_new(cdc_format_pgoutput.options, "format \"pgoutput\"", &fo, err);
+    r->fmt_cfg = cdc_config_new(fmt->options, "format \"pgoutput\"", &fo, err);
     cdc_kv_free(&fo);
     if (!r->fmt_cfg)
         return -1;
-    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg, .row_type = s->physical, .table = s->table_label};
-    if (cdc_format_pgoutput.deser_new(&fctx, &r->deser, err) < 0)
+    const char *keys[sizeof(s->md) / sizeof(s->md[0])];
+    for (int i = 0; i < s->nmd; i++)
+        keys[i] = pgc_metadata[s->md[i]].key;
+    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
+                             .row_type = s->physical,
+                             .metadata = keys,
+                             .nmetadata = s->nmd,
+                             .table = s->table_label,
+                             .database = opt(s->cfg, "database-name")};
+    if (fmt->deser_new(&fctx, &r->deser, err) < 0)
         return -1;
+    r->sp = r->deser->ops->source_pos(r->deser);
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)
         return -1;

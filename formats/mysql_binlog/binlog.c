@@ -25,6 +25,12 @@
  * COLUMN_NAME metadata, else c1, c2, ...); with one, columns are matched to
  * the declared fields by name (by position when the binlog has no names).
  * Errors name the event type and "file:pos" of the event's first byte.
+ *
+ * For the mysql-cdc source (cdc_plugin.h): source_pos() follows the file, the
+ * position after each event, the MariaDB GTID and the transactions (a GTID or
+ * a BEGIN QUERY opens one, an XID or any other QUERY ends it); the requested
+ * metadata (database_name, op_ts, source.file, ...) is written into each row
+ * as it is built, the values made once per ROWS event.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,30 +39,6 @@
 #include <string.h>
 
 #include "binlog_int.h"
-
-enum {
-    EV_QUERY = 2,
-    EV_STOP = 3,
-    EV_ROTATE = 4,
-    EV_INTVAR = 5,
-    EV_FORMAT_DESCRIPTION = 15,
-    EV_XID = 16,
-    EV_TABLE_MAP = 19,
-    EV_WRITE_ROWS_V1 = 23,
-    EV_UPDATE_ROWS_V1 = 24,
-    EV_DELETE_ROWS_V1 = 25,
-    EV_HEARTBEAT = 27,
-    EV_WRITE_ROWS = 30,
-    EV_UPDATE_ROWS = 31,
-    EV_DELETE_ROWS = 32,
-    EV_GTID = 33,
-    EV_ANONYMOUS_GTID = 34,
-    EV_PARTIAL_UPDATE_ROWS = 39,
-    EV_TRANSACTION_PAYLOAD = 40,
-    EV_MARIA_GTID = 162,
-    EV_MARIA_GTID_LIST = 163,
-    EV_QUERY_COMPRESSED = 165,
-};
 
 #define HEADER_LEN 19
 #define MAX_EVENT_SIZE (1u << 30)
@@ -71,10 +53,28 @@ typedef struct bl_table {
     int npk;
     cdc_type_t *type; /* natural ROW type, owned (self-describing mode) */
     bool skip;        /* not the table this deserializer is for */
+    uint32_t nfields; /* fields of a row produced (declared or natural), before the metadata */
     uint8_t *raw;     /* the TABLE_MAP after the table id, to recognise a repeat */
     size_t rawlen;
     struct bl_table *next;
 } bl_table_t;
+
+/* metadata keys a CDC source may request (ctx->metadata), the mysql-cdc source's */
+enum {
+    MD_DATABASE,
+    MD_TABLE,
+    MD_OP_TS,
+    MD_FILE,
+    MD_POS,
+    MD_GTID,
+    MD_SERVER_ID,
+    MD_SNAPSHOT,
+    MD_COUNT
+};
+
+static const char *const md_keys[MD_COUNT] = {"database_name",    "table_name",     "op_ts",
+                                              "source.file",      "source.pos",     "source.gtid",
+                                              "source.server_id", "source.snapshot"};
 
 typedef struct bl_deser {
     cdc_deser_t base;
@@ -99,6 +99,14 @@ typedef struct bl_deser {
     uint64_t ev_pos;
     uint8_t ev_type;
     bool copy;
+    /* for a CDC source: where the input stands, and the requested metadata */
+    cdc_source_pos_t spos;
+    char gtid[64];     /* MariaDB GTID of the transaction being read */
+    const uint8_t *ev; /* the event being decoded (header first) */
+    uint32_t ev_size;
+    uint8_t *meta; /* MD_* of each requested key, in order */
+    int nmeta;
+    cdc_value_t *meta_vals; /* the current ROWS event's metadata values */
 } bl_deser_t;
 
 /* ---- errors and reading --------------------------------------------------------------------- */
@@ -442,6 +450,7 @@ static bool compatible(const cdc_type_t *nat, const cdc_type_t *decl)
 /* Sets each column's produced field and type. */
 static int table_bind(bl_deser_t *d, bl_table_t *t)
 {
+    t->nfields = d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols;
     for (int i = 0; i < t->ncols; i++)
         t->cols[i].nat = bl_type_for(&t->cols[i]);
     if (!d->row_type) {
@@ -637,10 +646,11 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
     const uint8_t *p = c->p + nb, *end = c->end;
     cdc_value_t *vals = NULL;
     if (!t->skip) {
-        cdc_row_t *row = cdc_batch_add(
-            out, kind, d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)t->ncols);
+        cdc_row_t *row = cdc_batch_add(out, kind, t->nfields + (uint32_t)d->nmeta);
         row->origin = t->qname;
         vals = row->values;
+        if (d->nmeta)
+            memcpy(vals + t->nfields, d->meta_vals, (size_t)d->nmeta * sizeof(cdc_value_t));
     }
     bool copy = d->copy;
     uint32_t k = 0;
@@ -671,6 +681,57 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
     }
     c->p = p;
     return 0;
+}
+
+/* A string metadata value: a copy in the arena (the source may change before the batch ends). */
+static void meta_str(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
+{
+    v->v.s.ptr = cdc_arena_memdup(arena, p, n);
+    v->v.s.len = (uint32_t)n;
+}
+
+/* The metadata values of the current ROWS event's rows (of table t), into d->meta_vals. */
+static void meta_prepare(bl_deser_t *d, const bl_table_t *t, cdc_arena_t *arena)
+{
+    const char *dot = strchr(t->qname, '.');
+    size_t dblen = dot ? (size_t)(dot - t->qname) : strlen(t->qname);
+    const char *tn = dot ? dot + 1 : "";
+    uint64_t log_pos = le(d->ev + 13, 4);
+    for (int i = 0; i < d->nmeta; i++) {
+        cdc_value_t *v = &d->meta_vals[i];
+        v->flags = 0;
+        switch (d->meta[i]) {
+        case MD_DATABASE: /* rows point at t->qname too (row->origin) */
+            v->v.s.ptr = t->qname;
+            v->v.s.len = (uint32_t)dblen;
+            break;
+        case MD_TABLE:
+            v->v.s.ptr = tn;
+            v->v.s.len = (uint32_t)strlen(tn);
+            break;
+        case MD_OP_TS:
+            v->v.ts = (cdc_ts_t){.millis = (int64_t)le(d->ev, 4) * 1000};
+            break;
+        case MD_FILE:
+            meta_str(v, d->file ? d->file : "", d->file ? strlen(d->file) : 0, arena);
+            break;
+        case MD_POS:
+            v->v.i = log_pos >= d->ev_size ? (int64_t)(log_pos - d->ev_size) : 0;
+            break;
+        case MD_GTID:
+            if (d->gtid[0])
+                meta_str(v, d->gtid, strlen(d->gtid), arena);
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        case MD_SERVER_ID:
+            v->v.i = (int64_t)le(d->ev + 5, 4);
+            break;
+        default: /* MD_SNAPSHOT: binlog rows are never the snapshot's */
+            v->v.b = false;
+            break;
+        }
+    }
 }
 
 static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
@@ -706,6 +767,8 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
     image_init(&after, upd ? c->p + nb : c->p, t->ncols);
     c->p += nb * (upd ? 2 : 1);
     cdc_kind_t kind = type == EV_WRITE_ROWS || type == EV_WRITE_ROWS_V1 ? CDC_INSERT : CDC_DELETE;
+    if (d->nmeta && !t->skip)
+        meta_prepare(d, t, &out->arena);
     uint32_t nrows = out->n;
     for (long rowno = 1; c->p < c->end; rowno++) {
         int rc = upd ? read_image(d, c, t, &before, CDC_UPDATE_BEFORE, out, rowno)
@@ -802,6 +865,51 @@ static int min_body(bl_deser_t *d, size_t have, size_t want)
     return CDC_DECODE_OK;
 }
 
+/* ---- source position ------------------------------------------------------------------------ */
+
+/* Whether a QUERY event's statement (after the status variables and schema) is BEGIN. */
+static bool query_is_begin(const uint8_t *ev, size_t end)
+{
+    size_t svlen = (size_t)le(ev + HEADER_LEN + 11, 2);
+    size_t at = HEADER_LEN + 13 + svlen + ev[HEADER_LEN + 8] + 1;
+    return at + 5 <= end && memcmp(ev + at, "BEGIN", 5) == 0;
+}
+
+/*
+ * Follows the source position after a decoded event: the position after it, the MariaDB
+ * GTID, and the transactions. Artificial events (log_pos 0) open or end none.
+ */
+static void follow(bl_deser_t *d, const uint8_t *ev, size_t end, uint8_t type)
+{
+    cdc_source_pos_t *sp = &d->spos;
+    uint64_t log_pos = le(ev + 13, 4);
+    sp->file = d->file;
+    sp->pos = log_pos;
+    sp->ts_ms = (int64_t)le(ev, 4) * 1000;
+    if (type == EV_ROTATE) { /* the position in the new file; time 0: a dump's artificial one */
+        sp->pos = d->offset;
+        sp->rotate = le(ev, 4) != 0;
+        return;
+    }
+    if (type == EV_MARIA_GTID) /* seq_no, domain_id; the server from the header */
+        snprintf(d->gtid, sizeof(d->gtid), "%llu-%llu-%llu",
+                 (unsigned long long)le(ev + HEADER_LEN + 8, 4), (unsigned long long)le(ev + 5, 4),
+                 (unsigned long long)le(ev + HEADER_LEN, 8));
+    if (log_pos == 0)
+        return;
+    if (type == EV_MARIA_GTID || type == EV_GTID) /* a transaction (or DDL) begins */
+        sp->in_txn = true;
+    bool boundary = type == EV_XID;
+    if (type == EV_QUERY) { /* BEGIN opens, anything else (COMMIT, DDL) closes */
+        boundary = !query_is_begin(ev, end);
+        sp->in_txn = sp->in_txn || !boundary;
+    }
+    if (boundary) {
+        sp->in_txn = false;
+        sp->txn_end = true;
+    }
+}
+
 /* ---- events --------------------------------------------------------------------------------- */
 
 static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch_t *out)
@@ -809,6 +917,12 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
     uint8_t type = ev[4];
     uint16_t flags = (uint16_t)le(ev + 17, 2);
     d->ev_type = type;
+    if (type == EV_HEARTBEAT && !d->file_input) { /* a replica's stream: the server is idle */
+        d->spos.heartbeat = true;
+        return CDC_DECODE_OK;
+    }
+    d->ev = ev;
+    d->ev_size = (uint32_t)size;
     uint64_t next = d->offset + size;
     if (!d->file_input) {
         uint64_t log_pos = le(ev + 13, 4);
@@ -820,6 +934,8 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
     if (type == EV_FORMAT_DESCRIPTION) {
         int rc = on_format_description(d, ev, size);
         d->offset = next;
+        if (rc == CDC_DECODE_OK)
+            follow(d, ev, size, type);
         return rc;
     }
     size_t end = size;
@@ -888,6 +1004,8 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
         break;
     }
     d->offset = next;
+    if (rc == CDC_DECODE_OK)
+        follow(d, ev, end, type);
     return rc;
 }
 
@@ -974,6 +1092,7 @@ static int bl_feed(bl_deser_t *d, const uint8_t *p, size_t n, cdc_batch_t *out)
 static int bl_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
 {
     bl_deser_t *d = (bl_deser_t *)base;
+    d->spos.txn_end = d->spos.heartbeat = d->spos.rotate = false;
     if (!msg || !len) { /* the end of the input */
         d->ev_pos = d->offset;
         if (d->pending.len) {
@@ -1001,6 +1120,11 @@ static const cdc_type_t *bl_row_type(cdc_deser_t *base, const cdc_row_t *row)
     return NULL;
 }
 
+static const cdc_source_pos_t *bl_source_pos(cdc_deser_t *base)
+{
+    return &((bl_deser_t *)base)->spos;
+}
+
 static void bl_destroy(cdc_deser_t *base)
 {
     bl_deser_t *d = (bl_deser_t *)base;
@@ -1013,6 +1137,8 @@ static void bl_destroy(cdc_deser_t *base)
         table_free(t);
     }
     free(d->file);
+    free(d->meta);
+    free(d->meta_vals);
     cdc_buf_free(&d->pending);
     cdc_buf_free(&d->scratch);
     cdc_type_destroy(d->row_type_owned);
@@ -1026,6 +1152,7 @@ static const cdc_deser_ops_t bl_deser_ops = {
     .decode = bl_decode,
     .destroy = bl_destroy,
     .row_type = bl_row_type,
+    .source_pos = bl_source_pos,
 };
 
 /* ---- factory -------------------------------------------------------------------------------- */
@@ -1071,6 +1198,14 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     bl_crc32_init();
     bl_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &bl_deser_ops;
+    d->spos.gtid = d->gtid;
+    d->nmeta = ctx->nmetadata > 0 ? ctx->nmetadata : 0;
+    d->meta = cdc_xcalloc((size_t)d->nmeta + 1, 1);
+    d->meta_vals = cdc_xcalloc((size_t)d->nmeta + 1, sizeof(cdc_value_t));
+    if (cdc_format_metadata_ids(ctx, "mysql-binlog", md_keys, MD_COUNT, d->meta, err) < 0) {
+        bl_destroy(&d->base);
+        return -1;
+    }
     const char *pat = cdc_config_str(ctx->cfg, "table-pattern");
     if (pat && *pat) {
         char *anchored = cdc_strdup_printf("^(%s)$", pat);
@@ -1083,7 +1218,7 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
                           "format \"mysql-binlog\": bad 'table-pattern' "
                           "\"%s\": %s",
                           pat, msg);
-            free(d);
+            bl_destroy(&d->base);
             return -1;
         }
         d->has_re = true;

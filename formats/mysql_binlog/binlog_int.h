@@ -8,6 +8,31 @@
 
 #include "cdc_plugin.h"
 
+/* event type codes (Log_event_type; MariaDB's from 160) */
+enum {
+    EV_QUERY = 2,
+    EV_STOP = 3,
+    EV_ROTATE = 4,
+    EV_INTVAR = 5,
+    EV_FORMAT_DESCRIPTION = 15,
+    EV_XID = 16,
+    EV_TABLE_MAP = 19,
+    EV_WRITE_ROWS_V1 = 23,
+    EV_UPDATE_ROWS_V1 = 24,
+    EV_DELETE_ROWS_V1 = 25,
+    EV_HEARTBEAT = 27,
+    EV_WRITE_ROWS = 30,
+    EV_UPDATE_ROWS = 31,
+    EV_DELETE_ROWS = 32,
+    EV_GTID = 33,
+    EV_ANONYMOUS_GTID = 34,
+    EV_PARTIAL_UPDATE_ROWS = 39,
+    EV_TRANSACTION_PAYLOAD = 40,
+    EV_MARIA_GTID = 162,
+    EV_MARIA_GTID_LIST = 163,
+    EV_QUERY_COMPRESSED = 165,
+};
+
 /* column type codes (MySQL enum_field_types) */
 enum {
     MT_DECIMAL = 0,

@@ -24,6 +24,11 @@
  *    messages and decoded on c; A drops the aborted (sub)transaction as the
  *    apply worker does: from the first message of that subxact on.
  *  - Binary tuple data ('b', START_REPLICATION with binary 'true') is an error.
+ *
+ * For the postgres-cdc source (cdc_plugin.h): source_pos() follows the
+ * transactions (Begin opens one, Commit ends it at its end LSN), and the
+ * requested metadata (database_name, op_ts, source.lsn, ...) is written into
+ * each row as it is built; decode_at() gives the WAL position of a message.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +49,7 @@ typedef struct pg_col {
 typedef struct pg_rel {
     uint32_t relid;
     char *qname; /* "schema.table"; rows point at it (row->origin) */
+    int nsplen;  /* the schema's length in qname */
     char ident;  /* replica identity: d, n, f, i */
     int ncols;
     pg_col_t *cols;
@@ -67,6 +73,13 @@ typedef struct pg_stream {
     size_t n, cap;
 } pg_stream_t;
 
+/* metadata keys a CDC source may request (ctx->metadata), the postgres-cdc source's */
+enum { MD_DATABASE, MD_SCHEMA, MD_TABLE, MD_OP_TS, MD_LSN, MD_TXID, MD_SNAPSHOT, MD_COUNT };
+
+static const char *const md_keys[MD_COUNT] = {"database_name",  "schema_name", "table_name",
+                                              "op_ts",          "source.lsn",  "source.txId",
+                                              "source.snapshot"};
+
 typedef struct pg_deser {
     cdc_deser_t base;
     const cdc_type_t *row_type; /* declared schema, or NULL (self-describing) */
@@ -82,6 +95,14 @@ typedef struct pg_deser {
     /* message being decoded, for errors */
     const uint8_t *msg;
     char mtype;
+    /* for a CDC source: where the input stands, and the requested metadata */
+    cdc_source_pos_t spos;
+    uint64_t msg_pos;  /* decode_at's position of the message; 0 = made by the caller */
+    uint32_t txid;     /* of the open transaction (Begin) */
+    int64_t commit_ms; /* its commit time, unix ms (Begin) */
+    uint8_t *meta;     /* MD_* of each requested key, in order */
+    int nmeta;
+    char *database; /* ctx->database, or NULL */
 } pg_deser_t;
 
 /* ---- reading ------------------------------------------------------------------------------- */
@@ -248,6 +269,7 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
     r->ident = ident;
     r->qname = cdc_strdup_printf("%.*s.%.*s", nsplen ? (int)nsplen : 10,
                                  nsplen ? nsp : "pg_catalog", (int)namelen, name);
+    r->nsplen = nsplen ? (int)nsplen : 10;
     r->cols = cdc_xcalloc(ncols ? (size_t)ncols : 1, sizeof(pg_col_t));
     for (int i = 0; i < ncols; i++) {
         const char *cn = NULL;
@@ -303,6 +325,54 @@ static uint32_t out_arity(pg_deser_t *d, const pg_rel_t *r)
     return d->row_type ? (uint32_t)d->row_type->nchildren : (uint32_t)r->ncols;
 }
 
+static void meta_str(cdc_value_t *v, const char *p, size_t n)
+{
+    v->v.s.ptr = p;
+    v->v.s.len = (uint32_t)n;
+}
+
+/* The requested metadata of a row of relation r into vals (strings point at r and d). */
+static void meta_fill(const pg_deser_t *d, const pg_rel_t *r, cdc_value_t *vals)
+{
+    uint64_t pos = d->msg_pos;
+    for (int i = 0; i < d->nmeta; i++) {
+        cdc_value_t *v = &vals[i];
+        v->flags = 0;
+        switch (d->meta[i]) {
+        case MD_DATABASE:
+            if (d->database)
+                meta_str(v, d->database, strlen(d->database));
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        case MD_SCHEMA:
+            meta_str(v, r->qname, (size_t)r->nsplen);
+            break;
+        case MD_TABLE:
+            meta_str(v, r->qname + r->nsplen + 1, strlen(r->qname + r->nsplen + 1));
+            break;
+        case MD_OP_TS:
+            v->v.ts = (cdc_ts_t){.millis = pos ? d->commit_ms : 0};
+            break;
+        case MD_LSN:
+            if (pos)
+                v->v.i = (int64_t)pos;
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        case MD_TXID:
+            if (pos)
+                v->v.i = d->txid;
+            else
+                v->flags = CDC_V_NULL;
+            break;
+        default: /* MD_SNAPSHOT */
+            v->v.b = pos == 0;
+            break;
+        }
+    }
+}
+
 /*
  * Reads a TupleData into a new row of the given kind. key_only keeps only the
  * key columns (a K tuple: the others are 'n' anyway).
@@ -314,9 +384,13 @@ static int read_tuple(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r, cdc_kind_t kind, 
     int n = u16(c);
     if (n != r->ncols)
         return fail(d, c, "tuple has %d columns, relation \"%s\" has %d", n, r->qname, r->ncols);
-    cdc_row_t *row = r->skip ? NULL : cdc_batch_add(out, kind, out_arity(d, r));
-    if (row)
+    cdc_row_t *row =
+        r->skip ? NULL : cdc_batch_add(out, kind, out_arity(d, r) + (uint32_t)d->nmeta);
+    if (row) {
         row->origin = r->qname;
+        if (d->nmeta)
+            meta_fill(d, r, row->values + out_arity(d, r));
+    }
     for (int i = 0; i < n; i++) {
         if (!need(c, 1))
             return fail(d, c, "message ends before column \"%s\"", r->cols[i].name);
@@ -597,11 +671,27 @@ static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t
         goto done;
     }
     switch (type) {
-    case 'B':
+    case 'B': /* final LSN, commit time (us since 2000-01-01), xid */
         rc = skip(d, &c, 20, "the begin fields") < 0 ? CDC_DECODE_ERROR : expect_end(d, &c);
+        if (rc == CDC_DECODE_OK) {
+            c.p = msg + 9;
+            uint64_t us = (uint64_t)u32(&c) << 32;
+            us |= u32(&c);
+            d->commit_ms = (int64_t)us / 1000 + 946684800000LL;
+            d->txid = u32(&c);
+            d->spos.ts_ms = d->commit_ms;
+            d->spos.in_txn = true;
+        }
         break;
-    case 'C':
+    case 'C': /* flags, commit LSN, end LSN, commit time */
         rc = skip(d, &c, 25, "the commit fields") < 0 ? CDC_DECODE_ERROR : expect_end(d, &c);
+        if (rc == CDC_DECODE_OK) {
+            c.p = msg + 10;
+            d->spos.pos = (uint64_t)u32(&c) << 32;
+            d->spos.pos |= u32(&c);
+            d->spos.in_txn = false;
+            d->spos.txn_end = true;
+        }
         break;
     case 'O':
         rc = on_origin(d, &c);
@@ -672,14 +762,27 @@ done:
     return rc;
 }
 
-static int pg_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
+static int pg_decode_at(cdc_deser_t *base, const char *msg, size_t len, uint64_t pos,
+                        cdc_batch_t *out)
 {
     pg_deser_t *d = (pg_deser_t *)base;
+    d->msg_pos = pos;
+    d->spos.txn_end = false;
     uint32_t before = out->n;
     int rc = decode_one(d, (const uint8_t *)msg, msg ? len : 0, out);
     if (rc != CDC_DECODE_OK)
         cdc_batch_truncate(out, out->n - before);
     return rc;
+}
+
+static int pg_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
+{
+    return pg_decode_at(base, msg, len, 0, out);
+}
+
+static const cdc_source_pos_t *pg_source_pos(cdc_deser_t *base)
+{
+    return &((pg_deser_t *)base)->spos;
 }
 
 static const cdc_type_t *pg_row_type(cdc_deser_t *base, const cdc_row_t *row)
@@ -711,6 +814,8 @@ static void pg_destroy(cdc_deser_t *base)
     while (d->nstreams)
         stream_drop(d, &d->streams[0]);
     free(d->streams);
+    free(d->meta);
+    free(d->database);
     cdc_type_destroy(d->row_type_owned);
     cdc_buf_free(&d->base.errmsg);
     free(d);
@@ -720,6 +825,8 @@ static const cdc_deser_ops_t pg_deser_ops = {
     .decode = pg_decode,
     .destroy = pg_destroy,
     .row_type = pg_row_type,
+    .source_pos = pg_source_pos,
+    .decode_at = pg_decode_at,
 };
 
 /* ---- factory -------------------------------------------------------------------------------- */
@@ -736,9 +843,16 @@ static const cdc_option_def_t pg_options[] = {
 
 static int pg_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_error_t **err)
 {
-    (void)err;
     pg_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &pg_deser_ops;
+    d->database = ctx->database ? cdc_xstrdup(ctx->database) : NULL;
+    d->spos.gtid = ""; /* PostgreSQL has none */
+    d->nmeta = ctx->nmetadata > 0 ? ctx->nmetadata : 0;
+    d->meta = cdc_xcalloc((size_t)d->nmeta + 1, 1);
+    if (cdc_format_metadata_ids(ctx, "pgoutput", md_keys, MD_COUNT, d->meta, err) < 0) {
+        pg_destroy(&d->base);
+        return -1;
+    }
     if (ctx->row_type) {
         d->row_type_owned = cdc_type_copy(ctx->row_type);
         d->row_type = d->row_type_owned;

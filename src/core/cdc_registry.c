@@ -98,6 +98,21 @@ const cdc_table_format_t *cdc_table_format(const cdc_table_ctx_t *ctx, const cha
 
 /* ---- start-up checks --------------------------------------------------------- */
 
+int cdc_format_metadata_ids(const cdc_format_ctx_t *ctx, const char *format,
+                            const char *const *keys, int nkeys, uint8_t *ids, cdc_error_t **err)
+{
+    for (int i = 0; i < ctx->nmetadata; i++) {
+        int k = 0;
+        while (k < nkeys && strcmp(keys[k], ctx->metadata[i]) != 0)
+            k++;
+        if (k == nkeys)
+            return cdc_error_set(err, CDC_ERR_PLAN, "format \"%s\" offers no metadata key \"%s\"",
+                                 format, ctx->metadata[i]);
+        ids[i] = (uint8_t)k;
+    }
+    return 0;
+}
+
 static bool good_identifier(const char *s)
 {
     if (!s || !islower((unsigned char)*s))

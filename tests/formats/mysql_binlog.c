@@ -706,3 +706,118 @@ Test(mysql_binlog, regress_repeated_labels_field)
     run_close(&r);
     cdc_buf_free(&f);
 }
+
+/* ---- source position and metadata (what the mysql-cdc source reads) ------------------------- */
+
+static const char *const MD_KEYS[] = {"database_name",    "table_name",     "op_ts",
+                                      "source.file",      "source.pos",     "source.gtid",
+                                      "source.server_id", "source.snapshot"};
+
+static bool str_is(const cdc_value_t *v, const char *s)
+{
+    return !(v->flags & CDC_V_NULL) && v->v.s.len == strlen(s) &&
+           memcmp(v->v.s.ptr, s, v->v.s.len) == 0;
+}
+
+/*
+ * The MariaDB capture fed as a replica gets it (input=events, one event per call, every
+ * metadata key requested): after each event the position is its log_pos, a GTID opens a
+ * transaction that its XID (or DDL QUERY) ends, and the rows carry the metadata of their
+ * event. Then a HEARTBEAT (nothing changes) and a ROTATE to the next file.
+ */
+Test(mysql_binlog, source_position_and_metadata)
+{
+    size_t len;
+    char *data = read_seed(&len);
+    const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "input", "events");
+    cdc_kv_set(&kv, "file-name", "mbin.000001");
+    cdc_error_t *err = NULL;
+    cdc_config_t *cfg = cdc_config_new(fmt->options, "test", &kv, &err);
+    cdc_kv_free(&kv);
+    cr_assert_not_null(cfg);
+    cdc_format_ctx_t ctx = {.cfg = cfg, .metadata = MD_KEYS, .nmetadata = 8, .table = "test"};
+    cdc_deser_t *deser;
+    cr_assert_eq(fmt->deser_new(&ctx, &deser, &err), 0);
+    const cdc_source_pos_t *sp = deser->ops->source_pos(deser);
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    int gtids = 0, ends = 0, rows = 0;
+    char gtid[64] = "";
+    for (size_t at = 4; at + 19 <= len;) {
+        const uint8_t *ev = (const uint8_t *)data + at;
+        uint32_t size = bl_le32(ev + 9);
+        cr_assert_eq(deser->ops->decode(deser, (const char *)ev, size, &batch), 0, "at %zu: %s", at,
+                     cdc_buf_cstr(&deser->errmsg));
+        size_t start = at;
+        at += size;
+        if (ev[4] == EV_ROTATE) { /* the capture ends with the server's move to the next file */
+            cr_expect(sp->rotate && at == len);
+            cr_expect_str_eq(sp->file, "mbin.000002");
+            cr_expect_eq(sp->pos, 4);
+            continue;
+        }
+        cr_expect_eq(sp->pos, bl_le32(ev + 13), "at %zu", start);
+        cr_expect_str_eq(sp->file, "mbin.000001");
+        cr_expect(!sp->heartbeat && !sp->rotate);
+        if (ev[4] == EV_MARIA_GTID) {
+            gtids++;
+            snprintf(gtid, sizeof(gtid), "0-1-%d", gtids); /* one server, domain 0 */
+            cr_expect_str_eq(sp->gtid, gtid, "at %zu", start);
+            cr_expect(sp->in_txn && !sp->txn_end, "at %zu", start);
+        }
+        bool ends_txn = ev[4] == EV_XID || (ev[4] == EV_QUERY && gtids > 0);
+        cr_expect_eq(sp->txn_end, ends_txn, "at %zu", start);
+        if (ends_txn) {
+            ends++;
+            cr_expect(!sp->in_txn, "at %zu", start);
+        }
+        for (uint32_t i = 0; i < batch.n; i++, rows++) {
+            const cdc_row_t *row = &batch.rows[i];
+            const cdc_value_t *md = &row->values[row->arity - 8];
+            const char *dot = strchr(row->origin, '.');
+            cr_assert(row->arity > 8 && dot);
+            cr_expect(sp->in_txn);
+            cr_expect(str_is(&md[0], "cdcflow"), "at %zu", start);
+            cr_expect(str_is(&md[1], dot + 1), "at %zu", start);
+            cr_expect_eq(md[2].v.ts.millis, (int64_t)bl_le32(ev) * 1000);
+            cr_expect(str_is(&md[3], "mbin.000001"));
+            cr_expect_eq(md[4].v.i, (int64_t)start, "at %zu", start);
+            cr_expect(str_is(&md[5], gtid), "at %zu", start);
+            cr_expect_eq(md[6].v.i, 1);
+            cr_expect(!(md[7].flags & CDC_V_NULL) && !md[7].v.b);
+        }
+        cdc_batch_reset(&batch);
+    }
+    cr_expect_eq(ends, gtids); /* every transaction and DDL ended */
+    cr_expect_eq(rows, 22);    /* tests/data/mysql_binlog/changes.gold */
+    /* a heartbeat of an idle server: nothing decoded, the position stays */
+    uint64_t pos = sp->pos;
+    cdc_buf_t f = {0};
+    cdc_buf_t body = {0};
+    cdc_buf_puts(&body, "mbin.000001");
+    event(&f, EV_HEARTBEAT, &body);
+    cr_assert_eq(deser->ops->decode(deser, f.data, f.len, &batch), 0);
+    cr_expect(sp->heartbeat && !sp->txn_end && sp->pos == pos && batch.n == 0);
+    /* a real ROTATE (time not 0): the next event is at 4 of binlog.000002 */
+    cdc_buf_clear(&f);
+    rotate(&f);
+    cr_assert_eq(deser->ops->decode(deser, f.data, f.len, &batch), 0, "%s",
+                 cdc_buf_cstr(&deser->errmsg));
+    cr_expect(sp->rotate && !sp->heartbeat && !sp->txn_end);
+    cr_expect_str_eq(sp->file, "binlog.000002");
+    cr_expect_eq(sp->pos, 4);
+    cdc_buf_free(&f);
+    cdc_buf_free(&body);
+    cdc_batch_free(&batch);
+    deser->ops->destroy(deser);
+    /* a key the format does not know */
+    const char *bad[] = {"source.lsn"};
+    cdc_format_ctx_t bctx = {.cfg = cfg, .metadata = bad, .nmetadata = 1, .table = "test"};
+    cr_assert_eq(fmt->deser_new(&bctx, &deser, &err), -1);
+    cr_expect_str_eq(err->message, "format \"mysql-binlog\" offers no metadata key \"source.lsn\"");
+    cdc_error_destroy(err);
+    cdc_config_destroy(cfg);
+    free(data);
+}

@@ -425,3 +425,89 @@ Test(pgoutput, regress_relation_repeat_and_replace)
     cdc_batch_free(&keep);
     run_close(&r);
 }
+
+/* ---- source position and metadata (what the postgres-cdc source reads) ---------------------- */
+
+static bool str_is(const cdc_value_t *v, const char *s)
+{
+    return !(v->flags & CDC_V_NULL) && v->v.s.len == strlen(s) &&
+           memcmp(v->v.s.ptr, s, v->v.s.len) == 0;
+}
+
+/*
+ * The protocol 1 session read as the postgres-cdc source reads it (decode_at with each
+ * message's WAL position, every metadata key requested, the declared schema of public.t):
+ * Begin opens the transaction, Commit ends it at its end LSN, and the rows carry the
+ * transaction's time and id and their message's LSN; a message made by the caller (pos 0)
+ * gives a snapshot row.
+ */
+Test(pgoutput, source_position_and_metadata)
+{
+    static const char *const keys[] = {"database_name", "schema_name", "table_name",     "op_ts",
+                                       "source.lsn",    "source.txId", "source.snapshot"};
+    const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "table-name", "public.t");
+    cdc_error_t *err = NULL;
+    cdc_config_t *cfg = cdc_config_new(fmt->options, "test", &kv, &err);
+    cdc_kv_free(&kv);
+    cdc_type_t *schema = cdc_type_parse("ROW<id INT, name STRING, amount DECIMAL(10, 2)>", &err);
+    cr_assert_not_null(cfg);
+    cr_assert_not_null(schema);
+    cdc_format_ctx_t ctx = {.cfg = cfg,
+                            .row_type = schema,
+                            .metadata = keys,
+                            .nmetadata = 7,
+                            .table = "test",
+                            .database = "shop"};
+    cdc_deser_t *deser;
+    cr_assert_eq(fmt->deser_new(&ctx, &deser, &err), 0);
+    const cdc_source_pos_t *sp = deser->ops->source_pos(deser);
+    cr_expect(!sp->in_txn && !sp->txn_end);
+    msg_t msgs[32];
+    int n = session(msgs);
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    int rows = 0;
+    const int64_t commit_ms = 760000000000000LL / 1000 + 946684800000LL;
+    for (int i = 0; i < n; i++) {
+        uint64_t lsn = 0x16B3750 + (uint64_t)i * 0x10;
+        cr_assert_eq(deser->ops->decode_at(deser, msgs[i].data, msgs[i].len, lsn, &batch), 0,
+                     "message %d: %s", i, cdc_buf_cstr(&deser->errmsg));
+        bool commit = msgs[i].data[0] == 'C';
+        cr_expect_eq(sp->in_txn, !commit, "message %d", i);
+        cr_expect_eq(sp->txn_end, commit, "message %d", i);
+        cr_expect_eq(sp->ts_ms, commit_ms);
+        for (uint32_t k = 0; k < batch.n; k++, rows++) {
+            const cdc_row_t *row = &batch.rows[k];
+            cr_assert_eq(row->arity, 3 + 7);
+            const cdc_value_t *md = row->values + 3;
+            cr_expect(str_is(&md[0], "shop") && str_is(&md[1], "public") && str_is(&md[2], "t"));
+            cr_expect_eq(md[3].v.ts.millis, commit_ms);
+            cr_expect(!(md[4].flags & CDC_V_NULL) && md[4].v.i == (int64_t)lsn, "message %d", i);
+            cr_expect(!(md[5].flags & CDC_V_NULL) && md[5].v.i == 731);
+            cr_expect(!md[6].v.b);
+        }
+        cdc_batch_reset(&batch);
+    }
+    cr_expect_eq(rows, 5); /* public.t's; pg_catalog.f is not the table */
+    cr_expect_eq(sp->pos, 0x16B3778);
+    /* a snapshot row: a message the caller made (position 0) */
+    msg_t snap = change('I', 0, 16384, 'N', 3, (const char *[]){"t:9", "t:z", "n"}, 0, NULL);
+    cr_assert_eq(deser->ops->decode_at(deser, snap.data, snap.len, 0, &batch), 0);
+    cr_assert_eq(batch.n, 1);
+    const cdc_value_t *md = batch.rows[0].values + 3;
+    cr_expect(str_is(&md[2], "t") && md[3].v.ts.millis == 0 && (md[4].flags & CDC_V_NULL) &&
+              (md[5].flags & CDC_V_NULL) && md[6].v.b);
+    cr_expect(!sp->txn_end && sp->pos == 0x16B3778);
+    cdc_batch_free(&batch);
+    deser->ops->destroy(deser);
+    /* a key the format does not know */
+    const char *bad[] = {"source.gtid"};
+    cdc_format_ctx_t bctx = {.cfg = cfg, .metadata = bad, .nmetadata = 1, .table = "test"};
+    cr_assert_eq(fmt->deser_new(&bctx, &deser, &err), -1);
+    cr_expect_str_eq(err->message, "format \"pgoutput\" offers no metadata key \"source.gtid\"");
+    cdc_error_destroy(err);
+    cdc_type_destroy(schema);
+    cdc_config_destroy(cfg);
+}
