@@ -370,6 +370,124 @@ static int parse_fatal(parse_t *p, int rowno, const char *expected)
 }
 
 /*
+ * Reads one field's token at the cursor into p->tok: a single-quoted string
+ * ('' is a quote; *quoted set) or a bare token up to ',', ']' or ';' outside
+ * brackets, trimmed. Returns 0, or -1 when a quoted string does not end
+ * (problem appended; field is its number, for the message).
+ */
+static int read_token(parse_t *p, int rowno, uint32_t field, bool *quoted)
+{
+    skip_ws(p);
+    *quoted = false;
+    cdc_buf_clear(&p->tok);
+    if (p->i < p->len && p->s[p->i] == '\'') {
+        *quoted = true;
+        p->i++;
+        for (;;) {
+            if (p->i >= p->len) {
+                cdc_buf_printf(p->problems,
+                               "option \"%s\": row %d, field %u: unterminated quoted string\n",
+                               p->opt, rowno, field);
+                return -1;
+            }
+            char c = p->s[p->i];
+            if (c == '\'') {
+                if (p->i + 1 < p->len && p->s[p->i + 1] == '\'') {
+                    cdc_buf_putc(&p->tok, '\'');
+                    p->i += 2;
+                    continue;
+                }
+                p->i++;
+                break;
+            }
+            cdc_buf_putc(&p->tok, c);
+            p->i++;
+        }
+        skip_ws(p);
+        return 0;
+    }
+    /* brackets nest, so a nested value ("[1, 2]") stays one token */
+    const char *b = p->s + p->i;
+    int depth = 0;
+    while (p->i < p->len) {
+        char c = p->s[p->i];
+        if (depth == 0 && (c == ',' || c == ']' || c == ';'))
+            break;
+        if (c == '[' || c == '(' || c == '{')
+            depth++;
+        else if ((c == ']' || c == ')' || c == '}') && depth > 0)
+            depth--;
+        p->i++;
+    }
+    const char *e = p->s + p->i;
+    values_trim(&b, &e);
+    cdc_buf_append(&p->tok, b, (size_t)(e - b));
+    return 0;
+}
+
+/*
+ * Converts the token in p->tok into field nf of the row; on failure the
+ * message goes to p->msg (appended to the problems once the row is read) and
+ * false is returned.
+ */
+static bool convert_token(parse_t *p, int rowno, uint32_t nf, bool quoted, cdc_value_t *out)
+{
+    const char *tok = cdc_buf_cstr(&p->tok);
+    const cdc_type_t *ft = p->row_type->children[nf];
+    int rc = values_convert(ft, tok, p->tok.len, quoted, p->arena, out);
+    if (rc == CONV_OK)
+        return true;
+    char *ts = cdc_type_to_string(ft);
+    cdc_buf_printf(&p->msg, "option \"%s\": row %d, field \"%s\": ", p->opt, rowno,
+                   p->row_type->names[nf]);
+    if (rc == CONV_NESTED)
+        cdc_buf_printf(&p->msg, "values of type %s are not supported (only null)\n", ts);
+    else if (rc == CONV_NOT_NULL)
+        cdc_buf_printf(&p->msg, "expected %s, found null\n", ts);
+    else
+        cdc_buf_printf(&p->msg, "expected %s, found \"%s\"\n", ts, tok);
+    free(ts);
+    return false;
+}
+
+/*
+ * Reads a row's fields after its "[" through the "]" into values (room for
+ * the row type's arity); *nf is the number of fields found, *conv_bad set
+ * when one did not convert (the first such message in p->msg). Returns 0, or
+ * -1 when the row is malformed (problem appended).
+ */
+static int parse_fields(parse_t *p, int rowno, cdc_value_t *values, uint32_t *nf, bool *conv_bad)
+{
+    uint32_t arity = (uint32_t)p->row_type->nchildren;
+    cdc_buf_clear(&p->msg);
+    skip_ws(p);
+    if (p->i < p->len && p->s[p->i] == ']') {
+        p->i++;
+        return 0;
+    }
+    for (;;) {
+        bool quoted;
+        if (read_token(p, rowno, *nf + 1, &quoted) < 0)
+            return -1;
+        if (*nf < arity && !*conv_bad)
+            *conv_bad = !convert_token(p, rowno, *nf, quoted, &values[*nf]);
+        (*nf)++;
+        if (p->i < p->len && p->s[p->i] == ',') {
+            p->i++;
+            continue;
+        }
+        if (p->i < p->len && p->s[p->i] == ']') {
+            p->i++;
+            return 0;
+        }
+        char what[64];
+        snprintf(what, sizeof(what), "\",\" or \"]\" after field %u", *nf);
+        parse_fatal(p, rowno, what);
+        return -1;
+    }
+}
+
+/*
  * Parses every row. Rows and their values live in p->arena; *rows is
  * malloc'ed. Returns 0, or -1 when a problem was appended (then *rows is
  * freed). A malformed row stops the parse; a bad value only fails its row.
@@ -419,94 +537,8 @@ int values_parse_rows(parse_t *p, cdc_row_t **rows_out, int *nrows_out)
             values[f].flags = CDC_V_NULL;
         uint32_t nf = 0;
         bool conv_bad = false;
-        cdc_buf_clear(&p->msg);
-        skip_ws(p);
-        if (p->i < p->len && p->s[p->i] == ']') {
-            p->i++;
-        } else {
-            for (;;) {
-                skip_ws(p);
-                bool quoted = false;
-                cdc_buf_clear(&p->tok);
-                if (p->i < p->len && p->s[p->i] == '\'') {
-                    quoted = true;
-                    p->i++;
-                    for (;;) {
-                        if (p->i >= p->len) {
-                            cdc_buf_printf(p->problems,
-                                           "option \"%s\": row %d, field %u: unterminated "
-                                           "quoted string\n",
-                                           p->opt, rowno, nf + 1);
-                            goto fail;
-                        }
-                        char c = p->s[p->i];
-                        if (c == '\'') {
-                            if (p->i + 1 < p->len && p->s[p->i + 1] == '\'') {
-                                cdc_buf_putc(&p->tok, '\'');
-                                p->i += 2;
-                                continue;
-                            }
-                            p->i++;
-                            break;
-                        }
-                        cdc_buf_putc(&p->tok, c);
-                        p->i++;
-                    }
-                    skip_ws(p);
-                } else {
-                    /* brackets nest, so a nested value ("[1, 2]") stays one token */
-                    const char *b = p->s + p->i;
-                    int depth = 0;
-                    while (p->i < p->len) {
-                        char c = p->s[p->i];
-                        if (depth == 0 && (c == ',' || c == ']' || c == ';'))
-                            break;
-                        if (c == '[' || c == '(' || c == '{')
-                            depth++;
-                        else if ((c == ']' || c == ')' || c == '}') && depth > 0)
-                            depth--;
-                        p->i++;
-                    }
-                    const char *e = p->s + p->i;
-                    values_trim(&b, &e);
-                    cdc_buf_append(&p->tok, b, (size_t)(e - b));
-                }
-                const char *tok = cdc_buf_cstr(&p->tok);
-                if (nf < arity && !conv_bad) {
-                    const cdc_type_t *ft = p->row_type->children[nf];
-                    int rc = values_convert(ft, tok, p->tok.len, quoted, p->arena, &values[nf]);
-                    if (rc != CONV_OK) {
-                        char *ts = cdc_type_to_string(ft);
-                        cdc_buf_printf(&p->msg, "option \"%s\": row %d, field \"%s\": ", p->opt,
-                                       rowno, p->row_type->names[nf]);
-                        if (rc == CONV_NESTED)
-                            cdc_buf_printf(&p->msg,
-                                           "values of type %s are not supported (only "
-                                           "null)\n",
-                                           ts);
-                        else if (rc == CONV_NOT_NULL)
-                            cdc_buf_printf(&p->msg, "expected %s, found null\n", ts);
-                        else
-                            cdc_buf_printf(&p->msg, "expected %s, found \"%s\"\n", ts, tok);
-                        free(ts);
-                        conv_bad = true;
-                    }
-                }
-                nf++;
-                if (p->i < p->len && p->s[p->i] == ',') {
-                    p->i++;
-                    continue;
-                }
-                if (p->i < p->len && p->s[p->i] == ']') {
-                    p->i++;
-                    break;
-                }
-                char what[64];
-                snprintf(what, sizeof(what), "\",\" or \"]\" after field %u", nf);
-                parse_fatal(p, rowno, what);
-                goto fail;
-            }
-        }
+        if (parse_fields(p, rowno, values, &nf, &conv_bad) < 0)
+            goto fail;
         skip_ws(p);
         if (p->i < p->len && p->s[p->i] != ';') {
             parse_fatal(p, rowno, "\";\" after \"]\"");
