@@ -320,20 +320,10 @@ int values_convert(const cdc_type_t *t, const char *s, size_t n, bool quoted, cd
         out->v.s.len = (uint32_t)nb;
         return CONV_OK;
     }
-    case CDC_T_DATE: {
-        int32_t days;
-        if (cdc_date_parse(s, n, &days) < 0)
-            return CONV_BAD;
-        out->v.i = days;
-        return CONV_OK;
-    }
-    case CDC_T_TIME: {
-        int64_t nanos;
-        if (cdc_time_parse(s, n, t->precision, &nanos) < 0)
-            return CONV_BAD;
-        out->v.i = nanos;
-        return CONV_OK;
-    }
+    case CDC_T_DATE:
+    case CDC_T_TIME: /* the core's default dialect: exactly cdc_date_parse / cdc_time_parse */
+        return cdc_value_from_text(t, s, n, 0, arena, out, NULL) == CDC_TEXT_OK ? CONV_OK
+                                                                                : CONV_BAD;
     case CDC_T_TIMESTAMP:
     case CDC_T_TIMESTAMP_LTZ: {
         bool had_zone = false;
