@@ -224,7 +224,16 @@ static size_t utf8_chars(const char *s, size_t n)
     return c;
 }
 
-/* One field's text into a value of type t (see values_int.h). */
+/*
+ * One field's text into a value of type t (see values_int.h). DATE and TIME
+ * go through the core's converter; the other scalars keep their own rules,
+ * which the default and CAST dialects of cdc_value_from_text do not give:
+ * quoted tokens are not trimmed, booleans are only true/false, integers take
+ * strtoll's syntax, floats strtod's (hex, inf, nan), decimals with too many
+ * digits are refused (the default dialect rounds), and a TIMESTAMP_LTZ takes
+ * any zone or none. (The PostgreSQL and JDBC dialects happen to parse
+ * decimals alike, but the test connector's syntax should not follow theirs.)
+ */
 int values_convert(const cdc_type_t *t, const char *s, size_t n, bool quoted, cdc_arena_t *arena,
                    cdc_value_t *out)
 {
