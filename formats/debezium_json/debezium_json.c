@@ -31,6 +31,11 @@
  *    {"schema":null,"payload":null}) give no row and no error.
  *  - ignore-parse-errors drops the whole message and counts it in
  *    deser->skipped, as the json format does.
+ *
+ * This file: the options and metadata, the deserializer's set-up and entry
+ * point, and the factory. dbz_events.c holds the parser callbacks, dbz_rows.c
+ * the row images and the end of a message, dbz_convert.c the conversion of
+ * scalars, dbz_encode.c the serializer; dbz_int.h what they share.
  */
 #include <stdio.h>
 #include <stdlib.h>
