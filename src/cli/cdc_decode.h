@@ -14,7 +14,7 @@ typedef struct cdc_decode_args_s {
     const char *schema; /* ROW field list text: "id INT NOT NULL, name STRING" */
     cdc_kv_t options;   /* format options without the prefix */
     bool with_table;
-    bool count_only; /* print only the number of rows (and skipped messages) */
+    bool count_only;   /* print only the number of rows (and skipped messages) */
     const char *input; /* path or "-" */
 } cdc_decode_args_t;
 
