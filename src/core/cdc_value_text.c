@@ -15,7 +15,7 @@
 
 /* ---- common pieces -------------------------------------------------------------------------- */
 
-int cdc_text_parse_i64(const char *s, size_t len, int64_t *out)
+int cdc_text_parse_i64_slow(const char *s, size_t len, int64_t *out)
 {
     size_t i = 0;
     bool neg = false;

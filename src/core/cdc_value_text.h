@@ -93,11 +93,30 @@ static inline void cdc_text_trim(const char **s, size_t *len)
         (*len)--;
 }
 
+/* cdc_text_parse_i64 beyond its inline fast path (19 digits and more, or no digit). */
+int cdc_text_parse_i64_slow(const char *s, size_t len, int64_t *out);
+
 /**
  * Parses [+-]?digits (nothing else) into *out. Returns 0, -1 when the text is
- * not an integer, -2 when it is one beyond 64 bits.
+ * not an integer, -2 when it is one beyond 64 bits. Inline for up to 18 digits,
+ * which cannot overflow (every row of a CDC stream has some integers).
  */
-int cdc_text_parse_i64(const char *s, size_t len, int64_t *out);
+static inline int cdc_text_parse_i64(const char *s, size_t len, int64_t *out)
+{
+    size_t i = len && (s[0] == '-' || s[0] == '+');
+    if (len - i - 1 < 18) { /* 1 to 18 digits (len - i == 0 wraps to the slow path) */
+        uint64_t v = 0;
+        for (size_t k = i; k < len; k++) {
+            unsigned d = (unsigned)(unsigned char)s[k] - '0';
+            if (d > 9)
+                return -1;
+            v = v * 10 + d;
+        }
+        *out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+        return 0;
+    }
+    return cdc_text_parse_i64_slow(s, len, out);
+}
 
 /**
  * Decodes base64 s[0..len) into out (room for len / 4 * 3 + 3 bytes); returns

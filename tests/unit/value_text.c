@@ -401,3 +401,38 @@ Test(value_text, jdbc_cells)
     cr_assert_eq(conv("BYTES", "raw", j, &v, &why), CDC_TEXT_OK);
     cr_assert(v.v.s.len == 3 && memcmp(v.v.s.ptr, "raw", 3) == 0);
 }
+
+/* The inline fast path (up to 18 digits) and the slow path (19 and more) agree at the seam. */
+Test(value_text, parse_i64_fast_and_slow_paths)
+{
+    static const struct {
+        const char *s;
+        int rc;
+        int64_t v;
+    } cases[] = {
+        {"0", 0, 0},
+        {"-0", 0, 0},
+        {"+7", 0, 7},
+        {"999999999999999999", 0, 999999999999999999LL},   /* 18 digits: inline */
+        {"-999999999999999999", 0, -999999999999999999LL}, /* 18 digits: inline */
+        {"1000000000000000000", 0, 1000000000000000000LL}, /* 19 digits: slow */
+        {"9223372036854775807", 0, INT64_MAX},
+        {"-9223372036854775808", 0, INT64_MIN},
+        {"9223372036854775808", -2, 0},
+        {"-9223372036854775809", -2, 0},
+        {"00000000000000000000000001", 0, 1},
+        {"", -1, 0},
+        {"-", -1, 0},
+        {"+", -1, 0},
+        {"12a", -1, 0},
+        {" 1", -1, 0},
+        {"1234567890123456789x", -1, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        int64_t v = 0;
+        int rc = cdc_text_parse_i64(cases[i].s, strlen(cases[i].s), &v);
+        cr_expect_eq(rc, cases[i].rc, "\"%s\": rc %d", cases[i].s, rc);
+        if (rc == 0)
+            cr_expect_eq(v, cases[i].v, "\"%s\": %lld", cases[i].s, (long long)v);
+    }
+}
