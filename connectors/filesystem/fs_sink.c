@@ -1037,10 +1037,8 @@ static void overwrite_cleanup(fs_sink_t *sink)
             struct stat st;
             if (stat(f, &st) == 0 && S_ISREG(st.st_mode)) {
                 if (unlink(f) < 0)
-                    fprintf(stderr,
-                            "cdcflow: INSERT OVERWRITE of \"%s\": could not remove "
-                            "\"%s\": %s\n",
-                            sink->name, f, strerror(errno));
+                    cdc_log(CDC_LOG_WARN, NULL, sink->name,
+                            "INSERT OVERWRITE could not remove \"%s\": %s", f, strerror(errno));
                 removed = true;
             }
             free(f);

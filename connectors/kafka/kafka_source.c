@@ -289,8 +289,8 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
     kafka_reader_t *r = opaque;
     if (e == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
         start_positions(r, parts);
-        fprintf(stderr, "cdcflow: kafka table \"%s\": group \"%s\" assigned %d partition(s)\n",
-                r->src->t.name, r->src->t.group_id, parts->cnt);
+        cdc_log(CDC_LOG_INFO, NULL, r->src->t.name, "group \"%s\" assigned %d partition(s)",
+                r->src->t.group_id, parts->cnt);
         if (cooperative(rk))
             rd_kafka_error_destroy(rd_kafka_incremental_assign(rk, parts));
         else
@@ -770,8 +770,7 @@ static int on_event(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_error_t 
     if (m->err != r->last_event_err || now - r->last_event_warn >= 10) {
         r->last_event_err = m->err;
         r->last_event_warn = now;
-        fprintf(stderr, "cdcflow: warning: kafka table \"%s\": %s (retrying)\n", r->src->t.name,
-                rd_kafka_message_errstr(m));
+        cdc_log(CDC_LOG_WARN, NULL, r->src->t.name, "%s (retrying)", rd_kafka_message_errstr(m));
     }
     return 0;
 }
@@ -869,10 +868,10 @@ static void commit_warning(kafka_reader_t *r, rd_kafka_resp_err_t e)
     r->last_commit_warn = now;
     /* not fatal: the rows are in the sink; whoever reads the partitions next replays
        from the last commit and the sink rewrites them (at-least-once) */
-    fprintf(stderr,
-            "cdcflow: warning: kafka table \"%s\": could not commit offsets of group \"%s\": "
-            "%s (the rows are written; a replay from the previous commit rewrites them)\n",
-            r->src->t.name, r->src->t.group_id, rd_kafka_err2str(e));
+    cdc_log(CDC_LOG_WARN, NULL, r->src->t.name,
+            "could not commit offsets of group \"%s\": %s (the rows are written; a replay from "
+            "the previous commit rewrites them)",
+            r->src->t.group_id, rd_kafka_err2str(e));
 }
 
 static void on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e,
@@ -940,10 +939,10 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
     r->lost = false;
     commit_positions(r, r->revoke_pending, false);
     if (r->revoke_pending) {
-        fprintf(stderr,
-                "cdcflow: kafka table \"%s\": group \"%s\" rebalances: %d partition(s) given up "
-                "after the sink's flush and the commit of their offsets\n",
-                r->src->t.name, r->src->t.group_id, r->revoked ? r->revoked->cnt : 0);
+        cdc_log(CDC_LOG_INFO, NULL, r->src->t.name,
+                "group \"%s\" rebalances: %d partition(s) given up after the sink's flush and "
+                "the commit of their offsets",
+                r->src->t.group_id, r->revoked ? r->revoked->cnt : 0);
         if (cooperative(r->rk))
             rd_kafka_error_destroy(rd_kafka_incremental_unassign(r->rk, r->revoked));
         else
@@ -1021,10 +1020,9 @@ static void kr_close(cdc_reader_t *base)
         rd_kafka_topic_partition_list_destroy(r->revoked);
     if (r->vdeser) {
         if (r->vdeser->skipped)
-            fprintf(stderr,
-                    "cdcflow: kafka table \"%s\": skipped %llu message(s) that could not be "
-                    "decoded (ignore-parse-errors)\n",
-                    r->src->t.name, (unsigned long long)r->vdeser->skipped);
+            cdc_log(CDC_LOG_WARN, NULL, r->src->t.name,
+                    "skipped %llu message(s) that could not be decoded (ignore-parse-errors)",
+                    (unsigned long long)r->vdeser->skipped);
         r->vdeser->ops->destroy(r->vdeser);
     }
     if (r->kdeser)

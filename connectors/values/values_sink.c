@@ -157,8 +157,8 @@ static void mat_apply(values_sink_t *sink, cdc_kind_t kind, const char *key, con
         sink->errors++;
         cdc_buf_t b = {0};
         cdc_row_print(&b, row, sink->schema);
-        fprintf(stderr, "cdcflow: values sink \"%s\": cannot apply %s: no such row in the table\n",
-                sink->name, cdc_buf_cstr(&b));
+        cdc_log(CDC_LOG_WARN, NULL, sink->name,
+                "values sink cannot apply %s: no such row in the table", cdc_buf_cstr(&b));
         cdc_buf_free(&b);
     }
 }
