@@ -562,6 +562,29 @@ static int parse_zoned_time(const char *s, size_t len, int64_t *nanos)
 
 /* ---- without a schema: the declared type drives ---------------------------------------------- */
 
+static const char *const unit_names[] = {"milliseconds", "microseconds", "nanoseconds"};
+
+/* The unit of a temporal number without the schema: 0 millis, 1 micros, 2 nanos
+   (ts_from_units's units), from the option or, by default, the declared precision as
+   Debezium chooses Timestamp/MicroTimestamp/NanoTimestamp (and Time/MicroTime/NanoTime). */
+static int temporal_unit(uint8_t option, int precision)
+{
+    if (option != DBZ_UNIT_PRECISION)
+        return option - DBZ_UNIT_MILLIS;
+    return precision <= 3 ? 0 : precision <= 6 ? 1 : 2;
+}
+
+/* What to do when a temporal number does not fit: the two ways to say its unit. */
+static const char *unit_hint(uint8_t option)
+{
+    return option == DBZ_UNIT_PRECISION
+               ? " (the unit follows the declared precision, as Debezium encodes it: declare the "
+                 "source column's precision, set the unit with 'debezium-json.timestamp.unit' / "
+                 "'debezium-json.time.unit', or set 'debezium-json.schema-include'='true')"
+               : " (the unit set by 'debezium-json.timestamp.unit' / 'debezium-json.time.unit'; "
+                 "'debezium-json.schema-include'='true' lets the schema say it)";
+}
+
 static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char kind, const char *s,
                  size_t len, cdc_value_t *out)
 {
@@ -591,13 +614,22 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
         break;
     case CDC_T_TIME:
         if (kind == '#') {
-            if (cdc_text_parse_i64(s, len, &v) < 0 || v < 0 || v >= MS_PER_DAY)
+            int unit = temporal_unit(cx->time_unit, t->precision);
+            int64_t per_day = MS_PER_DAY * (unit == 0 ? 1 : unit == 1 ? 1000 : 1000000);
+            if (cdc_text_parse_i64(s, len, &v) < 0 || v < 0 || v >= per_day) {
+                if (unit == 0)
+                    return fail(cx,
+                                "expected TIME(%d) as milliseconds past midnight (0..86399999), "
+                                "found number %.*s; Debezium's MicroTime/NanoTime values need "
+                                "the schema: set 'debezium-json.schema-include'='true'",
+                                (int)t->precision, (int)(len > 40 ? 40 : len), s);
                 return fail(cx,
-                            "expected TIME(%d) as milliseconds past midnight (0..86399999), "
-                            "found number %.*s; Debezium's MicroTime/NanoTime values need "
-                            "the schema: set 'debezium-json.schema-include'='true'",
-                            (int)t->precision, (int)(len > 40 ? 40 : len), s);
-            return time_to(cx, t, v * 1000000, out);
+                            "expected TIME(%d) as %s past midnight (0..%lld), found number "
+                            "%.*s%s",
+                            (int)t->precision, unit_names[unit], (long long)(per_day - 1),
+                            (int)(len > 40 ? 40 : len), s, unit_hint(cx->time_unit));
+            }
+            return time_to(cx, t, v * (unit == 0 ? 1000000 : unit == 1 ? 1000 : 1), out);
         }
         if (kind == 's') {
             int64_t nanos;
@@ -616,18 +648,22 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
     case CDC_T_TIMESTAMP:
     case CDC_T_TIMESTAMP_LTZ:
         if (kind == '#') {
-            /* epoch millis of years 0000..9999; beyond is micros or nanos, not guessable */
-            static const int64_t lo = -62167219200000LL, hi = 253402300799999LL;
-            if (cdc_text_parse_i64(s, len, &v) < 0 ||
-                (v != DBZ_PG_POS_INFINITY && v != DBZ_PG_NEG_INFINITY && (v < lo || v > hi)))
+            /* the unit comes from the declared precision (or the option), never from the
+               number's size: epoch millis, micros or nanos of years 0000..9999 */
+            int unit = temporal_unit(cx->ts_unit, t->precision);
+            static const int64_t lo_ms = -62167219200000LL, hi_ms = 253402300799999LL;
+            bool ok = cdc_text_parse_i64(s, len, &v) == 0;
+            if (ok && v != DBZ_PG_POS_INFINITY && v != DBZ_PG_NEG_INFINITY && unit < 2) {
+                int64_t k = unit == 0 ? 1 : 1000; /* nanos: every int64 is in 1677..2262 */
+                ok = v >= lo_ms * k && v <= hi_ms * k + (k - 1);
+            }
+            if (!ok)
                 return fail(cx,
-                            "expected %s(%d) as epoch milliseconds (years 0000..9999), "
-                            "found number %.*s; Debezium's MicroTimestamp/NanoTimestamp "
-                            "values need the schema: set "
-                            "'debezium-json.schema-include'='true'",
-                            cdc_type_root_name(t->root), (int)t->precision,
-                            (int)(len > 40 ? 40 : len), s);
-            return ts_to(t, ts_from_units(v, 0), out);
+                            "expected %s(%d) as epoch %s (years 0000..9999), found number "
+                            "%.*s%s",
+                            cdc_type_root_name(t->root), (int)t->precision, unit_names[unit],
+                            (int)(len > 40 ? 40 : len), s, unit_hint(cx->ts_unit));
+            return ts_to(t, ts_from_units(v, unit), out);
         }
         if (kind == 's') {
             cdc_ts_t ts;

@@ -710,6 +710,8 @@ static int on_close(dbz_deser_t *d, char kind)
         dbz_conv_t cx = {
             .iso8601 = d->iso8601,
             .precise_base64 = d->precise_base64,
+            .ts_unit = d->ts_unit,
+            .time_unit = d->time_unit,
             .in = d->msg,
             .inlen = d->len,
             .arena = &d->out->arena,

@@ -49,10 +49,20 @@ const char *dbz_enc_name(dbz_enc_t enc);
 /** Scales beyond +-this are an error (Connect allows any int32). */
 #define DBZ_MAX_SCALE 10000
 
+/** The unit of a temporal JSON number without the schema (timestamp.unit, time.unit). */
+enum {
+    DBZ_UNIT_PRECISION = 0, /* by the declared precision: <= 3 millis, 4..6 micros, 7..9 nanos */
+    DBZ_UNIT_MILLIS = 1,
+    DBZ_UNIT_MICROS = 2,
+    DBZ_UNIT_NANOS = 3,
+};
+
 /** What a conversion needs besides the value. */
 typedef struct dbz_conv_s {
     bool iso8601;        /* timestamp-format.standard = ISO-8601 */
     bool precise_base64; /* decimal.handling = precise-base64 */
+    uint8_t ts_unit;     /* timestamp.unit: DBZ_UNIT_* (without the schema) */
+    uint8_t time_unit;   /* time.unit: DBZ_UNIT_* (without the schema) */
     const char *in;      /* the message: strings lying inside it are referenced */
     size_t inlen;
     cdc_arena_t *arena; /* where copies go */
@@ -193,6 +203,7 @@ typedef struct dbz_deser_s {
     int nmd;
     bool want[MD__COUNT];
     bool schema_include, ignore_errors, upsert, iso8601, precise_base64;
+    uint8_t ts_unit, time_unit; /* DBZ_UNIT_* */
     /* the TOAST placeholder in its three renderings */
     char *ph;
     size_t ph_len;

@@ -215,6 +215,8 @@ int dbz_convert_field(dbz_deser_t *d, int32_t idx, char kind, const char *s, siz
     dbz_conv_t cx = {
         .iso8601 = d->iso8601,
         .precise_base64 = d->precise_base64,
+        .ts_unit = d->ts_unit,
+        .time_unit = d->time_unit,
         .in = d->msg,
         .inlen = d->len,
         .arena = &d->out->arena,

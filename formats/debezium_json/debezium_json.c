@@ -48,6 +48,8 @@
 
 static const char *const dbz_decimal_handling[] = {"string", "precise-base64", NULL};
 static const char *const dbz_changelog_modes[] = {"all", "upsert", NULL};
+/* in the order of DBZ_UNIT_* */
+static const char *const dbz_units[] = {"precision", "millis", "micros", "nanos", NULL};
 
 static const cdc_option_def_t dbz_options[] = {
     {.key = "schema-include",
@@ -78,6 +80,28 @@ static const cdc_option_def_t dbz_options[] = {
                     "default precise encoding (base64 big-endian two's-complement unscaled "
                     "value) read with the column's declared scale. JSON numbers are always "
                     "numbers; with schema-include the schema decides."},
+    {.key = "timestamp.unit",
+     .type = CDC_OPT_ENUM,
+     .default_value = "precision",
+     .enum_values = dbz_units,
+     .description = "(cdcflow) Without the schema, the unit of a JSON number for a TIMESTAMP or "
+                    "TIMESTAMP_LTZ column. 'precision' = as Debezium encodes a DATETIME(p) / "
+                    "TIMESTAMP(p) column: p <= 3 epoch milliseconds (io.debezium.time.Timestamp), "
+                    "4..6 microseconds (MicroTimestamp), 7..9 nanoseconds (NanoTimestamp), so "
+                    "declare the source column's precision; or one unit for every column. A "
+                    "number is never taken in a unit guessed from its size. With schema-include "
+                    "the schema decides."},
+    {.key = "time.unit",
+     .type = CDC_OPT_ENUM,
+     .default_value = "precision",
+     .enum_values = dbz_units,
+     .description = "(cdcflow) Without the schema, the unit of a JSON number for a TIME column "
+                    "(past midnight). 'precision' = p <= 3 milliseconds (io.debezium.time.Time), "
+                    "4..6 microseconds (MicroTime), 7..9 nanoseconds (NanoTime), as Debezium's "
+                    "PostgreSQL connector encodes TIME(p) (time.precision.mode=adaptive). "
+                    "Debezium's MySQL connector sends every TIME in microseconds by default "
+                    "(adaptive_time_microseconds): set 'micros' for it. With schema-include the "
+                    "schema decides."},
     {.key = "changelog-mode",
      .type = CDC_OPT_ENUM,
      .default_value = "all",
@@ -293,6 +317,8 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     d->upsert = cdc_config_enum(ctx->cfg, "changelog-mode") == 1;
     d->iso8601 = cdc_config_enum(ctx->cfg, "timestamp-format.standard") == 1;
     d->precise_base64 = cdc_config_enum(ctx->cfg, "decimal.handling") == 1;
+    d->ts_unit = (uint8_t)cdc_config_enum(ctx->cfg, "timestamp.unit");
+    d->time_unit = (uint8_t)cdc_config_enum(ctx->cfg, "time.unit");
     d->ph = cdc_xstrdup(ph);
     d->ph_len = strlen(ph);
     cdc_text_base64_encode(&d->ph_b64, (const unsigned char *)ph, d->ph_len);
@@ -341,7 +367,12 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
             break;
         case CDC_T_TIMESTAMP:
         case CDC_T_TIMESTAMP_LTZ:
-            f->fast = f->type->precision >= 3 ? FAST_TS : FAST_NONE;
+            /* epoch millis inline: only where the unit is milliseconds (timestamp.unit) */
+            f->fast = f->type->precision >= 3 &&
+                              (d->ts_unit == DBZ_UNIT_MILLIS ||
+                               (d->ts_unit == DBZ_UNIT_PRECISION && f->type->precision == 3))
+                          ? FAST_TS
+                          : FAST_NONE;
             break;
         default:
             f->fast = FAST_NONE;

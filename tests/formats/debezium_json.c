@@ -1189,12 +1189,21 @@ Test(debezium_types, mysql_without_schema)
         "'debezium-json.decimal.handling'='precise-base64' to decode it with the column's scale");
     fx_close(&fx);
 
-    /* micro timestamps cannot be told from millis without the schema: an error, not a guess */
+    /* without the schema the unit follows the declared precision, as Debezium encodes it:
+       DATETIME(6) is a MicroTimestamp, so TIMESTAMP(6) reads microseconds */
     fx_open(&fx, "c_datetime6 TIMESTAMP(6)", NULL);
+    cr_assert_eq(fx_decode(&fx, ls.line[0], ls.len[0]), CDC_DECODE_OK, "%s", fx_err(&fx));
+    cdc_row_print(&t, &fx.batch.rows[0], fx.type);
+    cr_expect_str_eq(cdc_buf_cstr(&t), "+I[2018-06-20T06:37:03.123456]");
+    cdc_buf_free(&t);
+    fx_close(&fx);
+    /* a unit that cannot hold the number is an error, not a guess */
+    fx_open(&fx, "c_datetime6 TIMESTAMP(6)", "timestamp.unit=millis");
     cr_expect_eq(fx_decode(&fx, ls.line[0], ls.len[0]), CDC_DECODE_ERROR);
     cr_expect(strstr(fx_err(&fx), "field \"after.c_datetime6\": expected TIMESTAMP(6) as epoch "
                                   "milliseconds (years 0000..9999), found number "
-                                  "1529476623123456") != NULL,
+                                  "1529476623123456 (the unit set by "
+                                  "'debezium-json.timestamp.unit'") != NULL,
               "%s", fx_err(&fx));
     fx_close(&fx);
     free_lines(&ls);
@@ -1680,10 +1689,60 @@ Test(decode, temporal_encodings_into_each_type)
                                   "90000000000 is outside") != NULL,
               "%s", fx_err(&fx));
     fx_close(&fx);
-    expect_rows("t TIME(6), d DATE, ts TIMESTAMP(3), b BOOLEAN", NULL,
+    expect_rows("t TIME(3), d DATE, ts TIMESTAMP(3), b BOOLEAN", NULL,
                 "{\"after\":{\"t\":45296789,\"d\":\"2016-01-16\",\"ts\":\"2018-06-20 "
                 "06:37:03.123\",\"b\":1},\"op\":\"c\"}",
-                "+I[12:34:56.789000, 2016-01-16, 2018-06-20T06:37:03.123, true]\n");
+                "+I[12:34:56.789, 2016-01-16, 2018-06-20T06:37:03.123, true]\n");
+}
+
+/* regress_timestamp_unit_guess (issue 18, 1): without the schema a temporal number's unit
+   comes from the declared precision (p <= 3 millis, 4..6 micros, 7..9 nanos) or the option,
+   never from its size; the message of the issue decoded to 6969-06-02 and 08:20:00 */
+Test(decode, temporal_units_without_schema)
+{
+    const char *issue = "{\"before\":null,\"after\":{\"id\":1,\"ts\":157766400000000,"
+                        "\"t\":30000000},\"op\":\"c\"}";
+    expect_rows("id INT, ts TIMESTAMP(6), t TIME(6)", NULL, issue,
+                "+I[1, 1975-01-01T00:00:00.000000, 00:00:30.000000]\n");
+    expect_rows("id INT, ts TIMESTAMP_LTZ(6), t TIME(4)", NULL, issue,
+                "+I[1, 1975-01-01T00:00:00.000000Z, 00:00:30.0000]\n");
+    expect_rows("id INT, ts TIMESTAMP(9), t TIME(9)", NULL,
+                "{\"after\":{\"id\":1,\"ts\":157766400000000123,\"t\":30000000001},"
+                "\"op\":\"c\"}",
+                "+I[1, 1975-01-01T00:00:00.000000123, 00:00:30.000000001]\n");
+    expect_rows("id INT, ts TIMESTAMP(3), t TIME(3)", NULL,
+                "{\"after\":{\"id\":1,\"ts\":157766400000,\"t\":30000},\"op\":\"c\"}",
+                "+I[1, 1975-01-01T00:00:00.000, 00:00:30.000]\n");
+    expect_rows("id INT, ts TIMESTAMP(0), t TIME(0)", NULL,
+                "{\"after\":{\"id\":1,\"ts\":157766400000,\"t\":30000},\"op\":\"c\"}",
+                "+I[1, 1975-01-01T00:00:00, 00:00:30]\n");
+    /* the options set one unit for every column: MySQL's TIME is always microseconds */
+    expect_rows("id INT, ts TIMESTAMP(3), t TIME(0)", "timestamp.unit=micros;time.unit=micros",
+                issue, "+I[1, 1975-01-01T00:00:00.000, 00:00:30]\n");
+    expect_rows("id INT, ts TIMESTAMP(6), t TIME(6)", "timestamp.unit=millis;time.unit=millis",
+                "{\"after\":{\"id\":1,\"ts\":157766400000,\"t\":30000},\"op\":\"c\"}",
+                "+I[1, 1975-01-01T00:00:00.000000, 00:00:30.000000]\n");
+    expect_rows("id INT, ts TIMESTAMP(9)", "timestamp.unit=nanos",
+                "{\"after\":{\"id\":1,\"ts\":-1},\"op\":\"c\"}",
+                "+I[1, 1969-12-31T23:59:59.999999999]\n");
+    /* numbers their unit cannot hold are errors that say the unit and how to change it */
+    fx_t fx;
+    fx_open(&fx, "id INT, t TIME(6)", NULL);
+    cr_expect_eq(fx_decode_str(&fx, "{\"after\":{\"id\":1,\"t\":86400000000},\"op\":\"c\"}"),
+                 CDC_DECODE_ERROR);
+    cr_expect(strstr(fx_err(&fx), "field \"after.t\": expected TIME(6) as microseconds past "
+                                  "midnight (0..86399999999), found number 86400000000 (the unit "
+                                  "follows the declared precision") != NULL,
+              "%s", fx_err(&fx));
+    fx_close(&fx);
+    fx_open(&fx, "id INT, ts TIMESTAMP(6)", NULL);
+    cr_expect_eq(fx_decode_str(&fx, "{\"after\":{\"id\":1,\"ts\":253402300800000000},"
+                                    "\"op\":\"c\"}"),
+                 CDC_DECODE_ERROR);
+    cr_expect(strstr(fx_err(&fx), "expected TIMESTAMP(6) as epoch microseconds (years "
+                                  "0000..9999), found number 253402300800000000") != NULL,
+              "%s", fx_err(&fx));
+    fx_close(&fx);
 }
 
 Test(decode, metadata_properties_hold_nested_members_as_json)
