@@ -337,6 +337,7 @@ static const cdc_cj_format_t canal_format = {
     .metadata = canal_metadata,
     .meta_src = canal_meta_src,
     .deser_size = sizeof(canal_deser_t),
+    .bool_digits = true, /* MySQL BOOLEAN is TINYINT(1): Canal sends "0" and "1" */
     .init = canal_init,
     .fini = canal_fini,
     .finish = canal_finish,

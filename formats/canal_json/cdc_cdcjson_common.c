@@ -781,6 +781,7 @@ int cdc_cj_deser_new(const cdc_cj_format_t *fmt, const cdc_format_ctx_t *ctx, cd
     cdc_json_opts_t opts = {
         .fail_on_missing_field = false,
         .iso8601 = cdc_config_enum(ctx->cfg, "timestamp-format.standard") == 1,
+        .bool_digits = fmt->bool_digits,
     };
     d->rowdec = cdc_json_rowdec_new(d->row_type, &opts);
     d->ovdec = cdc_json_rowdec_new(d->relaxed, &opts);

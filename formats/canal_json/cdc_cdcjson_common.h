@@ -108,6 +108,7 @@ typedef struct cdc_cj_format_s {
     const cdc_metadata_def_t *metadata; /* the factory's metadata table, ended by {0} */
     const cdc_cj_meta_src_t *meta_src;  /* parallel to metadata */
     size_t deser_size;                  /* size of the format's deserializer struct */
+    bool bool_digits;                   /* "0"/"1" are BOOLEANs (Canal's TINYINT(1)) */
     /** Optional: set up the format's own part of the deserializer. */
     int (*init)(cdc_cj_deser_t *d, const cdc_format_ctx_t *ctx, cdc_error_t **err);
     /** Optional: release it. */

@@ -66,7 +66,9 @@ typedef enum cdc_json_map_null_key {
 /** Decoding options of the row decoder. */
 typedef struct cdc_json_opts_s {
     bool fail_on_missing_field;
-    bool iso8601; /* timestamp-format.standard = ISO-8601 (else SQL) */
+    bool iso8601;     /* timestamp-format.standard = ISO-8601 (else SQL) */
+    bool bool_digits; /* "0"/"1" (string or number) are BOOLEAN false/true: how Canal sends a
+                         MySQL TINYINT(1), which MySQL's BOOLEAN is */
 } cdc_json_opts_t;
 
 /** Encoding options of the writers. */

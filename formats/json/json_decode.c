@@ -641,6 +641,12 @@ static int scalar_slow(cdc_json_rowdec_t *dec, const cdc_type_t *t, char kind, c
                        size_t len, cdc_value_t *dst)
 {
     dec->reason[0] = '\0';
+    if (dec->opts.bool_digits && t->root == CDC_T_BOOLEAN && (kind == 's' || kind == '#') &&
+        len == 1 && (s[0] == '0' || s[0] == '1')) {
+        dst->v.b = s[0] == '1';
+        dst->flags = 0;
+        return 0;
+    }
     if (convert(t, kind, s, len, dec->opts.iso8601, dec->arena, dec->in, dec->inlen, dst,
                 dec->reason, sizeof(dec->reason)) < 0)
         return fail_at(dec, dec->top, NULL, dec->reason);

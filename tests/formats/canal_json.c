@@ -135,6 +135,26 @@ T(update_overlay_present_null_and_absent)
         "-U[1, null, d, 1.5]\n+U[1, a, d, 1.5]\n-U[2, b, was, 3.25]\n+U[2, b, null, 2.0]\n");
 }
 
+/* regress_canal_boolean_digits (issue 18, 5): MySQL's BOOLEAN is TINYINT(1), which Canal sends
+   as "0" and "1" (also in "old"); other digits stay errors, and the json format stays strict */
+T(boolean_from_tinyint_digits)
+{
+    cjt_open("canal-json", "id INT NOT NULL, b BOOLEAN", NULL, NULL);
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":\"1\",\"b\":\"1\"},{\"id\":\"2\",\"b\":"
+                                "\"0\"},{\"id\":\"3\",\"b\":\"true\"},{\"id\":\"4\",\"b\":"
+                                "null}],\"type\":\"INSERT\"}"),
+                     "+I[1, true]\n+I[2, false]\n+I[3, true]\n+I[4, null]\n");
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":\"1\",\"b\":\"1\"}],\"old\":[{\"b\":\"0\"}],"
+                                "\"type\":\"UPDATE\"}"),
+                     "-U[1, false]\n+U[1, true]\n");
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":\"1\",\"b\":\"2\"}],\"type\":\"INSERT\"}"),
+                     "ERROR: corrupt Canal JSON message: \"data\"[0]: field \"b\": expected "
+                     "BOOLEAN, found string \"2\"");
+    cjt_close();
+    cjt_open("json", "b BOOLEAN", NULL, NULL);
+    cr_assert(strncmp(cjt_decode("{\"b\":\"1\"}"), "ERROR: ", 7) == 0);
+}
+
 T(update_old_problems)
 {
     cjt_open("canal-json", CJT_SCHEMA, NULL, NULL);
