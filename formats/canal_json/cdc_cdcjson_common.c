@@ -19,7 +19,7 @@ static const cdc_type_t int_type = {.root = CDC_T_INT, .nullable = true};
 static const cdc_type_t bool_type = {.root = CDC_T_BOOLEAN, .nullable = true};
 
 /* Skipped values nested deeper than this cancel the parse. */
-#define SKIP_MAX_DEPTH (CDC_JSON_MAX_DEPTH + 4)
+#define SKIP_MAX_DEPTH CDC_JSON_PARSER_MAX_DEPTH
 
 enum { S_ROOT, S_ENV, S_VALUE, S_LIST, S_ROW, S_SKIP, S_TEXTS, S_INTS, S_DONE };
 enum { EV_NULL, EV_BOOL, EV_NUM, EV_STR, EV_KEY, EV_SMAP, EV_EMAP, EV_SARR, EV_EARR };
@@ -121,7 +121,7 @@ static int skip_event(cdc_cj_deser_t *d, int ev)
 {
     if (ev == EV_SMAP || ev == EV_SARR) {
         if (++d->skip > SKIP_MAX_DEPTH)
-            return hard(d, "JSON nested deeper than %d levels", CDC_JSON_MAX_DEPTH);
+            return hard(d, "JSON nested deeper than %d levels", SKIP_MAX_DEPTH);
     } else if (ev == EV_EMAP || ev == EV_EARR) {
         if (--d->skip == 0)
             d->state = d->skip_ret;

@@ -556,15 +556,15 @@ static int on_open(dbz_deser_t *d, char kind)
         return dbz_open_nest(d, idx, kind);
     }
     case FR_NEST:
-        if (++f->depth > CDC_JSON_MAX_DEPTH)
-            return dbz_fail(d, "JSON nested deeper than %d levels", CDC_JSON_MAX_DEPTH);
+        if (++f->depth > CDC_JSON_PARSER_MAX_DEPTH) /* the row decoder limits declared types */
+            return dbz_fail(d, "JSON nested deeper than %d levels", CDC_JSON_PARSER_MAX_DEPTH);
         if (f->abandon)
             return 1;
         return dbz_nest_rc(d, kind == '[' ? cdc_json_rowdec_start_array(d->rowdec)
                                           : cdc_json_rowdec_start_map(d->rowdec));
     case FR_SKIP:
-        if (++f->depth > CDC_JSON_MAX_DEPTH)
-            return dbz_fail(d, "JSON nested deeper than %d levels", CDC_JSON_MAX_DEPTH);
+        if (++f->depth > CDC_JSON_PARSER_MAX_DEPTH) /* the row decoder limits declared types */
+            return dbz_fail(d, "JSON nested deeper than %d levels", CDC_JSON_PARSER_MAX_DEPTH);
         return 1;
     case FR_ENV:
     case FR_TOP:

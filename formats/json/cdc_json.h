@@ -137,7 +137,11 @@ void cdc_json_parser_mark_end(cdc_json_parser_t *parser);
 
 /* ---- row decoder ---------------------------------------------------------------------- */
 
-/** Objects nested deeper than this inside one decoded row are an error. */
+/**
+ * Declared types (ROW, ARRAY, MAP) nested deeper than this are an error. JSON a
+ * column takes whole (a STRING holding an object, or a field nobody declared)
+ * may nest as deep as the parser allows, CDC_JSON_PARSER_MAX_DEPTH.
+ */
 #define CDC_JSON_MAX_DEPTH 128
 
 typedef struct cdc_json_rowdec_s cdc_json_rowdec_t;

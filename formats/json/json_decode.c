@@ -363,7 +363,7 @@ struct cdc_json_rowdec_s {
     /* capture of an object/array given for a STRING field */
     cdc_buf_t cap;
     bool cap_after_key;
-    bool cap_first[CDC_JSON_MAX_DEPTH + 2];
+    bool cap_first[CDC_JSON_PARSER_MAX_DEPTH + 2];
     char reason[400];
     char err[512];
 };
@@ -580,9 +580,9 @@ static int fail_at(cdc_json_rowdec_t *dec, int upto, const char *extra, const ch
     return -1;
 }
 
-static int fail_depth(cdc_json_rowdec_t *dec)
+static int fail_depth(cdc_json_rowdec_t *dec, int limit)
 {
-    snprintf(dec->err, sizeof(dec->err), "JSON nested deeper than %d levels", CDC_JSON_MAX_DEPTH);
+    snprintf(dec->err, sizeof(dec->err), "JSON nested deeper than %d levels", limit);
     return -1;
 }
 
@@ -954,8 +954,9 @@ static int open_container(cdc_json_rowdec_t *dec, char kind)
     if (f->kind == F_HOST)
         return 2;
     if (f->kind == F_SKIP || f->kind == F_CAPTURE) {
-        if (dec->top + (int)f->depth >= CDC_JSON_MAX_DEPTH)
-            return fail_depth(dec);
+        /* a subtree taken whole or skipped needs no frame per level */
+        if (dec->top + (int)f->depth >= CDC_JSON_PARSER_MAX_DEPTH)
+            return fail_depth(dec, CDC_JSON_PARSER_MAX_DEPTH);
         if (f->kind == F_CAPTURE)
             cap_open(dec, f, kind == '{' ? '{' : '[');
         else
@@ -963,7 +964,7 @@ static int open_container(cdc_json_rowdec_t *dec, char kind)
         return 0;
     }
     if (dec->top >= CDC_JSON_MAX_DEPTH)
-        return fail_depth(dec);
+        return fail_depth(dec, CDC_JSON_MAX_DEPTH);
     frame_t *c = f + 1;
     uint32_t slot;
     int kid; /* which plan kid types the value */
