@@ -315,10 +315,12 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
     case K_OP:
         if (kind == 'n') {
             d->seen &= ~SEEN_OP;
+            d->op_null = true;
             return 1;
         }
         if (kind != 's')
             return dbz_fail_member(d, "op", "a string", kind);
+        d->op_null = false;
         d->oplen = len;
         memcpy(d->op, s, len < sizeof(d->op) ? len : sizeof(d->op));
         return 1;

@@ -250,6 +250,7 @@ typedef struct dbz_deser_s {
     bool status_txn;    /* "status": "BEGIN" / "END" */
     bool bare_op_norow; /* schema-include, no payload, op "t" or "m": nothing to decode */
     bool schema_null, payload_null;
+    bool op_null;        /* "op": null was given (an error that says so, not "missing") */
     uint8_t schema_kind; /* 1 heartbeat/transaction/schema-change root schema name */
     size_t schema_start, schema_end;
     size_t payload_start, payload_end;

@@ -315,7 +315,10 @@ static int no_op(dbz_deser_t *d)
                     "'true'");
         return -1;
     }
-    dbz_fail(d, "field \"op\" is missing");
+    if (d->op_null)
+        dbz_fail(d, "field \"op\" is null, expected \"c\", \"r\", \"u\" or \"d\"");
+    else
+        dbz_fail(d, "field \"op\" is missing");
     return -1;
 }
 

@@ -178,7 +178,7 @@ static void reset_message(dbz_deser_t *d, cdc_batch_t *out, const char *msg, siz
     d->have_ts = d->have_src_ts = false;
     d->src_db.flags = d->src_schema.flags = d->src_table.flags = CDC_V_NULL;
     d->status_txn = d->bare_op_norow = false;
-    d->schema_null = d->payload_null = false;
+    d->schema_null = d->payload_null = d->op_null = false;
     d->schema_kind = 0;
     d->schema_start = d->schema_end = 0;
     d->payload_deferred = false;

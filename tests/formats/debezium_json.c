@@ -1485,6 +1485,9 @@ Test(errors, envelope)
                  E "unknown \"op\" value \"x\"");
     expect_error(PRODUCTS, NULL, "{\"before\":null,\"after\":{\"id\":1}}",
                  E "field \"op\" is missing");
+    /* regress_op_null (issue 18, 5): a null "op" was reported as missing */
+    expect_error(PRODUCTS, NULL, "{\"before\":null,\"after\":{\"id\":1},\"op\":null}",
+                 E "field \"op\" is null, expected \"c\", \"r\", \"u\" or \"d\"");
     expect_error(PRODUCTS, NULL, "{\"after\":{\"id\":1},\"op\":1}",
                  E "field \"op\": expected a string, found a number");
     expect_error(PRODUCTS, NULL, "{\"after\":[1],\"op\":\"c\"}",
