@@ -122,11 +122,22 @@ void cdc_json_found_text(char kind, const char *s, size_t len, char *buf, size_t
                 shown--; /* do not split a UTF-8 sequence */
             cut = true;
         }
-        if (kind == '#')
+        if (kind == '#') {
             cdc_json_bput(buf, cap, pos, "found number %.*s%s", (int)shown, s, cut ? "..." : "");
-        else
-            cdc_json_bput(buf, cap, pos, "found string \"%.*s%s\"", (int)shown, s,
-                          cut ? "..." : "");
+            return;
+        }
+        /* control characters as JSON escapes: a NUL used to end the message there */
+        cdc_json_bput(buf, cap, pos, "found string \"");
+        size_t from = 0;
+        for (size_t i = 0; i <= shown; i++) {
+            if (i < shown && (unsigned char)s[i] >= 0x20)
+                continue;
+            cdc_json_bput(buf, cap, pos, "%.*s", (int)(i - from), s + from);
+            if (i < shown)
+                cdc_json_bput(buf, cap, pos, "\\u%04x", (unsigned)(unsigned char)s[i]);
+            from = i + 1;
+        }
+        cdc_json_bput(buf, cap, pos, "%s\"", cut ? "..." : "");
         return;
     }
     default:

@@ -47,6 +47,19 @@ typedef struct line_reader {
 } line_reader_t;
 
 /* Returns the next line without its '\n' (valid until the next call), or NULL at end. */
+
+/* Message bytes for an error's DETAIL: control bytes (a NUL ended the text there) as \xNN. */
+static void put_shown(FILE *f, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else
+            fputc(c, f);
+    }
+}
+
 static const char *next_line(line_reader_t *r, size_t *len)
 {
     for (;;) {
@@ -239,8 +252,9 @@ static int decode_lines(const cdc_decode_args_t *args, const cdc_format_factory_
                 fflush(out);
                 fprintf(errout, "cdcflow: error: cannot decode line %llu: %s\n",
                         (unsigned long long)lineno, cdc_buf_cstr(&deser->errmsg));
-                fprintf(errout, "DETAIL: message: %.*s%s\n", (int)(len > 200 ? 200 : len), line,
-                        len > 200 ? "..." : "");
+                fputs("DETAIL: message: ", errout);
+                put_shown(errout, line, len > 200 ? 200 : len);
+                fprintf(errout, "%s\n", len > 200 ? "..." : "");
                 fprintf(errout, "CONTEXT: format \"%s\", %s line %llu\n", fmt->identifier,
                         input_name(args), (unsigned long long)lineno);
             }
