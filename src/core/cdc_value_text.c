@@ -651,6 +651,87 @@ static int from_bool(const char *s, size_t len, unsigned flags, cdc_value_t *out
     return CDC_TEXT_OK;
 }
 
+/*
+ * A checked number token (JSON's -?int(.frac)?([eE][+-]?exp)?) whose value is an
+ * integer, exactly: 1e2 and 100.0 are 100, 1.5 and 1e-1 are not integers (-1);
+ * beyond 64 bits is -2. No floating point: the digits are shifted by the exponent.
+ */
+static int number_exact_i64(const char *s, size_t len, int64_t *out)
+{
+    size_t i = 0;
+    bool neg = i < len && s[i] == '-';
+    if (neg || (i < len && s[i] == '+'))
+        i++;
+    char digits[24];
+    size_t nd = 0;     /* significant digits kept (leading zeros dropped) */
+    int64_t shift = 0; /* the value is digits * 10^shift */
+    bool frac = false, any = false;
+    for (; i < len && s[i] != 'e' && s[i] != 'E'; i++) {
+        if (s[i] == '.') {
+            if (frac)
+                return -1;
+            frac = true;
+            continue;
+        }
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        any = true;
+        if (frac)
+            shift--;
+        if (nd == 0 && s[i] == '0')
+            continue;
+        if (nd == sizeof(digits)) { /* more significant digits than 64 bits hold... */
+            if (s[i] != '0')
+                return frac ? -1 : -2; /* ...unless they are trailing zeros of a fraction */
+            shift++;
+            continue;
+        }
+        digits[nd++] = s[i];
+    }
+    if (!any)
+        return -1;
+    if (i < len) { /* the exponent */
+        i++;
+        bool eneg = i < len && s[i] == '-';
+        if (i < len && (s[i] == '-' || s[i] == '+'))
+            i++;
+        if (i == len)
+            return -1;
+        int64_t e = 0;
+        for (; i < len; i++) {
+            if (s[i] < '0' || s[i] > '9')
+                return -1;
+            if (e < 100000)
+                e = e * 10 + (s[i] - '0');
+        }
+        shift += eneg ? -e : e;
+    }
+    while (nd > 0 && shift < 0 && digits[nd - 1] == '0') { /* 100.0, 1000e-2 */
+        nd--;
+        shift++;
+    }
+    if (nd == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (shift < 0)
+        return -1; /* a fraction is left */
+    if ((int64_t)nd + shift > 19)
+        return -2;
+    uint64_t v = 0;
+    for (size_t k = 0; k < nd; k++)
+        v = v * 10 + (uint64_t)(digits[k] - '0');
+    for (int64_t k = 0; k < shift; k++) {
+        if (v > UINT64_MAX / 10)
+            return -2;
+        v *= 10;
+    }
+    if (v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
+        return -2;
+    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return 0;
+}
+
 static int from_int(const cdc_type_t *t, const char *s, size_t len, unsigned flags,
                     cdc_value_t *out, const char **why)
 {
@@ -689,6 +770,8 @@ static int from_int(const cdc_type_t *t, const char *s, size_t len, unsigned fla
     if (!(flags & (CDC_TEXT_PG | CDC_TEXT_NUMBER)))
         cdc_text_trim(&s, &len);
     int rc = cdc_text_parse_i64(s, len, &v);
+    if (rc == -1 && (flags & CDC_TEXT_NUMBER))
+        rc = number_exact_i64(s, len, &v); /* 1e2, 100.0: an integer written otherwise */
     if (rc == -1)
         return bad(why, "not an integer");
     if (rc == -2)

@@ -173,6 +173,14 @@ T(int64_limits_are_exact)
         "+I[-9223372036854775808, 9223372036854775807, 9007199254740993]");
 }
 
+/* regress_json_exponent_integers (issue 18, 5): Flink reads 1e2 into an INT; so do we, and any
+   number token whose value is an integer, exactly (1.5 stays an error) */
+T(integers_written_with_exponent_or_fraction)
+{
+    open_fmt("ROW<a INT, b BIGINT, c TINYINT>", NULL);
+    cr_assert_str_eq(decode("{\"a\":1e2,\"b\":1.0,\"c\":-1.27E2}"), "+I[100, 1, -127]");
+}
+
 T(integer_range_errors)
 {
     open_fmt("ROW<bi BIGINT, ti TINYINT, i INT>", NULL);
@@ -188,8 +196,9 @@ T(integer_range_errors)
                      "ERROR: field \"ti\": value -129 does not fit TINYINT");
     cr_assert_str_eq(decode("{\"i\":2147483648}"),
                      "ERROR: field \"i\": value 2147483648 does not fit INT");
-    cr_assert_str_eq(decode("{\"i\":1.0}"), "ERROR: field \"i\": expected INT, found number 1.0");
-    cr_assert_str_eq(decode("{\"i\":1e2}"), "ERROR: field \"i\": expected INT, found number 1e2");
+    cr_assert_str_eq(decode("{\"i\":1.5}"), "ERROR: field \"i\": expected INT, found number 1.5");
+    cr_assert_str_eq(decode("{\"i\":1e-2}"), "ERROR: field \"i\": expected INT, found number 1e-2");
+    cr_assert_str_eq(decode("{\"i\":3e9}"), "ERROR: field \"i\": value 3e9 does not fit INT");
     cr_assert_str_eq(decode("{\"i\":\"abc\"}"),
                      "ERROR: field \"i\": expected INT, found string \"abc\"");
     cr_assert_str_eq(decode("{\"i\":true}"),

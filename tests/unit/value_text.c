@@ -436,3 +436,47 @@ Test(value_text, parse_i64_fast_and_slow_paths)
             cr_expect_eq(v, cases[i].v, "\"%s\": %lld", cases[i].s, (long long)v);
     }
 }
+
+/* regress_json_exponent_integers (issue 18, 5): a number token whose value is an integer is one
+   for the integer types however it is written (Flink reads 1e2 as 100); a fraction is not */
+Test(value_text, number_tokens_written_with_exponent_or_fraction)
+{
+    static const struct {
+        const char *type, *s;
+        int rc;
+        int64_t v;
+    } cases[] = {
+        {"BIGINT", "1e2", CDC_TEXT_OK, 100},
+        {"BIGINT", "1E+2", CDC_TEXT_OK, 100},
+        {"BIGINT", "100.0", CDC_TEXT_OK, 100},
+        {"BIGINT", "100e-2", CDC_TEXT_OK, 1},
+        {"BIGINT", "-2.5e1", CDC_TEXT_OK, -25},
+        {"BIGINT", "0.0e99", CDC_TEXT_OK, 0},
+        {"BIGINT", "-0e0", CDC_TEXT_OK, 0},
+        {"BIGINT", "9.223372036854775807e18", CDC_TEXT_OK, INT64_MAX},
+        {"BIGINT", "-9.223372036854775808e18", CDC_TEXT_OK, INT64_MIN},
+        {"BIGINT", "9.223372036854775808e18", CDC_TEXT_RANGE, 0},
+        {"BIGINT", "1e400", CDC_TEXT_RANGE, 0},
+        {"BIGINT", "1.5", CDC_TEXT_BAD, 0},
+        {"BIGINT", "1e-1", CDC_TEXT_BAD, 0},
+        {"BIGINT", "1.0000000000000000000000000001", CDC_TEXT_BAD, 0},
+        {"INT", "3e9", CDC_TEXT_RANGE, 0},
+        {"TINYINT", "1.27e2", CDC_TEXT_OK, 127},
+        {"TINYINT", "1.28e2", CDC_TEXT_RANGE, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cdc_value_t v;
+        const char *why;
+        int rc = conv(cases[i].type, cases[i].s, CDC_TEXT_NUMBER, &v, &why);
+        cr_expect_eq(rc, cases[i].rc, "%s %s: rc %d (%s)", cases[i].type, cases[i].s, rc,
+                     why ? why : "");
+        if (rc == CDC_TEXT_OK)
+            cr_expect_eq(v.v.i, cases[i].v, "%s %s: %lld", cases[i].type, cases[i].s,
+                         (long long)v.v.i);
+    }
+    /* only number tokens: as text, "1e2" is no integer (CAST and the string forms stay strict) */
+    cdc_value_t v;
+    const char *why;
+    cr_expect_eq(conv("BIGINT", "1e2", 0, &v, &why), CDC_TEXT_BAD);
+    cr_expect_eq(conv("BIGINT", "1e2", CDC_TEXT_CAST, &v, &why), CDC_TEXT_BAD);
+}
