@@ -326,6 +326,15 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
         return 1;
     case K_BEFORE:
     case K_AFTER:
+        if (kind == 's') /* Debezium's MongoDB connector: the document as JSON text */
+            return dbz_fail(d,
+                            "field \"%s\" is a string, as Debezium's MongoDB connector writes "
+                            "documents (extended JSON text); debezium-json reads the relational "
+                            "connectors' events only. Add Debezium's ExtractNewDocumentState "
+                            "transform (io.debezium.connector.mongodb.transforms."
+                            "ExtractNewDocumentState) to the connector and read the topic with "
+                            "'format' = 'json'",
+                            f->key == K_BEFORE ? "before" : "after");
         if (kind != 'n')
             return dbz_fail_member(d, f->key == K_BEFORE ? "before" : "after", "an object or null",
                                    kind);

@@ -1485,6 +1485,16 @@ Test(errors, envelope)
                  E "unknown \"op\" value \"x\"");
     expect_error(PRODUCTS, NULL, "{\"before\":null,\"after\":{\"id\":1}}",
                  E "field \"op\" is missing");
+    /* regress_mongodb_event (issue 18, 5): a MongoDB event says what it is and what to use */
+    expect_error(
+        PRODUCTS, NULL,
+        "{\"after\":\"{\\\"_id\\\": {\\\"$oid\\\": \\\"5d1b\\\"}}\",\"patch\":null,"
+        "\"source\":{\"connector\":\"mongodb\",\"collection\":\"customers\"},\"op\":\"c\"}",
+        E "field \"after\" is a string, as Debezium's MongoDB connector writes documents "
+          "(extended JSON text); debezium-json reads the relational connectors' events "
+          "only. Add Debezium's ExtractNewDocumentState transform "
+          "(io.debezium.connector.mongodb.transforms.ExtractNewDocumentState) to the "
+          "connector and read the topic with 'format' = 'json'");
     /* regress_op_null (issue 18, 5): a null "op" was reported as missing */
     expect_error(PRODUCTS, NULL, "{\"before\":null,\"after\":{\"id\":1},\"op\":null}",
                  E "field \"op\" is null, expected \"c\", \"r\", \"u\" or \"d\"");
