@@ -88,8 +88,11 @@ typedef struct cdc_source_pos_s {
     bool txn_end;   /* it ended a transaction (XID, a QUERY but BEGIN; Commit): pos follows it */
     bool in_txn;    /* a transaction is open: a stop here would cut it */
     bool heartbeat; /* mysql-binlog: an idle server's HEARTBEAT (input=events; not decoded) */
-    bool rotate;    /* mysql-binlog: a ROTATE to a new file (not the artificial one starting a
-                       dump); file and pos say where the next event is */
+    bool rotate;    /* mysql-binlog: a ROTATE to a new file: a real one, or an artificial one
+                       naming another file (a dump going on past a file that ends with STOP),
+                       not the one starting a dump; file and pos say where the next event is */
+    bool file_end;  /* mysql-binlog: a STOP: the server stopped, this file ends without a
+                       ROTATE, and the next event is at the start of the next file */
 } cdc_source_pos_t;
 
 typedef struct cdc_deser_ops_s {

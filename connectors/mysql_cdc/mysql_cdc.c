@@ -449,12 +449,40 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
     return 0;
 }
 
+/* The binlog file after `cur` in SHOW BINARY LOGS, into r->file at position 4. */
+static int next_binlog(mc_reader_t *r, const char *cur, cdc_error_t **err)
+{
+    if (mysql_query(r->sql, "SHOW BINARY LOGS"))
+        return my_fail(err, r->sql, "SHOW BINARY LOGS");
+    MYSQL_RES *res = mysql_store_result(r->sql);
+    MYSQL_ROW row;
+    bool seen = false, found = false;
+    while (res && (row = mysql_fetch_row(res)) && !found) {
+        if (seen && row[0]) {
+            snprintf(r->file, sizeof(r->file), "%s", row[0]);
+            found = true;
+        }
+        seen = seen || (row[0] && strcmp(row[0], cur) == 0);
+    }
+    mysql_free_result(res);
+    if (!found)
+        return cdc_error_set(err, CDC_ERR_REMOTE,
+                             "mysql-cdc: binlog %s ends with the server's STOP, and SHOW BINARY "
+                             "LOGS lists no file after it",
+                             cur);
+    r->start_pos = 4;
+    return 0;
+}
+
 static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     while (out->n < max_rows) {
         MARIADB_RPL_EVENT *ev = mariadb_rpl_fetch(r->rpl, NULL);
         if (!ev) {
             my_fail(err, r->repl, "reading the binlog stream");
+            if (err && *err && r->sp && r->sp->file)
+                cdc_error_add_context(*err, "after binlog %s:%llu", r->sp->file,
+                                      (unsigned long long)r->sp->pos);
             return CDC_POLL_ERROR;
         }
         if (r->nheld == r->capheld) {
@@ -473,6 +501,15 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
         const cdc_source_pos_t *sp = r->sp;
         if (sp->heartbeat)
             break; /* the server is idle: give the runtime a turn */
+        if (sp->file_end) {
+            /* the server stopped here: the file ends with STOP and the dump would go on in
+               the next one, which libmariadb 3.3 fails on as after a ROTATE ("Malformed
+               packet", mostly under load): the dump is opened again at the next file */
+            if (next_binlog(r, sp->file ? sp->file : r->file, err) < 0)
+                return CDC_POLL_ERROR;
+            r->reopen = true;
+            break;
+        }
         if (sp->rotate) {
             /* libmariadb 3.3 fails to parse the next file's events in the same dump
              * ("Malformed packet"), so the dump is opened again at the new file, as a restart

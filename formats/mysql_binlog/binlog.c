@@ -87,6 +87,7 @@ typedef struct bl_deser {
     int64_t dt_offset_ms; /* the zone's offset from UTC */
     bool file_input;
     char *file;      /* current binlog file name */
+    bool new_file;   /* the last ROTATE named another file than the one before */
     uint64_t offset; /* position of the next byte in the current file */
     int magic_have;
     cdc_buf_t pending; /* an event cut by a piece boundary */
@@ -840,6 +841,9 @@ static int on_rotate(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *nex
         len -= 4;
     if (len == 0 || memchr(name, 0, len))
         return fail(d, "bad file name");
+    /* the first name learned is no move; later, another name is (also from an artificial
+       ROTATE: a dump past a file that ends without one, e.g. with STOP, goes on in the next) */
+    d->new_file = d->file && (strlen(d->file) != len || memcmp(d->file, name, len) != 0);
     free(d->file);
     d->file = cdc_xstrndup(name, len);
     *next_pos = pos;
@@ -888,9 +892,11 @@ static void follow(bl_deser_t *d, const uint8_t *ev, size_t end, uint8_t type)
     sp->ts_ms = (int64_t)le(ev, 4) * 1000;
     if (type == EV_ROTATE) { /* the position in the new file; time 0: a dump's artificial one */
         sp->pos = d->offset;
-        sp->rotate = le(ev, 4) != 0;
+        sp->rotate = le(ev, 4) != 0 || d->new_file;
         return;
     }
+    if (type == EV_STOP)
+        sp->file_end = true;
     if (type == EV_MARIA_GTID) /* seq_no, domain_id; the server from the header */
         snprintf(d->gtid, sizeof(d->gtid), "%llu-%llu-%llu",
                  (unsigned long long)le(ev + HEADER_LEN + 8, 4), (unsigned long long)le(ev + 5, 4),
@@ -1092,7 +1098,7 @@ static int bl_feed(bl_deser_t *d, const uint8_t *p, size_t n, cdc_batch_t *out)
 static int bl_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
 {
     bl_deser_t *d = (bl_deser_t *)base;
-    d->spos.txn_end = d->spos.heartbeat = d->spos.rotate = false;
+    d->spos.txn_end = d->spos.heartbeat = d->spos.rotate = d->spos.file_end = false;
     if (!msg || !len) { /* the end of the input */
         d->ev_pos = d->offset;
         if (d->pending.len) {
