@@ -367,10 +367,7 @@ static int dec_to(const dbz_conv_t *cx, const cdc_type_t *t, const dec_t *d, cdc
                             (int)(tl > 60 ? 60 : tl), text, tl > 60 ? "..." : "",
                             cdc_type_root_name(t->root));
         int64_t v;
-        static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
-        static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
-        int w = t->root - CDC_T_TINYINT;
-        if (cdc_text_parse_i64(text, il, &v) < 0 || v < lo[w] || v > hi[w])
+        if (cdc_text_parse_i64(text, il, &v) < 0 || !cdc_int_fits(t->root, v))
             return does_not_fit(cx, t, text, tl);
         out->v.i = v;
         out->flags = 0;

@@ -349,11 +349,9 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
         case CDC_T_SMALLINT:
         case CDC_T_INT:
         case CDC_T_BIGINT: {
-            static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
-            static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
             f->fast = FAST_INT;
-            f->lo = lo[f->type->root - CDC_T_TINYINT];
-            f->hi = hi[f->type->root - CDC_T_TINYINT];
+            f->lo = cdc_int_min(f->type->root);
+            f->hi = cdc_int_max(f->type->root);
             break;
         }
         case CDC_T_FLOAT:

@@ -698,8 +698,6 @@ static inline uint32_t eight_digits_value(uint64_t w)
 /* A JSON integer for TINYINT..BIGINT; 1 when it needs the slow path (and its message). */
 HOT int store_integer(cdc_type_root_t root, const char *s, size_t len, cdc_value_t *dst)
 {
-    static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
-    static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
     const char *p = s, *e = s + len;
     bool neg = len && *p == '-';
     p += neg;
@@ -721,8 +719,7 @@ HOT int store_integer(cdc_type_root_t root, const char *s, size_t len, cdc_value
     if (v > (uint64_t)INT64_MAX + neg)
         return 1;
     int64_t x = neg ? (int64_t)(0 - v) : (int64_t)v;
-    int w = root - CDC_T_TINYINT;
-    if (x < lo[w] || x > hi[w])
+    if (!cdc_int_fits(root, x))
         return 1;
     dst->v.i = x;
     dst->flags = 0;

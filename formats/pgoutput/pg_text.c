@@ -352,11 +352,8 @@ const char *pg_text_parse(uint32_t oid, const char *text, size_t len, const cdc_
     if (t->root >= CDC_T_TINYINT && t->root <= CDC_T_BIGINT && oid != OID_INTERVAL) {
         /* the hot case inline: an integer that fits its column; anything else, and
            every error text, through the core's conversion below */
-        static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
-        static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
         int64_t i;
-        int w = t->root - CDC_T_TINYINT;
-        if (cdc_text_parse_i64(text, len, &i) == 0 && i >= lo[w] && i <= hi[w]) {
+        if (cdc_text_parse_i64(text, len, &i) == 0 && cdc_int_fits(t->root, i)) {
             v->v.i = i;
             return NULL;
         }

@@ -735,9 +735,6 @@ static int number_exact_i64(const char *s, size_t len, int64_t *out)
 static int from_int(const cdc_type_t *t, const char *s, size_t len, unsigned flags,
                     cdc_value_t *out, const char **why)
 {
-    static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
-    static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
-    int w = t->root - CDC_T_TINYINT;
     int64_t v;
     if (flags & CDC_TEXT_MYSQL) { /* strtoll's rules: leading blanks, no range check */
         if (len >= 128)
@@ -776,7 +773,7 @@ static int from_int(const cdc_type_t *t, const char *s, size_t len, unsigned fla
         return bad(why, "not an integer");
     if (rc == -2)
         return range(why, "integer out of range");
-    if (v < lo[w] || v > hi[w])
+    if (!cdc_int_fits(t->root, v))
         return range(why, "integer out of range of the column type");
     out->v.i = v;
     return CDC_TEXT_OK;

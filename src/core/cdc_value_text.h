@@ -93,6 +93,27 @@ static inline void cdc_text_trim(const char **s, size_t *len)
         (*len)--;
 }
 
+/** The smallest and largest value of an integer type (root TINYINT, SMALLINT, INT, BIGINT). */
+static inline int64_t cdc_int_min(cdc_type_root_t root)
+{
+    return root == CDC_T_TINYINT    ? INT8_MIN
+           : root == CDC_T_SMALLINT ? INT16_MIN
+           : root == CDC_T_INT      ? INT32_MIN
+                                    : INT64_MIN;
+}
+static inline int64_t cdc_int_max(cdc_type_root_t root)
+{
+    return root == CDC_T_TINYINT    ? INT8_MAX
+           : root == CDC_T_SMALLINT ? INT16_MAX
+           : root == CDC_T_INT      ? INT32_MAX
+                                    : INT64_MAX;
+}
+/** Whether v fits the integer type root. */
+static inline bool cdc_int_fits(cdc_type_root_t root, int64_t v)
+{
+    return v >= cdc_int_min(root) && v <= cdc_int_max(root);
+}
+
 /* cdc_text_parse_i64 beyond its inline fast path (19 digits and more, or no digit). */
 int cdc_text_parse_i64_slow(const char *s, size_t len, int64_t *out);
 

@@ -6,6 +6,7 @@
  * cdc_pipe_destroy.
  */
 #include "cdc_pipe_int.h"
+#include "cdc_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -259,14 +260,6 @@ static int join_row(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_row_t *row, cdc_bat
     return 0;
 }
 
-static void now_ts(cdc_ts_t *ts)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    ts->millis = (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-    ts->nanos = 0;
-}
-
 int cdc_pipe_transform(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc_batch_t *out,
                        uint64_t *skipped, char *errbuf, size_t errlen)
 {
@@ -298,7 +291,7 @@ int cdc_pipe_transform(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc
                         goto bad_row;
                 } else if (p->col_proctime && p->col_proctime[c]) {
                     trow->values[c].flags = 0;
-                    now_ts(&trow->values[c].v.ts);
+                    trow->values[c].v.ts = (cdc_ts_t){.millis = cdc_wall_ms()};
                 }
             }
         }
