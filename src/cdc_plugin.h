@@ -26,6 +26,7 @@
 #include "core/cdc_options.h"
 #include "core/cdc_row.h"
 #include "core/cdc_sink_buffer.h"
+#include "core/cdc_snapshot.h"
 #include "core/cdc_types.h"
 #include "core/cdc_util.h"
 #include "core/cdc_value_text.h"

@@ -947,3 +947,46 @@ cdc_row_t *cdc_row_keep(const cdc_row_t *src, const cdc_type_t *t, cdc_arena_t *
                        &row->values[i]);
     return row;
 }
+
+void cdc_row_key_bytes(const cdc_row_t *row, const int *key, int nkey, const cdc_type_t *t,
+                       cdc_buf_t *out)
+{
+    cdc_buf_clear(out);
+    for (int k = 0; k < nkey; k++) {
+        const cdc_value_t *v = &row->values[key[k]];
+        if (v->flags & CDC_V_NULL) {
+            cdc_buf_putc(out, 0);
+            continue;
+        }
+        cdc_buf_putc(out, 1);
+        switch (t->children[key[k]]->root) {
+        case CDC_T_CHAR:
+        case CDC_T_VARCHAR:
+        case CDC_T_BINARY:
+        case CDC_T_VARBINARY:
+            cdc_buf_append(out, &v->v.s.len, sizeof(v->v.s.len));
+            cdc_buf_append(out, v->v.s.ptr, v->v.s.len);
+            break;
+        case CDC_T_DECIMAL:
+            cdc_buf_append(out, &v->v.dec, sizeof(v->v.dec));
+            break;
+        case CDC_T_TIMESTAMP:
+        case CDC_T_TIMESTAMP_LTZ:
+            cdc_buf_append(out, &v->v.ts.millis, sizeof(v->v.ts.millis));
+            cdc_buf_append(out, &v->v.ts.nanos, sizeof(v->v.ts.nanos));
+            break;
+        case CDC_T_FLOAT:
+            cdc_buf_append(out, &v->v.f, sizeof(v->v.f));
+            break;
+        case CDC_T_DOUBLE:
+            cdc_buf_append(out, &v->v.d, sizeof(v->v.d));
+            break;
+        case CDC_T_BOOLEAN:
+            cdc_buf_putc(out, v->v.b ? 1 : 0);
+            break;
+        default: /* integers, DATE, TIME */
+            cdc_buf_append(out, &v->v.i, sizeof(v->v.i));
+            break;
+        }
+    }
+}

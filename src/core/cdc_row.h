@@ -189,6 +189,13 @@ void cdc_value_keep(cdc_arena_t *arena, const cdc_type_t *t, const cdc_value_t *
 /** A copy of row (of ROW type t) and everything it points to, in arena. */
 cdc_row_t *cdc_row_keep(const cdc_row_t *src, const cdc_type_t *t, cdc_arena_t *arena);
 
+/**
+ * Replaces out with the key bytes of row's columns key[0..nkey) (types from the
+ * ROW type t): equal keys give equal bytes, for hashing (ChangelogNormalize, the
+ * lookup cache, the snapshot's reconciliation).
+ */
+void cdc_row_key_bytes(const cdc_row_t *row, const int *key, int nkey, const cdc_type_t *t,
+                       cdc_buf_t *out);
 void cdc_row_print(cdc_buf_t *out, const cdc_row_t *row, const cdc_type_t *row_type);
 /** Writes v in decimal ("-42"); returns the length; buf >= 21 bytes. */
 int cdc_int64_format(int64_t v, char *buf);

@@ -1,10 +1,11 @@
 /*
- * cdc_util.h — tiny helpers every part needs: clocks and hex digits. Inline,
+ * cdc_util.h — tiny helpers every part needs: clocks, a hash and hex digits. Inline,
  * so hot paths pay nothing for calling them.
  */
 #ifndef CDC_UTIL_H
 #define CDC_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -30,6 +31,18 @@ static inline int64_t cdc_wall_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/** FNV-1a hash of n bytes (hash tables of key bytes). */
+static inline uint64_t cdc_hash_bytes(const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
 }
 
 /** The value of hex digit c (either case), or -1. */

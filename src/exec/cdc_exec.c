@@ -111,7 +111,7 @@ static int lookup_rows(cdc_pipe_split_t *ps, const cdc_row_t *row, cdc_arena_t *
     }
     if (ps->cache) {
         cdc_row_t keyrow = {.arity = (uint32_t)j->nkeys, .values = ps->keys};
-        cdc_pipe_key_bytes(&keyrow, j->key_idx, j->nkeys, j->key_type, &ps->keybuf);
+        cdc_row_key_bytes(&keyrow, j->key_idx, j->nkeys, j->key_type, &ps->keybuf);
         if (cdc_lookup_cache_get(ps->cache, ps->keybuf.data, ps->keybuf.len, rows, n)) {
             *cached = true;
             return 0;

@@ -1,56 +1,12 @@
 /*
  * cdc_normalize.c — ChangelogNormalize, the keyed state that turns upserts
  * (and duplicated CDC events) into a proper changelog: the last row per
- * primary key in an open-addressing hash table, and the key bytes of a row
- * (also the lookup cache's keys).
+ * primary key in an open-addressing hash table (keys: cdc_row_key_bytes).
  */
 #include "cdc_pipe_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-void cdc_pipe_key_bytes(const cdc_row_t *row, const int *key, int nkey, const cdc_type_t *t,
-                        cdc_buf_t *out)
-{
-    cdc_buf_clear(out);
-    for (int k = 0; k < nkey; k++) {
-        const cdc_value_t *v = &row->values[key[k]];
-        if (v->flags & CDC_V_NULL) {
-            cdc_buf_putc(out, 0);
-            continue;
-        }
-        cdc_buf_putc(out, 1);
-        switch (t->children[key[k]]->root) {
-        case CDC_T_CHAR:
-        case CDC_T_VARCHAR:
-        case CDC_T_BINARY:
-        case CDC_T_VARBINARY:
-            cdc_buf_append(out, &v->v.s.len, sizeof(v->v.s.len));
-            cdc_buf_append(out, v->v.s.ptr, v->v.s.len);
-            break;
-        case CDC_T_DECIMAL:
-            cdc_buf_append(out, &v->v.dec, sizeof(v->v.dec));
-            break;
-        case CDC_T_TIMESTAMP:
-        case CDC_T_TIMESTAMP_LTZ:
-            cdc_buf_append(out, &v->v.ts.millis, sizeof(v->v.ts.millis));
-            cdc_buf_append(out, &v->v.ts.nanos, sizeof(v->v.ts.nanos));
-            break;
-        case CDC_T_FLOAT:
-            cdc_buf_append(out, &v->v.f, sizeof(v->v.f));
-            break;
-        case CDC_T_DOUBLE:
-            cdc_buf_append(out, &v->v.d, sizeof(v->v.d));
-            break;
-        case CDC_T_BOOLEAN:
-            cdc_buf_putc(out, v->v.b ? 1 : 0);
-            break;
-        default: /* integers, DATE, TIME */
-            cdc_buf_append(out, &v->v.i, sizeof(v->v.i));
-            break;
-        }
-    }
-}
 
 /*
  * The state: an open-addressing hash table from key bytes to the last row of
@@ -76,16 +32,6 @@ struct cdc_norm_state_s {
     cdc_buf_t key;
 };
 
-static uint64_t hash_bytes(const char *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)p[i];
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static norm_entry_t *norm_find(cdc_norm_state_t *st, const char *key, size_t len, bool insert)
 {
     if (insert && (st->used + 1) * 4 >= st->cap * 3) {
@@ -101,7 +47,7 @@ static norm_entry_t *norm_find(cdc_norm_state_t *st, const char *key, size_t len
         for (size_t i = 0; i < ocap; i++) {
             if (!old[i].key || old[i].key == TOMBSTONE)
                 continue;
-            size_t j = hash_bytes(old[i].key, old[i].keylen) & (ncap - 1);
+            size_t j = cdc_hash_bytes(old[i].key, old[i].keylen) & (ncap - 1);
             while (st->slots[j].key)
                 j = (j + 1) & (ncap - 1);
             st->slots[j] = old[i];
@@ -110,7 +56,7 @@ static norm_entry_t *norm_find(cdc_norm_state_t *st, const char *key, size_t len
     }
     if (st->cap == 0)
         return NULL;
-    size_t j = hash_bytes(key, len) & (st->cap - 1);
+    size_t j = cdc_hash_bytes(key, len) & (st->cap - 1);
     norm_entry_t *free_slot = NULL;
     for (;;) {
         norm_entry_t *e = &st->slots[j];
@@ -178,7 +124,7 @@ static bool rows_equal(const cdc_row_t *a, const cdc_row_t *b, const cdc_type_t 
 int cdc_norm_row(cdc_pipe_t *p, const cdc_row_t *row, cdc_arena_t *arena, cdc_row_t **outs)
 {
     cdc_norm_state_t *st = p->norm;
-    cdc_pipe_key_bytes(row, p->norm_key, p->nnorm_key, p->table_type, &st->key);
+    cdc_row_key_bytes(row, p->norm_key, p->nnorm_key, p->table_type, &st->key);
     int n = 0;
     if (row->kind == CDC_INSERT || row->kind == CDC_UPDATE_AFTER) {
         norm_entry_t *e = norm_find(st, st->key.data, st->key.len, true);

@@ -31,14 +31,6 @@ struct cdc_lookup_join_s {
     char *explain; /* "table=[[..]], joinType=[..], lookup=[..], ..." */
 };
 
-/**
- * Key bytes of a row: the values of fields key[0..nkey) (of row type t) in a
- * self-delimiting binary form, written over `out` (cleared first; it keeps
- * its capacity).
- */
-void cdc_pipe_key_bytes(const cdc_row_t *row, const int *key, int nkey, const cdc_type_t *t,
-                        cdc_buf_t *out);
-
 /** A new, empty ChangelogNormalize state for rows of `type` (borrowed: it must outlive it). */
 cdc_norm_state_t *cdc_norm_new(const cdc_type_t *type);
 
