@@ -18,11 +18,14 @@
  * when the server is idle.
  *
  * scan.startup.mode:
- *  - initial: a consistent-read transaction (START TRANSACTION WITH CONSISTENT
- *    SNAPSHOT) reads the table as +I rows, and MariaDB's binlog_snapshot_file
- *    and binlog_snapshot_position give the binlog position of exactly that
- *    snapshot; the stream starts there, so no change is lost or doubled at
- *    the seam (MariaDB; MySQL has no such status variables).
+ *  - initial: the tables read in chunks while the stream runs (the DBLog
+ *    watermark algorithm of the core's cdc_snapshot.h): the stream starts at
+ *    SHOW MASTER STATUS, and each chunk is one plain SELECT by key (no lock, no
+ *    long transaction; MySQL 8 and MariaDB alike). On MariaDB the chunk's
+ *    SELECT runs in a consistent-read transaction whose binlog_snapshot_file/
+ *    _position are its exact watermark; on MySQL SHOW MASTER STATUS after the
+ *    SELECT is. Splits other than the first read chunks in parallel
+ *    (scan.parallelism); the first reads the stream and emits.
  *  - latest-offset: SHOW MASTER STATUS, then stream.
  *  - specific-offset: scan.startup.specific-offset.file / .pos, or .gtid-set
  *    (MariaDB @slave_connect_state: the server seeks the position itself).
@@ -38,11 +41,13 @@
  * renamed), and a reader that finds the file resumes there instead of
  * following scan.startup.mode. A transaction cut by a poll is read again after
  * a restart (at least once), never lost. A job killed before its first commit
- * (in the snapshot) takes a new snapshot when restarted.
+ * (in the snapshot) takes a new snapshot when restarted; later, the position
+ * file also holds the snapshot's state (the tables and the chunks not yet
+ * emitted), so a restart reads only what is left.
  * With a position file the reader also offers the two-phase commit
  * (cdc_plugin.h): the checkpoint id is stored with the position, and the
- * runtime commits only at a transaction's end (at_boundary; never inside the
- * snapshot), so a sink with the other half (filesystem) gets every change
+ * runtime commits only at a transaction's end (at_boundary; never inside a
+ * chunk's rows), so a sink with the other half (filesystem) gets every change
  * exactly once across crashes.
  */
 #include <mysql.h>
@@ -104,11 +109,35 @@ static const cdc_option_def_t mc_options[] = {
      .type = CDC_OPT_ENUM,
      .default_value = "initial",
      .enum_values = mc_modes,
-     .description = "'initial': a consistent snapshot of the tables (+I), then the binlog from "
-                    "the snapshot's position (MariaDB); 'latest-offset': only changes from now; "
+     .description = "'initial': the tables read in chunks (+I) while the binlog streams from "
+                    "where it stood at the start (lock-free; MySQL and MariaDB); "
+                    "'latest-offset': only changes from now; "
                     "'specific-offset': from scan.startup.specific-offset.file/.pos or "
                     ".gtid-set; 'timestamp': changes made at or after "
                     "scan.startup.timestamp-millis (reads the binlog from its oldest file)."},
+    {.key = "scan.incremental.snapshot.chunk.size",
+     .type = CDC_OPT_INT,
+     .default_value = "8096",
+     .min = 1,
+     .max = 10000000,
+     .description = "Rows per chunk of the snapshot: one SELECT each, held in memory until the "
+                    "stream passes its high watermark."},
+    {.key = "scan.incremental.snapshot.chunk.key-column",
+     .type = CDC_OPT_STRING,
+     .description = "Column the snapshot's chunks are cut by (a declared column, unique and NOT "
+                    "NULL in every table). Default: the declared PRIMARY KEY, else the first "
+                    "table's primary key. A table without either gets an error."},
+    {.key = "scan.newly-added-table.enabled",
+     .type = CDC_OPT_BOOL,
+     .default_value = "false",
+     .description = "On a restart from a position file: snapshot the tables 'table-name' matches "
+                    "now that the saved state does not name (a table added to the pattern)."},
+    {.key = "scan.parallelism",
+     .type = CDC_OPT_INT,
+     .min = 1,
+     .max = 256,
+     .description = "Splits of the source: the first reads the binlog and emits, the others read "
+                    "snapshot chunks in parallel. Unset means the run's parallelism."},
     {.key = "scan.startup.specific-offset.gtid-set",
      .type = CDC_OPT_STRING,
      .description = "With 'specific-offset': the MariaDB GTID position already processed "
@@ -195,18 +224,28 @@ typedef struct mc_source {
     uint32_t server_id;
     int mode;
     uint64_t start_pos;
+    uint32_t chunk_size;
+    char *chunk_col;    /* scan.incremental.snapshot.chunk.key-column */
+    bool newly_added;   /* scan.newly-added-table.enabled */
+    int key[16], nkey;  /* the chunk key: indexes into schema */
+    cdc_snapshot_t *snap; /* shared by the splits; split 0 lists the tables and starts it */
 } mc_source_t;
 
-typedef enum mc_phase { MC_SNAPSHOT, MC_STREAM, MC_DONE } mc_phase_t;
+typedef enum mc_phase { MC_STREAM, MC_WORKER, MC_DONE } mc_phase_t;
 
 typedef struct mc_reader {
     cdc_reader_t base;
     mc_source_t *src;
     mc_phase_t phase;
     MYSQL *sql, *repl;
-    MYSQL_RES *snap;
-    char **snap_tables; /* "db.table" of the matched tables; rows point at them (origin) */
-    int nsnap, isnap;
+    bool mariadb;      /* the server is MariaDB (a chunk's SELECT has an exact watermark) */
+    cdc_snapshot_t *snap; /* the source's, while a snapshot runs (split 0: it emits) */
+    cdc_snap_pos_t cur;   /* split 0: where the stream stands (after the last event) */
+    int64_t t_open;       /* when the reader opened (ms) */
+    bool streamed;        /* a streamed change was emitted */
+    bool snap_logged;     /* the snapshot's end was logged */
+    cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
+    cdc_buf_t sqlbuf;
     MARIADB_RPL *rpl;
     cdc_config_t *fmt_cfg;
     cdc_deser_t *deser;
@@ -223,6 +262,8 @@ typedef struct mc_reader {
     bool reopen;      /* a real ROTATE was read: dump again from the new file */
     const cdc_source_pos_t *sp; /* the format's: file, positions, transactions */
     uint64_t checkpoint;        /* two-phase: the id stored with the position (0: none) */
+    int nsplits;
+    bool snap_saved_done; /* the finished snapshot's state is in the position file */
 } mc_reader_t;
 
 /* Where snapshot rows come from, for the metadata columns (the format fills stream rows'). */
@@ -308,7 +349,6 @@ static int query_pos(MYSQL *my, const char *sql, int fcol, int pcol, char *file,
 }
 
 static int start_stream(mc_reader_t *r, cdc_error_t **err);
-static int snapshot_table(mc_reader_t *r, cdc_error_t **err);
 
 /* The metadata values of a snapshot row (after its physical fields); strings copied into the
  * arena. */
@@ -360,20 +400,203 @@ static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, c
     }
 }
 
-static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
+/* `name` quoted as a MySQL identifier (new string). */
+static char *ident(const char *name)
 {
-    const cdc_type_t *t = r->src->schema;
-    const char *qname = r->snap_tables[r->isnap];
+    cdc_buf_t b = {0};
+    cdc_buf_putc(&b, '`');
+    for (const char *p = name; *p; p++) {
+        if (*p == '`')
+            cdc_buf_putc(&b, '`');
+        cdc_buf_putc(&b, *p);
+    }
+    cdc_buf_putc(&b, '`');
+    char *s = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    return s;
+}
+
+/* ---- snapshot chunks ------------------------------------------------------------------------ */
+
+/* MariaDB's binlog position of the consistent-read snapshot just started ("" when none). */
+static int snapshot_status(MYSQL *my, char *file, size_t flen, uint64_t *pos, cdc_error_t **err)
+{
+    const char *q = "SHOW STATUS LIKE 'binlog_snapshot_%'";
+    if (mysql_query(my, q))
+        return my_fail(err, my, q);
+    MYSQL_RES *res = mysql_store_result(my);
     MYSQL_ROW row;
-    while (out->n < max_rows && (row = mysql_fetch_row(r->snap))) {
-        unsigned long *lens = mysql_fetch_lengths(r->snap);
-        cdc_row_t *o = cdc_batch_add(out, CDC_INSERT, (uint32_t)(t->nchildren + r->src->nmd));
+    file[0] = 0;
+    *pos = 0;
+    while (res && (row = mysql_fetch_row(res))) {
+        if (row[0] && row[1] && strcasecmp(row[0], "binlog_snapshot_file") == 0)
+            snprintf(file, flen, "%s", row[1]);
+        else if (row[0] && row[1] && strcasecmp(row[0], "binlog_snapshot_position") == 0)
+            *pos = strtoull(row[1], NULL, 10);
+    }
+    mysql_free_result(res);
+    return 0;
+}
+
+/* Where the binlog ends now: SHOW MASTER STATUS (SHOW BINARY LOG STATUS on MySQL 8.4+). */
+static int query_master(MYSQL *my, char *file, size_t flen, uint64_t *pos, cdc_error_t **err)
+{
+    if (query_pos(my, "SHOW MASTER STATUS", 0, 1, file, flen, pos, err) == 0)
+        return 0;
+    if (mysql_errno(my) != 1064) /* not a syntax error: MySQL 8.4 renamed it */
+        return -1;
+    cdc_error_destroy(*err);
+    *err = NULL;
+    return query_pos(my, "SHOW BINARY LOG STATUS", 0, 1, file, flen, pos, err);
+}
+
+/* A binlog position as the snapshot compares them: the file's number, the offset. */
+static cdc_snap_pos_t binlog_pos(const char *file, uint64_t pos)
+{
+    const char *dot = file ? strrchr(file, '.') : NULL;
+    return (cdc_snap_pos_t){dot ? strtoull(dot + 1, NULL, 10) : 0, pos};
+}
+
+/* Appends the SQL literal of text t (quoted; MySQL converts it to the column's type). */
+static void put_literal(MYSQL *my, cdc_buf_t *b, const char *t)
+{
+    size_t n = strlen(t);
+    cdc_buf_grow(b, 2 * n + 3);
+    b->data[b->len++] = '\'';
+    b->len += mysql_real_escape_string(my, b->data + b->len, t, (unsigned long)n);
+    b->data[b->len++] = '\'';
+    b->data[b->len] = 0;
+}
+
+/* "(`k1`, `k2`)" or "`k1`" */
+static void put_key_cols(const mc_source_t *s, cdc_buf_t *b)
+{
+    if (s->nkey > 1)
+        cdc_buf_putc(b, '(');
+    for (int i = 0; i < s->nkey; i++) {
+        char *c = ident(s->schema->names[s->key[i]]);
+        cdc_buf_printf(b, "%s%s", i ? ", " : "", c);
+        free(c);
+    }
+    if (s->nkey > 1)
+        cdc_buf_putc(b, ')');
+}
+
+static void put_key_vals(MYSQL *my, const mc_source_t *s, cdc_buf_t *b, char *const *k)
+{
+    if (s->nkey > 1)
+        cdc_buf_putc(b, '(');
+    for (int i = 0; i < s->nkey; i++) {
+        if (i)
+            cdc_buf_puts(b, ", ");
+        put_literal(my, b, k[i]);
+    }
+    if (s->nkey > 1)
+        cdc_buf_putc(b, ')');
+}
+
+/* " FROM `db`.`t` WHERE <range> [AND (extra)]" of a read */
+static void put_from_where(MYSQL *my, const mc_source_t *s, const cdc_snap_read_t *rd,
+                           const char *qname, cdc_buf_t *b)
+{
+    const char *dot = strchr(qname, '.');
+    char *dbname = cdc_xstrndup(qname, (size_t)(dot - qname));
+    char *db = ident(dbname), *tab = ident(dot + 1);
+    cdc_buf_printf(b, " FROM %s.%s WHERE 1 = 1", db, tab);
+    free(db);
+    free(tab);
+    free(dbname);
+    if (rd->lo) {
+        cdc_buf_puts(b, " AND ");
+        put_key_cols(s, b);
+        cdc_buf_puts(b, " > ");
+        put_key_vals(my, s, b, rd->lo);
+    }
+    if (rd->hi) {
+        cdc_buf_puts(b, " AND ");
+        put_key_cols(s, b);
+        cdc_buf_puts(b, rd->hi_incl ? " <= " : " < ");
+        put_key_vals(my, s, b, rd->hi);
+    }
+    if (rd->extra)
+        cdc_buf_printf(b, " AND (%s)", rd->extra);
+}
+
+/* The metadata of a chunk's rows: the high watermark's position. */
+static void chunk_meta(const mc_source_t *s, cdc_snap_read_t *rd, const char *file, uint64_t pos)
+{
+    if (!s->nmd)
+        return;
+    const char *f = cdc_arena_strdup(&rd->rows.arena, file);
+    mc_where_t w = {.file = f, .pos = pos, .snapshot = true};
+    for (uint32_t i = 0; i < rd->rows.n; i++)
+        fill_meta(s, &rd->rows.rows[i], &w, &rd->rows.arena);
+}
+
+/*
+ * Reads one chunk with `my` (any split's connection): on MariaDB in a
+ * consistent-read transaction whose binlog_snapshot_file/_position are the
+ * exact watermark; on MySQL the SELECT alone, then SHOW MASTER STATUS as the
+ * high watermark. Hands the rows to the snapshot (filled), or abandons the
+ * read and fails.
+ */
+static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    const cdc_type_t *t = s->schema;
+    const char *qname = cdc_snapshot_table(s->snap, rd->table);
+    cdc_buf_t *sql = &r->sqlbuf;
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "SELECT ");
+    for (int i = 0; i < t->nchildren; i++) {
+        char *c = ident(t->names[i]);
+        if (t->children[i]->root == CDC_T_TIMESTAMP_LTZ) /* to UTC text */
+            cdc_buf_printf(sql, "CONVERT_TZ(%s, @@session.time_zone, '+00:00'), ", c);
+        else
+            cdc_buf_printf(sql, "%s, ", c);
+        free(c);
+    }
+    for (int k = 0; k < s->nkey; k++) { /* the key as stored, for the next chunk's bound */
+        char *c = ident(t->names[s->key[k]]);
+        cdc_buf_printf(sql, "%s%s", k ? ", " : "", c);
+        free(c);
+    }
+    put_from_where(my, s, rd, qname, sql);
+    cdc_buf_puts(sql, " ORDER BY ");
+    for (int k = 0; k < s->nkey; k++) {
+        char *c = ident(t->names[s->key[k]]);
+        cdc_buf_printf(sql, "%s%s", k ? ", " : "", c);
+        free(c);
+    }
+    cdc_buf_printf(sql, " LIMIT %u", s->chunk_size);
+    char file[512] = "";
+    uint64_t pos = 0;
+    bool exact = r->mariadb;
+    if (exact) {
+        if (run(my, "START TRANSACTION WITH CONSISTENT SNAPSHOT", err) < 0 ||
+            snapshot_status(my, file, sizeof(file), &pos, err) < 0)
+            goto fail;
+        exact = file[0] && pos >= 4; /* (else a SHOW MASTER STATUS after the SELECT) */
+    }
+    if (mysql_query(my, cdc_buf_cstr(sql))) {
+        my_fail(err, my, "a snapshot chunk's SELECT");
+        if (err && *err)
+            cdc_error_add_context(*err, "%s", cdc_buf_cstr(sql));
+        goto fail;
+    }
+    MYSQL_RES *res = mysql_use_result(my);
+    if (!res) {
+        my_fail(err, my, "reading a snapshot chunk");
+        goto fail;
+    }
+    MYSQL_ROW row;
+    uint32_t n = 0;
+    int nc = t->nchildren;
+    while ((row = mysql_fetch_row(res))) {
+        unsigned long *lens = mysql_fetch_lengths(res);
+        cdc_row_t *o = cdc_batch_add(&rd->rows, CDC_INSERT, (uint32_t)(nc + s->nmd));
         o->origin = qname;
-        if (r->src->nmd) {
-            mc_where_t w = {.file = r->file, .pos = r->start_pos, .snapshot = true};
-            fill_meta(r->src, o, &w, &out->arena);
-        }
-        for (int i = 0; i < t->nchildren; i++) {
+        for (int i = 0; i < nc; i++) {
             cdc_value_t *v = &o->values[i];
             if (!row[i])
                 continue;
@@ -381,27 +604,75 @@ static int poll_snapshot(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cd
             /* MySQL text into the declared type (zero dates become NULL) */
             const char *why = NULL;
             if (cdc_value_from_text(t->children[i], row[i], lens[i], CDC_TEXT_MYSQL | CDC_TEXT_COPY,
-                                    &out->arena, v, &why) != CDC_TEXT_OK) {
+                                    &rd->rows.arena, v, &why) != CDC_TEXT_OK) {
                 cdc_error_set(err, CDC_ERR_PARSE,
                               "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", qname,
                               t->names[i], why, (int)(lens[i] > 60 ? 60 : lens[i]), row[i]);
-                return CDC_POLL_ERROR;
+                mysql_free_result(res);
+                goto fail;
             }
         }
-    }
-    if (out->n < max_rows) { /* this table is read */
-        if (mysql_errno(r->sql)) {
-            my_fail(err, r->sql, "reading the snapshot");
-            return CDC_POLL_ERROR;
+        for (int k = 0; k < s->nkey; k++) {
+            cdc_buf_clear(&r->keytext[k]);
+            if (row[nc + k])
+                cdc_buf_append(&r->keytext[k], row[nc + k], lens[nc + k]);
+            cdc_buf_cstr(&r->keytext[k]);
         }
-        mysql_free_result(r->snap);
-        r->snap = NULL;
-        if (++r->isnap < r->nsnap)
-            return snapshot_table(r, err) < 0 ? CDC_POLL_ERROR : CDC_POLL_OK;
-        if (run(r->sql, "COMMIT", err) < 0 || start_stream(r, err) < 0)
-            return CDC_POLL_ERROR;
+        n++;
     }
-    return CDC_POLL_OK;
+    if (mysql_errno(my)) {
+        my_fail(err, my, "reading a snapshot chunk");
+        mysql_free_result(res);
+        goto fail;
+    }
+    mysql_free_result(res);
+    if (exact && run(my, "COMMIT", err) < 0)
+        goto fail;
+    if (!exact && query_master(my, file, sizeof(file), &pos, err) < 0)
+        goto fail;
+    rd->hw = binlog_pos(file, pos);
+    rd->exact = exact;
+    chunk_meta(s, rd, file, pos);
+    char *last[16];
+    for (int k = 0; k < s->nkey; k++)
+        last[k] = r->keytext[k].data;
+    cdc_snapshot_filled(s->snap, rd, n >= s->chunk_size ? last : NULL);
+    return 0;
+fail:
+    if (r->mariadb)
+        mysql_query(my, "ROLLBACK");
+    cdc_snapshot_abandon(s->snap, rd);
+    return -1;
+}
+
+/* Plans a whole integer-keyed range for the splits: its min, max and the table's row
+ * estimate. */
+static int plan_chunks(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    const char *qname = cdc_snapshot_table(s->snap, rd->table);
+    cdc_buf_t *sql = &r->sqlbuf;
+    cdc_buf_clear(sql);
+    char *c = ident(s->schema->names[s->key[0]]);
+    cdc_buf_printf(sql, "SELECT MIN(%s), MAX(%s), (SELECT TABLE_ROWS FROM "
+                        "information_schema.TABLES WHERE CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) = ",
+                   c, c);
+    free(c);
+    put_literal(my, sql, qname);
+    cdc_buf_puts(sql, ")");
+    put_from_where(my, s, rd, qname, sql);
+    if (mysql_query(my, cdc_buf_cstr(sql))) {
+        my_fail(err, my, "planning the snapshot's chunks");
+        cdc_snapshot_abandon(s->snap, rd);
+        return -1;
+    }
+    MYSQL_RES *res = mysql_store_result(my);
+    MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+    if (row && row[0] && row[1])
+        cdc_snapshot_plan(s->snap, rd, strtoll(row[0], NULL, 10), strtoll(row[1], NULL, 10),
+                          row[2] ? strtod(row[2], NULL) : 0);
+    mysql_free_result(res);
+    return 0;
 }
 
 /* ---- stream --------------------------------------------------------------------------------- */
@@ -428,7 +699,11 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
     }
     if (run(r->repl, "SET @master_binlog_checksum = @@global.binlog_checksum", err) < 0 ||
         run(r->repl, "SET @mariadb_slave_capability = 4", err) < 0 ||
-        run(r->repl, "SET @master_heartbeat_period = 100000000", err) < 0)
+        run(r->repl,
+            r->snap && !cdc_snapshot_finished(r->snap)
+                ? "SET @master_heartbeat_period = 10000000" /* chunks wait for the position */
+                : "SET @master_heartbeat_period = 100000000",
+            err) < 0)
         return -1;
     r->rpl = mariadb_rpl_init(r->repl);
     if (!r->rpl)
@@ -499,6 +774,17 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
             return CDC_POLL_ERROR;
         }
         const cdc_source_pos_t *sp = r->sp;
+        if (r->snap && sp->pos) { /* where the stream stands; the snapshot sees its rows */
+            cdc_snap_pos_t at = binlog_pos(sp->file ? sp->file : r->file, sp->pos);
+            if (at.major != r->cur.major || at.minor > r->cur.minor)
+                r->cur = at;
+            cdc_snapshot_observe(r->snap, out, from, r->cur);
+        }
+        if (!r->streamed && out->n > from && r->snap) {
+            r->streamed = true;
+            cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc", "first streamed change after %lld ms",
+                    (long long)(cdc_mono_ms() - r->t_open));
+        }
         if (sp->heartbeat)
             break; /* the server is idle: give the runtime a turn */
         if (sp->file_end) {
@@ -536,6 +822,61 @@ static void release_held(mc_reader_t *r)
     r->nheld = 0;
 }
 
+/* The snapshot's end, once: its figures. */
+static void log_snapshot_end(mc_reader_t *r)
+{
+    cdc_snap_stats_t st = cdc_snapshot_stats(r->snap);
+    double secs = (double)(cdc_mono_ms() - r->t_open) / 1000.0;
+    cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc",
+            "snapshot done: %llu rows in %llu chunks in %.1f s (%.0f rows/s); %llu rows left to "
+            "the stream's newer changes, %llu chunks read again",
+            (unsigned long long)st.rows, (unsigned long long)st.chunks, secs,
+            secs > 0 ? (double)st.rows / secs : 0.0, (unsigned long long)st.reconciled,
+            (unsigned long long)st.rereads);
+    r->snap_logged = true;
+}
+
+/*
+ * Split 0 in a snapshot: emits the chunks the stream has passed; when no read
+ * is alive, reads the next chunk itself (the only reader with parallelism 1;
+ * with more, the others read and this one mostly streams).
+ */
+static int poll_chunks(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
+{
+    if (cdc_snapshot_emit(r->snap, out, max_rows, r->cur) > 0)
+        return CDC_POLL_OK;
+    if (cdc_snapshot_alive(r->snap) > 0)
+        return CDC_POLL_OK;
+    if (cdc_snapshot_finished(r->snap)) {
+        if (!r->snap_logged)
+            log_snapshot_end(r);
+        return CDC_POLL_OK;
+    }
+    r->snap_logged = false;
+    cdc_snap_read_t *rd = cdc_snapshot_take(r->snap, false, 1);
+    if (rd && read_chunk(r, r->sql, rd, err) < 0)
+        return CDC_POLL_ERROR;
+    cdc_snapshot_emit(r->snap, out, max_rows, r->cur);
+    return CDC_POLL_OK;
+}
+
+/* A split other than the first: reads chunks until the snapshot is finished. */
+static int poll_worker(mc_reader_t *r, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    cdc_snap_read_t *rd = cdc_snapshot_take(s->snap, true, 2 * r->nsplits);
+    if (!rd)
+        return cdc_snapshot_finished(s->snap) ? CDC_POLL_END : CDC_POLL_OK;
+    if (!r->sql && !(r->sql = mc_connect(s, s->tz, err))) {
+        cdc_snapshot_abandon(s->snap, rd);
+        return CDC_POLL_ERROR;
+    }
+    r->mariadb = strstr(mysql_get_server_info(r->sql), "MariaDB") != NULL;
+    if (cdc_snapshot_wants_plan(s->snap, rd) && plan_chunks(r, r->sql, rd, err) < 0)
+        return CDC_POLL_ERROR;
+    return read_chunk(r, r->sql, rd, err) < 0 ? CDC_POLL_ERROR : CDC_POLL_OK;
+}
+
 static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     mc_reader_t *r = (mc_reader_t *)base;
@@ -556,10 +897,15 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
         r->txn_pos = txn_pos;
     }
     switch (r->phase) {
-    case MC_SNAPSHOT:
-        return poll_snapshot(r, out, max_rows, err);
     case MC_STREAM:
+        if (r->snap) {
+            int rc = poll_chunks(r, out, max_rows, err);
+            if (rc != CDC_POLL_OK || out->n > 0)
+                return rc;
+        }
         return poll_stream(r, out, max_rows, err);
+    case MC_WORKER:
+        return poll_worker(r, err);
     default:
         return CDC_POLL_END;
     }
@@ -570,19 +916,32 @@ static int save_position(mc_reader_t *r, uint64_t checkpoint, cdc_error_t **err)
 {
     if (r->phase != MC_STREAM || !r->src->pos_file || !r->txn_file[0])
         return 0; /* (a GTID start knows its file at the first transaction) */
-    if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0 && checkpoint == 0)
+    bool snap_busy = r->snap && !(cdc_snapshot_finished(r->snap) && r->snap_saved_done);
+    if (r->done_pos == r->txn_pos && strcmp(r->done_file, r->txn_file) == 0 && checkpoint == 0 &&
+        !snap_busy)
         return 0;
-    char line[600];
-    int n = checkpoint ? snprintf(line, sizeof(line), "%s\t%llu\t%llu\n", r->txn_file,
-                                  (unsigned long long)r->txn_pos, (unsigned long long)checkpoint)
-                       : snprintf(line, sizeof(line), "%s\t%llu\n", r->txn_file,
-                                  (unsigned long long)r->txn_pos);
-    int rc = cdc_file_write_atomic(r->src->pos_file, line, (size_t)n, err);
+    cdc_buf_t b = {0};
+    if (checkpoint)
+        cdc_buf_printf(&b, "%s\t%llu\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos,
+                       (unsigned long long)checkpoint);
+    else
+        cdc_buf_printf(&b, "%s\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos);
+    bool finished = false;
+    if (r->snap) { /* the snapshot's tables and the chunks not emitted yet */
+        finished = cdc_snapshot_finished(r->snap);
+        cdc_buf_puts(&b, "snapshot\tv2\n");
+        for (int i = 0; i < cdc_snapshot_ntables(r->snap); i++)
+            cdc_buf_printf(&b, "table\t%s\n", cdc_snapshot_table(r->snap, i));
+        cdc_snapshot_save(r->snap, &b);
+    }
+    int rc = cdc_file_write_atomic(r->src->pos_file, b.data, b.len, err);
+    cdc_buf_free(&b);
     if (rc < 0)
         cdc_error_add_context(*err, "mysql-cdc: saving the binlog position");
     if (rc == 0) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->txn_file);
         r->done_pos = r->txn_pos;
+        r->snap_saved_done = finished;
         if (checkpoint)
             r->checkpoint = checkpoint;
     }
@@ -610,11 +969,11 @@ static uint64_t mc_last_checkpoint(cdc_reader_t *base)
     return ((mc_reader_t *)base)->checkpoint;
 }
 
-/* In the stream, outside a transaction: the snapshot is a whole only with the stream after it. */
+/* In the stream, outside a transaction, not inside a chunk's rows. */
 static bool mc_at_boundary(cdc_reader_t *base)
 {
     mc_reader_t *r = (mc_reader_t *)base;
-    return r->phase == MC_STREAM && !r->sp->in_txn;
+    return r->phase == MC_STREAM && !r->sp->in_txn && !(r->snap && cdc_snapshot_mid_read(r->snap));
 }
 
 static void mc_close(cdc_reader_t *base)
@@ -624,8 +983,8 @@ static void mc_close(cdc_reader_t *base)
         return;
     release_held(r);
     free(r->held);
-    if (r->snap)
-        mysql_free_result(r->snap);
+    if (r->snap) /* split 0 ends: so do the splits reading chunks */
+        cdc_snapshot_stop(r->snap);
     if (r->rpl)
         mariadb_rpl_close(r->rpl);
     if (r->repl)
@@ -635,9 +994,9 @@ static void mc_close(cdc_reader_t *base)
     if (r->deser)
         r->deser->ops->destroy(r->deser);
     cdc_config_destroy(r->fmt_cfg);
-    for (int i = 0; i < r->nsnap; i++)
-        free(r->snap_tables[i]);
-    free(r->snap_tables);
+    for (int i = 0; i < 16; i++)
+        cdc_buf_free(&r->keytext[i]);
+    cdc_buf_free(&r->sqlbuf);
     free(r);
 }
 
@@ -657,86 +1016,43 @@ static const cdc_reader_ops_t mc_reader_ops_2pc = {
     .at_boundary = mc_at_boundary,
 };
 
-/* The position file's "file<TAB>pos[<TAB>checkpoint]", when there is one. */
+/*
+ * The position file: "file<TAB>pos[<TAB>checkpoint]", then (since the chunked
+ * snapshot) "snapshot<TAB>v2", the tables it read ("table<TAB>db.t") and the
+ * ranges it had not emitted (cdc_snapshot_save's lines), into *state.
+ */
 static bool read_pos_file(const char *path, char *file, size_t flen, uint64_t *pos,
-                          uint64_t *checkpoint)
+                          uint64_t *checkpoint, cdc_buf_t *state)
 {
-    FILE *fp = path ? fopen(path, "r") : NULL;
-    if (!fp)
+    if (!path || access(path, F_OK) != 0)
         return false;
-    char line[600];
-    bool ok = fgets(line, sizeof(line), fp) != NULL;
-    fclose(fp);
-    char *tab = ok ? strchr(line, '\t') : NULL;
-    if (!tab || (size_t)(tab - line) >= flen)
-        return false;
-    memcpy(file, line, (size_t)(tab - line));
-    file[tab - line] = 0;
-    char *end;
-    *pos = strtoull(tab + 1, &end, 10);
-    *checkpoint = *end == '\t' ? strtoull(end + 1, NULL, 10) : 0;
-    return *pos >= 4;
-}
-
-static char *ident(MYSQL *my, const char *name)
-{
     cdc_buf_t b = {0};
-    cdc_buf_putc(&b, '`');
-    for (const char *p = name; *p; p++) {
-        if (*p == '`')
-            cdc_buf_putc(&b, '`');
-        cdc_buf_putc(&b, *p);
+    cdc_error_t *e = NULL;
+    if (cdc_file_read_all(path, &b, &e) < 0) {
+        cdc_error_destroy(e);
+        cdc_buf_free(&b);
+        return false;
     }
-    cdc_buf_putc(&b, '`');
-    (void)my;
-    char *s = cdc_xstrdup(cdc_buf_cstr(&b));
+    const char *line = cdc_buf_cstr(&b);
+    const char *nl = strchr(line, '\n');
+    const char *tab = strchr(line, '\t');
+    bool ok = tab && (!nl || tab < nl) && (size_t)(tab - line) < flen;
+    if (ok) {
+        memcpy(file, line, (size_t)(tab - line));
+        file[tab - line] = 0;
+        char *end;
+        *pos = strtoull(tab + 1, &end, 10);
+        *checkpoint = *end == '\t' ? strtoull(end + 1, NULL, 10) : 0;
+        ok = *pos >= 4;
+        if (nl)
+            cdc_buf_puts(state, nl + 1);
+    }
     cdc_buf_free(&b);
-    return s;
+    return ok;
 }
 
-static int list_tables(mc_reader_t *r, cdc_error_t **err);
-
-static int start_snapshot(mc_reader_t *r, cdc_error_t **err)
-{
-    if (run(r->sql, "START TRANSACTION WITH CONSISTENT SNAPSHOT", err) < 0)
-        return -1;
-    char *f = NULL;
-    if (mysql_query(r->sql, "SHOW STATUS LIKE 'binlog_snapshot_%'"))
-        return my_fail(err, r->sql, "SHOW STATUS LIKE 'binlog_snapshot_%'");
-    MYSQL_RES *res = mysql_store_result(r->sql);
-    MYSQL_ROW row;
-    while (res && (row = mysql_fetch_row(res))) {
-        if (row[0] && row[1] && strcmp(row[0], "Binlog_snapshot_file") == 0)
-            f = cdc_xstrdup(row[1]);
-        else if (row[0] && row[1] && strcmp(row[0], "Binlog_snapshot_position") == 0)
-            r->start_pos = strtoull(row[1], NULL, 10);
-    }
-    mysql_free_result(res);
-    if (!f || !*f || r->start_pos < 4) {
-        free(f);
-        int rc = cdc_error_set(err, CDC_ERR_REMOTE,
-                               "mysql-cdc: the server gives no binlog position of a consistent "
-                               "snapshot (binlog_snapshot_file)");
-        if (err && *err)
-            cdc_error_set_hint(*err, "'initial' needs MariaDB with log_bin; use "
-                                     "'latest-offset' or 'specific-offset' otherwise");
-        return rc;
-    }
-    snprintf(r->file, sizeof(r->file), "%s", f);
-    free(f);
-    if (list_tables(r, err) < 0)
-        return -1;
-    r->phase = MC_SNAPSHOT;
-    if (r->nsnap == 0) { /* nothing matched yet: the stream may create the tables */
-        if (run(r->sql, "COMMIT", err) < 0)
-            return -1;
-        return start_stream(r, err);
-    }
-    return snapshot_table(r, err);
-}
-
-/* The matched tables, in the consistent-read transaction (information_schema is not
- * transactional, but a table created after the snapshot has no rows in it). */
+/* The tables matched now, in name order, added to the snapshot (a whole range each). Tables
+ * created later come whole through the stream. */
 static int list_tables(mc_reader_t *r, cdc_error_t **err)
 {
     const char *q = "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE "
@@ -745,67 +1061,142 @@ static int list_tables(mc_reader_t *r, cdc_error_t **err)
         return my_fail(err, r->sql, q);
     MYSQL_RES *res = mysql_store_result(r->sql);
     MYSQL_ROW row;
-    int cap = 0;
     while (res && (row = mysql_fetch_row(res))) {
         char *name = cdc_strdup_printf("%s.%s", row[0] ? row[0] : "", row[1] ? row[1] : "");
-        if (regexec(&r->src->re, name, 0, NULL, 0) != 0) {
-            free(name);
-            continue;
-        }
-        if (r->nsnap == cap) {
-            cap = cap ? cap * 2 : 8;
-            r->snap_tables = cdc_xrealloc(r->snap_tables, (size_t)cap * sizeof(char *));
-        }
-        r->snap_tables[r->nsnap++] = name;
+        if (regexec(&r->src->re, name, 0, NULL, 0) == 0)
+            cdc_snapshot_add_table(r->src->snap, name);
+        free(name);
     }
     mysql_free_result(res);
     return 0;
 }
 
-/* Starts reading the declared columns of snapshot table isnap. */
-static int snapshot_table(mc_reader_t *r, cdc_error_t **err)
+/*
+ * The chunk key when neither chunk.key-column nor a declared PRIMARY KEY gave
+ * it: the primary key of the first table, whose columns must be declared (the
+ * stream's changes are matched to chunks by them).
+ */
+static int resolve_key(mc_reader_t *r, cdc_error_t **err)
 {
     mc_source_t *s = r->src;
-    const char *qname = r->snap_tables[r->isnap];
+    if (s->nkey > 0 || cdc_snapshot_ntables(s->snap) == 0)
+        return 0;
+    const char *qname = cdc_snapshot_table(s->snap, 0);
     const char *dot = strchr(qname, '.');
-    char *dbname = cdc_xstrndup(qname, (size_t)(dot - qname));
-    cdc_buf_t sql = {0};
-    cdc_buf_puts(&sql, "SELECT ");
-    for (int i = 0; i < s->schema->nchildren; i++) {
-        char *c = ident(r->sql, s->schema->names[i]);
-        if (s->schema->children[i]->root == CDC_T_TIMESTAMP_LTZ) /* to UTC text */
-            cdc_buf_printf(&sql, "%sCONVERT_TZ(%s, @@session.time_zone, '+00:00')", i ? ", " : "",
-                           c);
-        else
-            cdc_buf_printf(&sql, "%s%s", i ? ", " : "", c);
-        free(c);
-    }
-    char *db = ident(r->sql, dbname), *tab = ident(r->sql, dot + 1);
-    cdc_buf_printf(&sql, " FROM %s.%s", db, tab);
+    cdc_buf_t *q = &r->sqlbuf;
+    cdc_buf_clear(q);
+    cdc_buf_puts(q, "SELECT COLUMN_NAME FROM information_schema.KEY_COLUMN_USAGE WHERE "
+                    "CONSTRAINT_NAME = 'PRIMARY' AND TABLE_SCHEMA = ");
+    char *db = cdc_xstrndup(qname, (size_t)(dot - qname));
+    put_literal(r->sql, q, db);
     free(db);
-    free(tab);
-    free(dbname);
-    int rc = mysql_query(r->sql, cdc_buf_cstr(&sql)) ? my_fail(err, r->sql, cdc_buf_cstr(&sql)) : 0;
-    cdc_buf_free(&sql);
+    cdc_buf_puts(q, " AND TABLE_NAME = ");
+    put_literal(r->sql, q, dot + 1);
+    cdc_buf_puts(q, " ORDER BY ORDINAL_POSITION");
+    if (mysql_query(r->sql, cdc_buf_cstr(q)))
+        return my_fail(err, r->sql, "reading the table's primary key");
+    MYSQL_RES *res = mysql_store_result(r->sql);
+    MYSQL_ROW row;
+    int rc = 0;
+    while (rc == 0 && res && (row = mysql_fetch_row(res))) {
+        int i = row[0] ? cdc_type_field_index(s->schema, row[0]) : -1;
+        if (i < 0 || s->nkey == (int)(sizeof(s->key) / sizeof(s->key[0]))) {
+            rc = cdc_error_set(err, CDC_ERR_PLAN,
+                               "mysql-cdc: the primary key column \"%s\" of %s is not a column "
+                               "of the table: the snapshot matches the stream's changes to its "
+                               "chunks by the key",
+                               row[0] ? row[0] : "", qname);
+            if (err && *err)
+                cdc_error_set_hint(*err, "declare the column (and PRIMARY KEY (...) NOT "
+                                         "ENFORCED), or set "
+                                         "'scan.incremental.snapshot.chunk.key-column'");
+        } else {
+            s->key[s->nkey++] = i;
+        }
+    }
+    mysql_free_result(res);
+    if (rc == 0 && s->nkey == 0) {
+        rc = cdc_error_set(err, CDC_ERR_PLAN,
+                           "mysql-cdc: table %s has no primary key, and the snapshot reads "
+                           "tables in chunks by a unique key",
+                           qname);
+        if (err && *err)
+            cdc_error_set_hint(*err, "set 'scan.incremental.snapshot.chunk.key-column' to a "
+                                     "unique, NOT NULL column of the table (declared in CREATE "
+                                     "TABLE), or start without a snapshot "
+                                     "('scan.startup.mode' = 'latest-offset')");
+    }
     if (rc < 0)
+        s->nkey = 0;
+    else
+        cdc_snapshot_set_key(s->snap, s->key, s->nkey);
+    return rc;
+}
+
+/*
+ * Split 0's snapshot: the tables listed, and what to read — all of them for
+ * 'initial' without a position file; after a restart, the ranges the state
+ * had not emitted and (scan.newly-added-table.enabled) the tables it does not
+ * name; nothing otherwise (the snapshot object still names the tables, so a
+ * later restart knows which are new). Returns whether a snapshot runs.
+ */
+static int setup_snapshot(mc_reader_t *r, bool resumed, const char *state, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    if (list_tables(r, err) < 0)
         return -1;
-    r->snap = mysql_use_result(r->sql);
-    if (!r->snap)
-        return my_fail(err, r->sql, "reading the snapshot");
+    r->snap = s->snap;
+    bool v2 = resumed && strncmp(state, "snapshot\tv2\n", 12) == 0;
+    if (resumed || s->mode != MODE_INITIAL)
+        cdc_snapshot_clear(s->snap);
+    if (v2) {
+        int n = cdc_snapshot_ntables(s->snap);
+        bool *known = cdc_xcalloc((size_t)n + 1, sizeof(bool));
+        for (const char *line = state; *line;) {
+            const char *nl = strchr(line, '\n');
+            size_t len = nl ? (size_t)(nl - line) : strlen(line);
+            if (len > 6 && strncmp(line, "table\t", 6) == 0) {
+                for (int i = 0; i < n; i++)
+                    if (strlen(cdc_snapshot_table(s->snap, i)) == len - 6 &&
+                        strncmp(cdc_snapshot_table(s->snap, i), line + 6, len - 6) == 0)
+                        known[i] = true;
+            } else if (len > 6 && strncmp(line, "range\t", 6) == 0 &&
+                       cdc_snapshot_load_line(s->snap, line) < 0) {
+                free(known);
+                return cdc_error_set(err, CDC_ERR_PARSE,
+                                     "mysql-cdc: position file %s: a malformed snapshot range "
+                                     "line: \"%.*s\"",
+                                     s->pos_file, (int)(len > 80 ? 80 : len), line);
+            }
+            line += len + (nl ? 1 : 0);
+        }
+        for (int i = 0; i < n; i++) {
+            if (known[i] || !s->newly_added)
+                continue;
+            cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc", "newly added table %s: snapshot",
+                    cdc_snapshot_table(s->snap, i));
+            cdc_snapshot_queue_table(s->snap, i, NULL);
+        }
+        free(known);
+    }
+    cdc_snapshot_start(s->snap);
+    if (!cdc_snapshot_finished(s->snap) && resolve_key(r, err) < 0)
+        return -1;
     return 0;
 }
 
 static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
                           cdc_error_t **err)
 {
-    (void)nsplits;
     mc_source_t *s = (mc_source_t *)base;
     mc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
     r->base.ops = split == 0 && s->pos_file ? &mc_reader_ops_2pc : &mc_reader_ops;
     r->src = s;
+    r->nsplits = nsplits;
+    r->t_open = cdc_mono_ms();
     *out = &r->base;
-    if (split != 0) { /* one binlog stream: the other splits have nothing to read */
-        r->phase = MC_DONE;
+    if (split != 0) { /* one binlog stream: the other splits read snapshot chunks, if any */
+        r->phase = MC_WORKER;
         return 0;
     }
     const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
@@ -826,21 +1217,21 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
                              .metadata = keys,
                              .nmetadata = s->nmd,
                              .table = "mysql-cdc"};
+    cdc_buf_t state = {0};
     if (!r->fmt_cfg || fmt->deser_new(&fctx, &r->deser, err) < 0)
         goto fail;
     r->sp = r->deser->ops->source_pos(r->deser);
     if (!(r->sql = mc_connect(s, s->tz, err)))
         goto fail;
-    if (read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos, &r->checkpoint)) {
+    r->mariadb = strstr(mysql_get_server_info(r->sql), "MariaDB") != NULL;
+    bool resumed = read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos,
+                                 &r->checkpoint, &state);
+    if (resumed) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
         r->done_pos = r->start_pos;
-    } else if (s->mode == MODE_INITIAL) {
-        if (start_snapshot(r, err) < 0)
-            goto fail;
-        return 0;
-    } else if (s->mode == MODE_LATEST) {
-        if (query_pos(r->sql, "SHOW MASTER STATUS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
-                      err) < 0)
+    } else if (s->mode == MODE_INITIAL || s->mode == MODE_LATEST) {
+        /* ('initial': the chunks are read while the stream runs from here) */
+        if (query_master(r->sql, r->file, sizeof(r->file), &r->start_pos, err) < 0)
             goto fail;
     } else if (s->mode == MODE_TIMESTAMP) { /* the oldest binlog file, rows filtered by time */
         if (query_pos(r->sql, "SHOW BINARY LOGS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
@@ -854,10 +1245,16 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         snprintf(r->file, sizeof(r->file), "%s", s->start_file ? s->start_file : "");
         r->start_pos = s->start_pos;
     }
+    if (setup_snapshot(r, resumed, cdc_buf_cstr(&state), err) < 0)
+        goto fail;
+    cdc_buf_free(&state);
+    r->cur = binlog_pos(r->file, r->start_pos);
     if (start_stream(r, err) < 0)
         goto fail;
     return 0;
 fail:
+    cdc_buf_free(&state);
+    cdc_snapshot_stop(s->snap);
     mc_close(&r->base);
     *out = NULL;
     return -1;
@@ -896,6 +1293,8 @@ static void mc_destroy(cdc_source_t *base)
     free(s->pos_file);
     free(s->gtid);
     free(s->tz);
+    free(s->chunk_col);
+    cdc_snapshot_destroy(s->snap);
     free(s);
 }
 
@@ -1010,6 +1409,25 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
     s->since_ms = cdc_config_isset(cfg, "scan.startup.timestamp-millis")
                       ? cdc_config_int(cfg, "scan.startup.timestamp-millis")
                       : 0;
+    s->chunk_size = (uint32_t)cdc_config_int(cfg, "scan.incremental.snapshot.chunk.size");
+    s->chunk_col = opt(cfg, "scan.incremental.snapshot.chunk.key-column");
+    s->newly_added = cdc_config_bool(cfg, "scan.newly-added-table.enabled");
+    if (s->chunk_col) {
+        int i = cdc_type_field_index(s->schema, s->chunk_col);
+        if (i < 0) {
+            cdc_error_set(err, CDC_ERR_OPTION,
+                          "mysql-cdc: 'scan.incremental.snapshot.chunk.key-column' = '%s' is "
+                          "not a column of the table",
+                          s->chunk_col);
+            mc_destroy(&s->base);
+            return -1;
+        }
+        s->key[s->nkey++] = i;
+    } else {
+        for (int i = 0; i < ctx->npk && i < (int)(sizeof(s->key) / sizeof(s->key[0])); i++)
+            s->key[s->nkey++] = ctx->pk[i];
+    }
+    s->snap = cdc_snapshot_new(s->schema, s->key, s->nkey, s->chunk_size);
     s->tz = opt(cfg, "server-time-zone");
     if (!s->tz)
         s->tz = cdc_xstrdup("+00:00");

@@ -925,6 +925,8 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
     d->ev_type = type;
     if (type == EV_HEARTBEAT && !d->file_input) { /* a replica's stream: the server is idle */
         d->spos.heartbeat = true;
+        if (le(ev + 13, 4) != 0) /* where the server's binlog stands: the next event's start */
+            d->spos.pos = le(ev + 13, 4);
         return CDC_DECODE_OK;
     }
     d->ev = ev;

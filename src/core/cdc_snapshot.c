@@ -129,7 +129,7 @@ struct cdc_snapshot_s {
     read_int_t *alive, *alive_tail; /* registration order */
     read_int_t *free_reads;
     int nalive, ntaken;
-    bool stopped;
+    bool stopped, started;
     uint64_t next_id;
     atomic_uint_fast64_t gen;
     /* coordinator-only */
@@ -226,6 +226,14 @@ static void read_destroy(cdc_snapshot_t *s, read_int_t *r)
     cdc_batch_free(&r->pub.rows);
     keyset_free(&r->tomb);
     free(r);
+}
+
+void cdc_snapshot_set_key(cdc_snapshot_t *s, const int *key, int nkey)
+{
+    free(s->key);
+    s->key = cdc_xcalloc((size_t)(nkey ? nkey : 1), sizeof(int));
+    memcpy(s->key, key, (size_t)nkey * sizeof(int));
+    s->nkey = nkey;
 }
 
 void cdc_snapshot_destroy(cdc_snapshot_t *s)
@@ -338,11 +346,20 @@ cdc_snap_read_t *cdc_snapshot_take(cdc_snapshot_t *s, bool wait, int max_alive)
     for (;;) {
         if (s->stopped)
             goto none;
-        if (s->nalive < (max_alive > 0 ? max_alive : 1) && queue_pop(s, &rg))
+        if (s->started && s->nalive < (max_alive > 0 ? max_alive : 1) && queue_pop(s, &rg))
             break;
-        if (!wait || (s->qhead == s->qlen && s->nalive == 0))
+        if (!wait || (s->started && s->qhead == s->qlen && s->nalive == 0))
             goto none;
-        pthread_cond_wait(&s->cv, &s->mu);
+        /* (at most 200 ms: the caller's loop checks for a stop meanwhile) */
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 200000000;
+        if (until.tv_nsec >= 1000000000) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000;
+        }
+        if (pthread_cond_timedwait(&s->cv, &s->mu, &until) != 0)
+            goto none;
     }
     read_int_t *r = read_new(s);
     r->pub.table = rg.table;
@@ -629,7 +646,7 @@ bool cdc_snapshot_mid_read(const cdc_snapshot_t *s)
 bool cdc_snapshot_finished(cdc_snapshot_t *s)
 {
     pthread_mutex_lock(&s->mu);
-    bool done = s->qhead == s->qlen && s->nalive == 0;
+    bool done = s->started && s->qhead == s->qlen && s->nalive == 0;
     pthread_mutex_unlock(&s->mu);
     return done;
 }
@@ -640,6 +657,14 @@ int cdc_snapshot_alive(cdc_snapshot_t *s)
     int n = s->nalive;
     pthread_mutex_unlock(&s->mu);
     return n;
+}
+
+void cdc_snapshot_start(cdc_snapshot_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    s->started = true;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
 }
 
 void cdc_snapshot_stop(cdc_snapshot_t *s)

@@ -78,6 +78,8 @@ typedef struct cdc_snap_read_s {
 cdc_snapshot_t *cdc_snapshot_new(const cdc_type_t *row_type, const int *key, int nkey,
                                  uint32_t chunk_size);
 void cdc_snapshot_destroy(cdc_snapshot_t *s); /* NULL is accepted */
+/** Sets the key (before cdc_snapshot_start, when it was not known at creation). */
+void cdc_snapshot_set_key(cdc_snapshot_t *s, const int *key, int nkey);
 
 /** Adds a table ("db.table"; copied) to read whole; its index. */
 int cdc_snapshot_add_table(cdc_snapshot_t *s, const char *name);
@@ -92,9 +94,10 @@ void cdc_snapshot_queue_table(cdc_snapshot_t *s, int table, const char *extra);
 
 /**
  * The next range to read, registered as a read the coordinator will see, or
- * NULL when nothing is left to read right now. With wait, blocks until a
- * range is there, or returns NULL when the snapshot is finished (or stopped).
- * Limits the reads alive (registered, not emitted) to `max_alive`.
+ * NULL when nothing is left to read right now. With wait, waits (at most
+ * 200 ms, then NULL) for the coordinator's start and for a range; NULL at once
+ * when the snapshot is finished (cdc_snapshot_finished) or stopped. Limits the
+ * reads alive (registered, not emitted) to `max_alive`.
  */
 cdc_snap_read_t *cdc_snapshot_take(cdc_snapshot_t *s, bool wait, int max_alive);
 
@@ -143,6 +146,8 @@ bool cdc_snapshot_mid_read(const cdc_snapshot_t *s);
 bool cdc_snapshot_finished(cdc_snapshot_t *s);
 /** Reads registered and not emitted (the coordinator waits for them). */
 int cdc_snapshot_alive(cdc_snapshot_t *s);
+/** The coordinator has listed the tables (or loaded its state): readers waiting in take go. */
+void cdc_snapshot_start(cdc_snapshot_t *s);
 /** Stops the readers waiting in take (the job ends). */
 void cdc_snapshot_stop(cdc_snapshot_t *s);
 

@@ -62,6 +62,7 @@ Test(snapshot, reconciles_with_the_stream_and_waits_for_the_high_watermark)
     cdc_snapshot_t *s = cdc_snapshot_new(schema, key, 1, 10);
     int t = cdc_snapshot_add_table(s, "db.t");
     cr_assert_eq(t, 0);
+    cdc_snapshot_start(s);
     cdc_batch_t stream, out;
     cdc_batch_init(&stream);
     cdc_batch_init(&out);
@@ -99,6 +100,7 @@ Test(snapshot, a_full_read_queues_the_rest_and_emission_resumes_across_polls)
 {
     cdc_snapshot_t *s = cdc_snapshot_new(schema, key, 1, 3);
     cdc_snapshot_add_table(s, "db.t");
+    cdc_snapshot_start(s);
     cdc_batch_t out;
     cdc_batch_init(&out);
     cdc_snap_read_t *rd = cdc_snapshot_take(s, false, 1);
@@ -131,6 +133,7 @@ Test(snapshot, a_read_whose_exact_position_the_stream_had_passed_is_read_again)
 {
     cdc_snapshot_t *s = cdc_snapshot_new(schema, key, 1, 10);
     cdc_snapshot_add_table(s, "db.t");
+    cdc_snapshot_start(s);
     cdc_batch_t stream, out;
     cdc_batch_init(&stream);
     cdc_batch_init(&out);
@@ -161,6 +164,7 @@ Test(snapshot, an_integer_range_is_planned_in_parts_and_saved_and_loaded)
 {
     cdc_snapshot_t *s = cdc_snapshot_new(schema, key, 1, 100);
     cdc_snapshot_add_table(s, "db.t");
+    cdc_snapshot_start(s);
     cdc_snap_read_t *rd = cdc_snapshot_take(s, false, 8);
     cr_assert(cdc_snapshot_wants_plan(s, rd));
     cdc_snapshot_plan(s, rd, 1, 1000, 500.0); /* half dense: parts of 200 keys */
@@ -183,6 +187,7 @@ Test(snapshot, an_integer_range_is_planned_in_parts_and_saved_and_loaded)
     cdc_snapshot_t *s2 = cdc_snapshot_new(schema, key, 1, 100);
     cdc_snapshot_add_table(s2, "db.t");
     cdc_snapshot_clear(s2);
+    cdc_snapshot_start(s2);
     cr_assert_eq(cdc_snapshot_load_line(s2, "range\tdb.t\t(a\\tb\\cc\\\\\t-\t=name <> 'x'"), 0);
     cr_assert_eq(cdc_snapshot_load_line(s2, "range\tdb.gone\t-\t-\t-"), 0, "ignored");
     cr_assert_eq(cdc_snapshot_load_line(s2, "range\tdb.t\tbad\t-\t-"), -1);
@@ -203,8 +208,12 @@ static cdc_snapshot_t *shared;
 static void *reader_main(void *arg)
 {
     (void)arg;
-    cdc_snap_read_t *rd;
-    while ((rd = cdc_snapshot_take(shared, true, 4))) {
+    for (;;) {
+        cdc_snap_read_t *rd = cdc_snapshot_take(shared, true, 4);
+        if (!rd && cdc_snapshot_finished(shared))
+            break;
+        if (!rd)
+            continue; /* (200 ms without a range) */
         if (cdc_snapshot_wants_plan(shared, rd))
             cdc_snapshot_plan(shared, rd, 1, 10000, 10000.0);
         long lo = rd->lo ? atol(rd->lo[0]) : 0, hi = rd->hi ? atol(rd->hi[0]) : 10001;
@@ -219,10 +228,11 @@ static void *reader_main(void *arg)
 Test(snapshot, readers_on_other_threads_hand_every_chunk_to_the_coordinator)
 {
     shared = cdc_snapshot_new(schema, key, 1, 64);
-    cdc_snapshot_add_table(shared, "db.t");
     pthread_t th[3];
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) /* they wait for the start */
         pthread_create(&th[i], NULL, reader_main, NULL);
+    cdc_snapshot_add_table(shared, "db.t");
+    cdc_snapshot_start(shared);
     cdc_batch_t out, stream;
     cdc_batch_init(&out);
     cdc_batch_init(&stream);
