@@ -105,6 +105,16 @@ typedef struct range {
 
 enum { R_TAKEN, R_FILLED, R_EMITTING, R_DONE };
 
+/*
+ * Keys the stream changed since the snapshot started are remembered per table
+ * (besides each read's own tombstones, which correctness needs): a chunk row of
+ * such a key is left out too, since the sink already has a newer or equal
+ * image of it from the stream — so no row is applied twice. At most this many
+ * keys (some 50 bytes each); past it the sets are dropped and only the reads'
+ * tombstones remain (still exact, a changed row may then be written again).
+ */
+#define TOUCHED_MAX 262144
+
 typedef struct read_int {
     cdc_snap_read_t pub; /* first: the public part */
     int state;           /* R_*; read and written under the mutex (filled: release) */
@@ -140,6 +150,13 @@ struct cdc_snapshot_s {
     cdc_buf_t keybuf;
     cdc_snap_pos_t cur;
     bool mid;
+    bool active;         /* something is left to read or emit (as of the last emit) */
+    keyset_t *touched;   /* per table: keys the stream changed while the snapshot ran */
+    int ntouched_sets;
+    size_t touched_keys; /* in all sets; past TOUCHED_MAX the sets are dropped */
+    bool touched_off;
+    const char *last_origin; /* the table of the last row seen (origins are stable) */
+    int last_table;
     cdc_snap_stats_t stats;
 };
 
@@ -252,6 +269,9 @@ void cdc_snapshot_destroy(cdc_snapshot_t *s)
     for (int i = 0; i < s->ntables; i++)
         free(s->tables[i]);
     free(s->tables);
+    for (int i = 0; i < s->ntouched_sets; i++)
+        keyset_free(&s->touched[i]);
+    free(s->touched);
     free(s->view);
     free(s->key);
     cdc_buf_free(&s->keybuf);
@@ -539,20 +559,71 @@ static void refresh(cdc_snapshot_t *s)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* The index of the table a row comes from, or -1. */
+static int row_table(cdc_snapshot_t *s, const char *origin)
+{
+    if (!origin)
+        return -1;
+    if (origin == s->last_origin)
+        return s->last_table;
+    int t = -1;
+    for (int i = 0; i < s->ntables && t < 0; i++)
+        if (strcmp(origin, s->tables[i]) == 0)
+            t = i;
+    s->last_origin = origin;
+    s->last_table = t;
+    return t;
+}
+
+static void touched_drop(cdc_snapshot_t *s)
+{
+    for (int i = 0; i < s->ntouched_sets; i++) {
+        keyset_free(&s->touched[i]);
+        memset(&s->touched[i], 0, sizeof(s->touched[i]));
+    }
+    s->touched_keys = 0;
+}
+
+static void touch(cdc_snapshot_t *s, int table)
+{
+    if (table >= s->ntouched_sets) {
+        s->touched = cdc_xrealloc(s->touched, (size_t)s->ntables * sizeof(keyset_t));
+        memset(s->touched + s->ntouched_sets, 0,
+               (size_t)(s->ntables - s->ntouched_sets) * sizeof(keyset_t));
+        s->ntouched_sets = s->ntables;
+    }
+    keyset_t *k = &s->touched[table];
+    size_t before = k->used;
+    keyset_add(k, s->keybuf.data, s->keybuf.len);
+    s->touched_keys += k->used - before;
+    if (s->touched_keys > TOUCHED_MAX) {
+        touched_drop(s);
+        s->touched_off = true;
+    }
+}
+
 void cdc_snapshot_observe(cdc_snapshot_t *s, const cdc_batch_t *batch, uint32_t from,
                           cdc_snap_pos_t pos)
 {
     refresh(s); /* (obs_pos: where the stream was before this event) */
     s->cur = pos;
-    if (!s->nview)
+    bool remember = s->active && !s->touched_off;
+    if (!s->nview && !remember)
         return;
     for (uint32_t i = from; i < batch->n; i++) {
         const cdc_row_t *row = &batch->rows[i];
+        int table = row_table(s, row->origin);
+        if (table < 0)
+            continue;
         bool keyed = false;
+        if (remember) {
+            cdc_row_key_bytes(row, s->key, s->nkey, s->type, &s->keybuf);
+            keyed = true;
+            touch(s, table);
+        }
         for (int v = 0; v < s->nview; v++) {
             read_int_t *r = s->view[v];
-            if (r->state == R_DONE || !row->origin ||
-                strcmp(row->origin, s->tables[r->pub.table]) != 0)
+            if (r->state == R_DONE || r->pub.table != table)
                 continue;
             if (!keyed) {
                 cdc_row_key_bytes(row, s->key, s->nkey, s->type, &s->keybuf);
@@ -607,9 +678,12 @@ uint32_t cdc_snapshot_emit(cdc_snapshot_t *s, cdc_batch_t *out, uint32_t max, cd
         const cdc_batch_t *b = &r->pub.rows;
         while (r->emitted < b->n && out->n < max) {
             const cdc_row_t *row = &b->rows[r->emitted++];
-            if (r->tomb.used) {
+            const keyset_t *tk =
+                r->pub.table < s->ntouched_sets ? &s->touched[r->pub.table] : NULL;
+            if (r->tomb.used || (tk && tk->used)) {
                 cdc_row_key_bytes(row, s->key, s->nkey, s->type, &s->keybuf);
-                if (keyset_has(&r->tomb, s->keybuf.data, s->keybuf.len)) {
+                if (keyset_has(&r->tomb, s->keybuf.data, s->keybuf.len) ||
+                    (tk && keyset_has(tk, s->keybuf.data, s->keybuf.len))) {
                     reconciled++;
                     continue;
                 }
@@ -634,7 +708,13 @@ uint32_t cdc_snapshot_emit(cdc_snapshot_t *s, cdc_batch_t *out, uint32_t max, cd
     pthread_mutex_lock(&s->mu);
     s->stats.rows += added;
     s->stats.reconciled += reconciled;
+    bool active = !s->started || s->qhead != s->qlen || s->nalive > 0;
     pthread_mutex_unlock(&s->mu);
+    if (s->active && !active) { /* done: what the stream changed meanwhile is of no use now */
+        touched_drop(s);
+        s->touched_off = false;
+    }
+    s->active = active;
     return added;
 }
 
@@ -663,6 +743,7 @@ void cdc_snapshot_start(cdc_snapshot_t *s)
 {
     pthread_mutex_lock(&s->mu);
     s->started = true;
+    s->active = true;
     pthread_cond_broadcast(&s->cv);
     pthread_mutex_unlock(&s->mu);
 }
