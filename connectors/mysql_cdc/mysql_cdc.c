@@ -170,8 +170,9 @@ static const cdc_metadata_def_t mc_metadata[] = {
     {"source.pos", "BIGINT",
      "(cdcflow, Debezium source.pos) Position of the row's event in source.file."},
     {"source.gtid", "STRING",
-     "(cdcflow, Debezium source.gtid) MariaDB GTID of the row's transaction (NULL in the "
-     "snapshot)."},
+     "(cdcflow, Debezium source.gtid) GTID of the row's transaction: MariaDB '0-1-42', MySQL "
+     "'3e11fa47-71ca-11e1-9e33-c80aa9429562:23' (NULL in the snapshot and for MySQL's "
+     "anonymous transactions, gtid_mode=OFF)."},
     {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
     {"source.snapshot", "BOOLEAN",
      "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},

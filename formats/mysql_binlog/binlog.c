@@ -27,7 +27,8 @@
  * Errors name the event type and "file:pos" of the event's first byte.
  *
  * For the mysql-cdc source (cdc_plugin.h): source_pos() follows the file, the
- * position after each event, the MariaDB GTID and the transactions (a GTID or
+ * position after each event, the GTID (MariaDB "0-1-42", MySQL "uuid:23", "" for
+ * MySQL's ANONYMOUS_GTID) and the transactions (a GTID or
  * a BEGIN QUERY opens one, an XID or any other QUERY ends it); the requested
  * metadata (database_name, op_ts, source.file, ...) is written into each row
  * as it is built, the values made once per ROWS event.
@@ -102,7 +103,7 @@ typedef struct bl_deser {
     bool copy;
     /* for a CDC source: where the input stands, and the requested metadata */
     cdc_source_pos_t spos;
-    char gtid[64];     /* MariaDB GTID of the transaction being read */
+    char gtid[64];     /* GTID of the transaction being read: MariaDB d-s-n, MySQL uuid:gno */
     const uint8_t *ev; /* the event being decoded (header first) */
     uint32_t ev_size;
     uint8_t *meta; /* MD_* of each requested key, in order */
@@ -869,6 +870,35 @@ static int min_body(bl_deser_t *d, size_t have, size_t want)
     return CDC_DECODE_OK;
 }
 
+/*
+ * A MySQL GTID or ANONYMOUS_GTID event: flags (1), SID (16), GNO (8), then the logical clock
+ * and commit times, which nothing here needs. Keeps "uuid:gno" for the source position (""
+ * for an anonymous transaction).
+ */
+static int on_mysql_gtid(bl_deser_t *d, const uint8_t *b, size_t body, uint8_t type)
+{
+    if (min_body(d, body, 25) < 0)
+        return CDC_DECODE_ERROR;
+    uint64_t gno = le(b + 17, 8);
+    if (type == EV_ANONYMOUS_GTID) {
+        d->gtid[0] = 0;
+        return CDC_DECODE_OK;
+    }
+    if (gno < 1 || gno >= (uint64_t)INT64_MAX)
+        return fail(d, "GNO %llu is out of range (1 to 2^63-2); the event is corrupt",
+                    (unsigned long long)gno);
+    static const char hex[] = "0123456789abcdef";
+    char *o = d->gtid;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            *o++ = '-';
+        *o++ = hex[b[1 + i] >> 4];
+        *o++ = hex[b[1 + i] & 15];
+    }
+    snprintf(o, sizeof(d->gtid) - (size_t)(o - d->gtid), ":%llu", (unsigned long long)gno);
+    return CDC_DECODE_OK;
+}
+
 /* ---- source position ------------------------------------------------------------------------ */
 
 /* Whether a QUERY event's statement (after the status variables and schema) is BEGIN. */
@@ -970,7 +1000,7 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
         break;
     case EV_GTID:
     case EV_ANONYMOUS_GTID:
-        rc = min_body(d, body, 25); /* commit flag, sid, gno; the rest only if present */
+        rc = on_mysql_gtid(d, c.p, body, type);
         break;
     case EV_MARIA_GTID:
         rc = min_body(d, body, 13); /* seq_no, domain_id, flags */

@@ -98,21 +98,31 @@ static void lenenc_str(cdc_buf_t *b, const char *s)
     cdc_buf_puts(b, s);
 }
 
-/* MySQL GTID 8.0: flag, sid, gno, ts type, last_committed, sequence, commit ts, length, version */
-static void gtid(cdc_buf_t *f)
+/*
+ * MySQL 8.0 GTID_LOG_EVENT (33) or ANONYMOUS_GTID_LOG_EVENT (34), as Gtid_event::write_data_body
+ * lays it out: commit flag (1), SID (16), GNO (8), logical-timestamp type code 2 (1),
+ * last_committed (8), sequence_number (8), immediate commit time (7, high bit clear: no
+ * original time), transaction length (packed), immediate server version (4).
+ */
+static void gtid_event(cdc_buf_t *f, uint8_t type, const char *sid_hex, uint64_t gno)
 {
     cdc_buf_t b = {0};
     cdc_buf_putc(&b, 1);
-    put_bytes(&b, "3E11FA4771CA11E19E33C80AA9429562");
-    put_le(&b, 23, 8);
+    put_bytes(&b, sid_hex);
+    put_le(&b, gno, 8);
     cdc_buf_putc(&b, 2);
     put_le(&b, 0, 8);
     put_le(&b, 1, 8);
     put_le(&b, 1706708706000000ULL, 7);
     cdc_buf_putc(&b, 120);
     put_le(&b, 80036, 4);
-    event(f, 33, &b);
+    event(f, type, &b);
     cdc_buf_free(&b);
+}
+
+static void gtid(cdc_buf_t *f)
+{
+    gtid_event(f, EV_GTID, "3E11FA4771CA11E19E33C80AA9429562", 23);
 }
 
 static void query(cdc_buf_t *f, const char *sql)
@@ -820,4 +830,83 @@ Test(mysql_binlog, source_position_and_metadata)
     cdc_error_destroy(err);
     cdc_config_destroy(cfg);
     free(data);
+}
+
+/* ---- MySQL 8 on the wire: GTIDs ------------------------------------------------------------- */
+
+/* A deserializer for a replica's event stream with every metadata key requested. */
+static cdc_deser_t *events_deser(cdc_config_t **cfg)
+{
+    const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "input", "events");
+    cdc_kv_set(&kv, "file-name", "binlog.000001");
+    cdc_error_t *err = NULL;
+    *cfg = cdc_config_new(fmt->options, "test", &kv, &err);
+    cdc_kv_free(&kv);
+    cr_assert_not_null(*cfg);
+    cdc_format_ctx_t ctx = {.cfg = *cfg, .metadata = MD_KEYS, .nmetadata = 8, .table = "test"};
+    cdc_deser_t *deser;
+    cr_assert_eq(fmt->deser_new(&ctx, &deser, &err), 0);
+    return deser;
+}
+
+/* Decodes the events of f one per call, each checked to succeed; returns the rows' count. */
+static uint32_t feed_events(cdc_deser_t *deser, const cdc_buf_t *f, cdc_batch_t *batch)
+{
+    for (size_t at = 0; at + 19 <= f->len;) {
+        uint32_t size = bl_le32((const uint8_t *)f->data + at + 9);
+        cr_assert_eq(deser->ops->decode(deser, f->data + at, size, batch), 0, "at %zu: %s", at,
+                     cdc_buf_cstr(&deser->errmsg));
+        at += size;
+    }
+    return batch->n;
+}
+
+/*
+ * A MySQL GTID gives source.gtid "uuid:gno" (lowercase, dashed as MySQL prints it) to the
+ * position and to the rows of its transaction; an ANONYMOUS_GTID (gtid_mode=OFF) gives "" to the
+ * position and NULL to the rows; a GNO of 0 in a GTID_LOG_EVENT is an error naming the event.
+ */
+Test(mysql_binlog, mysql8_gtid_in_position_and_metadata)
+{
+    cdc_config_t *cfg;
+    cdc_deser_t *deser = events_deser(&cfg);
+    const cdc_source_pos_t *sp = deser->ops->source_pos(deser);
+    cdc_batch_t batch;
+    cdc_batch_init(&batch);
+    cdc_buf_t f = {0};
+    fde(&f);
+    gtid(&f);
+    cr_assert_eq(feed_events(deser, &f, &batch), 0);
+    cr_expect_str_eq(sp->gtid, "3e11fa47-71ca-11e1-9e33-c80aa9429562:23");
+    cr_expect(sp->in_txn);
+    cdc_buf_clear(&f);
+    query(&f, "BEGIN");
+    table_map(&f);
+    write_rows(&f);
+    cr_assert_eq(feed_events(deser, &f, &batch), 2);
+    const cdc_value_t *md = &batch.rows[0].values[batch.rows[0].arity - 8];
+    cr_expect(str_is(&md[5], "3e11fa47-71ca-11e1-9e33-c80aa9429562:23"));
+    cdc_batch_reset(&batch);
+    cdc_buf_clear(&f);
+    xid(&f);
+    gtid_event(&f, EV_ANONYMOUS_GTID, "00000000000000000000000000000000", 0);
+    query(&f, "BEGIN");
+    write_rows(&f);
+    cr_assert_eq(feed_events(deser, &f, &batch), 2);
+    cr_expect_str_eq(sp->gtid, "");
+    md = &batch.rows[1].values[batch.rows[1].arity - 8];
+    cr_expect(md[5].flags & CDC_V_NULL);
+    cdc_batch_reset(&batch);
+    cdc_buf_clear(&f);
+    gtid_event(&f, EV_GTID, "3E11FA4771CA11E19E33C80AA9429562", 0);
+    cr_expect_eq(deser->ops->decode(deser, f.data, f.len, &batch), CDC_DECODE_ERROR);
+    cr_expect(strstr(cdc_buf_cstr(&deser->errmsg), "event GTID at binlog.000001:") &&
+                  strstr(cdc_buf_cstr(&deser->errmsg), "GNO 0 is out of range"),
+              "%s", cdc_buf_cstr(&deser->errmsg));
+    cdc_buf_free(&f);
+    cdc_batch_free(&batch);
+    deser->ops->destroy(deser);
+    cdc_config_destroy(cfg);
 }
