@@ -17,9 +17,11 @@
  * -U/+U and -D. Columns absent from a partial image (binlog_row_image=MINIMAL
  * or NOBLOB) are CDC_V_UNCHANGED, never NULL. QUERY, XID, ROTATE, GTID
  * (MySQL and MariaDB), GTID_LIST, ANNOTATE_ROWS, ROWS_QUERY and the other
- * control events produce no rows. Compressed events (MariaDB
- * log_bin_compress, MySQL TRANSACTION_PAYLOAD) and PARTIAL_UPDATE_ROWS are
- * errors that say so.
+ * control events produce no rows. A TRANSACTION_PAYLOAD (MySQL 8
+ * binlog_transaction_compression=ON) is decompressed (zstd, at most 1 GiB) into
+ * a buffer kept for the next one and its events decoded in turn, positions
+ * staying the payload's. MariaDB's compressed events (log_bin_compress) and
+ * PARTIAL_UPDATE_ROWS are errors that say so.
  *
  * Without a row type each table is its own ROW type (columns named from
  * COLUMN_NAME metadata, else c1, c2, ...); with one, columns are matched to
@@ -38,12 +40,15 @@
 #include <stdlib.h>
 #include <regex.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "binlog_int.h"
 
 #define HEADER_LEN 19
 #define MAX_EVENT_SIZE (1u << 30)
 #define F_IGNORABLE 0x0080
+/* a TRANSACTION_PAYLOAD whose events take more than this uncompressed is refused */
+#define MAX_PAYLOAD_UNCOMPRESSED (1u << 30)
 
 typedef struct bl_table {
     uint64_t id;
@@ -100,6 +105,7 @@ typedef struct bl_deser {
     /* the event being decoded, for errors */
     uint64_t ev_pos;
     uint8_t ev_type;
+    long inner_at; /* inside a TRANSACTION_PAYLOAD: the inner event's offset in it; else -1 */
     bool copy;
     /* for a CDC source: where the input stands, and the requested metadata */
     cdc_source_pos_t spos;
@@ -109,6 +115,10 @@ typedef struct bl_deser {
     uint8_t *meta; /* MD_* of each requested key, in order */
     int nmeta;
     cdc_value_t *meta_vals; /* the current ROWS event's metadata values */
+    /* TRANSACTION_PAYLOAD: the decompressed events (reused), the zstd context */
+    cdc_buf_t payload;
+    ZSTD_DCtx *zstd;
+    bool payload_txn_end; /* its events ended the transaction (XID, a QUERY but BEGIN) */
 } bl_deser_t;
 
 /* ---- errors and reading --------------------------------------------------------------------- */
@@ -164,12 +174,12 @@ static int fail(bl_deser_t *d, const char *fmt, ...)
     cdc_buf_t *e = &d->base.errmsg;
     cdc_buf_clear(e);
     const char *name = event_name(d->ev_type);
-    if (name)
-        cdc_buf_printf(e, "event %s at %s:%llu: ", name, d->file ? d->file : "binlog",
-                       (unsigned long long)d->ev_pos);
-    else
-        cdc_buf_printf(e, "event type %u at %s:%llu: ", d->ev_type, d->file ? d->file : "binlog",
-                       (unsigned long long)d->ev_pos);
+    char num[24];
+    snprintf(num, sizeof(num), "type %u", d->ev_type);
+    cdc_buf_printf(e, "event %s at ", name ? name : num);
+    if (d->inner_at >= 0)
+        cdc_buf_printf(e, "byte %ld of the uncompressed TRANSACTION_PAYLOAD at ", d->inner_at);
+    cdc_buf_printf(e, "%s:%llu: ", d->file ? d->file : "binlog", (unsigned long long)d->ev_pos);
     char tmp[512];
     va_list ap;
     va_start(ap, fmt);
@@ -935,7 +945,7 @@ static void follow(bl_deser_t *d, const uint8_t *ev, size_t end, uint8_t type)
         return;
     if (type == EV_MARIA_GTID || type == EV_GTID) /* a transaction (or DDL) begins */
         sp->in_txn = true;
-    bool boundary = type == EV_XID;
+    bool boundary = type == EV_XID || (type == EV_TRANSACTION_PAYLOAD && d->payload_txn_end);
     if (type == EV_QUERY) { /* BEGIN opens, anything else (COMMIT, DDL) closes */
         boundary = !query_is_begin(ev, end);
         sp->in_txn = sp->in_txn || !boundary;
@@ -948,10 +958,165 @@ static void follow(bl_deser_t *d, const uint8_t *ev, size_t end, uint8_t type)
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch_t *out)
+static int on_payload(bl_deser_t *d, const uint8_t *p, size_t body, cdc_batch_t *out);
+
+/*
+ * Decodes the body of an event whose checksum is verified (or that has none, inside a
+ * TRANSACTION_PAYLOAD): ev is the event, header first, end the length without the checksum.
+ * A ROTATE sets *next.
+ */
+static int decode_body(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *next,
+                       cdc_batch_t *out)
 {
     uint8_t type = ev[4];
     uint16_t flags = (uint16_t)le(ev + 17, 2);
+    bl_cur_t c = {ev + HEADER_LEN, ev + end};
+    size_t body = end - HEADER_LEN;
+    switch (type) {
+    case EV_ROTATE:
+        return on_rotate(d, ev, end, next);
+    case EV_QUERY:
+        return on_query(d, ev, end);
+    case EV_XID:
+        return min_body(d, body, 8);
+    case EV_GTID:
+    case EV_ANONYMOUS_GTID:
+        return on_mysql_gtid(d, c.p, body, type);
+    case EV_MARIA_GTID:
+        return min_body(d, body, 13); /* seq_no, domain_id, flags */
+    case EV_MARIA_GTID_LIST:
+        if (min_body(d, body, 4) < 0)
+            return CDC_DECODE_ERROR;
+        return min_body(d, body, 4 + (size_t)(le(c.p, 4) & 0x0fffffff) * 16);
+    case EV_TABLE_MAP:
+        return on_table_map(d, &c);
+    case EV_WRITE_ROWS_V1:
+    case EV_UPDATE_ROWS_V1:
+    case EV_DELETE_ROWS_V1:
+    case EV_WRITE_ROWS:
+    case EV_UPDATE_ROWS:
+    case EV_DELETE_ROWS:
+        return on_rows(d, &c, type, out);
+    case EV_PARTIAL_UPDATE_ROWS:
+        return fail(d, "partial JSON updates are not supported; set "
+                       "binlog_row_value_options='' on the server");
+    case EV_TRANSACTION_PAYLOAD:
+        return on_payload(d, c.p, body, out);
+    default:
+        if (type >= EV_QUERY_COMPRESSED && type <= 171)
+            return fail(d, "compressed events are not supported; set log_bin_compress=OFF on "
+                           "the server");
+        if (type == 0 || (type > 41 && type < 160) || (type > 171 && !(flags & F_IGNORABLE)))
+            return fail(d, "unknown event type (not marked ignorable)");
+        /* the rest (STOP, INTVAR, RAND, USER_VAR, HEARTBEAT, PREVIOUS_GTIDS, ROWS_QUERY,
+         * ANNOTATE_ROWS, BINLOG_CHECKPOINT, START_ENCRYPTION, ...) carry no rows */
+        return CDC_DECODE_OK;
+    }
+}
+
+/*
+ * The events of a TRANSACTION_PAYLOAD (MySQL 8 binlog_transaction_compression=ON), one after
+ * the other: complete events without checksums, log_pos 0. Positions and metadata stay those
+ * of the payload event (d->ev); rows are copied when the events were decompressed (the buffer
+ * is reused by the next payload).
+ */
+static int payload_events(bl_deser_t *d, const uint8_t *p, size_t n, bool copy, cdc_batch_t *out)
+{
+    bool was_copy = d->copy;
+    int rc = CDC_DECODE_OK;
+    d->copy = was_copy || copy;
+    d->payload_txn_end = false;
+    for (size_t at = 0; at < n && rc == CDC_DECODE_OK;) {
+        d->inner_at = (long)at;
+        d->ev_type = n - at > 4 ? p[at + 4] : 0;
+        uint32_t size = n - at >= HEADER_LEN ? (uint32_t)le(p + at + 9, 4) : 0;
+        if (n - at < HEADER_LEN || size < HEADER_LEN || size > n - at) {
+            rc = fail(d, "the event (%zu bytes left, size %u) runs past the payload", n - at, size);
+            break;
+        }
+        const uint8_t *ev = p + at;
+        uint8_t type = ev[4];
+        if (type == EV_FORMAT_DESCRIPTION || type == EV_ROTATE || type == EV_TRANSACTION_PAYLOAD ||
+            type == EV_GTID || type == EV_ANONYMOUS_GTID) {
+            rc = fail(d, "this event cannot be inside a transaction payload; the payload is "
+                         "corrupt");
+            break;
+        }
+        uint64_t unused = 0;
+        rc = decode_body(d, ev, size, &unused, out);
+        if (type == EV_XID || (type == EV_QUERY && !query_is_begin(ev, size)))
+            d->payload_txn_end = true;
+        at += size;
+    }
+    if (rc == CDC_DECODE_OK)
+        d->ev_type = EV_TRANSACTION_PAYLOAD;
+    d->inner_at = -1;
+    d->copy = was_copy;
+    return rc;
+}
+
+/*
+ * TRANSACTION_PAYLOAD: a header of (field type, length, value) triples, each a packed integer,
+ * up to the end mark 0 (1 payload size, 2 compression type, 3 uncompressed size; unknown ones
+ * are skipped by their length), then the payload: zstd (type 0) or plain (type 255) events.
+ */
+static int on_payload(bl_deser_t *d, const uint8_t *p, size_t body, cdc_batch_t *out)
+{
+    bl_cur_t c = {p, p + body};
+    uint64_t size = UINT64_MAX, ctype = UINT64_MAX, usize = UINT64_MAX;
+    for (;;) {
+        uint64_t ftype, flen, v;
+        if (lenenc(&c, &ftype) < 0)
+            return fail(d, "the payload header ends before its end mark");
+        if (ftype == 0)
+            break;
+        if (lenenc(&c, &flen) < 0 || !has(&c, (size_t)flen))
+            return fail(d, "payload header field %llu runs past the event",
+                        (unsigned long long)ftype);
+        bl_cur_t f = {c.p, c.p + flen};
+        c.p += flen;
+        if (ftype > 3)
+            continue;
+        if (lenenc(&f, &v) < 0)
+            return fail(d, "payload header field %llu is malformed", (unsigned long long)ftype);
+        *(ftype == 1 ? &size : ftype == 2 ? &ctype : &usize) = v;
+    }
+    size_t have = (size_t)(c.end - c.p);
+    if (size == UINT64_MAX || ctype == UINT64_MAX)
+        return fail(d, "the payload header lacks the %s",
+                    size == UINT64_MAX ? "payload size" : "compression type");
+    if (size != have)
+        return fail(d, "the payload header says %llu bytes, the event holds %zu",
+                    (unsigned long long)size, have);
+    if (ctype == 255)
+        return payload_events(d, c.p, have, false, out);
+    if (ctype != 0)
+        return fail(d, "compression type %llu is unknown (0 is zstd, 255 none)",
+                    (unsigned long long)ctype);
+    if (usize == UINT64_MAX)
+        return fail(d, "the payload header lacks the uncompressed size");
+    if (usize > MAX_PAYLOAD_UNCOMPRESSED)
+        return fail(d,
+                    "the transaction takes %llu bytes uncompressed, more than the limit of "
+                    "1 GiB; split it into smaller transactions, or set "
+                    "binlog_transaction_compression=OFF on the server",
+                    (unsigned long long)usize);
+    if (!d->zstd && !(d->zstd = ZSTD_createDCtx()))
+        return fail(d, "out of memory for the zstd decompressor");
+    cdc_buf_clear(&d->payload);
+    cdc_buf_reserve(&d->payload, (size_t)usize);
+    size_t got = ZSTD_decompressDCtx(d->zstd, d->payload.data, (size_t)usize, c.p, have);
+    if (ZSTD_isError(got))
+        return fail(d, "zstd cannot decompress the payload: %s", ZSTD_getErrorName(got));
+    if (got != usize)
+        return fail(d, "the payload decompresses to %zu bytes, its header says %llu", got,
+                    (unsigned long long)usize);
+    return payload_events(d, (const uint8_t *)d->payload.data, got, true, out);
+}
+
+static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch_t *out)
+{
+    uint8_t type = ev[4];
     d->ev_type = type;
     if (type == EV_HEARTBEAT && !d->file_input) { /* a replica's stream: the server is idle */
         d->spos.heartbeat = true;
@@ -983,62 +1148,9 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
             return fail(d, "checksum mismatch (stored %08x, computed %08x)",
                         (uint32_t)le(ev + end, 4), bl_crc32(ev, end));
     }
-    int rc = CDC_DECODE_OK;
-    bl_cur_t c = {ev + HEADER_LEN, ev + end};
-    size_t body = end - HEADER_LEN;
     if (!d->have_fde && type != EV_ROTATE && type != EV_MARIA_GTID_LIST && type != EV_HEARTBEAT)
         return fail(d, "no FORMAT_DESCRIPTION event before it");
-    switch (type) {
-    case EV_ROTATE:
-        rc = on_rotate(d, ev, end, &next);
-        break;
-    case EV_QUERY:
-        rc = on_query(d, ev, end);
-        break;
-    case EV_XID:
-        rc = min_body(d, body, 8);
-        break;
-    case EV_GTID:
-    case EV_ANONYMOUS_GTID:
-        rc = on_mysql_gtid(d, c.p, body, type);
-        break;
-    case EV_MARIA_GTID:
-        rc = min_body(d, body, 13); /* seq_no, domain_id, flags */
-        break;
-    case EV_MARIA_GTID_LIST:
-        rc = min_body(d, body, 4);
-        if (rc == CDC_DECODE_OK)
-            rc = min_body(d, body, 4 + (size_t)(le(c.p, 4) & 0x0fffffff) * 16);
-        break;
-    case EV_TABLE_MAP:
-        rc = on_table_map(d, &c);
-        break;
-    case EV_WRITE_ROWS_V1:
-    case EV_UPDATE_ROWS_V1:
-    case EV_DELETE_ROWS_V1:
-    case EV_WRITE_ROWS:
-    case EV_UPDATE_ROWS:
-    case EV_DELETE_ROWS:
-        rc = on_rows(d, &c, type, out);
-        break;
-    case EV_PARTIAL_UPDATE_ROWS:
-        rc = fail(d, "partial JSON updates are not supported; set "
-                     "binlog_row_value_options='' on the server");
-        break;
-    case EV_TRANSACTION_PAYLOAD:
-        rc = fail(d, "compressed transactions are not supported; set "
-                     "binlog_transaction_compression=OFF on the server");
-        break;
-    default:
-        if (type >= EV_QUERY_COMPRESSED && type <= 171)
-            rc = fail(d, "compressed events are not supported; set log_bin_compress=OFF on "
-                         "the server");
-        else if (type == 0 || (type > 41 && type < 160) || (type > 171 && !(flags & F_IGNORABLE)))
-            rc = fail(d, "unknown event type (not marked ignorable)");
-        /* the rest (STOP, INTVAR, RAND, USER_VAR, HEARTBEAT, PREVIOUS_GTIDS, ROWS_QUERY,
-         * ANNOTATE_ROWS, BINLOG_CHECKPOINT, START_ENCRYPTION, ...) carry no rows */
-        break;
-    }
+    int rc = decode_body(d, ev, end, &next, out);
     d->offset = next;
     if (rc == CDC_DECODE_OK)
         follow(d, ev, end, type);
@@ -1177,6 +1289,8 @@ static void bl_destroy(cdc_deser_t *base)
     free(d->meta_vals);
     cdc_buf_free(&d->pending);
     cdc_buf_free(&d->scratch);
+    cdc_buf_free(&d->payload);
+    ZSTD_freeDCtx(d->zstd);
     cdc_type_destroy(d->row_type_owned);
     if (d->has_re)
         regfree(&d->only_re);
@@ -1235,6 +1349,7 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     bl_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &bl_deser_ops;
     d->spos.gtid = d->gtid;
+    d->inner_at = -1;
     d->nmeta = ctx->nmetadata > 0 ? ctx->nmetadata : 0;
     d->meta = cdc_xcalloc((size_t)d->nmeta + 1, 1);
     d->meta_vals = cdc_xcalloc((size_t)d->nmeta + 1, sizeof(cdc_value_t));
