@@ -20,8 +20,10 @@
  * control events produce no rows. A TRANSACTION_PAYLOAD (MySQL 8
  * binlog_transaction_compression=ON) is decompressed (zstd, at most 1 GiB) into
  * a buffer kept for the next one and its events decoded in turn, positions
- * staying the payload's. MariaDB's compressed events (log_bin_compress) and
- * PARTIAL_UPDATE_ROWS are errors that say so.
+ * staying the payload's. PARTIAL_UPDATE_ROWS (MySQL 8
+ * binlog_row_value_options=PARTIAL_JSON) gives -U/+U, the JSON diffs of its
+ * after image applied to the before value (binlog_jsondiff.c). MariaDB's
+ * compressed events (log_bin_compress) are errors that say so.
  *
  * Without a row type each table is its own ROW type (columns named from
  * COLUMN_NAME metadata, else c1, c2, ...); with one, columns are matched to
@@ -60,6 +62,7 @@ typedef struct bl_table {
     cdc_type_t *type; /* natural ROW type, owned (self-describing mode) */
     bool skip;        /* not the table this deserializer is for */
     uint32_t nfields; /* fields of a row produced (declared or natural), before the metadata */
+    int njson;        /* JSON columns (a partial after image has a bit for each) */
     uint8_t *raw;     /* the TABLE_MAP after the table id, to recognise a repeat */
     size_t rawlen;
     struct bl_table *next;
@@ -118,7 +121,8 @@ typedef struct bl_deser {
     /* TRANSACTION_PAYLOAD: the decompressed events (reused), the zstd context */
     cdc_buf_t payload;
     ZSTD_DCtx *zstd;
-    bool payload_txn_end; /* its events ended the transaction (XID, a QUERY but BEGIN) */
+    bool payload_txn_end;      /* its events ended the transaction (XID, a QUERY but BEGIN) */
+    cdc_buf_t jd_out, jd_work; /* PARTIAL_UPDATE_ROWS: a JSON value with its diffs applied */
 } bl_deser_t;
 
 /* ---- errors and reading --------------------------------------------------------------------- */
@@ -209,13 +213,9 @@ static bool has(const bl_cur_t *c, size_t n)
 /* length-encoded integer; -1 when cut or NULL (0xfb) */
 static int lenenc(bl_cur_t *c, uint64_t *v)
 {
-    if (!has(c, 1))
+    long n = bl_packed(c->p, (size_t)(c->end - c->p), v);
+    if (n < 0)
         return -1;
-    uint8_t b = *c->p++;
-    int n = b < 0xfb ? 0 : b == 0xfc ? 2 : b == 0xfd ? 3 : b == 0xfe ? 8 : -1;
-    if (n < 0 || !has(c, (size_t)n))
-        return -1;
-    *v = n ? le(c->p, n) : b;
     c->p += n;
     return 0;
 }
@@ -588,8 +588,10 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
         }
         c->p += flen;
     }
-    for (int i = 0; i < t->ncols; i++)
+    for (int i = 0; i < t->ncols; i++) {
         t->cols[i].fast = bl_fast_kind(&t->cols[i]);
+        t->njson += t->cols[i].type == MT_JSON;
+    }
     if (table_bind(d, t) < 0)
         goto bad;
     t->raw = cdc_xmalloc(rawlen ? rawlen : 1);
@@ -648,9 +650,69 @@ static long slow_value(bl_deser_t *d, const bl_col_t *col, const uint8_t *p, siz
     return used;
 }
 
-static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_t *img,
-                      cdc_kind_t kind, cdc_batch_t *out, long rowno)
+/*
+ * A JSON column of a PARTIAL_UPDATE_ROWS after image whose partial bit is set: its length (as
+ * the column's), then JSON diffs to apply to the before value bv (of the row's -U). v NULL:
+ * not produced, stepped over.
+ */
+static long partial_json(bl_deser_t *d, const bl_col_t *col, const uint8_t *p, size_t avail,
+                         const cdc_value_t *bv, cdc_arena_t *arena, cdc_value_t *v,
+                         const char **why)
 {
+    int prefix = col->meta;
+    if (prefix < 1 || prefix > 4 || avail < (size_t)prefix) {
+        *why =
+            prefix < 1 || prefix > 4 ? "JSON length size is not 1..4" : "row ends inside a length";
+        return -1;
+    }
+    uint64_t len = le(p, prefix);
+    if (len > avail - (size_t)prefix) {
+        *why = "length runs past the row";
+        return -1;
+    }
+    if (!v)
+        return prefix + (long)len;
+    if (bv->flags & CDC_V_UNCHANGED) {
+        *why = "its partial JSON update needs the before value, which the before image lacks; "
+               "set binlog_row_image=FULL on the server (or binlog_row_value_options='')";
+        return -1;
+    }
+    if (bv->flags & CDC_V_NULL) {
+        *why = "a partial JSON update of a NULL before value";
+        return -1;
+    }
+    if (bl_json_apply_diffs(bv->v.s.ptr, bv->v.s.len, p + prefix, (size_t)len, &d->jd_out,
+                            &d->jd_work, why) < 0)
+        return -1;
+    v->flags = 0;
+    v->v.s.ptr = cdc_arena_memdup(arena, d->jd_out.data, d->jd_out.len);
+    v->v.s.len = (uint32_t)d->jd_out.len;
+    return prefix + (long)len;
+}
+
+/*
+ * Reads one row image into a new row of out (unless the table is skipped). partial_ai: the
+ * after image of a PARTIAL_UPDATE_ROWS event, whose JSON diffs apply to the values of the row
+ * before it in out (its -U).
+ */
+static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_t *img,
+                      cdc_kind_t kind, cdc_batch_t *out, long rowno, bool partial_ai)
+{
+    const uint8_t *partial = NULL; /* a bit per JSON column: its value is a list of diffs */
+    uint32_t before = out->n - 1;  /* the -U, when the table is produced */
+    if (partial_ai) {
+        uint64_t opts;
+        if (lenenc(c, &opts) < 0)
+            return fail(d, "row %ld of \"%s\": the value options run past the event", rowno,
+                        t->qname);
+        if (opts & 1) { /* PARTIAL_JSON_UPDATES */
+            partial = c->p;
+            if (!has(c, ((size_t)t->njson + 7) / 8))
+                return fail(d, "row %ld of \"%s\": the partial JSON bits run past the event", rowno,
+                            t->qname);
+            c->p += ((size_t)t->njson + 7) / 8;
+        }
+    }
     size_t nb = (img->np + 7) / 8;
     if (!has(c, nb))
         return fail(d, "row %ld of \"%s\": the NULL bitmap runs past the event", rowno, t->qname);
@@ -665,10 +727,15 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
             memcpy(vals + t->nfields, d->meta_vals, (size_t)d->nmeta * sizeof(cdc_value_t));
     }
     bool copy = d->copy;
-    uint32_t k = 0;
+    uint32_t k = 0, j = 0;
     for (int i = 0; i < t->ncols; i++) {
         const bl_col_t *col = &t->cols[i];
         cdc_value_t *v = vals && col->target >= 0 ? &vals[col->target] : NULL;
+        bool diffs = false;
+        if (partial && col->type == MT_JSON) {
+            diffs = (partial[j / 8] >> (j % 8)) & 1;
+            j++;
+        }
         if (!img->all && !((img->present[i / 8] >> (i % 8)) & 1)) {
             if (v)
                 v->flags = CDC_V_NULL | CDC_V_UNCHANGED; /* not in a partial image */
@@ -679,9 +746,15 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
         if (isnull)
             continue; /* the row starts all NULL */
         const char *why = NULL;
-        long used = v && col->fast != BL_FAST_NONE && !(copy && col->fast >= BL_FAST_STR1)
-                        ? bl_value_fast(col->fast, p, (size_t)(end - p), v, &why)
-                        : slow_value(d, col, p, (size_t)(end - p), &out->arena, v, &why);
+        long used;
+        if (diffs)
+            used = partial_json(d, col, p, (size_t)(end - p),
+                                v ? &out->rows[before].values[col->target] : NULL, &out->arena, v,
+                                &why);
+        else if (v && col->fast != BL_FAST_NONE && !(copy && col->fast >= BL_FAST_STR1))
+            used = bl_value_fast(col->fast, p, (size_t)(end - p), v, &why);
+        else
+            used = slow_value(d, col, p, (size_t)(end - p), &out->arena, v, &why);
         if (used < 0) {
             char tn[48];
             bl_type_name(col, tn, sizeof(tn));
@@ -748,7 +821,8 @@ static void meta_prepare(bl_deser_t *d, const bl_table_t *t, cdc_arena_t *arena)
 
 static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
 {
-    bool v2 = type >= EV_WRITE_ROWS && type <= EV_DELETE_ROWS;
+    bool partial = type == EV_PARTIAL_UPDATE_ROWS;
+    bool v2 = (type >= EV_WRITE_ROWS && type <= EV_DELETE_ROWS) || partial;
     int idlen = d->post_len[type - 1] == 6 ? 4 : 6;
     if (!has(c, (size_t)idlen + 2 + (v2 ? 2 : 0)))
         return fail(d, "event too short for the post-header");
@@ -771,7 +845,7 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
         return fail(d, "the event has %llu columns, TABLE_MAP of \"%s\" has %d",
                     (unsigned long long)ncols, t->qname, t->ncols);
     size_t nb = ((size_t)ncols + 7) / 8;
-    bool upd = type == EV_UPDATE_ROWS || type == EV_UPDATE_ROWS_V1;
+    bool upd = type == EV_UPDATE_ROWS || type == EV_UPDATE_ROWS_V1 || partial;
     if (!has(c, nb * (upd ? 2 : 1)))
         return fail(d, "the column bitmaps run past the event");
     bl_image_t before, after;
@@ -783,10 +857,10 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
         meta_prepare(d, t, &out->arena);
     uint32_t nrows = out->n;
     for (long rowno = 1; c->p < c->end; rowno++) {
-        int rc = upd ? read_image(d, c, t, &before, CDC_UPDATE_BEFORE, out, rowno)
-                     : read_image(d, c, t, &before, kind, out, rowno);
+        int rc = upd ? read_image(d, c, t, &before, CDC_UPDATE_BEFORE, out, rowno, false)
+                     : read_image(d, c, t, &before, kind, out, rowno, false);
         if (rc == 0 && upd)
-            rc = read_image(d, c, t, &after, CDC_UPDATE_AFTER, out, rowno);
+            rc = read_image(d, c, t, &after, CDC_UPDATE_AFTER, out, rowno, partial);
         if (rc < 0) {
             cdc_batch_truncate(out, out->n - nrows); /* none of a bad event's rows */
             return CDC_DECODE_ERROR;
@@ -996,10 +1070,8 @@ static int decode_body(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *n
     case EV_WRITE_ROWS:
     case EV_UPDATE_ROWS:
     case EV_DELETE_ROWS:
-        return on_rows(d, &c, type, out);
     case EV_PARTIAL_UPDATE_ROWS:
-        return fail(d, "partial JSON updates are not supported; set "
-                       "binlog_row_value_options='' on the server");
+        return on_rows(d, &c, type, out);
     case EV_TRANSACTION_PAYLOAD:
         return on_payload(d, c.p, body, out);
     default:
@@ -1290,6 +1362,8 @@ static void bl_destroy(cdc_deser_t *base)
     cdc_buf_free(&d->pending);
     cdc_buf_free(&d->scratch);
     cdc_buf_free(&d->payload);
+    cdc_buf_free(&d->jd_out);
+    cdc_buf_free(&d->jd_work);
     ZSTD_freeDCtx(d->zstd);
     cdc_type_destroy(d->row_type_owned);
     if (d->has_re)

@@ -87,6 +87,7 @@ static void fde(cdc_buf_t *f)
     for (int t = 30; t <= 32; t++)
         post[t - 1] = 10;
     post[33 - 1] = 42;
+    post[39 - 1] = 10; /* PARTIAL_UPDATE_ROWS: as the v2 ROWS events */
     cdc_buf_append(&b, post, sizeof(post));
     cdc_buf_putc(&b, 1); /* CRC32 */
     event(f, 15, &b);
@@ -1168,4 +1169,212 @@ Test(mysql_binlog, mysql8_transaction_payload_errors)
                   strstr(m, "row 2 of \"test.t8\""),
               "%s", m);
     free(m);
+}
+
+/* ---- MySQL 8 on the wire: partial JSON updates ---------------------------------------------- */
+
+/*
+ * One Json_diff as Json_diff::write_binary writes it: the operation (0 REPLACE, 1 INSERT,
+ * 2 REMOVE), the path (packed length, text), and but for REMOVE the value (packed length,
+ * MySQL binary JSON: type byte, then the value).
+ */
+static void json_diff(cdc_buf_t *b, uint8_t op, const char *path, const char *value_hex)
+{
+    cdc_buf_putc(b, (char)op);
+    put_packed(b, strlen(path));
+    cdc_buf_puts(b, path);
+    if (value_hex) {
+        cdc_buf_t v = {0};
+        put_bytes(&v, value_hex);
+        put_packed(b, v.len);
+        cdc_buf_append(b, v.data, v.len);
+        cdc_buf_free(&v);
+    }
+}
+
+/* A JSON value of a row image: the 4-byte length (JSON's metadata), then the bytes. */
+static void json_col(cdc_buf_t *b, const cdc_buf_t *v)
+{
+    put_le(b, v->len, 4);
+    cdc_buf_append(b, v->data, v->len);
+}
+
+/*
+ * One row of a PARTIAL_UPDATE_ROWS event on test.t8 with images of id and j: the before image
+ * (NULL bitmap, id, j = JSON_DOC) and the after image (value options 1 = PARTIAL_JSON_UPDATES,
+ * the partial bits of the table's one JSON column: set, NULL bitmap, id, j as the diffs).
+ */
+static void partial_row(cdc_buf_t *rows, uint32_t id, const cdc_buf_t *diffs)
+{
+    cdc_buf_t doc = {0};
+    put_bytes(&doc, JSON_DOC);
+    put_bytes(rows, "00");
+    put_le(rows, id, 4);
+    json_col(rows, &doc);
+    put_bytes(rows, "01"
+                    "01"
+                    "00");
+    put_le(rows, id, 4);
+    json_col(rows, diffs);
+    cdc_buf_free(&doc);
+}
+
+/* A PARTIAL_UPDATE_ROWS_EVENT (39): v2 post-header, 13 columns, the two images' bitmaps. */
+static void partial_event(cdc_buf_t *f, const char *bitmaps_hex, const cdc_buf_t *rows)
+{
+    cdc_buf_t b = {0};
+    put_le(&b, 42, 6);
+    put_le(&b, 1, 2);
+    put_le(&b, 2, 2);
+    cdc_buf_putc(&b, 13);
+    put_bytes(&b, bitmaps_hex);
+    cdc_buf_append(&b, rows->data, rows->len);
+    event(f, EV_PARTIAL_UPDATE_ROWS, &b);
+    cdc_buf_free(&b);
+}
+
+/* A file with one PARTIAL_UPDATE_ROWS event of the rows `rows` (images of id and j). */
+static void partial_file(cdc_buf_t *f, const cdc_buf_t *rows)
+{
+    put_bytes(f, "FE62696E");
+    fde(f);
+    gtid(f);
+    query(f, "BEGIN");
+    table_map(f);
+    partial_event(f,
+                  "0300"
+                  "0300",
+                  rows);
+    xid(f);
+}
+
+static const char *INT16_5 = "050500", *STR_Y = "0C0179", *FALSE = "0402", *NUL = "0400";
+/* {"k": 1}: count 1, size 12, key entry (offset 11, length 1), value entry (int16 1 inline) */
+static const char *OBJ_K1 = "00"
+                            "0100"
+                            "0C00"
+                            "0B00"
+                            "0100"
+                            "050100"
+                            "6B";
+
+/* The rows of test.t8 with id and j, the rest unchanged (partial images). */
+static void expect_row(cdc_buf_t *want, const char *kind, uint32_t id, const char *j)
+{
+    cdc_buf_printf(want, "test.t8\t%s[%u, %s", kind, id, j);
+    for (int i = 0; i < 11; i++)
+        cdc_buf_puts(want, ", <unchanged>");
+    cdc_buf_puts(want, "]\n");
+}
+
+Test(mysql_binlog, mysql8_partial_json_update)
+{
+    static const char *before = "{\"a\": 1, \"b\": [true, \"x\"]}";
+    struct {
+        const char *after;
+        int n; /* diffs */
+        struct {
+            uint8_t op;
+            const char *path, *value;
+        } d[4];
+    } cases[] = {
+        {"{\"a\": 5, \"b\": [true, \"x\"]}", 1, {{0, "$.a", INT16_5}}},
+        {"{\"a\": 1, \"b\": [true, \"x\"], \"c\": \"y\"}", 1, {{1, "$.c", STR_Y}}},
+        {"{\"a\": 1, \"b\": [\"x\"]}", 1, {{2, "$.b[0]", NULL}}},
+        {"{\"b\": [true, \"x\"]}", 1, {{2, "$.a", NULL}}},
+        {"{\"a\": 1}", 1, {{2, "$.b", NULL}}},
+        {"{\"a\": 1, \"b\": [true, false, \"x\"]}", 1, {{1, "$.b[1]", FALSE}}},
+        {"{\"a\": 5, \"b\": [true, null]}",
+         3,
+         {{0, "$.a", INT16_5}, {2, "$.b[1]", NULL}, {1, "$.b[5]", NUL}}},
+        {"{\"a\": 1, \"b\": [true, \"x\", {\"k\": 5}], \"x y\": \"y\"}",
+         3,
+         {{1, "$.b[2]", OBJ_K1}, {0, "$.b[2].k", INT16_5}, {1, "$.\"x y\"", STR_Y}}},
+        {"5", 1, {{0, "$", INT16_5}}},
+    };
+    int ncases = (int)(sizeof(cases) / sizeof(cases[0]));
+    cdc_buf_t rows = {0}, want = {0};
+    for (int i = 0; i < ncases; i++) {
+        cdc_buf_t diffs = {0};
+        for (int k = 0; k < cases[i].n; k++)
+            json_diff(&diffs, cases[i].d[k].op, cases[i].d[k].path, cases[i].d[k].value);
+        partial_row(&rows, (uint32_t)i + 1, &diffs);
+        expect_row(&want, "-U", (uint32_t)i + 1, before);
+        expect_row(&want, "+U", (uint32_t)i + 1, cases[i].after);
+        cdc_buf_free(&diffs);
+    }
+    cdc_buf_t f = {0};
+    partial_file(&f, &rows);
+    for (size_t chunk = 0; chunk <= 32; chunk++) {
+        int rc;
+        char *out = decode_all(f.data, f.len, chunk, &rc);
+        cr_expect_eq(rc, 0, "chunk %zu", chunk);
+        cr_expect_str_eq(out, cdc_buf_cstr(&want), "chunk %zu", chunk);
+        free(out);
+    }
+    cdc_buf_free(&f);
+    cdc_buf_free(&rows);
+    cdc_buf_free(&want);
+}
+
+/* Decodes f, which must fail; returns the message. */
+static char *decode_error(const cdc_buf_t *f)
+{
+    run_t r = {0};
+    run_open(&r, "binlog.000003");
+    run_feed(&r, f->data, f->len, 0);
+    cr_expect_eq(r.rc, CDC_DECODE_ERROR);
+    char *msg = cdc_xstrdup(cdc_buf_cstr(&r.deser->errmsg));
+    run_close(&r);
+    return msg;
+}
+
+Test(mysql_binlog, mysql8_partial_json_errors)
+{
+    /* the before image lacks j (binlog_row_image=MINIMAL) */
+    cdc_buf_t diffs = {0}, rows = {0}, f = {0};
+    json_diff(&diffs, 0, "$.a", INT16_5);
+    put_bytes(&rows, "00");
+    put_le(&rows, 1, 4);
+    put_bytes(&rows, "010100");
+    put_le(&rows, 1, 4);
+    json_col(&rows, &diffs);
+    put_bytes(&f, "FE62696E");
+    fde(&f);
+    table_map(&f);
+    partial_event(&f,
+                  "0100"
+                  "0300",
+                  &rows);
+    char *m = decode_error(&f);
+    cr_expect(strstr(m, "event PARTIAL_UPDATE_ROWS at binlog.000003:") &&
+                  strstr(m, "row 1 of \"test.t8\", column 2 \"j\" (JSON): its partial JSON "
+                            "update needs the before value, which the before image lacks; set "
+                            "binlog_row_image=FULL"),
+              "%s", m);
+    free(m);
+    /* paths the before value does not have, or that are malformed */
+    const char *bad[][3] = {
+        {"\x00", "$.z", "a JSON diff replaces or removes a path the before value does not have"},
+        {"\x00", "$.z.q", "a JSON diff's path is not in the before value"},
+        {"\x01", "$.a", "a JSON diff inserts a member the before value has already"},
+        {"\x00", "$.a.b", "names a member of a value that is not an object"},
+        {"\x00", "a", "a JSON diff's path does not start with $"},
+        {"\x00", "$[x]", "a JSON diff's path is malformed"},
+        {"\x07", "$.a", "a JSON diff has an unknown operation"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        cdc_buf_clear(&diffs);
+        cdc_buf_clear(&rows);
+        cdc_buf_clear(&f);
+        json_diff(&diffs, (uint8_t)bad[i][0][0], bad[i][1], INT16_5);
+        partial_row(&rows, 1, &diffs);
+        partial_file(&f, &rows);
+        m = decode_error(&f);
+        cr_expect(strstr(m, bad[i][2]) && strstr(m, "column 2 \"j\" (JSON)"), "%zu: %s", i, m);
+        free(m);
+    }
+    cdc_buf_free(&diffs);
+    cdc_buf_free(&rows);
+    cdc_buf_free(&f);
 }
