@@ -962,9 +962,10 @@ static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                        "%s'scan.startup.specific-offset.gtid-set' = '%s' is a MySQL GTID set "
                        "(uuid:interval); only MariaDB GTID positions (domain-server-sequence, "
                        "e.g. '0-1-42') are supported: MariaDB Connector/C's replication API "
-                       "cannot send MySQL's COM_BINLOG_DUMP_GTID. Give the binlog position "
-                       "instead: 'scan.startup.specific-offset.file' and '.pos' (SHOW MASTER "
-                       "STATUS on the server)",
+                       "(mariadb_rpl_open) sends only COM_BINLOG_DUMP, a file and position, "
+                       "never MySQL's COM_BINLOG_DUMP_GTID with a GTID set. Give the binlog "
+                       "position instead: 'scan.startup.specific-offset.file' and '.pos' (SHOW "
+                       "MASTER STATUS on the server)",
                        problems->len ? "\n" : "", gtid);
     if (mode == MODE_TIMESTAMP && !cdc_config_isset(cfg, "scan.startup.timestamp-millis"))
         cdc_buf_printf(problems,
