@@ -82,7 +82,8 @@ typedef struct cdc_source_pos_s {
      * Commit.
      */
     uint64_t pos;
-    const char *gtid; /* MariaDB GTID of the transaction being read ("0-1-42"), "" none */
+    const char *gtid; /* GTID of the transaction being read: MariaDB "0-1-42", MySQL
+                         "3e11fa47-71ca-11e1-9e33-c80aa9429562:23"; "" none (MySQL: anonymous) */
     /* ms since the epoch: binlog, the last event's time (whole seconds); pgoutput, the commit
        time of the last transaction begun */
     int64_t ts_ms;

@@ -199,8 +199,9 @@ static const cdc_metadata_def_t mc_metadata[] = {
     {"source.pos", "BIGINT",
      "(cdcflow, Debezium source.pos) Position of the row's event in source.file."},
     {"source.gtid", "STRING",
-     "(cdcflow, Debezium source.gtid) MariaDB GTID of the row's transaction (NULL in the "
-     "snapshot)."},
+     "(cdcflow, Debezium source.gtid) GTID of the row's transaction: MariaDB '0-1-42', MySQL "
+     "'3e11fa47-71ca-11e1-9e33-c80aa9429562:23' (NULL in the snapshot and for MySQL's "
+     "anonymous transactions, gtid_mode=OFF)."},
     {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
     {"source.snapshot", "BOOLEAN",
      "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},
@@ -1360,9 +1361,10 @@ static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                        "%s'scan.startup.specific-offset.gtid-set' = '%s' is a MySQL GTID set "
                        "(uuid:interval); only MariaDB GTID positions (domain-server-sequence, "
                        "e.g. '0-1-42') are supported: MariaDB Connector/C's replication API "
-                       "cannot send MySQL's COM_BINLOG_DUMP_GTID. Give the binlog position "
-                       "instead: 'scan.startup.specific-offset.file' and '.pos' (SHOW MASTER "
-                       "STATUS on the server)",
+                       "(mariadb_rpl_open) sends only COM_BINLOG_DUMP, a file and position, "
+                       "never MySQL's COM_BINLOG_DUMP_GTID with a GTID set. Give the binlog "
+                       "position instead: 'scan.startup.specific-offset.file' and '.pos' (SHOW "
+                       "MASTER STATUS on the server)",
                        problems->len ? "\n" : "", gtid);
     if (mode == MODE_TIMESTAMP && !cdc_config_isset(cfg, "scan.startup.timestamp-millis"))
         cdc_buf_printf(problems,

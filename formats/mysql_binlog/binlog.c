@@ -17,9 +17,13 @@
  * -U/+U and -D. Columns absent from a partial image (binlog_row_image=MINIMAL
  * or NOBLOB) are CDC_V_UNCHANGED, never NULL. QUERY, XID, ROTATE, GTID
  * (MySQL and MariaDB), GTID_LIST, ANNOTATE_ROWS, ROWS_QUERY and the other
- * control events produce no rows. Compressed events (MariaDB
- * log_bin_compress, MySQL TRANSACTION_PAYLOAD) and PARTIAL_UPDATE_ROWS are
- * errors that say so.
+ * control events produce no rows. A TRANSACTION_PAYLOAD (MySQL 8
+ * binlog_transaction_compression=ON) is decompressed (zstd, at most 1 GiB) into
+ * a buffer kept for the next one and its events decoded in turn, positions
+ * staying the payload's. PARTIAL_UPDATE_ROWS (MySQL 8
+ * binlog_row_value_options=PARTIAL_JSON) gives -U/+U, the JSON diffs of its
+ * after image applied to the before value (binlog_jsondiff.c). MariaDB's
+ * compressed events (log_bin_compress) are errors that say so.
  *
  * Without a row type each table is its own ROW type (columns named from
  * COLUMN_NAME metadata, else c1, c2, ...); with one, columns are matched to
@@ -27,7 +31,8 @@
  * Errors name the event type and "file:pos" of the event's first byte.
  *
  * For the mysql-cdc source (cdc_plugin.h): source_pos() follows the file, the
- * position after each event, the MariaDB GTID and the transactions (a GTID or
+ * position after each event, the GTID (MariaDB "0-1-42", MySQL "uuid:23", "" for
+ * MySQL's ANONYMOUS_GTID) and the transactions (a GTID or
  * a BEGIN QUERY opens one, an XID or any other QUERY ends it); the requested
  * metadata (database_name, op_ts, source.file, ...) is written into each row
  * as it is built, the values made once per ROWS event.
@@ -37,12 +42,15 @@
 #include <stdlib.h>
 #include <regex.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "binlog_int.h"
 
 #define HEADER_LEN 19
 #define MAX_EVENT_SIZE (1u << 30)
 #define F_IGNORABLE 0x0080
+/* a TRANSACTION_PAYLOAD whose events take more than this uncompressed is refused */
+#define MAX_PAYLOAD_UNCOMPRESSED (1u << 30)
 
 typedef struct bl_table {
     uint64_t id;
@@ -54,6 +62,7 @@ typedef struct bl_table {
     cdc_type_t *type; /* natural ROW type, owned (self-describing mode) */
     bool skip;        /* not the table this deserializer is for */
     uint32_t nfields; /* fields of a row produced (declared or natural), before the metadata */
+    int njson;        /* JSON columns (a partial after image has a bit for each) */
     uint8_t *raw;     /* the TABLE_MAP after the table id, to recognise a repeat */
     size_t rawlen;
     struct bl_table *next;
@@ -99,15 +108,21 @@ typedef struct bl_deser {
     /* the event being decoded, for errors */
     uint64_t ev_pos;
     uint8_t ev_type;
+    long inner_at; /* inside a TRANSACTION_PAYLOAD: the inner event's offset in it; else -1 */
     bool copy;
     /* for a CDC source: where the input stands, and the requested metadata */
     cdc_source_pos_t spos;
-    char gtid[64];     /* MariaDB GTID of the transaction being read */
+    char gtid[64];     /* GTID of the transaction being read: MariaDB d-s-n, MySQL uuid:gno */
     const uint8_t *ev; /* the event being decoded (header first) */
     uint32_t ev_size;
     uint8_t *meta; /* MD_* of each requested key, in order */
     int nmeta;
     cdc_value_t *meta_vals; /* the current ROWS event's metadata values */
+    /* TRANSACTION_PAYLOAD: the decompressed events (reused), the zstd context */
+    cdc_buf_t payload;
+    ZSTD_DCtx *zstd;
+    bool payload_txn_end;      /* its events ended the transaction (XID, a QUERY but BEGIN) */
+    cdc_buf_t jd_out, jd_work; /* PARTIAL_UPDATE_ROWS: a JSON value with its diffs applied */
 } bl_deser_t;
 
 /* ---- errors and reading --------------------------------------------------------------------- */
@@ -163,12 +178,12 @@ static int fail(bl_deser_t *d, const char *fmt, ...)
     cdc_buf_t *e = &d->base.errmsg;
     cdc_buf_clear(e);
     const char *name = event_name(d->ev_type);
-    if (name)
-        cdc_buf_printf(e, "event %s at %s:%llu: ", name, d->file ? d->file : "binlog",
-                       (unsigned long long)d->ev_pos);
-    else
-        cdc_buf_printf(e, "event type %u at %s:%llu: ", d->ev_type, d->file ? d->file : "binlog",
-                       (unsigned long long)d->ev_pos);
+    char num[24];
+    snprintf(num, sizeof(num), "type %u", d->ev_type);
+    cdc_buf_printf(e, "event %s at ", name ? name : num);
+    if (d->inner_at >= 0)
+        cdc_buf_printf(e, "byte %ld of the uncompressed TRANSACTION_PAYLOAD at ", d->inner_at);
+    cdc_buf_printf(e, "%s:%llu: ", d->file ? d->file : "binlog", (unsigned long long)d->ev_pos);
     char tmp[512];
     va_list ap;
     va_start(ap, fmt);
@@ -198,13 +213,9 @@ static bool has(const bl_cur_t *c, size_t n)
 /* length-encoded integer; -1 when cut or NULL (0xfb) */
 static int lenenc(bl_cur_t *c, uint64_t *v)
 {
-    if (!has(c, 1))
+    long n = bl_packed(c->p, (size_t)(c->end - c->p), v);
+    if (n < 0)
         return -1;
-    uint8_t b = *c->p++;
-    int n = b < 0xfb ? 0 : b == 0xfc ? 2 : b == 0xfd ? 3 : b == 0xfe ? 8 : -1;
-    if (n < 0 || !has(c, (size_t)n))
-        return -1;
-    *v = n ? le(c->p, n) : b;
     c->p += n;
     return 0;
 }
@@ -577,8 +588,10 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
         }
         c->p += flen;
     }
-    for (int i = 0; i < t->ncols; i++)
+    for (int i = 0; i < t->ncols; i++) {
         t->cols[i].fast = bl_fast_kind(&t->cols[i]);
+        t->njson += t->cols[i].type == MT_JSON;
+    }
     if (table_bind(d, t) < 0)
         goto bad;
     t->raw = cdc_xmalloc(rawlen ? rawlen : 1);
@@ -637,9 +650,69 @@ static long slow_value(bl_deser_t *d, const bl_col_t *col, const uint8_t *p, siz
     return used;
 }
 
-static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_t *img,
-                      cdc_kind_t kind, cdc_batch_t *out, long rowno)
+/*
+ * A JSON column of a PARTIAL_UPDATE_ROWS after image whose partial bit is set: its length (as
+ * the column's), then JSON diffs to apply to the before value bv (of the row's -U). v NULL:
+ * not produced, stepped over.
+ */
+static long partial_json(bl_deser_t *d, const bl_col_t *col, const uint8_t *p, size_t avail,
+                         const cdc_value_t *bv, cdc_arena_t *arena, cdc_value_t *v,
+                         const char **why)
 {
+    int prefix = col->meta;
+    if (prefix < 1 || prefix > 4 || avail < (size_t)prefix) {
+        *why =
+            prefix < 1 || prefix > 4 ? "JSON length size is not 1..4" : "row ends inside a length";
+        return -1;
+    }
+    uint64_t len = le(p, prefix);
+    if (len > avail - (size_t)prefix) {
+        *why = "length runs past the row";
+        return -1;
+    }
+    if (!v)
+        return prefix + (long)len;
+    if (bv->flags & CDC_V_UNCHANGED) {
+        *why = "its partial JSON update needs the before value, which the before image lacks; "
+               "set binlog_row_image=FULL on the server (or binlog_row_value_options='')";
+        return -1;
+    }
+    if (bv->flags & CDC_V_NULL) {
+        *why = "a partial JSON update of a NULL before value";
+        return -1;
+    }
+    if (bl_json_apply_diffs(bv->v.s.ptr, bv->v.s.len, p + prefix, (size_t)len, &d->jd_out,
+                            &d->jd_work, why) < 0)
+        return -1;
+    v->flags = 0;
+    v->v.s.ptr = cdc_arena_memdup(arena, d->jd_out.data, d->jd_out.len);
+    v->v.s.len = (uint32_t)d->jd_out.len;
+    return prefix + (long)len;
+}
+
+/*
+ * Reads one row image into a new row of out (unless the table is skipped). partial_ai: the
+ * after image of a PARTIAL_UPDATE_ROWS event, whose JSON diffs apply to the values of the row
+ * before it in out (its -U).
+ */
+static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_t *img,
+                      cdc_kind_t kind, cdc_batch_t *out, long rowno, bool partial_ai)
+{
+    const uint8_t *partial = NULL; /* a bit per JSON column: its value is a list of diffs */
+    uint32_t before = out->n - 1;  /* the -U, when the table is produced */
+    if (partial_ai) {
+        uint64_t opts;
+        if (lenenc(c, &opts) < 0)
+            return fail(d, "row %ld of \"%s\": the value options run past the event", rowno,
+                        t->qname);
+        if (opts & 1) { /* PARTIAL_JSON_UPDATES */
+            partial = c->p;
+            if (!has(c, ((size_t)t->njson + 7) / 8))
+                return fail(d, "row %ld of \"%s\": the partial JSON bits run past the event", rowno,
+                            t->qname);
+            c->p += ((size_t)t->njson + 7) / 8;
+        }
+    }
     size_t nb = (img->np + 7) / 8;
     if (!has(c, nb))
         return fail(d, "row %ld of \"%s\": the NULL bitmap runs past the event", rowno, t->qname);
@@ -654,10 +727,15 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
             memcpy(vals + t->nfields, d->meta_vals, (size_t)d->nmeta * sizeof(cdc_value_t));
     }
     bool copy = d->copy;
-    uint32_t k = 0;
+    uint32_t k = 0, j = 0;
     for (int i = 0; i < t->ncols; i++) {
         const bl_col_t *col = &t->cols[i];
         cdc_value_t *v = vals && col->target >= 0 ? &vals[col->target] : NULL;
+        bool diffs = false;
+        if (partial && col->type == MT_JSON) {
+            diffs = (partial[j / 8] >> (j % 8)) & 1;
+            j++;
+        }
         if (!img->all && !((img->present[i / 8] >> (i % 8)) & 1)) {
             if (v)
                 v->flags = CDC_V_NULL | CDC_V_UNCHANGED; /* not in a partial image */
@@ -668,9 +746,15 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
         if (isnull)
             continue; /* the row starts all NULL */
         const char *why = NULL;
-        long used = v && col->fast != BL_FAST_NONE && !(copy && col->fast >= BL_FAST_STR1)
-                        ? bl_value_fast(col->fast, p, (size_t)(end - p), v, &why)
-                        : slow_value(d, col, p, (size_t)(end - p), &out->arena, v, &why);
+        long used;
+        if (diffs)
+            used = partial_json(d, col, p, (size_t)(end - p),
+                                v ? &out->rows[before].values[col->target] : NULL, &out->arena, v,
+                                &why);
+        else if (v && col->fast != BL_FAST_NONE && !(copy && col->fast >= BL_FAST_STR1))
+            used = bl_value_fast(col->fast, p, (size_t)(end - p), v, &why);
+        else
+            used = slow_value(d, col, p, (size_t)(end - p), &out->arena, v, &why);
         if (used < 0) {
             char tn[48];
             bl_type_name(col, tn, sizeof(tn));
@@ -737,7 +821,8 @@ static void meta_prepare(bl_deser_t *d, const bl_table_t *t, cdc_arena_t *arena)
 
 static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
 {
-    bool v2 = type >= EV_WRITE_ROWS && type <= EV_DELETE_ROWS;
+    bool partial = type == EV_PARTIAL_UPDATE_ROWS;
+    bool v2 = (type >= EV_WRITE_ROWS && type <= EV_DELETE_ROWS) || partial;
     int idlen = d->post_len[type - 1] == 6 ? 4 : 6;
     if (!has(c, (size_t)idlen + 2 + (v2 ? 2 : 0)))
         return fail(d, "event too short for the post-header");
@@ -760,7 +845,7 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
         return fail(d, "the event has %llu columns, TABLE_MAP of \"%s\" has %d",
                     (unsigned long long)ncols, t->qname, t->ncols);
     size_t nb = ((size_t)ncols + 7) / 8;
-    bool upd = type == EV_UPDATE_ROWS || type == EV_UPDATE_ROWS_V1;
+    bool upd = type == EV_UPDATE_ROWS || type == EV_UPDATE_ROWS_V1 || partial;
     if (!has(c, nb * (upd ? 2 : 1)))
         return fail(d, "the column bitmaps run past the event");
     bl_image_t before, after;
@@ -772,10 +857,10 @@ static int on_rows(bl_deser_t *d, bl_cur_t *c, uint8_t type, cdc_batch_t *out)
         meta_prepare(d, t, &out->arena);
     uint32_t nrows = out->n;
     for (long rowno = 1; c->p < c->end; rowno++) {
-        int rc = upd ? read_image(d, c, t, &before, CDC_UPDATE_BEFORE, out, rowno)
-                     : read_image(d, c, t, &before, kind, out, rowno);
+        int rc = upd ? read_image(d, c, t, &before, CDC_UPDATE_BEFORE, out, rowno, false)
+                     : read_image(d, c, t, &before, kind, out, rowno, false);
         if (rc == 0 && upd)
-            rc = read_image(d, c, t, &after, CDC_UPDATE_AFTER, out, rowno);
+            rc = read_image(d, c, t, &after, CDC_UPDATE_AFTER, out, rowno, partial);
         if (rc < 0) {
             cdc_batch_truncate(out, out->n - nrows); /* none of a bad event's rows */
             return CDC_DECODE_ERROR;
@@ -869,6 +954,35 @@ static int min_body(bl_deser_t *d, size_t have, size_t want)
     return CDC_DECODE_OK;
 }
 
+/*
+ * A MySQL GTID or ANONYMOUS_GTID event: flags (1), SID (16), GNO (8), then the logical clock
+ * and commit times, which nothing here needs. Keeps "uuid:gno" for the source position (""
+ * for an anonymous transaction).
+ */
+static int on_mysql_gtid(bl_deser_t *d, const uint8_t *b, size_t body, uint8_t type)
+{
+    if (min_body(d, body, 25) < 0)
+        return CDC_DECODE_ERROR;
+    uint64_t gno = le(b + 17, 8);
+    if (type == EV_ANONYMOUS_GTID) {
+        d->gtid[0] = 0;
+        return CDC_DECODE_OK;
+    }
+    if (gno < 1 || gno >= (uint64_t)INT64_MAX)
+        return fail(d, "GNO %llu is out of range (1 to 2^63-2); the event is corrupt",
+                    (unsigned long long)gno);
+    static const char hex[] = "0123456789abcdef";
+    char *o = d->gtid;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            *o++ = '-';
+        *o++ = hex[b[1 + i] >> 4];
+        *o++ = hex[b[1 + i] & 15];
+    }
+    snprintf(o, sizeof(d->gtid) - (size_t)(o - d->gtid), ":%llu", (unsigned long long)gno);
+    return CDC_DECODE_OK;
+}
+
 /* ---- source position ------------------------------------------------------------------------ */
 
 /* Whether a QUERY event's statement (after the status variables and schema) is BEGIN. */
@@ -905,7 +1019,7 @@ static void follow(bl_deser_t *d, const uint8_t *ev, size_t end, uint8_t type)
         return;
     if (type == EV_MARIA_GTID || type == EV_GTID) /* a transaction (or DDL) begins */
         sp->in_txn = true;
-    bool boundary = type == EV_XID;
+    bool boundary = type == EV_XID || (type == EV_TRANSACTION_PAYLOAD && d->payload_txn_end);
     if (type == EV_QUERY) { /* BEGIN opens, anything else (COMMIT, DDL) closes */
         boundary = !query_is_begin(ev, end);
         sp->in_txn = sp->in_txn || !boundary;
@@ -918,10 +1032,163 @@ static void follow(bl_deser_t *d, const uint8_t *ev, size_t end, uint8_t type)
 
 /* ---- events --------------------------------------------------------------------------------- */
 
-static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch_t *out)
+static int on_payload(bl_deser_t *d, const uint8_t *p, size_t body, cdc_batch_t *out);
+
+/*
+ * Decodes the body of an event whose checksum is verified (or that has none, inside a
+ * TRANSACTION_PAYLOAD): ev is the event, header first, end the length without the checksum.
+ * A ROTATE sets *next.
+ */
+static int decode_body(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *next,
+                       cdc_batch_t *out)
 {
     uint8_t type = ev[4];
     uint16_t flags = (uint16_t)le(ev + 17, 2);
+    bl_cur_t c = {ev + HEADER_LEN, ev + end};
+    size_t body = end - HEADER_LEN;
+    switch (type) {
+    case EV_ROTATE:
+        return on_rotate(d, ev, end, next);
+    case EV_QUERY:
+        return on_query(d, ev, end);
+    case EV_XID:
+        return min_body(d, body, 8);
+    case EV_GTID:
+    case EV_ANONYMOUS_GTID:
+        return on_mysql_gtid(d, c.p, body, type);
+    case EV_MARIA_GTID:
+        return min_body(d, body, 13); /* seq_no, domain_id, flags */
+    case EV_MARIA_GTID_LIST:
+        if (min_body(d, body, 4) < 0)
+            return CDC_DECODE_ERROR;
+        return min_body(d, body, 4 + (size_t)(le(c.p, 4) & 0x0fffffff) * 16);
+    case EV_TABLE_MAP:
+        return on_table_map(d, &c);
+    case EV_WRITE_ROWS_V1:
+    case EV_UPDATE_ROWS_V1:
+    case EV_DELETE_ROWS_V1:
+    case EV_WRITE_ROWS:
+    case EV_UPDATE_ROWS:
+    case EV_DELETE_ROWS:
+    case EV_PARTIAL_UPDATE_ROWS:
+        return on_rows(d, &c, type, out);
+    case EV_TRANSACTION_PAYLOAD:
+        return on_payload(d, c.p, body, out);
+    default:
+        if (type >= EV_QUERY_COMPRESSED && type <= 171)
+            return fail(d, "compressed events are not supported; set log_bin_compress=OFF on "
+                           "the server");
+        if (type == 0 || (type > 41 && type < 160) || (type > 171 && !(flags & F_IGNORABLE)))
+            return fail(d, "unknown event type (not marked ignorable)");
+        /* the rest (STOP, INTVAR, RAND, USER_VAR, HEARTBEAT, PREVIOUS_GTIDS, ROWS_QUERY,
+         * ANNOTATE_ROWS, BINLOG_CHECKPOINT, START_ENCRYPTION, ...) carry no rows */
+        return CDC_DECODE_OK;
+    }
+}
+
+/*
+ * The events of a TRANSACTION_PAYLOAD (MySQL 8 binlog_transaction_compression=ON), one after
+ * the other: complete events without checksums, log_pos 0. Positions and metadata stay those
+ * of the payload event (d->ev); rows are copied when the events were decompressed (the buffer
+ * is reused by the next payload).
+ */
+static int payload_events(bl_deser_t *d, const uint8_t *p, size_t n, bool copy, cdc_batch_t *out)
+{
+    bool was_copy = d->copy;
+    int rc = CDC_DECODE_OK;
+    d->copy = was_copy || copy;
+    d->payload_txn_end = false;
+    for (size_t at = 0; at < n && rc == CDC_DECODE_OK;) {
+        d->inner_at = (long)at;
+        d->ev_type = n - at > 4 ? p[at + 4] : 0;
+        uint32_t size = n - at >= HEADER_LEN ? (uint32_t)le(p + at + 9, 4) : 0;
+        if (n - at < HEADER_LEN || size < HEADER_LEN || size > n - at) {
+            rc = fail(d, "the event (%zu bytes left, size %u) runs past the payload", n - at, size);
+            break;
+        }
+        const uint8_t *ev = p + at;
+        uint8_t type = ev[4];
+        if (type == EV_FORMAT_DESCRIPTION || type == EV_ROTATE || type == EV_TRANSACTION_PAYLOAD ||
+            type == EV_GTID || type == EV_ANONYMOUS_GTID) {
+            rc = fail(d, "this event cannot be inside a transaction payload; the payload is "
+                         "corrupt");
+            break;
+        }
+        uint64_t unused = 0;
+        rc = decode_body(d, ev, size, &unused, out);
+        if (type == EV_XID || (type == EV_QUERY && !query_is_begin(ev, size)))
+            d->payload_txn_end = true;
+        at += size;
+    }
+    if (rc == CDC_DECODE_OK)
+        d->ev_type = EV_TRANSACTION_PAYLOAD;
+    d->inner_at = -1;
+    d->copy = was_copy;
+    return rc;
+}
+
+/*
+ * TRANSACTION_PAYLOAD: a header of (field type, length, value) triples, each a packed integer,
+ * up to the end mark 0 (1 payload size, 2 compression type, 3 uncompressed size; unknown ones
+ * are skipped by their length), then the payload: zstd (type 0) or plain (type 255) events.
+ */
+static int on_payload(bl_deser_t *d, const uint8_t *p, size_t body, cdc_batch_t *out)
+{
+    bl_cur_t c = {p, p + body};
+    uint64_t size = UINT64_MAX, ctype = UINT64_MAX, usize = UINT64_MAX;
+    for (;;) {
+        uint64_t ftype, flen, v;
+        if (lenenc(&c, &ftype) < 0)
+            return fail(d, "the payload header ends before its end mark");
+        if (ftype == 0)
+            break;
+        if (lenenc(&c, &flen) < 0 || !has(&c, (size_t)flen))
+            return fail(d, "payload header field %llu runs past the event",
+                        (unsigned long long)ftype);
+        bl_cur_t f = {c.p, c.p + flen};
+        c.p += flen;
+        if (ftype > 3)
+            continue;
+        if (lenenc(&f, &v) < 0)
+            return fail(d, "payload header field %llu is malformed", (unsigned long long)ftype);
+        *(ftype == 1 ? &size : ftype == 2 ? &ctype : &usize) = v;
+    }
+    size_t have = (size_t)(c.end - c.p);
+    if (size == UINT64_MAX || ctype == UINT64_MAX)
+        return fail(d, "the payload header lacks the %s",
+                    size == UINT64_MAX ? "payload size" : "compression type");
+    if (size != have)
+        return fail(d, "the payload header says %llu bytes, the event holds %zu",
+                    (unsigned long long)size, have);
+    if (ctype == 255)
+        return payload_events(d, c.p, have, false, out);
+    if (ctype != 0)
+        return fail(d, "compression type %llu is unknown (0 is zstd, 255 none)",
+                    (unsigned long long)ctype);
+    if (usize == UINT64_MAX)
+        return fail(d, "the payload header lacks the uncompressed size");
+    if (usize > MAX_PAYLOAD_UNCOMPRESSED)
+        return fail(d,
+                    "the transaction takes %llu bytes uncompressed, more than the limit of "
+                    "1 GiB; split it into smaller transactions, or set "
+                    "binlog_transaction_compression=OFF on the server",
+                    (unsigned long long)usize);
+    if (!d->zstd && !(d->zstd = ZSTD_createDCtx()))
+        return fail(d, "out of memory for the zstd decompressor");
+    cdc_buf_clear(&d->payload);
+    cdc_buf_reserve(&d->payload, (size_t)usize);
+    size_t got = ZSTD_decompressDCtx(d->zstd, d->payload.data, (size_t)usize, c.p, have);
+    if (ZSTD_isError(got))
+        return fail(d, "zstd cannot decompress the payload: %s", ZSTD_getErrorName(got));
+    if (got != usize)
+        return fail(d, "the payload decompresses to %zu bytes, its header says %llu", got,
+                    (unsigned long long)usize);
+    return payload_events(d, (const uint8_t *)d->payload.data, got, true, out);
+}
+
+static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch_t *out)
+{
+    uint8_t type = ev[4];
     d->ev_type = type;
     if (type == EV_HEARTBEAT && !d->file_input) { /* a replica's stream: the server is idle */
         d->spos.heartbeat = true;
@@ -955,62 +1222,9 @@ static int decode_event(bl_deser_t *d, const uint8_t *ev, size_t size, cdc_batch
             return fail(d, "checksum mismatch (stored %08x, computed %08x)",
                         (uint32_t)le(ev + end, 4), bl_crc32(ev, end));
     }
-    int rc = CDC_DECODE_OK;
-    bl_cur_t c = {ev + HEADER_LEN, ev + end};
-    size_t body = end - HEADER_LEN;
     if (!d->have_fde && type != EV_ROTATE && type != EV_MARIA_GTID_LIST && type != EV_HEARTBEAT)
         return fail(d, "no FORMAT_DESCRIPTION event before it");
-    switch (type) {
-    case EV_ROTATE:
-        rc = on_rotate(d, ev, end, &next);
-        break;
-    case EV_QUERY:
-        rc = on_query(d, ev, end);
-        break;
-    case EV_XID:
-        rc = min_body(d, body, 8);
-        break;
-    case EV_GTID:
-    case EV_ANONYMOUS_GTID:
-        rc = min_body(d, body, 25); /* commit flag, sid, gno; the rest only if present */
-        break;
-    case EV_MARIA_GTID:
-        rc = min_body(d, body, 13); /* seq_no, domain_id, flags */
-        break;
-    case EV_MARIA_GTID_LIST:
-        rc = min_body(d, body, 4);
-        if (rc == CDC_DECODE_OK)
-            rc = min_body(d, body, 4 + (size_t)(le(c.p, 4) & 0x0fffffff) * 16);
-        break;
-    case EV_TABLE_MAP:
-        rc = on_table_map(d, &c);
-        break;
-    case EV_WRITE_ROWS_V1:
-    case EV_UPDATE_ROWS_V1:
-    case EV_DELETE_ROWS_V1:
-    case EV_WRITE_ROWS:
-    case EV_UPDATE_ROWS:
-    case EV_DELETE_ROWS:
-        rc = on_rows(d, &c, type, out);
-        break;
-    case EV_PARTIAL_UPDATE_ROWS:
-        rc = fail(d, "partial JSON updates are not supported; set "
-                     "binlog_row_value_options='' on the server");
-        break;
-    case EV_TRANSACTION_PAYLOAD:
-        rc = fail(d, "compressed transactions are not supported; set "
-                     "binlog_transaction_compression=OFF on the server");
-        break;
-    default:
-        if (type >= EV_QUERY_COMPRESSED && type <= 171)
-            rc = fail(d, "compressed events are not supported; set log_bin_compress=OFF on "
-                         "the server");
-        else if (type == 0 || (type > 41 && type < 160) || (type > 171 && !(flags & F_IGNORABLE)))
-            rc = fail(d, "unknown event type (not marked ignorable)");
-        /* the rest (STOP, INTVAR, RAND, USER_VAR, HEARTBEAT, PREVIOUS_GTIDS, ROWS_QUERY,
-         * ANNOTATE_ROWS, BINLOG_CHECKPOINT, START_ENCRYPTION, ...) carry no rows */
-        break;
-    }
+    int rc = decode_body(d, ev, end, &next, out);
     d->offset = next;
     if (rc == CDC_DECODE_OK)
         follow(d, ev, end, type);
@@ -1149,6 +1363,10 @@ static void bl_destroy(cdc_deser_t *base)
     free(d->meta_vals);
     cdc_buf_free(&d->pending);
     cdc_buf_free(&d->scratch);
+    cdc_buf_free(&d->payload);
+    cdc_buf_free(&d->jd_out);
+    cdc_buf_free(&d->jd_work);
+    ZSTD_freeDCtx(d->zstd);
     cdc_type_destroy(d->row_type_owned);
     if (d->has_re)
         regfree(&d->only_re);
@@ -1207,6 +1425,7 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     bl_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &bl_deser_ops;
     d->spos.gtid = d->gtid;
+    d->inner_at = -1;
     d->nmeta = ctx->nmetadata > 0 ? ctx->nmetadata : 0;
     d->meta = cdc_xcalloc((size_t)d->nmeta + 1, 1);
     d->meta_vals = cdc_xcalloc((size_t)d->nmeta + 1, sizeof(cdc_value_t));

@@ -177,6 +177,27 @@ static inline long bl_value_fast(uint8_t kind, const uint8_t *p, size_t avail, c
     }
 }
 
+/**
+ * A packed integer (length-encoded: < 0xfb itself, 0xfc/0xfd/0xfe then 2, 3 or 8 bytes) of at
+ * most avail bytes at p: the bytes used, or -1 when it is cut or 0xfb/0xff.
+ */
+static inline long bl_packed(const uint8_t *p, size_t avail, uint64_t *v)
+{
+    if (avail < 1)
+        return -1;
+    uint8_t b = p[0];
+    int n = b < 0xfb ? 0 : b == 0xfc ? 2 : b == 0xfd ? 3 : b == 0xfe ? 8 : -1;
+    if (n < 0 || avail - 1 < (size_t)n)
+        return -1;
+    *v = b;
+    if (n) {
+        *v = 0;
+        for (int i = n; i >= 1; i--)
+            *v = *v << 8 | p[i];
+    }
+    return 1 + n;
+}
+
 /** The Flink type of a column (new, caller owns). */
 cdc_type_t *bl_type_for(const bl_col_t *col);
 
@@ -207,6 +228,19 @@ bool bl_decimal_valid(int p, int s);
  * set when the document is malformed.
  */
 int bl_json_to_text(const uint8_t *p, size_t len, cdc_buf_t *out, const char **why);
+
+/** Appends n bytes as a JSON string (quoted, escaped as MySQL prints it). */
+void bl_json_put_string(cdc_buf_t *out, const uint8_t *s, size_t n);
+
+/**
+ * Applies the JSON diffs of a PARTIAL_UPDATE_ROWS after image (Json_diff_vector: per diff, the
+ * operation byte 0 REPLACE / 1 INSERT / 2 REMOVE, a packed-length path such as $.a[1].b, and but
+ * for REMOVE a packed-length MySQL binary JSON value) of len bytes at p to doc, the column's
+ * before value as JSON text (bl_json_to_text's form). The result replaces the contents of out;
+ * work is a scratch buffer. Returns 0, or -1 with *why set.
+ */
+int bl_json_apply_diffs(const char *doc, size_t doclen, const uint8_t *p, size_t len,
+                        cdc_buf_t *out, cdc_buf_t *work, const char **why);
 
 /** Prepares bl_crc32 (tables, CPU check); call before it, from any thread. */
 void bl_crc32_init(void);

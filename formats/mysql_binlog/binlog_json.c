@@ -52,7 +52,7 @@ static int varlen(const uint8_t *p, size_t avail, uint64_t *len)
     return -1;
 }
 
-static void put_string(cdc_buf_t *out, const uint8_t *s, size_t n)
+void bl_json_put_string(cdc_buf_t *out, const uint8_t *s, size_t n)
 {
     cdc_buf_putc(out, '"');
     for (size_t i = 0; i < n; i++) {
@@ -172,7 +172,7 @@ static int container(bool obj, bool large, const uint8_t *p, size_t n, int depth
                 *why = "JSON key runs past the value";
                 return -1;
             }
-            put_string(out, p + koff, (size_t)klen);
+            bl_json_put_string(out, p + koff, (size_t)klen);
             cdc_buf_puts(out, ": ");
         }
         const uint8_t *ve = p + 2 * w + count * (obj ? key_entry : 0) + i * val_entry;
@@ -257,7 +257,7 @@ static int value(uint8_t type, const uint8_t *p, size_t n, int depth, cdc_buf_t 
             return -1;
         }
         if (type == J_STRING) {
-            put_string(out, p + k, (size_t)len);
+            bl_json_put_string(out, p + k, (size_t)len);
             return 0;
         }
         return opaque(p[0], p + at + (size_t)k, (size_t)len, out, why);

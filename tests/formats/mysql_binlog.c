@@ -15,6 +15,7 @@
 
 #include "cdc_plugin.h"
 #include "../../formats/mysql_binlog/binlog_int.h"
+#include <zstd.h>
 
 /* ---- building events ------------------------------------------------------------------------ */
 
@@ -86,6 +87,7 @@ static void fde(cdc_buf_t *f)
     for (int t = 30; t <= 32; t++)
         post[t - 1] = 10;
     post[33 - 1] = 42;
+    post[39 - 1] = 10; /* PARTIAL_UPDATE_ROWS: as the v2 ROWS events */
     cdc_buf_append(&b, post, sizeof(post));
     cdc_buf_putc(&b, 1); /* CRC32 */
     event(f, 15, &b);
@@ -98,21 +100,31 @@ static void lenenc_str(cdc_buf_t *b, const char *s)
     cdc_buf_puts(b, s);
 }
 
-/* MySQL GTID 8.0: flag, sid, gno, ts type, last_committed, sequence, commit ts, length, version */
-static void gtid(cdc_buf_t *f)
+/*
+ * MySQL 8.0 GTID_LOG_EVENT (33) or ANONYMOUS_GTID_LOG_EVENT (34), as Gtid_event::write_data_body
+ * lays it out: commit flag (1), SID (16), GNO (8), logical-timestamp type code 2 (1),
+ * last_committed (8), sequence_number (8), immediate commit time (7, high bit clear: no
+ * original time), transaction length (packed), immediate server version (4).
+ */
+static void gtid_event(cdc_buf_t *f, uint8_t type, const char *sid_hex, uint64_t gno)
 {
     cdc_buf_t b = {0};
     cdc_buf_putc(&b, 1);
-    put_bytes(&b, "3E11FA4771CA11E19E33C80AA9429562");
-    put_le(&b, 23, 8);
+    put_bytes(&b, sid_hex);
+    put_le(&b, gno, 8);
     cdc_buf_putc(&b, 2);
     put_le(&b, 0, 8);
     put_le(&b, 1, 8);
     put_le(&b, 1706708706000000ULL, 7);
     cdc_buf_putc(&b, 120);
     put_le(&b, 80036, 4);
-    event(f, 33, &b);
+    event(f, type, &b);
     cdc_buf_free(&b);
+}
+
+static void gtid(cdc_buf_t *f)
+{
+    gtid_event(f, EV_GTID, "3E11FA4771CA11E19E33C80AA9429562", 23);
 }
 
 static void query(cdc_buf_t *f, const char *sql)
@@ -820,4 +832,549 @@ Test(mysql_binlog, source_position_and_metadata)
     cdc_error_destroy(err);
     cdc_config_destroy(cfg);
     free(data);
+}
+
+/* ---- MySQL 8 on the wire: GTIDs ------------------------------------------------------------- */
+
+/* A replica's event stream with every metadata key requested, after FORMAT_DESCRIPTION and
+ * the GTID 3e11fa47-...:23 */
+typedef struct ev_run {
+    cdc_config_t *cfg;
+    cdc_deser_t *deser;
+    const cdc_source_pos_t *sp;
+    cdc_batch_t batch;
+} ev_run_t;
+
+static uint32_t feed_events(cdc_deser_t *deser, const cdc_buf_t *f, cdc_batch_t *batch);
+
+static void ev_open(ev_run_t *e)
+{
+    const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "input", "events");
+    cdc_kv_set(&kv, "file-name", "binlog.000001");
+    cdc_error_t *err = NULL;
+    e->cfg = cdc_config_new(fmt->options, "test", &kv, &err);
+    cdc_kv_free(&kv);
+    cr_assert_not_null(e->cfg);
+    cdc_format_ctx_t ctx = {.cfg = e->cfg, .metadata = MD_KEYS, .nmetadata = 8, .table = "test"};
+    cr_assert_eq(fmt->deser_new(&ctx, &e->deser, &err), 0);
+    e->sp = e->deser->ops->source_pos(e->deser);
+    cdc_batch_init(&e->batch);
+    cdc_buf_t f = {0};
+    fde(&f);
+    gtid(&f);
+    cr_assert_eq(feed_events(e->deser, &f, &e->batch), 0);
+    cr_expect(e->sp->in_txn && !e->sp->txn_end);
+    cdc_buf_free(&f);
+}
+
+static void ev_close(ev_run_t *e)
+{
+    cdc_batch_free(&e->batch);
+    e->deser->ops->destroy(e->deser);
+    cdc_config_destroy(e->cfg);
+}
+
+/* Decodes the events of f one per call, each checked to succeed; returns the rows' count. */
+static uint32_t feed_events(cdc_deser_t *deser, const cdc_buf_t *f, cdc_batch_t *batch)
+{
+    for (size_t at = 0; at + 19 <= f->len;) {
+        uint32_t size = bl_le32((const uint8_t *)f->data + at + 9);
+        cr_assert_eq(deser->ops->decode(deser, f->data + at, size, batch), 0, "at %zu: %s", at,
+                     cdc_buf_cstr(&deser->errmsg));
+        at += size;
+    }
+    return batch->n;
+}
+
+/*
+ * A MySQL GTID gives source.gtid "uuid:gno" (lowercase, dashed as MySQL prints it) to the
+ * position and to the rows of its transaction; an ANONYMOUS_GTID (gtid_mode=OFF) gives "" to the
+ * position and NULL to the rows; a GNO of 0 in a GTID_LOG_EVENT is an error naming the event.
+ */
+Test(mysql_binlog, mysql8_gtid_in_position_and_metadata)
+{
+    ev_run_t e;
+    ev_open(&e);
+    cr_expect_str_eq(e.sp->gtid, "3e11fa47-71ca-11e1-9e33-c80aa9429562:23");
+    cdc_buf_t f = {0};
+    query(&f, "BEGIN");
+    table_map(&f);
+    write_rows(&f);
+    cr_assert_eq(feed_events(e.deser, &f, &e.batch), 2);
+    const cdc_value_t *md = &e.batch.rows[0].values[e.batch.rows[0].arity - 8];
+    cr_expect(str_is(&md[5], "3e11fa47-71ca-11e1-9e33-c80aa9429562:23"));
+    cdc_batch_reset(&e.batch);
+    cdc_buf_clear(&f);
+    xid(&f);
+    gtid_event(&f, EV_ANONYMOUS_GTID, "00000000000000000000000000000000", 0);
+    query(&f, "BEGIN");
+    write_rows(&f);
+    cr_assert_eq(feed_events(e.deser, &f, &e.batch), 2);
+    cr_expect_str_eq(e.sp->gtid, "");
+    md = &e.batch.rows[1].values[e.batch.rows[1].arity - 8];
+    cr_expect(md[5].flags & CDC_V_NULL);
+    cdc_batch_reset(&e.batch);
+    cdc_buf_clear(&f);
+    gtid_event(&f, EV_GTID, "3E11FA4771CA11E19E33C80AA9429562", 0);
+    cr_expect_eq(e.deser->ops->decode(e.deser, f.data, f.len, &e.batch), CDC_DECODE_ERROR);
+    const char *m = cdc_buf_cstr(&e.deser->errmsg);
+    cr_expect(strstr(m, "event GTID at binlog.000001:") && strstr(m, "GNO 0 is out of range"), "%s",
+              m);
+    cdc_buf_free(&f);
+    ev_close(&e);
+}
+
+/* ---- MySQL 8 on the wire: compressed transactions ------------------------------------------- */
+
+/* A packed integer (net_store_length): < 251 in one byte, else fc/fd/fe and 2, 3 or 8 bytes. */
+static void put_packed(cdc_buf_t *b, uint64_t v)
+{
+    if (v < 251) {
+        cdc_buf_putc(b, (char)v);
+        return;
+    }
+    int n = v < 65536 ? 2 : v < (1u << 24) ? 3 : 8;
+    cdc_buf_putc(b, (char)(n == 2 ? 0xfc : n == 3 ? 0xfd : 0xfe));
+    put_le(b, v, n);
+}
+
+/* One payload header field: type, the length of the packed value, the packed value. */
+static void payload_field(cdc_buf_t *b, uint8_t type, uint64_t v)
+{
+    cdc_buf_t val = {0};
+    put_packed(&val, v);
+    cdc_buf_putc(b, (char)type);
+    put_packed(b, val.len);
+    cdc_buf_append(b, val.data, val.len);
+    cdc_buf_free(&val);
+}
+
+/* Events built by event() as they are inside a payload: no checksum, log_pos 0. */
+static void to_inner(const cdc_buf_t *events, cdc_buf_t *out)
+{
+    for (size_t at = 0; at < events->len;) {
+        const uint8_t *ev = (const uint8_t *)events->data + at;
+        uint32_t size = bl_le32(ev + 9);
+        size_t start = out->len;
+        cdc_buf_append(out, ev, size - 4);
+        uint8_t *h = (uint8_t *)out->data + start;
+        uint32_t inner = size - 4;
+        for (int i = 0; i < 4; i++) {
+            h[9 + i] = (uint8_t)(inner >> (8 * i));
+            h[13 + i] = 0;
+        }
+        at += size;
+    }
+}
+
+/*
+ * A TRANSACTION_PAYLOAD_EVENT (40) as Transaction_payload_event writes it: the header fields
+ * payload size (1), compression type (2), uncompressed size (3), the end mark 0, then the
+ * payload: `inner` (events without checksums) compressed with zstd (ctype 0) or plain (255).
+ * usize overrides the uncompressed size written when not 0.
+ */
+static void payload_event(cdc_buf_t *f, uint64_t ctype, const cdc_buf_t *inner, uint64_t usize)
+{
+    cdc_buf_t data = {0};
+    if (ctype == 0) {
+        size_t cap = ZSTD_compressBound(inner->len);
+        cdc_buf_reserve(&data, cap);
+        data.len = ZSTD_compress(data.data, cap, inner->data, inner->len, 3);
+        cr_assert(!ZSTD_isError(data.len));
+    } else {
+        cdc_buf_append(&data, inner->data, inner->len);
+    }
+    cdc_buf_t b = {0};
+    payload_field(&b, 1, data.len);
+    payload_field(&b, 2, ctype);
+    payload_field(&b, 3, usize ? usize : inner->len);
+    cdc_buf_putc(&b, 0);
+    cdc_buf_append(&b, data.data, data.len);
+    event(f, EV_TRANSACTION_PAYLOAD, &b);
+    cdc_buf_free(&b);
+    cdc_buf_free(&data);
+}
+
+/* The transaction of mysql8_file (BEGIN, TABLE_MAP, WRITE_ROWS, XID) in one payload event. */
+static void compressed_txn(cdc_buf_t *f, uint64_t ctype)
+{
+    cdc_buf_t plain = {0}, inner = {0};
+    query(&plain, "BEGIN");
+    table_map(&plain);
+    write_rows(&plain);
+    xid(&plain);
+    to_inner(&plain, &inner);
+    payload_event(f, ctype, &inner, 0);
+    cdc_buf_free(&plain);
+    cdc_buf_free(&inner);
+}
+
+static void compressed_file(cdc_buf_t *f, uint64_t ctype)
+{
+    put_bytes(f, "FE62696E");
+    fde(f);
+    gtid(f);
+    compressed_txn(f, ctype);
+    gtid_event(f, EV_GTID, "3E11FA4771CA11E19E33C80AA9429562", 24);
+    compressed_txn(f, ctype); /* the decompression buffer is reused */
+    rotate(f);
+}
+
+/* The two rows of write_rows(), as MYSQL8_ROWS starts. */
+static char *write_rows_text(void)
+{
+    const char *end = strstr(MYSQL8_ROWS, "test.t8\t-U");
+    return cdc_xstrndup(MYSQL8_ROWS, (size_t)(end - MYSQL8_ROWS));
+}
+
+/* zstd and plain payloads give the rows of their events, whole and split at every chunk size. */
+Test(mysql_binlog, mysql8_transaction_payload_rows)
+{
+    char *one = write_rows_text();
+    char *want = cdc_strdup_printf("%s%s", one, one);
+    uint64_t ctypes[] = {0, 255};
+    for (int k = 0; k < 2; k++) {
+        cdc_buf_t f = {0};
+        compressed_file(&f, ctypes[k]);
+        for (size_t chunk = 0; chunk <= 32; chunk++) {
+            int rc;
+            char *out = decode_all(f.data, f.len, chunk, &rc);
+            cr_expect_eq(rc, 0, "type %llu chunk %zu", (unsigned long long)ctypes[k], chunk);
+            cr_expect_str_eq(out, want, "type %llu chunk %zu", (unsigned long long)ctypes[k],
+                             chunk);
+            free(out);
+        }
+        cdc_buf_free(&f);
+    }
+    free(want);
+    free(one);
+}
+
+/*
+ * As a replica reads it: after the payload event the position is the payload's log_pos and the
+ * transaction has ended (its XID is inside); the rows' source.pos is the payload event's start,
+ * their op_ts its time, their source.gtid the GTID before it.
+ */
+Test(mysql_binlog, mysql8_transaction_payload_position)
+{
+    ev_run_t e;
+    ev_open(&e);
+    cdc_buf_t f = {0};
+    fde(&f);
+    gtid(&f);
+    size_t start = f.len; /* the payload event's position, as the events were in a file */
+    compressed_txn(&f, 0);
+    cdc_buf_t ev = {0};
+    cdc_buf_append(&ev, f.data + start, f.len - start);
+    cr_assert_eq(feed_events(e.deser, &ev, &e.batch), 2);
+    cr_expect_eq(e.sp->pos, f.len);
+    cr_expect(e.sp->txn_end && !e.sp->in_txn);
+    for (uint32_t i = 0; i < 2; i++) {
+        const cdc_value_t *md = &e.batch.rows[i].values[e.batch.rows[i].arity - 8];
+        cr_expect_eq(md[4].v.i, (int64_t)start);
+        cr_expect_eq(md[2].v.ts.millis, 1706708706000LL);
+        cr_expect(str_is(&md[5], "3e11fa47-71ca-11e1-9e33-c80aa9429562:23"));
+    }
+    cdc_buf_free(&ev);
+    cdc_buf_free(&f);
+    ev_close(&e);
+}
+
+/* Decodes a file of fde() and the payload event built by `build`; returns the error text. */
+static char *payload_error(void (*build)(cdc_buf_t *f))
+{
+    cdc_buf_t f = {0};
+    put_bytes(&f, "FE62696E");
+    fde(&f);
+    build(&f);
+    int rc;
+    run_t r = {0};
+    run_open(&r, "binlog.000007");
+    run_feed(&r, f.data, f.len, 0);
+    rc = r.rc;
+    char *msg = cdc_xstrdup(cdc_buf_cstr(&r.deser->errmsg));
+    run_close(&r);
+    cdc_buf_free(&f);
+    cr_expect_eq(rc, CDC_DECODE_ERROR);
+    return msg;
+}
+
+static void build_too_big(cdc_buf_t *f)
+{
+    cdc_buf_t inner = {0};
+    xid(&inner);
+    payload_event(f, 0, &inner, (1ULL << 30) + 1);
+    cdc_buf_free(&inner);
+}
+
+static void build_unknown_type(cdc_buf_t *f)
+{
+    cdc_buf_t inner = {0};
+    xid(&inner);
+    payload_event(f, 7, &inner, 0);
+    cdc_buf_free(&inner);
+}
+
+static void build_not_zstd(cdc_buf_t *f)
+{
+    cdc_buf_t b = {0};
+    payload_field(&b, 1, 4);
+    payload_field(&b, 2, 0);
+    payload_field(&b, 3, 100);
+    cdc_buf_putc(&b, 0);
+    cdc_buf_puts(&b, "junk");
+    event(f, EV_TRANSACTION_PAYLOAD, &b);
+    cdc_buf_free(&b);
+}
+
+static void build_bad_inner_row(cdc_buf_t *f)
+{
+    cdc_buf_t plain = {0}, inner = {0};
+    query(&plain, "BEGIN");
+    table_map(&plain);
+    write_rows(&plain);
+    to_inner(&plain, &inner);
+    inner.len -= 2; /* the last row's CHAR value is cut */
+    uint32_t last = (uint32_t)inner.len;
+    size_t at = 0;
+    while (at + bl_le32((const uint8_t *)inner.data + at + 9) < last)
+        at += bl_le32((const uint8_t *)inner.data + at + 9);
+    uint32_t size = last - (uint32_t)at;
+    for (int i = 0; i < 4; i++)
+        inner.data[at + 9 + i] = (char)(size >> (8 * i));
+    payload_event(f, 0, &inner, 0);
+    cdc_buf_free(&plain);
+    cdc_buf_free(&inner);
+}
+
+Test(mysql_binlog, mysql8_transaction_payload_errors)
+{
+    char *m = payload_error(build_too_big);
+    cr_expect(strstr(m, "event TRANSACTION_PAYLOAD at binlog.000007:") &&
+                  strstr(m, "the transaction takes 1073741825 bytes uncompressed, more than the "
+                            "limit of 1 GiB"),
+              "%s", m);
+    free(m);
+    m = payload_error(build_unknown_type);
+    cr_expect(strstr(m, "compression type 7 is unknown (0 is zstd, 255 none)"), "%s", m);
+    free(m);
+    m = payload_error(build_not_zstd);
+    cr_expect(strstr(m, "zstd cannot decompress the payload: "), "%s", m);
+    free(m);
+    m = payload_error(build_bad_inner_row);
+    cr_expect(strstr(m, "event WRITE_ROWS at byte ") &&
+                  strstr(m, " of the uncompressed TRANSACTION_PAYLOAD at binlog.000007:") &&
+                  strstr(m, "row 2 of \"test.t8\""),
+              "%s", m);
+    free(m);
+}
+
+/* ---- MySQL 8 on the wire: partial JSON updates ---------------------------------------------- */
+
+/*
+ * One Json_diff as Json_diff::write_binary writes it: the operation (0 REPLACE, 1 INSERT,
+ * 2 REMOVE), the path (packed length, text), and but for REMOVE the value (packed length,
+ * MySQL binary JSON: type byte, then the value).
+ */
+static void json_diff(cdc_buf_t *b, uint8_t op, const char *path, const char *value_hex)
+{
+    cdc_buf_putc(b, (char)op);
+    put_packed(b, strlen(path));
+    cdc_buf_puts(b, path);
+    if (value_hex) {
+        cdc_buf_t v = {0};
+        put_bytes(&v, value_hex);
+        put_packed(b, v.len);
+        cdc_buf_append(b, v.data, v.len);
+        cdc_buf_free(&v);
+    }
+}
+
+/* A JSON value of a row image: the 4-byte length (JSON's metadata), then the bytes. */
+static void json_col(cdc_buf_t *b, const cdc_buf_t *v)
+{
+    put_le(b, v->len, 4);
+    cdc_buf_append(b, v->data, v->len);
+}
+
+/*
+ * One row of a PARTIAL_UPDATE_ROWS event on test.t8 with images of id and j: the before image
+ * (NULL bitmap, id, j = JSON_DOC) and the after image (value options 1 = PARTIAL_JSON_UPDATES,
+ * the partial bits of the table's one JSON column: set, NULL bitmap, id, j as the diffs).
+ */
+static void partial_row(cdc_buf_t *rows, uint32_t id, const cdc_buf_t *diffs)
+{
+    cdc_buf_t doc = {0};
+    put_bytes(&doc, JSON_DOC);
+    put_bytes(rows, "00");
+    put_le(rows, id, 4);
+    json_col(rows, &doc);
+    put_bytes(rows, "01"
+                    "01"
+                    "00");
+    put_le(rows, id, 4);
+    json_col(rows, diffs);
+    cdc_buf_free(&doc);
+}
+
+/* A PARTIAL_UPDATE_ROWS_EVENT (39): v2 post-header, 13 columns, the two images' bitmaps. */
+static void partial_event(cdc_buf_t *f, const char *bitmaps_hex, const cdc_buf_t *rows)
+{
+    cdc_buf_t b = {0};
+    put_le(&b, 42, 6);
+    put_le(&b, 1, 2);
+    put_le(&b, 2, 2);
+    cdc_buf_putc(&b, 13);
+    put_bytes(&b, bitmaps_hex);
+    cdc_buf_append(&b, rows->data, rows->len);
+    event(f, EV_PARTIAL_UPDATE_ROWS, &b);
+    cdc_buf_free(&b);
+}
+
+/* A file with one PARTIAL_UPDATE_ROWS event of the rows `rows` (images of id and j). */
+static void partial_file(cdc_buf_t *f, const cdc_buf_t *rows)
+{
+    put_bytes(f, "FE62696E");
+    fde(f);
+    gtid(f);
+    query(f, "BEGIN");
+    table_map(f);
+    partial_event(f,
+                  "0300"
+                  "0300",
+                  rows);
+    xid(f);
+}
+
+static const char *INT16_5 = "050500", *STR_Y = "0C0179", *FALSE = "0402", *NUL = "0400";
+/* {"k": 1}: count 1, size 12, key entry (offset 11, length 1), value entry (int16 1 inline) */
+static const char *OBJ_K1 = "00"
+                            "0100"
+                            "0C00"
+                            "0B00"
+                            "0100"
+                            "050100"
+                            "6B";
+
+/* The rows of test.t8 with id and j, the rest unchanged (partial images). */
+static void expect_row(cdc_buf_t *want, const char *kind, uint32_t id, const char *j)
+{
+    cdc_buf_printf(want, "test.t8\t%s[%u, %s", kind, id, j);
+    for (int i = 0; i < 11; i++)
+        cdc_buf_puts(want, ", <unchanged>");
+    cdc_buf_puts(want, "]\n");
+}
+
+Test(mysql_binlog, mysql8_partial_json_update)
+{
+    static const char *before = "{\"a\": 1, \"b\": [true, \"x\"]}";
+    struct {
+        const char *after;
+        int n; /* diffs */
+        struct {
+            uint8_t op;
+            const char *path, *value;
+        } d[4];
+    } cases[] = {
+        {"{\"a\": 5, \"b\": [true, \"x\"]}", 1, {{0, "$.a", INT16_5}}},
+        {"{\"a\": 1, \"b\": [true, \"x\"], \"c\": \"y\"}", 1, {{1, "$.c", STR_Y}}},
+        {"{\"a\": 1, \"b\": [\"x\"]}", 1, {{2, "$.b[0]", NULL}}},
+        {"{\"b\": [true, \"x\"]}", 1, {{2, "$.a", NULL}}},
+        {"{\"a\": 1}", 1, {{2, "$.b", NULL}}},
+        {"{\"a\": 1, \"b\": [true, false, \"x\"]}", 1, {{1, "$.b[1]", FALSE}}},
+        {"{\"a\": 5, \"b\": [true, null]}",
+         3,
+         {{0, "$.a", INT16_5}, {2, "$.b[1]", NULL}, {1, "$.b[5]", NUL}}},
+        {"{\"a\": 1, \"b\": [true, \"x\", {\"k\": 5}], \"x y\": \"y\"}",
+         3,
+         {{1, "$.b[2]", OBJ_K1}, {0, "$.b[2].k", INT16_5}, {1, "$.\"x y\"", STR_Y}}},
+        {"5", 1, {{0, "$", INT16_5}}},
+    };
+    int ncases = (int)(sizeof(cases) / sizeof(cases[0]));
+    cdc_buf_t rows = {0}, want = {0};
+    for (int i = 0; i < ncases; i++) {
+        cdc_buf_t diffs = {0};
+        for (int k = 0; k < cases[i].n; k++)
+            json_diff(&diffs, cases[i].d[k].op, cases[i].d[k].path, cases[i].d[k].value);
+        partial_row(&rows, (uint32_t)i + 1, &diffs);
+        expect_row(&want, "-U", (uint32_t)i + 1, before);
+        expect_row(&want, "+U", (uint32_t)i + 1, cases[i].after);
+        cdc_buf_free(&diffs);
+    }
+    cdc_buf_t f = {0};
+    partial_file(&f, &rows);
+    for (size_t chunk = 0; chunk <= 32; chunk++) {
+        int rc;
+        char *out = decode_all(f.data, f.len, chunk, &rc);
+        cr_expect_eq(rc, 0, "chunk %zu", chunk);
+        cr_expect_str_eq(out, cdc_buf_cstr(&want), "chunk %zu", chunk);
+        free(out);
+    }
+    cdc_buf_free(&f);
+    cdc_buf_free(&rows);
+    cdc_buf_free(&want);
+}
+
+/* Decodes f, which must fail; returns the message. */
+static char *decode_error(const cdc_buf_t *f)
+{
+    run_t r = {0};
+    run_open(&r, "binlog.000003");
+    run_feed(&r, f->data, f->len, 0);
+    cr_expect_eq(r.rc, CDC_DECODE_ERROR);
+    char *msg = cdc_xstrdup(cdc_buf_cstr(&r.deser->errmsg));
+    run_close(&r);
+    return msg;
+}
+
+Test(mysql_binlog, mysql8_partial_json_errors)
+{
+    /* the before image lacks j (binlog_row_image=MINIMAL) */
+    cdc_buf_t diffs = {0}, rows = {0}, f = {0};
+    json_diff(&diffs, 0, "$.a", INT16_5);
+    put_bytes(&rows, "00");
+    put_le(&rows, 1, 4);
+    put_bytes(&rows, "010100");
+    put_le(&rows, 1, 4);
+    json_col(&rows, &diffs);
+    put_bytes(&f, "FE62696E");
+    fde(&f);
+    table_map(&f);
+    partial_event(&f,
+                  "0100"
+                  "0300",
+                  &rows);
+    char *m = decode_error(&f);
+    cr_expect(strstr(m, "event PARTIAL_UPDATE_ROWS at binlog.000003:") &&
+                  strstr(m, "row 1 of \"test.t8\", column 2 \"j\" (JSON): its partial JSON "
+                            "update needs the before value, which the before image lacks; set "
+                            "binlog_row_image=FULL"),
+              "%s", m);
+    free(m);
+    /* paths the before value does not have, or that are malformed */
+    const char *bad[][3] = {
+        {"\x00", "$.z", "a JSON diff replaces or removes a path the before value does not have"},
+        {"\x00", "$.z.q", "a JSON diff's path is not in the before value"},
+        {"\x01", "$.a", "a JSON diff inserts a member the before value has already"},
+        {"\x00", "$.a.b", "names a member of a value that is not an object"},
+        {"\x00", "a", "a JSON diff's path does not start with $"},
+        {"\x00", "$[x]", "a JSON diff's path is malformed"},
+        {"\x07", "$.a", "a JSON diff has an unknown operation"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        cdc_buf_clear(&diffs);
+        cdc_buf_clear(&rows);
+        cdc_buf_clear(&f);
+        json_diff(&diffs, (uint8_t)bad[i][0][0], bad[i][1], INT16_5);
+        partial_row(&rows, 1, &diffs);
+        partial_file(&f, &rows);
+        m = decode_error(&f);
+        cr_expect(strstr(m, bad[i][2]) && strstr(m, "column 2 \"j\" (JSON)"), "%zu: %s", i, m);
+        free(m);
+    }
+    cdc_buf_free(&diffs);
+    cdc_buf_free(&rows);
+    cdc_buf_free(&f);
 }
