@@ -140,6 +140,7 @@ typedef struct pgc_reader {
     int64_t last_wal_warn_ms;   /* the retained-WAL warning last logged; 0: not above */
     int64_t retained_wal;       /* bytes from the server's WAL end to restart_lsn; -1: unknown */
     bool action_failing;        /* the action query failed last time (warned once) */
+    bool check_failing;         /* reading the slot failed last time (warned once) */
     char slot_labels[96];       /* slot="<slot.name>" for the gauges */
 
     /* two-phase commit (with a state directory): the last decision, from the state file */
@@ -707,13 +708,20 @@ static int check_slot(pgc_reader_t *r, cdc_error_t **err)
     return 0;
 }
 
+/* The normal connection is idle while streaming: a server or network that dropped it gets a
+   new one before the guard uses it. */
+static void meta_reset_if_lost(pgc_reader_t *r)
+{
+    if (PQstatus(r->meta) == CONNECTION_BAD)
+        PQreset(r->meta);
+}
+
 /* Runs heartbeat.action.query on the normal connection; a failure is logged once per streak
    (the stream goes on: the heartbeat only helps the slot move). */
 static void run_heartbeat_action(pgc_reader_t *r, const char *sql)
 {
     r->last_action_ms = cdc_mono_ms();
-    if (PQstatus(r->meta) == CONNECTION_BAD)
-        PQreset(r->meta);
+    meta_reset_if_lost(r);
     PGresult *res = PQexec(r->meta, sql);
     ExecStatusType st = PQresultStatus(res);
     bool ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
@@ -742,8 +750,28 @@ static int slot_guard(pgc_reader_t *r, cdc_error_t **err)
     if (hb > 0 && action && *action && now - r->last_action_ms >= hb)
         run_heartbeat_action(r, action);
     int64_t every = hb > 0 && hb < PGC_SLOT_CHECK_MAX_MS ? hb : PGC_SLOT_CHECK_MAX_MS;
-    if (now - r->last_slot_check_ms >= every && check_slot(r, err) < 0)
+    if (now - r->last_slot_check_ms < every)
+        return 0;
+    meta_reset_if_lost(r);
+    cdc_error_t *e = NULL;
+    if (check_slot(r, &e) == 0) {
+        if (r->check_failing)
+            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "reading the slot's WAL works again");
+        r->check_failing = false;
+        return 0;
+    }
+    if (e->fatal) { /* the slot is lost */
+        *err = e;
         return -1;
+    }
+    /* a failed read is not a reason to stop the stream (which reports a lost slot itself) */
+    if (!r->check_failing)
+        cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
+                "replication slot \"%s\": %s (retried every heartbeat; the stream goes on): %s",
+                opt(r->src->cfg, "slot.name"), e->message, e->detail ? e->detail : "");
+    r->check_failing = true;
+    r->retained_wal = -1;
+    cdc_error_destroy(e);
     return 0;
 }
 

@@ -99,6 +99,16 @@ gauge=$(awk '/^cdcflow_source_slot_retained_wal_bytes\{.*slot="a_slot"/ {print $
 total=$(pg_psql -At -c "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")
 if [[ $gauge =~ ^[0-9]+$ ]] && ((gauge > 0 && gauge < total)); then ok; else
   bad "retained WAL gauge '$gauge' (server WAL $total): $(grep slot m.txt)"; fi
+# the normal connection dropped by the server: the guard warns, reconnects and goes on
+pg_psql -At -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cdcflow' AND backend_type = 'client backend'" >/dev/null || bad "terminate"
+n0=$(pg_psql -At -c "SELECT count(*) FROM hb")
+for _ in $(seq 1 50); do
+  n=$(pg_psql -At -c "SELECT count(*) FROM hb")
+  ((n >= n0 + 2)) && break
+  sleep 0.1
+done
+((n >= n0 + 2)) && kill -0 "$pid" && ok || bad "after the connection was dropped the heartbeat stopped ($n0 -> $n): $(tail -3 hb.err)"
+grep -Eq "'heartbeat.action.query' failed|replication slot \"a_slot\": reading the replication slot's WAL failed" hb.err && ok || bad "no warning for the dropped connection: $(tail -3 hb.err)"
 kill -TERM "$pid"
 wait "$pid" || bad "heartbeat 500: exit status $?: $(tail -3 hb.err)"
 pg_psql -c "SELECT pg_drop_replication_slot('a_slot')" >/dev/null || bad "drop a_slot"
