@@ -651,6 +651,16 @@ static int slot_lost_error(pgc_reader_t *r, const char *server_text, cdc_error_t
                        "meanwhile stay in the sink: empty it first for an exact copy); raise "
                        "max_slot_wal_keep_size so it does not happen again",
                        slot, r->src->ckpt_file ? " and remove the state file" : "");
+    /* where: the slot's last confirmed position (changes after it are the missed ones) */
+    const char *params[1] = {slot};
+    PGresult *res = PQexecParams(r->meta,
+                                 "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE "
+                                 "slot_name = $1",
+                                 1, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+        cdc_error_add_context(*err, "replication slot \"%s\" confirmed up to LSN %s", slot,
+                              PQgetvalue(res, 0, 0));
+    PQclear(res);
     if (r->src->ckpt_file)
         cdc_error_add_context(*err, "state file \"%s\"", r->src->ckpt_file);
     (*err)->fatal = true;

@@ -140,6 +140,7 @@ rc=$?
 took=$(($(date +%s) - start))
 [[ $rc -ne 0 && $rc -ne 124 && $took -le 10 ]] && ok || bad "lost slot: exit $rc after $took s: $(cat lost2.err)"
 grep -q 'replication slot "lost_slot" lost WAL this job still needed: changes of "public.a" were missed' lost2.err && ok || bad "lost slot message: $(cat lost2.err)"
+grep -Eq 'replication slot "lost_slot" confirmed up to LSN [0-9A-F]+/[0-9A-F]+' lost2.err && ok || bad "lost slot position: $(cat lost2.err)"
 grep -q "pg_drop_replication_slot('lost_slot')" lost2.err && grep -q "'scan.startup.mode' = 'initial'" lost2.err && ok || bad "lost slot hint: $(cat lost2.err)"
 
 echo "postgres_cdc_slot: $pass passed, $fail failed"
