@@ -238,7 +238,8 @@ typedef struct cdc_sink_s cdc_sink_t;
  * How readers and writers report gauges for the metrics endpoint: a name from
  * the README's list (cdcflow_source_lag_records, cdcflow_source_offset, ...),
  * extra labels in Prometheus form (`partition="3"`, or "" for none) and the
- * value. Called on the reader's or writer's own thread, after a commit.
+ * value. Called on the reader's or writer's own thread, after a commit and at
+ * least once per checkpoint interval (an idle source's gauges still move).
  */
 typedef void (*cdc_metric_emit_fn)(void *ctx, const char *name, const char *labels, double value);
 

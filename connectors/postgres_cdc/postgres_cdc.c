@@ -28,7 +28,8 @@
  *     - it does not, latest-offset: "<slot>" is created now.
  *  3. START_REPLICATION SLOT ... LOGICAL 0/0 (proto_version 1,
  *     publication_names): XLogData payloads go to the decoder; keepalives
- *     that ask for it are answered.
+ *     that ask for it are answered. While streaming, the slot guard (its
+ *     section below) keeps the slot moving and fails fast on a lost one.
  *
  * Positions: poll() remembers the end LSN of the last Commit whose rows it
  * returned; commit() — which the runtime calls only after the sinks' flush
@@ -58,6 +59,8 @@
     "-c client_encoding=UTF8"
 #define PGC_FETCH_ROWS 2000
 #define PGC_STATUS_INTERVAL_MS 10000
+#define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
+#define PGC_WAL_WARN_REPEAT_MS 300000
 
 enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
 enum { CL_ALL = 0, CL_UPSERT = 1 };
@@ -128,6 +131,17 @@ typedef struct pgc_reader {
     uint64_t confirmed_lsn;     /* reported as flushed */
     int64_t last_status_ms;
     uint64_t decode_errors;
+
+    /* the slot guard: heartbeats, the WAL the slot retains, a lost slot */
+    int64_t heartbeat_ms;       /* heartbeat.interval.ms; 0: off */
+    int64_t last_keepalive_ms;  /* a keepalive arrived, or one was requested */
+    int64_t last_action_ms;     /* heartbeat.action.query last ran */
+    int64_t last_slot_check_ms; /* pg_replication_slots last read */
+    int64_t last_wal_warn_ms;   /* the retained-WAL warning last logged; 0: not above */
+    int64_t retained_wal;       /* bytes from the server's WAL end to restart_lsn; -1: unknown */
+    bool action_failing;        /* the action query failed last time (warned once) */
+    bool check_failing;         /* reading the slot failed last time (warned once) */
+    char slot_labels[96];       /* slot="<slot.name>" for the gauges */
 
     /* two-phase commit (with a state directory): the last decision, from the state file */
     uint64_t checkpoint; /* its id (0: none) */
@@ -560,11 +574,10 @@ static void set_u64(uint8_t *p, uint64_t v)
     }
 }
 
-static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
+/* A standby status update confirming confirmed_lsn; reply asks the server for a keepalive. */
+static int status_message(pgc_reader_t *r, bool reply, cdc_error_t **err)
 {
     int64_t now = cdc_mono_ms();
-    if (!force && now - r->last_status_ms < PGC_STATUS_INTERVAL_MS)
-        return 0;
     uint8_t msg[34];
     msg[0] = 'r';
     /* written and flushed = what is durable downstream; applied likewise */
@@ -576,7 +589,7 @@ static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
     /* microseconds since 2000-01-01 */
     int64_t pgnow = ((int64_t)ts.tv_sec - 946684800) * 1000000 + ts.tv_nsec / 1000;
     set_u64(msg + 25, (uint64_t)pgnow);
-    msg[33] = 0;
+    msg[33] = reply ? 1 : 0;
     if (PQputCopyData(r->repl, (const char *)msg, sizeof(msg)) != 1 || PQflush(r->repl) != 0) {
         cdc_error_set(err, CDC_ERR_REMOTE,
                       "could not send the replication status to PostgreSQL (table \"%s\")",
@@ -585,6 +598,190 @@ static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
         return -1;
     }
     r->last_status_ms = now;
+    return 0;
+}
+
+static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
+{
+    if (!force && cdc_mono_ms() - r->last_status_ms < PGC_STATUS_INTERVAL_MS)
+        return 0;
+    return status_message(r, false, err);
+}
+
+/* ---- the slot guard ------------------------------------------------------------------------
+ *
+ * A slot keeps every WAL segment from its restart_lsn on, so a slot that does not move fills
+ * the server's disk, and with max_slot_wal_keep_size the server invalidates it (wal_status
+ * 'lost'): the changes in between are gone. So, while streaming: keepalives confirm the
+ * server's WAL end when nothing is pending (on_copy), a status update asks for a keepalive
+ * when none came for heartbeat.interval.ms, heartbeat.action.query runs as often, the slot's
+ * retained WAL is read (a gauge, a warning above slot.retained-wal.warn-size), and a lost slot
+ * fails the job with an error that is final (retrying cannot bring the WAL back).
+ */
+
+/* Whether a server error says the slot lost WAL it needed (PostgreSQL 13-15, 16+, or WAL
+   removed under a slot not yet marked invalid). */
+static bool slot_lost_text(const char *msg)
+{
+    return msg && (strstr(msg, "can no longer get changes from replication slot") ||
+                   strstr(msg, "cannot read from logical replication slot") ||
+                   strstr(msg, "has been invalidated") || strstr(msg, "has already been removed"));
+}
+
+/* The final error of a lost slot; server_text (may be NULL) becomes the detail. */
+static int slot_lost_error(pgc_reader_t *r, const char *server_text, cdc_error_t **err)
+{
+    const char *slot = opt(r->src->cfg, "slot.name");
+    cdc_error_set(err, CDC_ERR_REMOTE,
+                  "replication slot \"%s\" lost WAL this job still needed: changes of \"%s\" "
+                  "were missed",
+                  slot, r->src->table_label);
+    size_t n = server_text ? strlen(server_text) : 0;
+    while (n > 0 && (server_text[n - 1] == '\n' || server_text[n - 1] == ' '))
+        n--;
+    if (n > 0)
+        cdc_error_set_detail(*err, "%.*s", (int)n, server_text);
+    else
+        cdc_error_set_detail(*err, "pg_replication_slots.wal_status is 'lost': the server removed "
+                                   "WAL the slot had not confirmed (max_slot_wal_keep_size)");
+    cdc_error_set_hint(*err,
+                       "the slot cannot be resumed: drop it (SELECT "
+                       "pg_drop_replication_slot('%s'))%s and run again with "
+                       "'scan.startup.mode' = 'initial' to take a new snapshot (rows deleted "
+                       "meanwhile stay in the sink: empty it first for an exact copy); raise "
+                       "max_slot_wal_keep_size so it does not happen again",
+                       slot, r->src->ckpt_file ? " and remove the state file" : "");
+    /* where: the slot's last confirmed position (changes after it are the missed ones) */
+    const char *params[1] = {slot};
+    PGresult *res = PQexecParams(r->meta,
+                                 "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE "
+                                 "slot_name = $1",
+                                 1, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+        cdc_error_add_context(*err, "replication slot \"%s\" confirmed up to LSN %s", slot,
+                              PQgetvalue(res, 0, 0));
+    PQclear(res);
+    if (r->src->ckpt_file)
+        cdc_error_add_context(*err, "state file \"%s\"", r->src->ckpt_file);
+    (*err)->fatal = true;
+    return -1;
+}
+
+/* Reads the slot's wal_status and retained WAL; warns above the threshold; a lost slot is
+   an error. */
+static int check_slot(pgc_reader_t *r, cdc_error_t **err)
+{
+    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *params[1] = {slot};
+    r->last_slot_check_ms = cdc_mono_ms();
+    PGresult *res =
+        query(r->meta,
+              PQserverVersion(r->meta) >= 130000
+                  ? "SELECT wal_status, pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                    "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1"
+                  : "SELECT NULL::text, pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                    "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1",
+              1, params, "reading the replication slot's WAL", err);
+    if (!res) {
+        cdc_error_add_context(*err, "replication slot \"%s\"", slot);
+        return -1;
+    }
+    if (PQntuples(res) != 1) {
+        PQclear(res);
+        r->retained_wal = -1;
+        return 0; /* not created yet */
+    }
+    char status[16];
+    snprintf(status, sizeof(status), "%s", PQgetisnull(res, 0, 0) ? "" : PQgetvalue(res, 0, 0));
+    r->retained_wal = PQgetisnull(res, 0, 1) ? -1 : strtoll(PQgetvalue(res, 0, 1), NULL, 10);
+    PQclear(res);
+    if (strcmp(status, "lost") == 0)
+        return slot_lost_error(r, NULL, err);
+    int64_t warn = cdc_config_size(r->src->cfg, "slot.retained-wal.warn-size");
+    bool above = (warn > 0 && r->retained_wal > warn) || strcmp(status, "unreserved") == 0;
+    if (!above) {
+        r->last_wal_warn_ms = 0;
+        return 0;
+    }
+    if (r->last_wal_warn_ms && r->last_slot_check_ms - r->last_wal_warn_ms < PGC_WAL_WARN_REPEAT_MS)
+        return 0;
+    r->last_wal_warn_ms = r->last_slot_check_ms;
+    cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
+            "replication slot \"%s\" retains %.1f MiB of WAL (%lld bytes; wal_status %s, "
+            "'slot.retained-wal.warn-size' %lld bytes): the server keeps it until this job "
+            "confirms it; check that the job keeps up and its sink commits, and that "
+            "'heartbeat.interval.ms' is not 0 (with 'heartbeat.action.query' on a quiet "
+            "database); 'unreserved' means the server will soon invalidate the slot "
+            "(max_slot_wal_keep_size) and the job will stop",
+            slot, (double)r->retained_wal / 1048576.0, (long long)r->retained_wal,
+            *status ? status : "unknown", (long long)warn);
+    return 0;
+}
+
+/* The normal connection is idle while streaming: a server or network that dropped it gets a
+   new one before the guard uses it. */
+static void meta_reset_if_lost(pgc_reader_t *r)
+{
+    if (PQstatus(r->meta) == CONNECTION_BAD)
+        PQreset(r->meta);
+}
+
+/* Runs heartbeat.action.query on the normal connection; a failure is logged once per streak
+   (the stream goes on: the heartbeat only helps the slot move). */
+static void run_heartbeat_action(pgc_reader_t *r, const char *sql)
+{
+    r->last_action_ms = cdc_mono_ms();
+    meta_reset_if_lost(r);
+    PGresult *res = PQexec(r->meta, sql);
+    ExecStatusType st = PQresultStatus(res);
+    bool ok = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+    if (!ok && !r->action_failing)
+        cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
+                "'heartbeat.action.query' failed (retried every heartbeat; the stream goes on): "
+                "%s",
+                PQresultErrorMessage(res));
+    else if (ok && r->action_failing)
+        cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "'heartbeat.action.query' succeeds again");
+    r->action_failing = !ok;
+    PQclear(res);
+}
+
+/* Between polls of the stream: requests a keepalive, runs the action query, reads the slot. */
+static int slot_guard(pgc_reader_t *r, cdc_error_t **err)
+{
+    int64_t now = cdc_mono_ms();
+    int64_t hb = r->heartbeat_ms;
+    if (hb > 0 && now - r->last_keepalive_ms >= hb) {
+        r->last_keepalive_ms = now;
+        if (status_message(r, true, err) < 0)
+            return -1;
+    }
+    const char *action = cdc_config_str(r->src->cfg, "heartbeat.action.query");
+    if (hb > 0 && action && *action && now - r->last_action_ms >= hb)
+        run_heartbeat_action(r, action);
+    int64_t every = hb > 0 && hb < PGC_SLOT_CHECK_MAX_MS ? hb : PGC_SLOT_CHECK_MAX_MS;
+    if (now - r->last_slot_check_ms < every)
+        return 0;
+    meta_reset_if_lost(r);
+    cdc_error_t *e = NULL;
+    if (check_slot(r, &e) == 0) {
+        if (r->check_failing)
+            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "reading the slot's WAL works again");
+        r->check_failing = false;
+        return 0;
+    }
+    if (e->fatal) { /* the slot is lost */
+        *err = e;
+        return -1;
+    }
+    /* a failed read is not a reason to stop the stream (which reports a lost slot itself) */
+    if (!r->check_failing)
+        cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
+                "replication slot \"%s\": %s (retried every heartbeat; the stream goes on): %s",
+                opt(r->src->cfg, "slot.name"), e->message, e->detail ? e->detail : "");
+    r->check_failing = true;
+    r->retained_wal = -1;
+    cdc_error_destroy(e);
     return 0;
 }
 
@@ -605,6 +802,11 @@ static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     PQfreemem(lit);
     PGresult *res = PQexec(r->repl, sql);
     free(sql);
+    if (PQresultStatus(res) != PGRES_COPY_BOTH && slot_lost_text(PQresultErrorMessage(res))) {
+        slot_lost_error(r, PQresultErrorMessage(res), err);
+        PQclear(res);
+        return -1;
+    }
     if (PQresultStatus(res) != PGRES_COPY_BOTH) {
         cdc_error_set(err, CDC_ERR_REMOTE, "could not start replication from slot \"%s\"", slot);
         cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
@@ -614,6 +816,10 @@ static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     PQclear(res);
     r->streaming = true;
     r->last_status_ms = cdc_mono_ms();
+    r->last_keepalive_ms = r->last_status_ms;
+    snprintf(r->slot_labels, sizeof(r->slot_labels), "slot=\"%s\"", slot);
+    if (check_slot(r, err) < 0)
+        return -1;
     cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "streaming changes from slot \"%s\"", slot);
     return 0;
 }
@@ -644,7 +850,9 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
             return -1;
         }
         uint64_t end = get_u64(p + 1);
-        if (!r->sp->in_txn && r->pending_lsn <= r->confirmed_lsn && end > r->confirmed_lsn) {
+        r->last_keepalive_ms = cdc_mono_ms();
+        if (r->heartbeat_ms > 0 && !r->sp->in_txn && r->pending_lsn <= r->confirmed_lsn &&
+            end > r->confirmed_lsn) {
             /* everything returned is durable and no transaction is open: WAL up to here holds
                nothing for us, so the slot may release it (an idle table must not pin WAL) */
             r->confirmed_lsn = end;
@@ -683,9 +891,19 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
             continue;
         }
         if (len == -1 || len == -2) {
+            /* the server's reason, when it ended the stream with an error */
+            PGresult *res = len == -1 ? PQgetResult(r->repl) : NULL;
+            const char *why = res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res)
+                                                                : PQerrorMessage(r->repl);
+            if (slot_lost_text(why)) {
+                slot_lost_error(r, why, err);
+                PQclear(res);
+                return -1;
+            }
             cdc_error_set(err, CDC_ERR_REMOTE, "the replication stream of \"%s\" ended",
                           r->src->table_label);
-            cdc_error_set_detail(*err, "%s", PQerrorMessage(r->repl));
+            cdc_error_set_detail(*err, "%s", why);
+            PQclear(res);
             cdc_error_set_hint(*err, "the server may have restarted or ended the connection; "
                                      "run again to resume from the last committed position");
             return -1;
@@ -705,6 +923,8 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
             return -1;
         }
     }
+    if (slot_guard(r, err) < 0)
+        return -1;
     return send_status(r, false, err);
 }
 
@@ -953,6 +1173,9 @@ static void pgc_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
     emit(ctx, "cdcflow_source_lsn", "kind=\"received\"", (double)r->received_lsn);
     emit(ctx, "cdcflow_source_lsn", "kind=\"confirmed\"", (double)r->confirmed_lsn);
     emit(ctx, "cdcflow_source_decode_errors_total", "", (double)r->decode_errors);
+    if (r->streaming && r->retained_wal >= 0)
+        emit(ctx, "cdcflow_source_slot_retained_wal_bytes", r->slot_labels,
+             (double)r->retained_wal);
 }
 
 static void pgc_close(cdc_reader_t *base)
@@ -1009,6 +1232,8 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
     pgc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
     r->base.ops = split == 0 && s->ckpt_file ? &pgc_reader_ops_2pc : &pgc_reader_ops;
     r->src = s;
+    r->heartbeat_ms = cdc_config_duration_ms(s->cfg, "heartbeat.interval.ms");
+    r->retained_wal = -1;
     *out = &r->base;
     if (split > 0) {
         r->idle = true; /* a replication slot has one reader */
@@ -1176,6 +1401,25 @@ static const cdc_option_def_t pgc_options[] = {
      .enum_values = changelog_modes,
      .description = "all: -U/+U pairs and full deletes (needs REPLICA IDENTITY FULL); upsert: +U "
                     "and deletes by primary key (REPLICA IDENTITY DEFAULT)."},
+    {.key = "heartbeat.interval.ms",
+     .type = CDC_OPT_DURATION,
+     .default_value = "30 s",
+     .description = "While the captured table is idle, keepalives confirm the server's WAL end "
+                    "(when every row read is committed) so the slot does not retain WAL; when "
+                    "none came for this long a keepalive is requested, and "
+                    "heartbeat.action.query runs this often. 0: off (the slot moves only with "
+                    "the table's own changes)."},
+    {.key = "heartbeat.action.query",
+     .type = CDC_OPT_STRING,
+     .description = "Statement run every heartbeat.interval.ms on a normal connection (e.g. an "
+                    "INSERT into a heartbeat table) so that a slot on a quiet database sees "
+                    "WAL; a failure is logged and the stream goes on."},
+    {.key = "slot.retained-wal.warn-size",
+     .type = CDC_OPT_SIZE,
+     .default_value = "1gb",
+     .description = "Warn when the slot retains more WAL than this (read every heartbeat, at "
+                    "most every 10 s; metric cdcflow_source_slot_retained_wal_bytes). 0: "
+                    "never."},
     {.key = "sslmode",
      .type = CDC_OPT_STRING,
      .description = "libpq sslmode (disable, prefer, require, verify-ca, verify-full)."},

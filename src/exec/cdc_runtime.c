@@ -297,6 +297,7 @@ static void *run_split(void *arg)
     if (cdc_pipe_split_open(p, t->split, &ps, &t->err) < 0)
         goto done;
     int64_t last_flush = cdc_mono_ms();
+    int64_t last_gauges = last_flush;
     int64_t unflushed = 0;
     bool end = false;
     report_gauges(t, reader, writer);
@@ -368,7 +369,11 @@ static void *run_split(void *arg)
             if (flush_commit(t, reader, writer, unflushed) < 0)
                 goto done;
             unflushed = 0;
-            last_flush = now;
+            last_flush = last_gauges = now;
+        } else if (now - last_gauges >= t->settings->flush_interval_ms) {
+            /* an idle source's gauges (a slot's retained WAL) change without commits */
+            report_gauges(t, reader, writer);
+            last_gauges = now;
         }
     }
     /* end of input or stop: make everything durable, then commit */

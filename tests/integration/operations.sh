@@ -18,15 +18,6 @@ cleanup() {
 trap cleanup EXIT
 cd "$tmp" || exit 1
 
-# waits (bounded) until file $1 contains regex $2
-wait_for() {
-  for _ in $(seq 1 200); do
-    grep -Eq "$2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-  done
-  return 1
-}
-
 # ---- metrics during a run -------------------------------------------------------------
 cat >slow.sql <<'SQL'
 SET 'pipeline.name' = 'ops-demo';

@@ -8,6 +8,7 @@
 #   pg_stop             stops the server and removes the directory (idempotent).
 #   pg_psql ARGS...     psql -X -v ON_ERROR_STOP=1 against PG_DB as postgres.
 #   pg_restart          pg_ctl restart -m fast, on the same port.
+# PG_INITDB_ARGS, when set, adds initdb options (e.g. --wal-segsize=1 for small WAL segments).
 # A missing server binary or a server that does not come up is an error (return 1), never
 # a skip: callers count it as a failure.
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -29,7 +30,8 @@ pg_start() {
   chmod 700 "$PG_DIR"
   trap pg_stop EXIT
   PG_SOCK=$PG_DIR
-  if ! pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U postgres >"$PG_DIR/initdb.log" 2>&1; then
+  # shellcheck disable=SC2086 # PG_INITDB_ARGS is a list of words
+  if ! pg_as "$PG_BIN/initdb" -D "$PG_DIR/data" -A trust -U postgres ${PG_INITDB_ARGS:-} >"$PG_DIR/initdb.log" 2>&1; then
     echo "pg_start: initdb failed" >&2
     cat "$PG_DIR/initdb.log" >&2
     return 1
