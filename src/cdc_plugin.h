@@ -89,7 +89,8 @@ typedef struct cdc_source_pos_s {
     int64_t ts_ms;
     bool txn_end;   /* it ended a transaction (XID, a QUERY but BEGIN; Commit): pos follows it */
     bool in_txn;    /* a transaction is open: a stop here would cut it */
-    bool heartbeat; /* mysql-binlog: an idle server's HEARTBEAT (input=events; not decoded) */
+    bool heartbeat; /* mysql-binlog: an idle server's HEARTBEAT (input=events; not decoded; pos
+                       becomes its log_pos: where the server's binlog stands) */
     bool rotate;    /* mysql-binlog: a ROTATE to a new file: a real one, or an artificial one
                        naming another file (a dump going on past a file that ends with STOP),
                        not the one starting a dump; file and pos say where the next event is */
@@ -583,6 +584,14 @@ typedef struct cdc_connector_factory_s {
     const cdc_metadata_def_t *metadata; /* NULL = none */
     int (*source_new)(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
     int (*sink_new)(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err);
+    /**
+     * Optional (CDC sources with a signal table): sends a signal to a running
+     * source through the database it reads — a row (id, type, data) inserted into
+     * the table its 'signal-data-collection' option names, as Debezium's
+     * signalling does. opts: the source's options (the connection ones and the
+     * signal table are read). `cdcflow signal` calls it. 0, or -1 with *err.
+     */
+    int (*send_signal)(const cdc_kv_t *opts, const char *type, const char *data, cdc_error_t **err);
 } cdc_connector_factory_t;
 
 /* ---- registry ------------------------------------------------------------------ */

@@ -132,6 +132,14 @@ static const cdc_option_def_t mc_options[] = {
      .default_value = "false",
      .description = "On a restart from a position file: snapshot the tables 'table-name' matches "
                     "now that the saved state does not name (a table added to the pattern)."},
+    {.key = "signal-data-collection",
+     .type = CDC_OPT_STRING,
+     .description = "(Debezium's signalling) \"db.table\" of a signal table (id VARCHAR(42) "
+                    "PRIMARY KEY, type VARCHAR(32), data VARCHAR(2048)) outside 'table-name': a "
+                    "row inserted with type 'execute-snapshot' and data {\"data-collections\": "
+                    "[\"db.t\"], \"additional-conditions\": [{\"data-collection\": \"db.t\", "
+                    "\"filter\": \"...\"}]} snapshots those tables (or the rows the filter "
+                    "selects) again while the job streams. `cdcflow signal` inserts one."},
     {.key = "scan.parallelism",
      .type = CDC_OPT_INT,
      .min = 1,
@@ -226,9 +234,10 @@ typedef struct mc_source {
     int mode;
     uint64_t start_pos;
     uint32_t chunk_size;
-    char *chunk_col;    /* scan.incremental.snapshot.chunk.key-column */
-    bool newly_added;   /* scan.newly-added-table.enabled */
-    int key[16], nkey;  /* the chunk key: indexes into schema */
+    char *chunk_col;      /* scan.incremental.snapshot.chunk.key-column */
+    char *signal;         /* signal-data-collection */
+    bool newly_added;     /* scan.newly-added-table.enabled */
+    int key[16], nkey;    /* the chunk key: indexes into schema */
     cdc_snapshot_t *snap; /* shared by the splits; split 0 lists the tables and starts it */
 } mc_source_t;
 
@@ -239,14 +248,18 @@ typedef struct mc_reader {
     mc_source_t *src;
     mc_phase_t phase;
     MYSQL *sql, *repl;
-    bool mariadb;      /* the server is MariaDB (a chunk's SELECT has an exact watermark) */
-    cdc_snapshot_t *snap; /* the source's, while a snapshot runs (split 0: it emits) */
-    cdc_snap_pos_t cur;   /* split 0: where the stream stands (after the last event) */
-    int64_t t_open;       /* when the reader opened (ms) */
-    bool streamed;        /* a streamed change was emitted */
-    bool snap_logged;     /* the snapshot's end was logged */
+    bool mariadb;          /* the server is MariaDB (a chunk's SELECT has an exact watermark) */
+    cdc_snapshot_t *snap;  /* the source's, while a snapshot runs (split 0: it emits) */
+    cdc_snap_pos_t cur;    /* split 0: where the stream stands (after the last event) */
+    int64_t t_open;        /* when the reader opened (ms) */
+    bool streamed;         /* a streamed change was emitted */
+    bool snap_logged;      /* the snapshot's end was logged */
     cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
     cdc_buf_t sqlbuf;
+    cdc_config_t *sig_cfg; /* signal-data-collection: its own decoder of the same events */
+    cdc_deser_t *sig_deser;
+    cdc_type_t *sig_type;
+    cdc_batch_t sig_batch;
     MARIADB_RPL *rpl;
     cdc_config_t *fmt_cfg;
     cdc_deser_t *deser;
@@ -350,6 +363,7 @@ static int query_pos(MYSQL *my, const char *sql, int fcol, int pcol, char *file,
 }
 
 static int start_stream(mc_reader_t *r, cdc_error_t **err);
+static int resolve_key(mc_reader_t *r, cdc_error_t **err);
 
 /* The metadata values of a snapshot row (after its physical fields); strings copied into the
  * arena. */
@@ -655,8 +669,9 @@ static int plan_chunks(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error
     cdc_buf_t *sql = &r->sqlbuf;
     cdc_buf_clear(sql);
     char *c = ident(s->schema->names[s->key[0]]);
-    cdc_buf_printf(sql, "SELECT MIN(%s), MAX(%s), (SELECT TABLE_ROWS FROM "
-                        "information_schema.TABLES WHERE CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) = ",
+    cdc_buf_printf(sql,
+                   "SELECT MIN(%s), MAX(%s), (SELECT TABLE_ROWS FROM "
+                   "information_schema.TABLES WHERE CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) = ",
                    c, c);
     free(c);
     put_literal(my, sql, qname);
@@ -750,6 +765,56 @@ static int next_binlog(mc_reader_t *r, const char *cur, cdc_error_t **err)
     return 0;
 }
 
+/*
+ * The signal table's rows in this event: an inserted 'execute-snapshot' queues
+ * its tables (with their filters) in the snapshot. A signal naming a table the
+ * source does not capture, or malformed data, is logged and skipped (the
+ * signal table is the user's; a typo must not stop the job).
+ */
+static int read_signals(mc_reader_t *r, const char *bytes, size_t n, cdc_error_t **err)
+{
+    cdc_batch_reset(&r->sig_batch);
+    cdc_buf_clear(&r->sig_deser->errmsg);
+    if (r->sig_deser->ops->decode(r->sig_deser, bytes, n, &r->sig_batch) != CDC_DECODE_OK)
+        return cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: signal table %s: %s", r->src->signal,
+                             cdc_buf_cstr(&r->sig_deser->errmsg));
+    for (uint32_t i = 0; i < r->sig_batch.n; i++) {
+        const cdc_row_t *row = &r->sig_batch.rows[i];
+        const cdc_value_t *type = &row->values[1], *data = &row->values[2];
+        if (row->kind != CDC_INSERT || (type->flags & CDC_V_NULL) || (data->flags & CDC_V_NULL) ||
+            type->v.s.len != 16 || memcmp(type->v.s.ptr, "execute-snapshot", 16) != 0)
+            continue;
+        cdc_snap_signal_t sig;
+        cdc_error_t *e = NULL;
+        if (cdc_snap_signal_parse(data->v.s.ptr, data->v.s.len, &sig, &e) < 0) {
+            cdc_log(CDC_LOG_WARN, NULL, "mysql-cdc", "signal table %s: %s; signal skipped",
+                    r->src->signal, e->message);
+            cdc_error_destroy(e);
+            continue;
+        }
+        for (int k = 0; k < sig.n; k++) {
+            int t = cdc_snapshot_find_table(r->snap, sig.collections[k]);
+            if (t < 0) {
+                cdc_log(CDC_LOG_WARN, NULL, "mysql-cdc",
+                        "signal: %s is not a table this source captured when it started; "
+                        "skipped",
+                        sig.collections[k]);
+                continue;
+            }
+            if (r->src->nkey == 0 && resolve_key(r, err) < 0) {
+                cdc_snap_signal_free(&sig);
+                return -1;
+            }
+            cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc", "signal: snapshot of %s%s%s",
+                    sig.collections[k], sig.filters[k] ? " where " : "",
+                    sig.filters[k] ? sig.filters[k] : "");
+            cdc_snapshot_queue_table(r->snap, t, sig.filters[k]);
+        }
+        cdc_snap_signal_free(&sig);
+    }
+    return 0;
+}
+
 static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     while (out->n < max_rows) {
@@ -774,6 +839,8 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
         }
+        if (r->sig_deser && read_signals(r, (const char *)bytes, n, err) < 0)
+            return CDC_POLL_ERROR;
         const cdc_source_pos_t *sp = r->sp;
         if (r->snap && sp->pos) { /* where the stream stands; the snapshot sees its rows */
             cdc_snap_pos_t at = binlog_pos(sp->file ? sp->file : r->file, sp->pos);
@@ -995,6 +1062,11 @@ static void mc_close(cdc_reader_t *base)
     if (r->deser)
         r->deser->ops->destroy(r->deser);
     cdc_config_destroy(r->fmt_cfg);
+    if (r->sig_deser)
+        r->sig_deser->ops->destroy(r->sig_deser);
+    cdc_config_destroy(r->sig_cfg);
+    cdc_type_destroy(r->sig_type);
+    cdc_batch_free(&r->sig_batch);
     for (int i = 0; i < 16; i++)
         cdc_buf_free(&r->keytext[i]);
     cdc_buf_free(&r->sqlbuf);
@@ -1186,6 +1258,29 @@ static int setup_snapshot(mc_reader_t *r, bool resumed, const char *state, cdc_e
     return 0;
 }
 
+/* The signal table's decoder: the same events, only that table, its three columns. */
+static int open_signals(mc_reader_t *r, const cdc_format_factory_t *fmt, cdc_error_t **err)
+{
+    cdc_buf_t re = {0};
+    for (const char *p = r->src->signal; *p; p++) { /* the name as a regex */
+        if (strchr("\\.[](){}*+?^$|", *p))
+            cdc_buf_putc(&re, '\\');
+        cdc_buf_putc(&re, *p);
+    }
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "input", "events");
+    cdc_kv_set(&kv, "table-pattern", cdc_buf_cstr(&re));
+    r->sig_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
+    cdc_kv_free(&kv);
+    cdc_buf_free(&re);
+    r->sig_type = cdc_type_parse("ROW<id STRING, type STRING, data STRING>", NULL);
+    cdc_batch_init(&r->sig_batch);
+    cdc_format_ctx_t fctx = {.cfg = r->sig_cfg, .row_type = r->sig_type, .table = "mysql-cdc"};
+    if (!r->sig_cfg || fmt->deser_new(&fctx, &r->sig_deser, err) < 0)
+        return -1;
+    return 0;
+}
+
 static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
                           cdc_error_t **err)
 {
@@ -1222,11 +1317,13 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     if (!r->fmt_cfg || fmt->deser_new(&fctx, &r->deser, err) < 0)
         goto fail;
     r->sp = r->deser->ops->source_pos(r->deser);
+    if (s->signal && open_signals(r, fmt, err) < 0)
+        goto fail;
     if (!(r->sql = mc_connect(s, s->tz, err)))
         goto fail;
     r->mariadb = strstr(mysql_get_server_info(r->sql), "MariaDB") != NULL;
-    bool resumed = read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos,
-                                 &r->checkpoint, &state);
+    bool resumed =
+        read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos, &r->checkpoint, &state);
     if (resumed) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
         r->done_pos = r->start_pos;
@@ -1295,6 +1392,7 @@ static void mc_destroy(cdc_source_t *base)
     free(s->gtid);
     free(s->tz);
     free(s->chunk_col);
+    free(s->signal);
     cdc_snapshot_destroy(s->snap);
     free(s);
 }
@@ -1413,6 +1511,7 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
                       : 0;
     s->chunk_size = (uint32_t)cdc_config_int(cfg, "scan.incremental.snapshot.chunk.size");
     s->chunk_col = opt(cfg, "scan.incremental.snapshot.chunk.key-column");
+    s->signal = opt(cfg, "signal-data-collection");
     s->newly_added = cdc_config_bool(cfg, "scan.newly-added-table.enabled");
     if (s->chunk_col) {
         int i = cdc_type_field_index(s->schema, s->chunk_col);
@@ -1454,6 +1553,46 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
     return 0;
 }
 
+/* `cdcflow signal`: the signal row, inserted with the source's connection options. */
+static int mc_send_signal(const cdc_kv_t *opts, const char *type, const char *data,
+                          cdc_error_t **err)
+{
+    const char *host = cdc_kv_get(opts, "hostname"), *user = cdc_kv_get(opts, "username");
+    const char *table = cdc_kv_get(opts, "signal-data-collection");
+    const char *port = cdc_kv_get(opts, "port"), *pw = cdc_kv_get(opts, "password");
+    if (!host || !user || !table)
+        return cdc_error_set(err, CDC_ERR_OPTION,
+                             "mysql-cdc: a signal needs 'hostname', 'username' and "
+                             "'signal-data-collection' (and 'port', 'password')");
+    const char *dot = strchr(table, '.');
+    if (!dot)
+        return cdc_error_set(err, CDC_ERR_OPTION,
+                             "mysql-cdc: 'signal-data-collection' = '%s' is not \"db.table\"",
+                             table);
+    mc_source_t s = {.host = (char *)host,
+                     .user = (char *)user,
+                     .password = (char *)pw,
+                     .port = port ? atoi(port) : 3306};
+    MYSQL *my = mc_connect(&s, "+00:00", err);
+    if (!my)
+        return -1;
+    char *db = cdc_xstrndup(table, (size_t)(dot - table));
+    char *qdb = ident(db), *qt = ident(dot + 1);
+    cdc_buf_t q = {0};
+    cdc_buf_printf(&q, "INSERT INTO %s.%s (id, type, data) VALUES (UUID(), ", qdb, qt);
+    put_literal(my, &q, type);
+    cdc_buf_puts(&q, ", ");
+    put_literal(my, &q, data);
+    cdc_buf_puts(&q, ")");
+    int rc = run(my, cdc_buf_cstr(&q), err);
+    free(db);
+    free(qdb);
+    free(qt);
+    cdc_buf_free(&q);
+    mysql_close(my);
+    return rc;
+}
+
 const cdc_connector_factory_t cdc_connector_mysql_cdc = {
     .identifier = "mysql-cdc",
     .description = "Changes of a MySQL/MariaDB table read as a replica (binlog rows decoded by "
@@ -1462,4 +1601,5 @@ const cdc_connector_factory_t cdc_connector_mysql_cdc = {
     .check = mc_check,
     .metadata = mc_metadata,
     .source_new = mc_source_new,
+    .send_signal = mc_send_signal,
 };

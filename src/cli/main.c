@@ -36,6 +36,9 @@ static void usage(FILE *out)
         "  health [--port N] [--host ADDR]      exit 0 when a run's /healthz answers 200\n"
         "  decode --format NAME [--schema COLS] [-o KEY=VALUE]... [--table] [--count] [FILE|-]\n"
         "                                       decode one message per line into printed rows\n"
+        "  signal CONNECTOR -o KEY=VALUE... --data-collections DB.T[,DB.T] [--filter COND]\n"
+        "                                       ask a running CDC source to snapshot tables again\n"
+        "                                       (execute-snapshot into its signal table)\n"
         "  describe [NAME|--markdown]           list connectors and formats, one's options, or\n"
         "                                       the whole reference as Markdown\n"
         "  kafka-mock [--partitions N] [--topic T]... [--brokers N]\n"
@@ -96,6 +99,99 @@ static int cmd_decode(int argc, char **argv)
 }
 
 /* `cdcflow health`: what a container HEALTHCHECK runs (no curl in the image). */
+/* Appends s as a JSON string. */
+static void put_json_string(cdc_buf_t *b, const char *s)
+{
+    cdc_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            cdc_buf_printf(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            cdc_buf_printf(b, "\\u%04x", (unsigned char)*s);
+        else
+            cdc_buf_putc(b, *s);
+    }
+    cdc_buf_putc(b, '"');
+}
+
+/*
+ * cdcflow signal CONNECTOR -o KEY=VALUE... --data-collections db.t[,db.u] [--filter COND]:
+ * an `execute-snapshot` signal (Debezium's data layout) into the source's signal table.
+ */
+static int cmd_signal(int argc, char **argv)
+{
+    const char *connector = NULL, *collections = NULL, *filter = NULL;
+    cdc_kv_t opts = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-o") == 0 && i + 1 < argc && strchr(argv[i + 1], '=')) {
+            const char *kv = argv[++i], *eq = strchr(kv, '=');
+            char *key = cdc_xstrndup(kv, (size_t)(eq - kv));
+            cdc_kv_set(&opts, key, eq + 1);
+            free(key);
+        } else if (strcmp(a, "--data-collections") == 0 && i + 1 < argc) {
+            collections = argv[++i];
+        } else if (strcmp(a, "--filter") == 0 && i + 1 < argc) {
+            filter = argv[++i];
+        } else if (a[0] != '-' && !connector) {
+            connector = a;
+        } else {
+            fprintf(stderr, "cdcflow: error: signal: unexpected \"%s\"\n", a);
+            connector = NULL;
+            collections = NULL;
+            break;
+        }
+    }
+    if (!connector || !collections) {
+        fprintf(stderr, "usage: cdcflow signal CONNECTOR -o KEY=VALUE... --data-collections "
+                        "DB.TABLE[,DB.TABLE] [--filter CONDITION]\n");
+        cdc_kv_free(&opts);
+        return 2;
+    }
+    const cdc_connector_factory_t *f = cdc_registry_connector(connector);
+    if (!f || !f->send_signal) {
+        fprintf(stderr, "cdcflow: error: connector \"%s\" %s\n", connector,
+                f ? "takes no signals (mysql-cdc and postgres-cdc do)" : "does not exist");
+        cdc_kv_free(&opts);
+        return 2;
+    }
+    cdc_buf_t data = {0};
+    cdc_buf_puts(&data, "{\"data-collections\": [");
+    char *list = cdc_xstrdup(collections), *save = NULL;
+    int n = 0;
+    for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save), n++) {
+        cdc_buf_puts(&data, n ? ", " : "");
+        put_json_string(&data, c);
+    }
+    cdc_buf_puts(&data, "], \"type\": \"incremental\"");
+    if (filter) {
+        cdc_buf_puts(&data, ", \"additional-conditions\": [");
+        strcpy(list, collections);
+        n = 0;
+        for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save), n++) {
+            cdc_buf_puts(&data, n ? ", {\"data-collection\": " : "{\"data-collection\": ");
+            put_json_string(&data, c);
+            cdc_buf_puts(&data, ", \"filter\": ");
+            put_json_string(&data, filter);
+            cdc_buf_putc(&data, '}');
+        }
+        cdc_buf_putc(&data, ']');
+    }
+    cdc_buf_putc(&data, '}');
+    free(list);
+    cdc_error_t *err = NULL;
+    int rc = f->send_signal(&opts, "execute-snapshot", cdc_buf_cstr(&data), &err);
+    if (rc < 0) {
+        cdc_error_print(err, stderr);
+        cdc_error_destroy(err);
+    } else {
+        printf("sent execute-snapshot %s\n", cdc_buf_cstr(&data));
+    }
+    cdc_buf_free(&data);
+    cdc_kv_free(&opts);
+    return rc < 0 ? 1 : 0;
+}
+
 static int cmd_health(int argc, char **argv)
 {
     const char *host = "127.0.0.1";
@@ -149,6 +245,8 @@ int main(int argc, char **argv)
         return cdc_describe(argc > 2 ? argv[2] : NULL, stdout, stderr);
     if (strcmp(cmd, "run") == 0 || strcmp(cmd, "explain") == 0)
         return cdc_runtime_main(argc - 1, argv + 1, strcmp(cmd, "explain") == 0);
+    if (strcmp(cmd, "signal") == 0)
+        return cmd_signal(argc - 1, argv + 1);
     if (strcmp(cmd, "health") == 0)
         return cmd_health(argc - 1, argv + 1);
     if (strcmp(cmd, "kafka-mock") == 0)

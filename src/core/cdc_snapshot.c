@@ -150,8 +150,8 @@ struct cdc_snapshot_s {
     cdc_buf_t keybuf;
     cdc_snap_pos_t cur;
     bool mid;
-    bool active;         /* something is left to read or emit (as of the last emit) */
-    keyset_t *touched;   /* per table: keys the stream changed while the snapshot ran */
+    bool active;       /* something is left to read or emit (as of the last emit) */
+    keyset_t *touched; /* per table: keys the stream changed while the snapshot ran */
     int ntouched_sets;
     size_t touched_keys; /* in all sets; past TOUCHED_MAX the sets are dropped */
     bool touched_off;
@@ -678,8 +678,7 @@ uint32_t cdc_snapshot_emit(cdc_snapshot_t *s, cdc_batch_t *out, uint32_t max, cd
         const cdc_batch_t *b = &r->pub.rows;
         while (r->emitted < b->n && out->n < max) {
             const cdc_row_t *row = &b->rows[r->emitted++];
-            const keyset_t *tk =
-                r->pub.table < s->ntouched_sets ? &s->touched[r->pub.table] : NULL;
+            const keyset_t *tk = r->pub.table < s->ntouched_sets ? &s->touched[r->pub.table] : NULL;
             if (r->tomb.used || (tk && tk->used)) {
                 cdc_row_key_bytes(row, s->key, s->nkey, s->type, &s->keybuf);
                 if (keyset_has(&r->tomb, s->keybuf.data, s->keybuf.len) ||
@@ -929,4 +928,234 @@ void cdc_snapshot_clear(cdc_snapshot_t *s)
         range_free(s, &s->queue[i]);
     s->qhead = s->qlen = 0;
     pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- signals --------------------------------------------------------------------------------- */
+
+/* A small reader of the signal's JSON (objects, arrays, strings; other values skipped). */
+typedef struct jr {
+    const char *p, *end;
+    const char *err;
+} jr_t;
+
+static void jr_ws(jr_t *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+        j->p++;
+}
+
+static bool jr_lit(jr_t *j, char c)
+{
+    jr_ws(j);
+    if (j->p < j->end && *j->p == c) {
+        j->p++;
+        return true;
+    }
+    return false;
+}
+
+/* A string token into a new string (\uXXXX below 0x80 only; others kept as '?'), or NULL. */
+static char *jr_string(jr_t *j)
+{
+    jr_ws(j);
+    if (j->p >= j->end || *j->p != '"') {
+        j->err = "a string was expected";
+        return NULL;
+    }
+    cdc_buf_t b = {0};
+    for (j->p++; j->p < j->end && *j->p != '"'; j->p++) {
+        char c = *j->p;
+        if (c == '\\' && j->p + 1 < j->end) {
+            c = *++j->p;
+            if (c == 'n')
+                c = '\n';
+            else if (c == 't')
+                c = '\t';
+            else if (c == 'r')
+                c = '\r';
+            else if (c == 'b')
+                c = '\b';
+            else if (c == 'f')
+                c = '\f';
+            else if (c == 'u' && j->end - j->p > 4) {
+                unsigned v = 0;
+                for (int i = 1; i <= 4; i++)
+                    v = v * 16 + (unsigned)cdc_hex_digit(j->p[i]);
+                j->p += 4;
+                c = v < 0x80 ? (char)v : '?';
+            }
+        }
+        cdc_buf_putc(&b, c);
+    }
+    if (j->p >= j->end) {
+        cdc_buf_free(&b);
+        j->err = "a string is not closed";
+        return NULL;
+    }
+    j->p++;
+    char *s = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    return s;
+}
+
+static bool jr_skip(jr_t *j, int depth)
+{
+    jr_ws(j);
+    if (j->p >= j->end || depth > 64)
+        return false;
+    if (*j->p == '"') {
+        free(jr_string(j));
+        return !j->err;
+    }
+    if (*j->p == '{' || *j->p == '[') {
+        char close = *j->p == '{' ? '}' : ']';
+        j->p++;
+        if (jr_lit(j, close))
+            return true;
+        do {
+            if (close == '}') {
+                free(jr_string(j));
+                if (j->err || !jr_lit(j, ':'))
+                    return false;
+            }
+            if (!jr_skip(j, depth + 1))
+                return false;
+        } while (jr_lit(j, ','));
+        return jr_lit(j, close);
+    }
+    while (j->p < j->end && strchr(",}] \t\r\n", *j->p) == NULL)
+        j->p++;
+    return true;
+}
+
+void cdc_snap_signal_free(cdc_snap_signal_t *sig)
+{
+    for (int i = 0; i < sig->n; i++) {
+        free(sig->collections[i]);
+        free(sig->filters[i]);
+    }
+    free(sig->collections);
+    free(sig->filters);
+    free(sig->type);
+    memset(sig, 0, sizeof(*sig));
+}
+
+/* The index of collection `name` in sig (added when new). */
+static int sig_collection(cdc_snap_signal_t *sig, char *name)
+{
+    for (int i = 0; i < sig->n; i++)
+        if (strcmp(sig->collections[i], name) == 0) {
+            free(name);
+            return i;
+        }
+    sig->collections = cdc_xrealloc(sig->collections, (size_t)(sig->n + 1) * sizeof(char *));
+    sig->filters = cdc_xrealloc(sig->filters, (size_t)(sig->n + 1) * sizeof(char *));
+    sig->collections[sig->n] = name;
+    sig->filters[sig->n] = NULL;
+    return sig->n++;
+}
+
+int cdc_snap_signal_parse(const char *data, size_t len, cdc_snap_signal_t *sig, cdc_error_t **err)
+{
+    memset(sig, 0, sizeof(*sig));
+    jr_t j = {data, data + len, NULL};
+    if (!jr_lit(&j, '{')) {
+        j.err = "a JSON object was expected";
+        goto bad;
+    }
+    if (!jr_lit(&j, '}')) {
+        do {
+            char *key = jr_string(&j);
+            if (!key || !jr_lit(&j, ':')) {
+                free(key);
+                j.err = j.err ? j.err : "':' was expected";
+                goto bad;
+            }
+            if (strcmp(key, "type") == 0) {
+                free(sig->type);
+                sig->type = jr_string(&j);
+            } else if (strcmp(key, "data-collections") == 0) {
+                if (!jr_lit(&j, '[')) {
+                    j.err = "\"data-collections\" is not an array";
+                } else if (!jr_lit(&j, ']')) {
+                    do {
+                        char *c = jr_string(&j);
+                        if (c)
+                            sig_collection(sig, c);
+                    } while (!j.err && jr_lit(&j, ','));
+                    if (!j.err && !jr_lit(&j, ']'))
+                        j.err = "']' was expected";
+                }
+            } else if (strcmp(key, "additional-conditions") == 0) {
+                if (!jr_lit(&j, '[')) {
+                    j.err = "\"additional-conditions\" is not an array";
+                } else if (!jr_lit(&j, ']')) {
+                    do {
+                        char *coll = NULL, *filter = NULL;
+                        if (!jr_lit(&j, '{')) {
+                            j.err = "an additional condition is not an object";
+                            break;
+                        }
+                        do {
+                            char *k = jr_string(&j);
+                            if (!k || !jr_lit(&j, ':')) {
+                                free(k);
+                                j.err = j.err ? j.err : "':' was expected";
+                                break;
+                            }
+                            if (strcmp(k, "data-collection") == 0)
+                                coll = jr_string(&j);
+                            else if (strcmp(k, "filter") == 0)
+                                filter = jr_string(&j);
+                            else
+                                jr_skip(&j, 0);
+                            free(k);
+                        } while (!j.err && jr_lit(&j, ','));
+                        if (!j.err && !jr_lit(&j, '}'))
+                            j.err = "'}' was expected";
+                        if (!j.err && (!coll || !filter))
+                            j.err = "an additional condition needs \"data-collection\" and "
+                                    "\"filter\"";
+                        if (j.err) {
+                            free(coll);
+                            free(filter);
+                            break;
+                        }
+                        int i = sig_collection(sig, coll);
+                        free(sig->filters[i]);
+                        sig->filters[i] = filter;
+                    } while (jr_lit(&j, ','));
+                    if (!j.err && !jr_lit(&j, ']'))
+                        j.err = "']' was expected";
+                }
+            } else if (!jr_skip(&j, 0)) {
+                j.err = j.err ? j.err : "a malformed value";
+            }
+            free(key);
+            if (j.err)
+                goto bad;
+        } while (jr_lit(&j, ','));
+        if (!jr_lit(&j, '}')) {
+            j.err = "'}' was expected";
+            goto bad;
+        }
+    }
+    if (sig->n == 0) {
+        j.err = "\"data-collections\" names no table";
+        goto bad;
+    }
+    return 0;
+bad:
+    cdc_snap_signal_free(sig);
+    cdc_error_set(err, CDC_ERR_PARSE, "snapshot signal: %s at byte %d of its data", j.err,
+                  (int)(j.p - data));
+    return -1;
+}
+
+int cdc_snapshot_find_table(const cdc_snapshot_t *s, const char *name)
+{
+    for (int i = 0; i < s->ntables; i++)
+        if (strcmp(s->tables[i], name) == 0)
+            return i;
+    return -1;
 }

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "cdc_arena.h"
+#include "cdc_error.h"
 #include "cdc_row.h"
 #include "cdc_types.h"
 
@@ -169,5 +170,23 @@ void cdc_snapshot_save(cdc_snapshot_t *s, cdc_buf_t *out);
 int cdc_snapshot_load_line(cdc_snapshot_t *s, const char *line);
 /** Empties the queue (before loading a saved state). */
 void cdc_snapshot_clear(cdc_snapshot_t *s);
+
+/** The index of table `name`, or -1. */
+int cdc_snapshot_find_table(const cdc_snapshot_t *s, const char *name);
+
+/**
+ * An `execute-snapshot` signal's data (Debezium's signalling: a row inserted
+ * into the signal table, id/type/data): {"data-collections": ["db.t", ...],
+ * "type": "incremental", "additional-conditions": [{"data-collection": "db.t",
+ * "filter": "color = 'blue'"}]}.
+ */
+typedef struct cdc_snap_signal_s {
+    char **collections; /* "db.table" / "schema.table" */
+    char **filters;     /* per collection: an SQL condition, or NULL */
+    int n;
+    char *type; /* NULL when not given */
+} cdc_snap_signal_t;
+int cdc_snap_signal_parse(const char *data, size_t len, cdc_snap_signal_t *sig, cdc_error_t **err);
+void cdc_snap_signal_free(cdc_snap_signal_t *sig);
 
 #endif

@@ -290,3 +290,41 @@ Test(snapshot, readers_on_other_threads_hand_every_chunk_to_the_coordinator)
     cdc_batch_free(&stream);
     cdc_snapshot_destroy(shared);
 }
+
+Test(snapshot, an_execute_snapshot_signal_is_parsed)
+{
+    const char *data = "{\"data-collections\": [\"db.t\", \"db.u\"], \"type\": \"incremental\", "
+                       "\"additional-conditions\": [{\"data-collection\": \"db.t\", "
+                       "\"filter\": \"color = 'blue' AND note = \\\"a\\\\\\\"b\\\"\"}], "
+                       "\"other\": {\"x\": [1, true, null]}}";
+    cdc_snap_signal_t sig;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(cdc_snap_signal_parse(data, strlen(data), &sig, &err), 0, "%s",
+                 err ? err->message : "");
+    cr_assert_eq(sig.n, 2);
+    cr_assert_str_eq(sig.collections[0], "db.t");
+    cr_assert_str_eq(sig.filters[0], "color = 'blue' AND note = \"a\\\"b\"");
+    cr_assert_str_eq(sig.collections[1], "db.u");
+    cr_assert_null(sig.filters[1]);
+    cr_assert_str_eq(sig.type, "incremental");
+    cdc_snap_signal_free(&sig);
+    /* a condition for a table not listed adds it; bad input says where */
+    const char *d2 = "{\"additional-conditions\": [{\"data-collection\": \"db.v\", \"filter\": "
+                     "\"id > 5\"}]}";
+    cr_assert_eq(cdc_snap_signal_parse(d2, strlen(d2), &sig, &err), 0);
+    cr_assert_eq(sig.n, 1);
+    cr_assert_str_eq(sig.filters[0], "id > 5");
+    cdc_snap_signal_free(&sig);
+    const char *bad[] = {"",
+                         "[]",
+                         "{\"data-collections\": \"db.t\"}",
+                         "{\"data-collections\": []}",
+                         "{\"data-collections\": [\"db.t\"]",
+                         "{\"data-collections\": [\"db.t"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        cr_assert_eq(cdc_snap_signal_parse(bad[i], strlen(bad[i]), &sig, &err), -1, "%s", bad[i]);
+        cr_assert_not_null(strstr(err->message, "snapshot signal: "));
+        cdc_error_destroy(err);
+        err = NULL;
+    }
+}
