@@ -638,7 +638,15 @@ static int create_table(jdbc_writer_t *w, cdc_error_t **err)
         d->quote_ident(sql, w->table.schema->names[w->table.pk[k]]);
     }
     cdc_buf_puts(sql, w->table.npk ? "))" : ")");
-    if (d->exec(w->conn, cdc_buf_cstr(sql)) < 0) {
+    /* a database busy with another writer (SQLite's lock) is waited for, as a flush is */
+    int rc;
+    for (int64_t attempt = 0; (rc = d->exec(w->conn, cdc_buf_cstr(sql))) < 0 &&
+                              d->retriable(w->conn) && attempt < w->sink->max_retries;
+         attempt++) {
+        struct timespec ts = {0, (long)(attempt < 9 ? attempt + 1 : 10) * 100000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (rc < 0) {
         cdc_error_set(err, CDC_ERR_REMOTE, "could not create table \"%s\"", w->sink->table_name);
         cdc_error_set_detail(*err, "%s: %s", d->name, d->errmsg(w->conn));
         return -1;
