@@ -1103,12 +1103,15 @@ int cdc_snap_signal_parse(const char *data, size_t len, cdc_snap_signal_t *sig, 
                                 j.err = j.err ? j.err : "':' was expected";
                                 break;
                             }
-                            if (strcmp(k, "data-collection") == 0)
+                            if (strcmp(k, "data-collection") == 0) { /* (the last wins) */
+                                free(coll);
                                 coll = jr_string(&j);
-                            else if (strcmp(k, "filter") == 0)
+                            } else if (strcmp(k, "filter") == 0) {
+                                free(filter);
                                 filter = jr_string(&j);
-                            else
+                            } else {
                                 jr_skip(&j, 0);
+                            }
                             free(k);
                         } while (!j.err && jr_lit(&j, ','));
                         if (!j.err && !jr_lit(&j, '}'))
