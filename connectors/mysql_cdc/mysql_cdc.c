@@ -226,9 +226,9 @@ typedef struct mc_source {
     int mode;
     uint64_t start_pos;
     uint32_t chunk_size;
-    char *chunk_col;    /* scan.incremental.snapshot.chunk.key-column */
-    bool newly_added;   /* scan.newly-added-table.enabled */
-    int key[16], nkey;  /* the chunk key: indexes into schema */
+    char *chunk_col;      /* scan.incremental.snapshot.chunk.key-column */
+    bool newly_added;     /* scan.newly-added-table.enabled */
+    int key[16], nkey;    /* the chunk key: indexes into schema */
     cdc_snapshot_t *snap; /* shared by the splits; split 0 lists the tables and starts it */
 } mc_source_t;
 
@@ -239,12 +239,12 @@ typedef struct mc_reader {
     mc_source_t *src;
     mc_phase_t phase;
     MYSQL *sql, *repl;
-    bool mariadb;      /* the server is MariaDB (a chunk's SELECT has an exact watermark) */
-    cdc_snapshot_t *snap; /* the source's, while a snapshot runs (split 0: it emits) */
-    cdc_snap_pos_t cur;   /* split 0: where the stream stands (after the last event) */
-    int64_t t_open;       /* when the reader opened (ms) */
-    bool streamed;        /* a streamed change was emitted */
-    bool snap_logged;     /* the snapshot's end was logged */
+    bool mariadb;          /* the server is MariaDB (a chunk's SELECT has an exact watermark) */
+    cdc_snapshot_t *snap;  /* the source's, while a snapshot runs (split 0: it emits) */
+    cdc_snap_pos_t cur;    /* split 0: where the stream stands (after the last event) */
+    int64_t t_open;        /* when the reader opened (ms) */
+    bool streamed;         /* a streamed change was emitted */
+    bool snap_logged;      /* the snapshot's end was logged */
     cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
     cdc_buf_t sqlbuf;
     MARIADB_RPL *rpl;
@@ -655,8 +655,9 @@ static int plan_chunks(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error
     cdc_buf_t *sql = &r->sqlbuf;
     cdc_buf_clear(sql);
     char *c = ident(s->schema->names[s->key[0]]);
-    cdc_buf_printf(sql, "SELECT MIN(%s), MAX(%s), (SELECT TABLE_ROWS FROM "
-                        "information_schema.TABLES WHERE CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) = ",
+    cdc_buf_printf(sql,
+                   "SELECT MIN(%s), MAX(%s), (SELECT TABLE_ROWS FROM "
+                   "information_schema.TABLES WHERE CONCAT(TABLE_SCHEMA, '.', TABLE_NAME) = ",
                    c, c);
     free(c);
     put_literal(my, sql, qname);
@@ -826,14 +827,7 @@ static void release_held(mc_reader_t *r)
 /* The snapshot's end, once: its figures. */
 static void log_snapshot_end(mc_reader_t *r)
 {
-    cdc_snap_stats_t st = cdc_snapshot_stats(r->snap);
-    double secs = (double)(cdc_mono_ms() - r->t_open) / 1000.0;
-    cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc",
-            "snapshot done: %llu rows in %llu chunks in %.1f s (%.0f rows/s); %llu rows left to "
-            "the stream's newer changes, %llu chunks read again",
-            (unsigned long long)st.rows, (unsigned long long)st.chunks, secs,
-            secs > 0 ? (double)st.rows / secs : 0.0, (unsigned long long)st.reconciled,
-            (unsigned long long)st.rereads);
+    cdc_snapshot_log_end(r->snap, "mysql-cdc", r->t_open);
     r->snap_logged = true;
 }
 
@@ -1225,8 +1219,8 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     if (!(r->sql = mc_connect(s, s->tz, err)))
         goto fail;
     r->mariadb = strstr(mysql_get_server_info(r->sql), "MariaDB") != NULL;
-    bool resumed = read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos,
-                                 &r->checkpoint, &state);
+    bool resumed =
+        read_pos_file(s->pos_file, r->file, sizeof(r->file), &r->start_pos, &r->checkpoint, &state);
     if (resumed) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
         r->done_pos = r->start_pos;

@@ -3,28 +3,48 @@
  * through a logical replication slot and the pgoutput plugin, decoded by our
  * `pgoutput` format (never by a library's decoder).
  *
- * Start-up (split 1; a slot has one consumer, other splits end at once):
+ * Start-up (split 0 streams; a slot has one consumer, the other splits read snapshot chunks):
  *  1. a normal connection checks the table (its relation id, columns, key
  *     and replica identity), and makes sure the publication exists and
  *     covers the table (creating `FOR TABLE` when publication.autocreate);
  *  2. the replication connection (replication=database) looks for the slot:
  *     - it exists: resume from its confirmed position (no snapshot);
- *     - it does not, scan.startup.mode = initial: a slot "<slot>_init" is
- *       created with EXPORT_SNAPSHOT; the normal connection imports that
- *       snapshot (REPEATABLE READ, SET TRANSACTION SNAPSHOT) and reads the
- *       table through a cursor; each row becomes a synthetic pgoutput Insert
- *       decoded by the same decoder as the stream, so snapshot and stream
- *       rows are typed identically. At the end poll() returns
- *       CDC_POLL_FLUSH; at the commit that follows (the snapshot is durable
- *       downstream) "<slot>_init", still at its consistent point, is copied
- *       to "<slot>" (pg_copy_logical_replication_slot) and dropped, and a new
- *       session streams from "<slot>": nothing missed, nothing twice.
- *       So "<slot>" exists only once a snapshot is complete. When a run
- *       stops or crashes during the snapshot, the next finds "<slot>_init"
- *       alone and reads the table again at the current state; the changes
- *       streamed after it from the slot's older consistent point replay
- *       every change since (full row images), which also removes rows the
- *       first attempt wrote and that were deleted meanwhile;
+ *     - it does not, scan.startup.mode = initial, the table has a chunk key
+ *       (declared PRIMARY KEY, chunk.key-column, or the catalog's key) and
+ *       the server is PostgreSQL 14+: the chunked, lock-free snapshot of
+ *       cdc_snapshot.h (DBLog). A slot "<slot>_init" is created and streamed
+ *       at once (with pgoutput's `messages 'true'`); chunks are read by key,
+ *       each in its own short REPEATABLE READ transaction, by this split when
+ *       no other reads, else by the others (poll_worker); each chunk's high
+ *       watermark is pg_logical_emit_message's LSN, which the stream's 'M'
+ *       message carries exactly (the end of its WAL record; checked on
+ *       PostgreSQL 15), so a chunk is emitted once the stream reached it,
+ *       without the keys the stream changed meanwhile. Chunk rows become
+ *       synthetic pgoutput Inserts decoded by the same decoder as the
+ *       stream, so snapshot and stream rows are typed identically. With a
+ *       state directory the ranges not yet emitted are saved with the LSN,
+ *       and a restart resumes both from "<slot>_init"; without one it reads
+ *       every chunk again while the stream replays from that slot's confirmed
+ *       position. When the last chunk is emitted (outside a transaction)
+ *       poll() returns CDC_POLL_FLUSH, and at the commit that follows
+ *       "<slot>_init" is copied to "<slot>" (pg_copy_logical_replication_slot)
+ *       and dropped, and the stream goes on from "<slot>" at the committed
+ *       LSN. So "<slot>" exists only once a snapshot is complete. A commit
+ *       decoded a moment before it is visible to a chunk's snapshot is
+ *       covered by the keys the stream changed during the snapshot (left out
+ *       of every later chunk) as long as that set stays under its bound; the
+ *       pg_current_snapshot() check that would close it past the bound is
+ *       not done;
+ *     - it does not, initial, no chunk key: "<slot>_init" is created with
+ *       EXPORT_SNAPSHOT; the normal connection imports that snapshot
+ *       (REPEATABLE READ, SET TRANSACTION SNAPSHOT) and reads the table in
+ *       ctid ranges, all in that one transaction (without a key the stream's
+ *       changes cannot be matched to chunks); then as above, the stream
+ *       starting from "<slot>" after the copy. A run that stops during it
+ *       reads the table again at the current state; the changes streamed
+ *       after it from the slot's older consistent point replay every change
+ *       since (full row images), which also removes rows the first attempt
+ *       wrote and that were deleted meanwhile;
  *     - it does not, latest-offset: "<slot>" is created now.
  *  3. START_REPLICATION SLOT ... LOGICAL 0/0 (proto_version 1,
  *     publication_names): XLogData payloads go to the decoder; keepalives
@@ -57,8 +77,8 @@
 #define PGC_PINNED                                                                                 \
     "-c DateStyle=ISO -c TimeZone=UTC -c extra_float_digits=3 -c IntervalStyle=postgres "          \
     "-c client_encoding=UTF8"
-#define PGC_FETCH_ROWS 2000
 #define PGC_STATUS_INTERVAL_MS 10000
+#define PGC_STREAM 100              /* poll_chunks: nothing to emit now, read the stream */
 #define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
 #define PGC_WAL_WARN_REPEAT_MS 300000
 
@@ -90,7 +110,10 @@ typedef struct pgc_source {
     const cdc_config_t *cfg;
     int startup;
     int changelog;
-    char *ckpt_file; /* two-phase: <--state-dir>/<slot>.postgres-cdc.ckpt; NULL without one */
+    char *ckpt_file;      /* two-phase: <--state-dir>/<slot>.postgres-cdc.ckpt; NULL without one */
+    uint32_t chunk_size;  /* scan.incremental.snapshot.chunk.size */
+    int key[16], nkey;    /* the chunk key: indexes into physical (0: resolved at open) */
+    cdc_snapshot_t *snap; /* the chunked snapshot, shared by the splits; split 0 starts it */
 } pgc_source_t;
 
 typedef struct pgc_col {
@@ -103,7 +126,8 @@ typedef struct pgc_col {
 typedef struct pgc_reader {
     cdc_reader_t base;
     pgc_source_t *src;
-    bool idle; /* a split other than the first: nothing to read */
+    bool worker; /* a split other than the first: reads snapshot chunks, if any */
+    int nsplits;
     PGconn *meta;
     PGconn *repl;
     cdc_deser_t *deser;
@@ -115,11 +139,22 @@ typedef struct pgc_reader {
     pgc_col_t *cols;
     int ncols;
 
-    bool snapshot;         /* the cursor is open (on the temporary slot's snapshot) */
+    bool snapshot;      /* keyless: the whole-table transaction (exported snapshot) is open */
+    uint64_t ctid_next; /* keyless: the next page to read, pages in all, per query */
+    uint64_t ctid_pages, ctid_step;
     bool awaiting_durable; /* snapshot read; the slot is made permanent at the next commit */
     char *init_slot;       /* the slot created by this run */
     bool streaming;
     cdc_buf_t synth;
+
+    /* the chunked snapshot (split 0: the stream emits the chunks; others read them) */
+    cdc_snapshot_t *snap;  /* the source's while a keyed snapshot runs (split 0) */
+    cdc_snap_pos_t cur;    /* split 0: max(last Commit's end, last logical message's LSN) */
+    int64_t t_open;        /* when the reader opened (ms) */
+    bool streamed;         /* a streamed change was emitted during the snapshot */
+    cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
+    cdc_buf_t sqlbuf;
+    const char *stream_slot; /* the slot being streamed (the guard watches it) */
 
     /* payload buffers the rows of the current batch may point into */
     char **held;
@@ -144,9 +179,10 @@ typedef struct pgc_reader {
     char slot_labels[96];       /* slot="<slot.name>" for the gauges */
 
     /* two-phase commit (with a state directory): the last decision, from the state file */
-    uint64_t checkpoint; /* its id (0: none) */
-    uint64_t ckpt_lsn;   /* stream from here: every transaction before it is committed */
-    bool ckpt_snapshot;  /* a snapshot was committed (the slot copy may still be due) */
+    uint64_t checkpoint;  /* its id (0: none) */
+    uint64_t ckpt_lsn;    /* stream from here: every transaction before it is committed */
+    bool ckpt_snapshot;   /* a snapshot was committed (the slot copy may still be due) */
+    cdc_buf_t ckpt_state; /* the lines after the first: "snapshot\tv2", table, ranges */
 } pgc_reader_t;
 
 static const char *opt(const cdc_config_t *cfg, const char *key)
@@ -469,6 +505,44 @@ static int synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
 
 /* ---- snapshot ------------------------------------------------------------------------------ */
 
+/* The snapshot row i of res (the table's columns first) as a synthetic pgoutput Insert, decoded
+   into out; the message is copied into out's arena (rows may point into it). */
+static int feed_row(pgc_reader_t *r, PGresult *res, int i, cdc_batch_t *out, cdc_error_t **err)
+{
+    cdc_buf_t *b = &r->synth;
+    cdc_buf_clear(b);
+    put_u8(b, 'I');
+    put_u32(b, r->relid);
+    put_u8(b, 'N');
+    put_u16(b, (uint16_t)r->ncols);
+    for (int c = 0; c < r->ncols; c++) {
+        if (PQgetisnull(res, i, c)) {
+            put_u8(b, 'n');
+        } else {
+            int len = PQgetlength(res, i, c);
+            put_u8(b, 't');
+            put_u32(b, (uint32_t)len);
+            cdc_buf_append(b, PQgetvalue(res, i, c), (size_t)len);
+        }
+    }
+    char *copy = cdc_arena_alloc(&out->arena, b->len);
+    memcpy(copy, b->data, b->len);
+    return feed(r, copy, b->len, out, 0, false, err);
+}
+
+/* "SELECT <the table's columns>" into b */
+static void put_select(pgc_reader_t *r, cdc_buf_t *b)
+{
+    cdc_buf_puts(b, "SELECT ");
+    for (int i = 0; i < r->ncols; i++) {
+        char *id = PQescapeIdentifier(r->meta, r->cols[i].name, strlen(r->cols[i].name));
+        cdc_buf_printf(b, "%s%s", i ? ", " : "", id);
+        PQfreemem(id);
+    }
+}
+
+/* A table without a chunk key: the whole table in one REPEATABLE READ transaction on the
+   slot's exported snapshot (NULL: the current state), read in ctid ranges. */
 static int start_snapshot(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **err)
 {
     if (exec_ok(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
@@ -484,75 +558,245 @@ static int start_snapshot(pgc_reader_t *r, const char *snapshot_name, cdc_error_
         if (rc < 0)
             return -1;
     }
-    cdc_buf_t q = {0};
-    cdc_buf_puts(&q, "DECLARE cdcflow_snapshot NO SCROLL CURSOR FOR SELECT ");
-    for (int i = 0; i < r->ncols; i++) {
-        char *id = PQescapeIdentifier(r->meta, r->cols[i].name, strlen(r->cols[i].name));
-        cdc_buf_printf(&q, "%s%s", i ? ", " : "", id);
-        PQfreemem(id);
-    }
-    char *qt = qualified(r->meta, opt(r->src->cfg, "schema-name"), opt(r->src->cfg, "table-name"));
-    cdc_buf_printf(&q, " FROM ONLY %s", qt);
-    free(qt);
-    rc = exec_ok(r->meta, cdc_buf_cstr(&q), "opening the snapshot cursor", err);
-    cdc_buf_free(&q);
-    if (rc < 0)
+    char relid[16];
+    snprintf(relid, sizeof(relid), "%u", r->relid);
+    const char *p1[1] = {relid};
+    PGresult *res = query(r->meta,
+                          "SELECT pg_relation_size($1::oid) / current_setting('block_size')::int, "
+                          "reltuples::float8, relpages FROM pg_class WHERE oid = $1::oid",
+                          1, p1, "sizing the snapshot's table", err);
+    if (!res)
         return -1;
+    double pages = PQntuples(res) ? strtod(PQgetvalue(res, 0, 0), NULL) : 0;
+    double tuples = PQntuples(res) ? strtod(PQgetvalue(res, 0, 1), NULL) : -1;
+    double relpages = PQntuples(res) ? strtod(PQgetvalue(res, 0, 2), NULL) : 0;
+    PQclear(res);
+    /* pages per query: about chunk-size rows, by the statistics' rows per page (100 without) */
+    double per_page = tuples > 0 && relpages > 0 ? tuples / relpages : 100;
+    double step = (double)r->src->chunk_size / (per_page > 1 ? per_page : 1);
+    r->ctid_pages = (uint64_t)pages;
+    r->ctid_step = step < 1 ? 1 : (uint64_t)step;
+    r->ctid_next = 0;
     r->snapshot = true;
-    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot started (%s)",
-            snapshot_name ? snapshot_name
-                          : "current state; changes since the slot replay after it");
+    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
+            "initial snapshot started (%s): the table has no primary key (and no "
+            "'scan.incremental.snapshot.chunk.key-column'), so the stream's changes cannot be "
+            "matched to chunks and its snapshot holds one transaction, read in ctid ranges of "
+            "%llu pages",
+            snapshot_name ? snapshot_name : "current state; changes since the slot replay after it",
+            (unsigned long long)r->ctid_step);
     return 0;
 }
 
-/* Up to max rows of the snapshot; sets *done at its end. */
-static int poll_snapshot(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, bool *done,
-                         cdc_error_t **err)
+/* Keyless: the next ctid range (the last one open-ended); sets *done at the end. */
+static int poll_snapshot(pgc_reader_t *r, cdc_batch_t *out, bool *done, cdc_error_t **err)
 {
-    char sql[96];
-    snprintf(sql, sizeof(sql), "FETCH FORWARD %u FROM cdcflow_snapshot",
-             max < PGC_FETCH_ROWS ? max : PGC_FETCH_ROWS);
-    PGresult *res = PQexec(r->meta, sql);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        cdc_error_set(err, CDC_ERR_REMOTE, "reading the initial snapshot of \"%s\" failed",
-                      r->src->table_label);
-        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
-        PQclear(res);
-        return -1;
-    }
-    int n = PQntuples(res);
-    int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        cdc_buf_t *b = &r->synth;
-        cdc_buf_clear(b);
-        put_u8(b, 'I');
-        put_u32(b, r->relid);
-        put_u8(b, 'N');
-        put_u16(b, (uint16_t)r->ncols);
-        for (int c = 0; c < r->ncols; c++) {
-            if (PQgetisnull(res, i, c)) {
-                put_u8(b, 'n');
-            } else {
-                int len = PQgetlength(res, i, c);
-                put_u8(b, 't');
-                put_u32(b, (uint32_t)len);
-                cdc_buf_append(b, PQgetvalue(res, i, c), (size_t)len);
-            }
-        }
-        /* rows may point into the message: keep a copy until the batch is reset */
-        char *copy = cdc_arena_alloc(&out->arena, b->len);
-        memcpy(copy, b->data, b->len);
-        rc = feed(r, copy, b->len, out, 0, false, err);
-    }
-    PQclear(res);
-    if (rc < 0)
-        return -1;
-    if (n == 0) {
+    if (r->ctid_next > r->ctid_pages) {
         if (exec_ok(r->meta, "COMMIT", "ending the snapshot transaction", err) < 0)
             return -1;
         r->snapshot = false;
         *done = true;
+        return 0;
     }
+    cdc_buf_t *q = &r->sqlbuf;
+    cdc_buf_clear(q);
+    put_select(r, q);
+    char *qt = qualified(r->meta, opt(r->src->cfg, "schema-name"), opt(r->src->cfg, "table-name"));
+    cdc_buf_printf(q, " FROM ONLY %s WHERE ctid >= '(%llu,0)'::tid", qt,
+                   (unsigned long long)r->ctid_next);
+    free(qt);
+    uint64_t end = r->ctid_next + r->ctid_step;
+    if (end <= r->ctid_pages)
+        cdc_buf_printf(q, " AND ctid < '(%llu,0)'::tid", (unsigned long long)end);
+    else
+        end = r->ctid_pages + 1; /* the last query: every page from here (the table may grow) */
+    PGresult *res = PQexec(r->meta, cdc_buf_cstr(q));
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "reading the initial snapshot of \"%s\" failed",
+                      r->src->table_label);
+        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
+        cdc_error_add_context(*err, "at page %llu", (unsigned long long)r->ctid_next);
+        PQclear(res);
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < PQntuples(res) && rc == 0; i++)
+        rc = feed_row(r, res, i, out, err);
+    PQclear(res);
+    r->ctid_next = end;
+    return rc;
+}
+
+/* ---- the chunked snapshot (a key) ------------------------------------------------------------ */
+
+/* "k" or "(k1, k2)" */
+static void put_key_cols(pgc_reader_t *r, cdc_buf_t *b)
+{
+    const pgc_source_t *s = r->src;
+    if (s->nkey > 1)
+        cdc_buf_putc(b, '(');
+    for (int i = 0; i < s->nkey; i++) {
+        const char *n = s->physical->names[s->key[i]];
+        char *id = PQescapeIdentifier(r->meta, n, strlen(n));
+        cdc_buf_printf(b, "%s%s", i ? ", " : "", id);
+        PQfreemem(id);
+    }
+    if (s->nkey > 1)
+        cdc_buf_putc(b, ')');
+}
+
+/* The key's texts as literals (PostgreSQL coerces them to the columns' types). */
+static void put_key_vals(pgc_reader_t *r, cdc_buf_t *b, char *const *k)
+{
+    int n = r->src->nkey;
+    if (n > 1)
+        cdc_buf_putc(b, '(');
+    for (int i = 0; i < n; i++) {
+        char *lit = PQescapeLiteral(r->meta, k[i], strlen(k[i]));
+        cdc_buf_printf(b, "%s%s", i ? ", " : "", lit ? lit : "NULL");
+        PQfreemem(lit);
+    }
+    if (n > 1)
+        cdc_buf_putc(b, ')');
+}
+
+/* " FROM ONLY t WHERE <range> [AND (extra)]" of a read */
+static void put_from_where(pgc_reader_t *r, const cdc_snap_read_t *rd, cdc_buf_t *b)
+{
+    char *qt = qualified(r->meta, opt(r->src->cfg, "schema-name"), opt(r->src->cfg, "table-name"));
+    cdc_buf_printf(b, " FROM ONLY %s WHERE true", qt);
+    free(qt);
+    if (rd->lo) {
+        cdc_buf_puts(b, " AND ");
+        put_key_cols(r, b);
+        cdc_buf_puts(b, " > ");
+        put_key_vals(r, b, rd->lo);
+    }
+    if (rd->hi) {
+        cdc_buf_puts(b, " AND ");
+        put_key_cols(r, b);
+        cdc_buf_puts(b, rd->hi_incl ? " <= " : " < ");
+        put_key_vals(r, b, rd->hi);
+    }
+    if (rd->extra)
+        cdc_buf_printf(b, " AND (%s)", rd->extra);
+}
+
+/* A failed statement of a chunk: the error, the transaction rolled back, the read abandoned. */
+static int chunk_fail(pgc_reader_t *r, cdc_snap_read_t *rd, PGresult *res, const char *what,
+                      cdc_error_t **err)
+{
+    if (res) {
+        cdc_error_set(err, CDC_ERR_REMOTE, "%s of \"%s\" failed", what, r->src->table_label);
+        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
+        cdc_error_add_context(*err, "%s", cdc_buf_cstr(&r->sqlbuf));
+        PQclear(res);
+    }
+    if (PQtransactionStatus(r->meta) != PQTRANS_IDLE)
+        PQclear(PQexec(r->meta, "ROLLBACK"));
+    cdc_snapshot_abandon(r->src->snap, rd);
+    return -1;
+}
+
+/*
+ * Reads one chunk on r->meta (any split's normal connection): the SELECT in its own short
+ * REPEATABLE READ transaction, then the high watermark: a logical message whose LSN (the end of
+ * its WAL record, which the stream's 'M' carries) follows every change the SELECT saw. Its
+ * transaction has an xid, so its commit flushes the WAL and the walsender sends the message at
+ * once. Hands the rows to the snapshot (filled), or abandons the read and fails.
+ */
+static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    cdc_buf_t *q = &r->sqlbuf;
+    cdc_buf_clear(q);
+    put_select(r, q);
+    for (int k = 0; k < s->nkey; k++) { /* the key as text, for the next chunk's bound */
+        const char *n = s->physical->names[s->key[k]];
+        char *id = PQescapeIdentifier(r->meta, n, strlen(n));
+        cdc_buf_printf(q, ", %s::text AS cdcflow_key%d", id, k); /* (ORDER BY: unambiguous) */
+        PQfreemem(id);
+    }
+    put_from_where(r, rd, q);
+    cdc_buf_puts(q, " ORDER BY ");
+    put_key_cols(r, q);
+    cdc_buf_printf(q, " LIMIT %u", s->chunk_size);
+    PGresult *res = PQexec(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    if (PQresultStatus(res) != PGRES_COMMAND_OK)
+        return chunk_fail(r, rd, res, "starting a snapshot chunk", err);
+    PQclear(res);
+    res = PQexec(r->meta, cdc_buf_cstr(q));
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        return chunk_fail(r, rd, res, "a snapshot chunk's SELECT", err);
+    int n = PQntuples(res);
+    const char *table = cdc_snapshot_table(s->snap, rd->table);
+    for (int i = 0; i < n; i++) {
+        uint32_t before = rd->rows.n;
+        if (feed_row(r, res, i, &rd->rows, err) < 0) {
+            PQclear(res);
+            return chunk_fail(r, rd, NULL, NULL, err);
+        }
+        for (uint32_t j = before; j < rd->rows.n; j++)
+            rd->rows.rows[j].origin = table; /* (outlives this reader's decoder) */
+    }
+    if (n > 0)
+        for (int k = 0; k < s->nkey; k++) {
+            cdc_buf_clear(&r->keytext[k]);
+            cdc_buf_puts(&r->keytext[k], PQgetvalue(res, n - 1, r->ncols + k));
+            cdc_buf_cstr(&r->keytext[k]);
+        }
+    PQclear(res);
+    res = PQexec(r->meta, "COMMIT");
+    if (PQresultStatus(res) != PGRES_COMMAND_OK)
+        return chunk_fail(r, rd, res, "ending a snapshot chunk", err);
+    PQclear(res);
+    char id[24];
+    snprintf(id, sizeof(id), "%llu", (unsigned long long)rd->id);
+    const char *p1[1] = {id};
+    res = PQexecParams(r->meta,
+                       "SELECT pg_logical_emit_message(false, 'cdcflow-snapshot', $1), "
+                       "txid_current()",
+                       1, NULL, p1, NULL, NULL, 0);
+    unsigned hi = 0, lo = 0;
+    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+        sscanf(PQgetvalue(res, 0, 0), "%X/%X", &hi, &lo) != 2) {
+        chunk_fail(r, rd, res, "writing a snapshot chunk's watermark", err);
+        cdc_error_set_hint(*err, "the user needs the REPLICATION attribute (or superuser) to "
+                                 "call pg_logical_emit_message");
+        return -1;
+    }
+    PQclear(res);
+    rd->hw = (cdc_snap_pos_t){0, (uint64_t)hi << 32 | lo};
+    rd->exact = false;
+    char *last[16];
+    for (int k = 0; k < s->nkey; k++)
+        last[k] = r->keytext[k].data;
+    cdc_snapshot_filled(s->snap, rd, n >= (int)s->chunk_size ? last : NULL);
+    return 0;
+}
+
+/* Plans a whole integer-keyed range for the splits: its min, max and the row estimate. */
+static int plan_chunks(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    cdc_buf_t *q = &r->sqlbuf;
+    cdc_buf_clear(q);
+    const char *n = s->physical->names[s->key[0]];
+    char *id = PQescapeIdentifier(r->meta, n, strlen(n));
+    cdc_buf_printf(q,
+                   "SELECT min(%s)::text, max(%s)::text, (SELECT reltuples::float8 FROM "
+                   "pg_class WHERE oid = %u)",
+                   id, id, r->relid);
+    PQfreemem(id);
+    put_from_where(r, rd, q);
+    PGresult *res = PQexec(r->meta, cdc_buf_cstr(q));
+    if (PQresultStatus(res) != PGRES_TUPLES_OK)
+        return chunk_fail(r, rd, res, "planning the snapshot's chunks", err);
+    if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) && !PQgetisnull(res, 0, 1))
+        cdc_snapshot_plan(s->snap, rd, strtoll(PQgetvalue(res, 0, 0), NULL, 10),
+                          strtoll(PQgetvalue(res, 0, 1), NULL, 10),
+                          PQgetisnull(res, 0, 2) ? 0 : strtod(PQgetvalue(res, 0, 2), NULL));
+    PQclear(res);
     return 0;
 }
 
@@ -619,6 +863,12 @@ static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
  * fails the job with an error that is final (retrying cannot bring the WAL back).
  */
 
+/* The slot the guard watches: the one streamed ("<slot>_init" during a chunked snapshot). */
+static const char *guard_slot(const pgc_reader_t *r)
+{
+    return r->stream_slot ? r->stream_slot : opt(r->src->cfg, "slot.name");
+}
+
 /* Whether a server error says the slot lost WAL it needed (PostgreSQL 13-15, 16+, or WAL
    removed under a slot not yet marked invalid). */
 static bool slot_lost_text(const char *msg)
@@ -631,7 +881,7 @@ static bool slot_lost_text(const char *msg)
 /* The final error of a lost slot; server_text (may be NULL) becomes the detail. */
 static int slot_lost_error(pgc_reader_t *r, const char *server_text, cdc_error_t **err)
 {
-    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *slot = guard_slot(r);
     cdc_error_set(err, CDC_ERR_REMOTE,
                   "replication slot \"%s\" lost WAL this job still needed: changes of \"%s\" "
                   "were missed",
@@ -671,7 +921,7 @@ static int slot_lost_error(pgc_reader_t *r, const char *server_text, cdc_error_t
    an error. */
 static int check_slot(pgc_reader_t *r, cdc_error_t **err)
 {
-    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *slot = guard_slot(r);
     const char *params[1] = {slot};
     r->last_slot_check_ms = cdc_mono_ms();
     PGresult *res =
@@ -778,7 +1028,7 @@ static int slot_guard(pgc_reader_t *r, cdc_error_t **err)
     if (!r->check_failing)
         cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
                 "replication slot \"%s\": %s (retried every heartbeat; the stream goes on): %s",
-                opt(r->src->cfg, "slot.name"), e->message, e->detail ? e->detail : "");
+                guard_slot(r), e->message, e->detail ? e->detail : "");
     r->check_failing = true;
     r->retained_wal = -1;
     cdc_error_destroy(e);
@@ -794,9 +1044,11 @@ static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     char *lit = PQescapeLiteral(r->repl, qpub, strlen(qpub));
     /* from the two-phase checkpoint's LSN when it is ahead of the slot (the server takes the
        later of it and the slot's confirmed position; transactions that ended before are skipped) */
-    char *sql = cdc_strdup_printf(
-        "START_REPLICATION SLOT %s LOGICAL %X/%X (proto_version '1', publication_names %s)", qslot,
-        (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn, lit);
+    /* during a chunked snapshot also the logical messages: the chunks' high watermarks */
+    char *sql = cdc_strdup_printf("START_REPLICATION SLOT %s LOGICAL %X/%X (proto_version '1', "
+                                  "publication_names %s%s)",
+                                  qslot, (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn, lit,
+                                  r->snap ? ", messages 'true'" : "");
     PQfreemem(qslot);
     PQfreemem(qpub);
     PQfreemem(lit);
@@ -815,6 +1067,7 @@ static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     }
     PQclear(res);
     r->streaming = true;
+    r->stream_slot = slot;
     r->last_status_ms = cdc_mono_ms();
     r->last_keepalive_ms = r->last_status_ms;
     snprintf(r->slot_labels, sizeof(r->slot_labels), "slot=\"%s\"", slot);
@@ -840,7 +1093,8 @@ static void hold(pgc_reader_t *r, char *buf)
     r->held[r->nheld++] = buf;
 }
 
-/* Handles one CopyData message; *commit set when it ended a transaction. */
+/* Handles one CopyData message: 0, 1 when it was a logical message during a chunked snapshot
+   (a chunk's watermark), -1 on an error. */
 static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_error_t **err)
 {
     const uint8_t *p = (const uint8_t *)buf;
@@ -871,10 +1125,27 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
     size_t plen = (size_t)len - 25;
     if (start > r->received_lsn)
         r->received_lsn = start;
+    /* a logical message (flags u8, lsn u64, ...): its LSN is the one pg_logical_emit_message
+       returned (the end of its WAL record), a chunk's high watermark */
+    uint64_t msg_lsn = plen >= 10 && payload[0] == 'M' ? get_u64((const uint8_t *)payload + 2) : 0;
+    uint32_t from = out->n;
     if (feed(r, payload, plen, out, start, true, err) < 0)
         return -1;
     if (r->sp->txn_end) /* a Commit: the server may release the WAL up to its end */
         r->pending_lsn = r->sp->pos;
+    if (r->snap) { /* where the stream stands; the snapshot sees its rows */
+        uint64_t at = r->sp->txn_end && r->sp->pos > msg_lsn ? r->sp->pos : msg_lsn;
+        if (at > r->cur.minor)
+            r->cur = (cdc_snap_pos_t){0, at};
+        cdc_snapshot_observe(r->snap, out, from, r->cur);
+        if (!r->streamed && out->n > from) {
+            r->streamed = true;
+            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "first streamed change after %lld ms",
+                    (long long)(cdc_mono_ms() - r->t_open));
+        }
+        if (msg_lsn)
+            return 1; /* a watermark: a chunk may be ready */
+    }
     return 0;
 }
 
@@ -886,8 +1157,11 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
         int len = PQgetCopyData(r->repl, &buf, 1);
         if (len > 0) {
             hold(r, buf);
-            if (on_copy(r, buf, len, out, err) < 0)
+            int rc = on_copy(r, buf, len, out, err);
+            if (rc < 0)
                 return -1;
+            if (rc > 0)
+                break; /* emit the chunk before reading on */
             continue;
         }
         if (len == -1 || len == -2) {
@@ -959,20 +1233,103 @@ static int create_slot(pgc_reader_t *r, const char *name, bool export, char *sna
 
 static int make_permanent(pgc_reader_t *r, cdc_error_t **err);
 
-static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
+/* No chunked snapshot in this run: the splits reading chunks end. */
+static void snapshot_none(pgc_reader_t *r)
 {
-    (void)out;
+    cdc_snapshot_clear(r->src->snap);
+    cdc_snapshot_start(r->src->snap);
+    r->snap = NULL;
+}
+
+/*
+ * The chunk key when neither chunk.key-column nor a declared PRIMARY KEY gave it: the table's
+ * primary key (or replica identity index) from the catalog, whose columns must be declared
+ * (the stream's changes are matched to chunks by them). None: 0 and no key (the ctid path).
+ */
+static int resolve_key(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    for (int i = 0; i < r->ncols && s->nkey == 0; i++) {
+        if (!r->cols[i].key)
+            continue;
+        for (int j = i; j < r->ncols; j++) {
+            if (!r->cols[j].key)
+                continue;
+            int f = cdc_type_field_index(s->physical, r->cols[j].name);
+            if (f < 0 || s->nkey == (int)(sizeof(s->key) / sizeof(s->key[0]))) {
+                s->nkey = 0;
+                cdc_error_set(err, CDC_ERR_PLAN,
+                              "postgres-cdc: the primary key column \"%s\" of \"%s\" is not a "
+                              "declared column: the snapshot matches the stream's changes to its "
+                              "chunks by the key",
+                              r->cols[j].name, s->table_label);
+                cdc_error_set_hint(*err, "declare the column (and PRIMARY KEY (...) NOT "
+                                         "ENFORCED), or set "
+                                         "'scan.incremental.snapshot.chunk.key-column'");
+                return -1;
+            }
+            s->key[s->nkey++] = f;
+        }
+    }
+    cdc_snapshot_set_key(s->snap, s->key, s->nkey);
+    return 0;
+}
+
+/* The chunked snapshot of a keyed table: the stream from "<slot>_init" at once (with the
+   logical messages), the chunks meanwhile; the saved ranges when an earlier run left some. */
+static int start_chunks(pgc_reader_t *r, bool init_exists, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    bool resume = init_exists && r->ckpt_state.len > 0;
+    if (!init_exists && create_slot(r, r->init_slot, false, NULL, 0, err) < 0)
+        return -1;
+    if (resume) { /* the ranges the earlier run had not emitted */
+        cdc_snapshot_clear(s->snap);
+        for (const char *line = cdc_buf_cstr(&r->ckpt_state); *line;) {
+            const char *nl = strchr(line, '\n');
+            size_t len = nl ? (size_t)(nl - line) : strlen(line);
+            if (len > 6 && strncmp(line, "range\t", 6) == 0) {
+                char *one = cdc_xstrndup(line, len);
+                int rc = cdc_snapshot_load_line(s->snap, one);
+                free(one);
+                if (rc < 0)
+                    return cdc_error_set(err, CDC_ERR_PARSE,
+                                         "postgres-cdc: state file \"%s\": a malformed snapshot "
+                                         "range line: \"%.*s\"",
+                                         s->ckpt_file, (int)(len > 80 ? 80 : len), line);
+            }
+            line += len + (nl ? 1 : 0);
+        }
+    } else if (init_exists) {
+        r->ckpt_lsn = 0; /* (from the slot's confirmed position) */
+    }
+    r->snap = s->snap;
+    cdc_snapshot_start(s->snap);
+    cdc_log(CDC_LOG_INFO, NULL, s->table_label,
+            "initial snapshot started (%s): chunks of %u rows by the key while the stream runs "
+            "from slot \"%s\"",
+            resume        ? "resumed from the saved ranges"
+            : init_exists ? "an earlier snapshot did not finish: taking it again"
+                          : "lock-free",
+            s->chunk_size, r->init_slot);
+    return start_streaming(r, r->init_slot, err);
+}
+
+static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
+{
     pgc_source_t *s = r->src;
     const char *slot = opt(s->cfg, "slot.name");
     bool exists = false;
     if (find_slot(r, slot, &exists, err) < 0)
         return -1;
     if (exists) {
+        snapshot_none(r);
         cdc_log(CDC_LOG_INFO, NULL, s->table_label,
                 "replication slot \"%s\" exists: resuming from its confirmed position", slot);
         return start_streaming(r, slot, err);
     }
     if (s->startup != MODE_INITIAL) {
+        snapshot_none(r);
         if (create_slot(r, slot, false, NULL, 0, err) < 0)
             return -1;
         return start_streaming(r, slot, err);
@@ -984,12 +1341,19 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err
     if (find_slot(r, r->init_slot, &init_exists, err) < 0)
         return -1;
     if (init_exists && r->ckpt_snapshot) {
-        /* two-phase: an earlier run committed its snapshot and stopped before the slot copy */
+        /* an earlier run committed its snapshot and stopped before the slot copy */
+        snapshot_none(r);
         cdc_log(CDC_LOG_INFO, NULL, s->table_label,
                 "the snapshot of the earlier run is committed (checkpoint %llu): finishing it",
                 (unsigned long long)r->checkpoint);
         return make_permanent(r, err);
     }
+    if (resolve_key(r, err) < 0)
+        return -1;
+    /* a key (and PostgreSQL 14+ for the messages): chunks while the stream runs */
+    if (s->nkey > 0 && PQserverVersion(r->meta) >= 140000)
+        return start_chunks(r, init_exists, err);
+    snapshot_none(r);
     if (init_exists) {
         /* an earlier run stopped during its snapshot: read the table again now; the changes
            from the slot's start replayed after it correct whatever that run had written */
@@ -1005,11 +1369,16 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err
     return start_snapshot(r, sname, err);
 }
 
-/* The snapshot is durable downstream: copy the temporary slot (still at the snapshot's
-   consistent point) to the permanent one and stream from that. */
+/* The snapshot is durable downstream: copy the temporary slot (at the snapshot's consistent
+   point, or where its stream was confirmed) to the permanent one and stream from that. */
 static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
 {
     const char *slot = opt(r->src->cfg, "slot.name");
+    if (r->streaming && r->pending_lsn > r->confirmed_lsn) {
+        r->confirmed_lsn = r->pending_lsn;
+        if (send_status(r, true, err) < 0)
+            return -1;
+    }
     const char *params[2] = {r->init_slot, slot};
     PGresult *res = query(r->meta, "SELECT pg_copy_logical_replication_slot($1, $2, false)", 2,
                           params, "making the replication slot permanent", err);
@@ -1020,6 +1389,8 @@ static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
             "initial snapshot durable: replication slot \"%s\" made permanent", slot);
     /* the old session held the snapshot's slot; drop it from a new one */
     PQfinish(r->repl);
+    r->streaming = false;
+    r->stream_slot = NULL;
     r->repl = pgc_connect(r->src, true, err);
     if (!r->repl)
         return -1;
@@ -1030,26 +1401,98 @@ static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
         return -1;
     PQclear(res);
     r->awaiting_durable = false;
+    r->snap = NULL;
+    /* (the copy may lag the status just sent: what was committed is not streamed again) */
+    if (r->confirmed_lsn > r->ckpt_lsn)
+        r->ckpt_lsn = r->confirmed_lsn;
     return start_streaming(r, slot, err);
+}
+
+/*
+ * Split 0 in a chunked snapshot: emits the chunks the stream has passed; when no read is
+ * alive, reads the next chunk itself; at the end (outside a transaction) asks for the commit
+ * after which the slot is made permanent. Returns a poll status, or PGC_STREAM.
+ */
+static int poll_chunks(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
+{
+    if (cdc_snapshot_emit(r->snap, out, max, r->cur) > 0)
+        return CDC_POLL_OK;
+    if (cdc_snapshot_alive(r->snap) > 0)
+        return PGC_STREAM;
+    if (cdc_snapshot_finished(r->snap)) {
+        if (r->sp->in_txn)
+            return PGC_STREAM;
+        cdc_snapshot_log_end(r->snap, r->src->table_label, r->t_open);
+        r->awaiting_durable = true;
+        return CDC_POLL_FLUSH; /* flush and commit: then the slot is made permanent */
+    }
+    cdc_snap_read_t *rd = cdc_snapshot_take(r->snap, false, 1);
+    if (rd && read_chunk(r, rd, err) < 0)
+        return CDC_POLL_ERROR;
+    return cdc_snapshot_emit(r->snap, out, max, r->cur) > 0 ? CDC_POLL_OK : PGC_STREAM;
+}
+
+/* The decoder of this reader (snapshot rows of a worker are decoded as split 0's). */
+static int make_deser(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
+    cdc_kv_t fo = {0};
+    cdc_kv_set(&fo, "table-name", s->table_label);
+    r->fmt_cfg = cdc_config_new(fmt->options, "format \"pgoutput\"", &fo, err);
+    cdc_kv_free(&fo);
+    if (!r->fmt_cfg)
+        return -1;
+    const char *keys[sizeof(s->md) / sizeof(s->md[0])];
+    for (int i = 0; i < s->nmd; i++)
+        keys[i] = pgc_metadata[s->md[i]].key;
+    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
+                             .row_type = s->physical,
+                             .metadata = keys,
+                             .nmetadata = s->nmd,
+                             .table = s->table_label,
+                             .database = opt(s->cfg, "database-name")};
+    if (fmt->deser_new(&fctx, &r->deser, err) < 0)
+        return -1;
+    r->sp = r->deser->ops->source_pos(r->deser);
+    return 0;
+}
+
+/* A split other than the first: reads chunks (its own connection and decoder) until the
+   snapshot is finished. */
+static int poll_worker(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    cdc_snap_read_t *rd = cdc_snapshot_take(s->snap, true, 2 * r->nsplits);
+    if (!rd)
+        return cdc_snapshot_finished(s->snap) ? CDC_POLL_END : CDC_POLL_OK;
+    if (!r->meta && (!(r->meta = pgc_connect(s, false, err)) || load_table(r, err) < 0 ||
+                     make_deser(r, err) < 0 || synth_relation(r, out, err) < 0)) {
+        cdc_snapshot_abandon(s->snap, rd);
+        return CDC_POLL_ERROR;
+    }
+    if (cdc_snapshot_wants_plan(s->snap, rd) && plan_chunks(r, rd, err) < 0)
+        return CDC_POLL_ERROR;
+    return read_chunk(r, rd, err) < 0 ? CDC_POLL_ERROR : CDC_POLL_OK;
 }
 
 static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    if (r->idle)
-        return CDC_POLL_END;
+    if (r->worker)
+        return poll_worker(r, out, err);
     release_held(r);
     if (r->awaiting_durable)
         return CDC_POLL_FLUSH;
     if (!r->snapshot && !r->streaming) {
-        if (pgc_open_streams(r, out, err) < 0)
+        if (pgc_open_streams(r, err) < 0)
             return CDC_POLL_ERROR;
-        if (r->snapshot && synth_relation(r, out, err) < 0)
+        if ((r->snapshot || r->snap) && synth_relation(r, out, err) < 0)
             return CDC_POLL_ERROR;
     }
     if (r->snapshot) {
         bool done = false;
-        if (poll_snapshot(r, out, max, &done, err) < 0)
+        if (poll_snapshot(r, out, &done, err) < 0)
             return CDC_POLL_ERROR;
         if (done) {
             cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot read");
@@ -1058,19 +1501,38 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
         }
         return CDC_POLL_OK;
     }
+    if (r->snap) {
+        int rc = poll_chunks(r, out, max, err);
+        if (rc != PGC_STREAM)
+            return rc;
+    }
     if (poll_stream(r, out, max, err) < 0)
         return CDC_POLL_ERROR;
     return CDC_POLL_OK;
 }
 
+static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
+                           cdc_error_t **err);
+
 static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    if (r->idle)
+    if (r->worker)
         return 0;
-    if (r->awaiting_durable)
+    uint64_t lsn = r->pending_lsn > r->ckpt_lsn ? r->pending_lsn : r->ckpt_lsn;
+    if (r->awaiting_durable) {
+        if (r->src->ckpt_file && r->streaming &&
+            save_checkpoint(r, r->checkpoint, lsn, true, err) < 0)
+            return -1;
         return make_permanent(r, err);
-    if (!r->streaming || r->pending_lsn <= r->confirmed_lsn)
+    }
+    if (!r->streaming)
+        return 0;
+    /* with a state directory: the position and the snapshot's ranges left, for a restart */
+    if (r->src->ckpt_file && (r->snap || r->pending_lsn > r->confirmed_lsn) &&
+        save_checkpoint(r, r->checkpoint, lsn, false, err) < 0)
+        return -1;
+    if (r->pending_lsn <= r->confirmed_lsn)
         return 0;
     r->confirmed_lsn = r->pending_lsn;
     return send_status(r, true, err);
@@ -1090,10 +1552,15 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
 static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
                            cdc_error_t **err)
 {
-    char line[96];
-    int n = snprintf(line, sizeof(line), "%llu\t%X/%X\t%s\n", (unsigned long long)checkpoint,
-                     (unsigned)(lsn >> 32), (unsigned)lsn, snapshot ? "snapshot" : "stream");
-    if (cdc_file_write_atomic(r->src->ckpt_file, line, (size_t)n, err) < 0) {
+    cdc_buf_t *b = &r->sqlbuf;
+    cdc_buf_clear(b);
+    cdc_buf_printf(b, "%llu\t%X/%X\t%s\n", (unsigned long long)checkpoint, (unsigned)(lsn >> 32),
+                   (unsigned)lsn, snapshot ? "snapshot" : "stream");
+    if (r->snap) { /* a chunked snapshot runs: its table and the ranges not emitted yet */
+        cdc_buf_printf(b, "snapshot\tv2\ntable\t%s\n", r->src->table_label);
+        cdc_snapshot_save(r->snap, b);
+    }
+    if (cdc_file_write_atomic(r->src->ckpt_file, b->data, b->len, err) < 0) {
         cdc_error_add_context(*err, "postgres-cdc \"%s\": saving the checkpoint",
                               r->src->table_label);
         return -1;
@@ -1125,10 +1592,16 @@ static int load_checkpoint(pgc_reader_t *r, cdc_error_t **err)
         cdc_buf_free(&b);
         return -1;
     }
-    cdc_buf_free(&b);
     r->checkpoint = id;
     r->ckpt_lsn = (uint64_t)hi << 32 | lo;
-    r->ckpt_snapshot = true; /* "stream" follows a committed snapshot, or a slot without one */
+    /* "stream" follows a committed snapshot, or a slot without one, unless a chunked snapshot
+       had ranges left ("snapshot\tv2", then its ranges: the restart resumes it) */
+    const char *rest = strchr(cdc_buf_cstr(&b), '\n');
+    bool v2 = rest && strncmp(rest + 1, "snapshot\tv2\n", 12) == 0;
+    r->ckpt_snapshot = !(v2 && strstr(rest, "\nrange\t"));
+    if (v2 && !r->ckpt_snapshot)
+        cdc_buf_puts(&r->ckpt_state, rest + 1);
+    cdc_buf_free(&b);
     return 0;
 }
 
@@ -1136,7 +1609,10 @@ static int pgc_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_er
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
     if (r->awaiting_durable) {
-        if (save_checkpoint(r, checkpoint, 0, true, err) < 0)
+        uint64_t at = !r->streaming                  ? 0
+                      : r->pending_lsn > r->ckpt_lsn ? r->pending_lsn
+                                                     : r->ckpt_lsn;
+        if (save_checkpoint(r, checkpoint, at, true, err) < 0)
             return -1;
         return make_permanent(r, err);
     }
@@ -1158,17 +1634,18 @@ static uint64_t pgc_last_checkpoint(cdc_reader_t *base)
     return ((pgc_reader_t *)base)->checkpoint;
 }
 
-/* Outside the snapshot and outside a transaction. */
+/* Outside the keyless snapshot, a transaction and a chunk's rows. */
 static bool pgc_at_boundary(cdc_reader_t *base)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    return !r->snapshot && !r->sp->in_txn;
+    return !r->worker && !r->snapshot && !r->sp->in_txn &&
+           !(r->snap && cdc_snapshot_mid_read(r->snap));
 }
 
 static void pgc_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    if (r->idle)
+    if (r->worker)
         return;
     emit(ctx, "cdcflow_source_lsn", "kind=\"received\"", (double)r->received_lsn);
     emit(ctx, "cdcflow_source_lsn", "kind=\"confirmed\"", (double)r->confirmed_lsn);
@@ -1183,7 +1660,9 @@ static void pgc_close(cdc_reader_t *base)
     pgc_reader_t *r = (pgc_reader_t *)base;
     if (r->snapshot)
         PQclear(PQexec(r->meta, "ROLLBACK"));
-    if (r->snapshot || r->awaiting_durable)
+    if (!r->worker) /* split 0 ends: so do the splits reading chunks */
+        cdc_snapshot_stop(r->src->snap);
+    if (r->snapshot || r->awaiting_durable || r->snap)
         cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
                 "stopped before the initial snapshot was durable: the next run takes it again "
                 "and replays the changes since from slot \"%s\"",
@@ -1203,6 +1682,10 @@ static void pgc_close(cdc_reader_t *base)
     free(r->cols);
     free(r->init_slot);
     cdc_buf_free(&r->synth);
+    for (int i = 0; i < 16; i++)
+        cdc_buf_free(&r->keytext[i]);
+    cdc_buf_free(&r->sqlbuf);
+    cdc_buf_free(&r->ckpt_state);
     free(r);
 }
 
@@ -1227,39 +1710,21 @@ static const cdc_reader_ops_t pgc_reader_ops_2pc = {
 static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
                            cdc_error_t **err)
 {
-    (void)nsplits;
     pgc_source_t *s = (pgc_source_t *)base;
     pgc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
     r->base.ops = split == 0 && s->ckpt_file ? &pgc_reader_ops_2pc : &pgc_reader_ops;
     r->src = s;
     r->heartbeat_ms = cdc_config_duration_ms(s->cfg, "heartbeat.interval.ms");
     r->retained_wal = -1;
+    r->nsplits = nsplits;
+    r->t_open = cdc_mono_ms();
     *out = &r->base;
     if (split > 0) {
-        r->idle = true; /* a replication slot has one reader */
+        r->worker = true; /* a replication slot has one reader: the others read chunks */
         return 0;
     }
-    if (s->ckpt_file && load_checkpoint(r, err) < 0)
-        return -1;
-    const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
-    cdc_kv_t fo = {0};
-    cdc_kv_set(&fo, "table-name", s->table_label);
-    r->fmt_cfg = cdc_config_new(fmt->options, "format \"pgoutput\"", &fo, err);
-    cdc_kv_free(&fo);
-    if (!r->fmt_cfg)
-        return -1;
-    const char *keys[sizeof(s->md) / sizeof(s->md[0])];
-    for (int i = 0; i < s->nmd; i++)
-        keys[i] = pgc_metadata[s->md[i]].key;
-    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
-                             .row_type = s->physical,
-                             .metadata = keys,
-                             .nmetadata = s->nmd,
-                             .table = s->table_label,
-                             .database = opt(s->cfg, "database-name")};
-    if (fmt->deser_new(&fctx, &r->deser, err) < 0)
-        return -1;
-    r->sp = r->deser->ops->source_pos(r->deser);
+    if ((s->ckpt_file && load_checkpoint(r, err) < 0) || make_deser(r, err) < 0)
+        return -1; /* (the runtime closes the reader, which stops the other splits) */
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)
         return -1;
@@ -1295,6 +1760,7 @@ static void pgc_destroy(cdc_source_t *base)
     cdc_type_destroy(s->physical);
     free(s->table_label);
     free(s->ckpt_file);
+    cdc_snapshot_destroy(s->snap);
     free(s);
 }
 
@@ -1395,6 +1861,24 @@ static const cdc_option_def_t pgc_options[] = {
      .enum_values = startup_modes,
      .description = "initial: snapshot the table, then stream from the slot's consistent point; "
                     "latest-offset: stream changes from now on. An existing slot always resumes."},
+    {.key = "scan.incremental.snapshot.chunk.size",
+     .type = CDC_OPT_INT,
+     .default_value = "8096",
+     .min = 1,
+     .max = 10000000,
+     .description = "Rows per chunk of the snapshot: one SELECT each, held in memory until the "
+                    "stream passes its high watermark."},
+    {.key = "scan.incremental.snapshot.chunk.key-column",
+     .type = CDC_OPT_STRING,
+     .description = "Column the snapshot's chunks are cut by (a declared column, unique and NOT "
+                    "NULL). Default: the declared PRIMARY KEY, else the table's primary key. A "
+                    "table without either is read in one transaction, in ctid ranges."},
+    {.key = "scan.parallelism",
+     .type = CDC_OPT_INT,
+     .min = 1,
+     .max = 256,
+     .description = "Splits of the source: the first reads the slot and emits, the others read "
+                    "snapshot chunks in parallel. Unset means the run's parallelism."},
     {.key = "changelog-mode",
      .type = CDC_OPT_ENUM,
      .default_value = "all",
@@ -1451,6 +1935,24 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
         cdc_error_set_hint(*err, "declare the table's key: PRIMARY KEY (id) NOT ENFORCED");
         return -1;
     }
+    s->chunk_size = (uint32_t)cdc_config_int(cfg, "scan.incremental.snapshot.chunk.size");
+    const char *chunk_col = cdc_config_str(cfg, "scan.incremental.snapshot.chunk.key-column");
+    if (chunk_col && *chunk_col) {
+        int i = cdc_type_field_index(s->physical, chunk_col);
+        if (i < 0) {
+            pgc_destroy(&s->base);
+            return cdc_error_set(err, CDC_ERR_OPTION,
+                                 "postgres-cdc: 'scan.incremental.snapshot.chunk.key-column' = "
+                                 "'%s' is not a column of table \"%s\"",
+                                 chunk_col, ctx->name);
+        }
+        s->key[s->nkey++] = i;
+    } else {
+        for (int i = 0; i < ctx->npk && i < (int)(sizeof(s->key) / sizeof(s->key[0])); i++)
+            s->key[s->nkey++] = ctx->pk[i];
+    }
+    s->snap = cdc_snapshot_new(s->physical, s->key, s->nkey, s->chunk_size);
+    cdc_snapshot_add_table(s->snap, s->table_label); /* as the stream's rows name it */
     *out = &s->base;
     return 0;
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdc_log.h"
 #include "cdc_util.h"
 
 /* ---- key sets (tombstones) ------------------------------------------------------------------- */
@@ -150,8 +151,8 @@ struct cdc_snapshot_s {
     cdc_buf_t keybuf;
     cdc_snap_pos_t cur;
     bool mid;
-    bool active;         /* something is left to read or emit (as of the last emit) */
-    keyset_t *touched;   /* per table: keys the stream changed while the snapshot ran */
+    bool active;       /* something is left to read or emit (as of the last emit) */
+    keyset_t *touched; /* per table: keys the stream changed while the snapshot ran */
     int ntouched_sets;
     size_t touched_keys; /* in all sets; past TOUCHED_MAX the sets are dropped */
     bool touched_off;
@@ -678,8 +679,7 @@ uint32_t cdc_snapshot_emit(cdc_snapshot_t *s, cdc_batch_t *out, uint32_t max, cd
         const cdc_batch_t *b = &r->pub.rows;
         while (r->emitted < b->n && out->n < max) {
             const cdc_row_t *row = &b->rows[r->emitted++];
-            const keyset_t *tk =
-                r->pub.table < s->ntouched_sets ? &s->touched[r->pub.table] : NULL;
+            const keyset_t *tk = r->pub.table < s->ntouched_sets ? &s->touched[r->pub.table] : NULL;
             if (r->tomb.used || (tk && tk->used)) {
                 cdc_row_key_bytes(row, s->key, s->nkey, s->type, &s->keybuf);
                 if (keyset_has(&r->tomb, s->keybuf.data, s->keybuf.len) ||
@@ -789,6 +789,18 @@ static void put_escaped(cdc_buf_t *out, const char *t)
             cdc_buf_putc(out, *t);
         }
     }
+}
+
+void cdc_snapshot_log_end(cdc_snapshot_t *s, const char *label, int64_t start_ms)
+{
+    cdc_snap_stats_t st = cdc_snapshot_stats(s);
+    double secs = (double)(cdc_mono_ms() - start_ms) / 1000.0;
+    cdc_log(CDC_LOG_INFO, NULL, label,
+            "snapshot done: %llu rows in %llu chunks in %.1f s (%.0f rows/s); %llu rows left to "
+            "the stream's newer changes, %llu chunks read again",
+            (unsigned long long)st.rows, (unsigned long long)st.chunks, secs,
+            secs > 0 ? (double)st.rows / secs : 0.0, (unsigned long long)st.reconciled,
+            (unsigned long long)st.rereads);
 }
 
 /* "-" unbounded, else '(' (excluded) or '[' (included) and the texts joined by ',' */

@@ -158,6 +158,13 @@ typedef struct cdc_snap_stats_s {
 cdc_snap_stats_t cdc_snapshot_stats(cdc_snapshot_t *s);
 
 /**
+ * Logs (INFO, under `label`) the snapshot's end with its figures: rows, chunks, the time since
+ * start_ms (cdc_mono_ms) and the rate, rows left to the stream's newer changes, chunks read
+ * again.
+ */
+void cdc_snapshot_log_end(cdc_snapshot_t *s, const char *label, int64_t start_ms);
+
+/**
  * Appends the state — the ranges not yet emitted, one per line
  * ("range\t<table>\t<lo>\t<hi>\t<extra>", key texts escaped) — to out.
  */
