@@ -3,6 +3,9 @@
  * through a logical replication slot and the pgoutput plugin, decoded by our
  * `pgoutput` format (never by a library's decoder).
  *
+ * This file: connections, the table, the stream, the reader; the snapshot's
+ * reads are in postgres_cdc_snapshot.c (shared declarations: pgc_int.h).
+ *
  * Start-up (split 0 streams; a slot has one consumer, the other splits read snapshot chunks):
  *  1. a normal connection checks the table (its relation id, columns, key
  *     and replica identity), and makes sure the publication exists and
@@ -64,26 +67,7 @@
  * IntervalStyle=postgres and client_encoding=UTF8: pgoutput prints values
  * with the walsender's settings, and the decoder parses exactly that text.
  */
-#include <inttypes.h>
-#include <libpq-fe.h>
-#include <poll.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include "cdc_plugin.h"
-
-#define PGC_PINNED                                                                                 \
-    "-c DateStyle=ISO -c TimeZone=UTC -c extra_float_digits=3 -c IntervalStyle=postgres "          \
-    "-c client_encoding=UTF8"
-#define PGC_STATUS_INTERVAL_MS 10000
-#define PGC_STREAM 100              /* poll_chunks: nothing to emit now, read the stream */
-#define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
-#define PGC_WAL_WARN_REPEAT_MS 300000
-
-enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
-enum { CL_ALL = 0, CL_UPSERT = 1 };
+#include "pgc_int.h"
 
 static const cdc_metadata_def_t pgc_metadata[] = {
     {"database_name", "STRING", "Database of the row's table."},
@@ -100,92 +84,7 @@ static const cdc_metadata_def_t pgc_metadata[] = {
     {0},
 };
 
-typedef struct pgc_source {
-    cdc_source_t base;
-    cdc_type_t *physical; /* the declared columns: what the decoder produces */
-    cdc_type_t *produced; /* physical + metadata */
-    int md[8];
-    int nmd;
-    char *table_label; /* "schema.table" */
-    const cdc_config_t *cfg;
-    int startup;
-    int changelog;
-    char *ckpt_file;      /* two-phase: <--state-dir>/<slot>.postgres-cdc.ckpt; NULL without one */
-    uint32_t chunk_size;  /* scan.incremental.snapshot.chunk.size */
-    int key[16], nkey;    /* the chunk key: indexes into physical (0: resolved at open) */
-    cdc_snapshot_t *snap; /* the chunked snapshot, shared by the splits; split 0 starts it */
-} pgc_source_t;
-
-typedef struct pgc_col {
-    char *name;
-    uint32_t oid;
-    int32_t typmod;
-    bool key;
-} pgc_col_t;
-
-typedef struct pgc_reader {
-    cdc_reader_t base;
-    pgc_source_t *src;
-    bool worker; /* a split other than the first: reads snapshot chunks, if any */
-    int nsplits;
-    PGconn *meta;
-    PGconn *repl;
-    cdc_deser_t *deser;
-    cdc_config_t *fmt_cfg;
-
-    /* the table, for the synthetic snapshot messages */
-    uint32_t relid;
-    char ident;
-    pgc_col_t *cols;
-    int ncols;
-
-    bool snapshot;      /* keyless: the whole-table transaction (exported snapshot) is open */
-    uint64_t ctid_next; /* keyless: the next page to read, pages in all, per query */
-    uint64_t ctid_pages, ctid_step;
-    bool awaiting_durable; /* snapshot read; the slot is made permanent at the next commit */
-    char *init_slot;       /* the slot created by this run */
-    bool streaming;
-    cdc_buf_t synth;
-
-    /* the chunked snapshot (split 0: the stream emits the chunks; others read them) */
-    cdc_snapshot_t *snap;  /* the source's while a keyed snapshot runs (split 0) */
-    cdc_snap_pos_t cur;    /* split 0: max(last Commit's end, last logical message's LSN) */
-    int64_t t_open;        /* when the reader opened (ms) */
-    bool streamed;         /* a streamed change was emitted during the snapshot */
-    cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
-    cdc_buf_t sqlbuf;
-    const char *stream_slot; /* the slot being streamed (the guard watches it) */
-
-    /* payload buffers the rows of the current batch may point into */
-    char **held;
-    int nheld, capheld;
-
-    const cdc_source_pos_t *sp; /* the format's: transactions, the last Commit's end */
-    uint64_t received_lsn;      /* end of the last XLogData */
-    uint64_t pending_lsn;       /* end of the last Commit whose rows were returned */
-    uint64_t confirmed_lsn;     /* reported as flushed */
-    int64_t last_status_ms;
-    uint64_t decode_errors;
-
-    /* the slot guard: heartbeats, the WAL the slot retains, a lost slot */
-    int64_t heartbeat_ms;       /* heartbeat.interval.ms; 0: off */
-    int64_t last_keepalive_ms;  /* a keepalive arrived, or one was requested */
-    int64_t last_action_ms;     /* heartbeat.action.query last ran */
-    int64_t last_slot_check_ms; /* pg_replication_slots last read */
-    int64_t last_wal_warn_ms;   /* the retained-WAL warning last logged; 0: not above */
-    int64_t retained_wal;       /* bytes from the server's WAL end to restart_lsn; -1: unknown */
-    bool action_failing;        /* the action query failed last time (warned once) */
-    bool check_failing;         /* reading the slot failed last time (warned once) */
-    char slot_labels[96];       /* slot="<slot.name>" for the gauges */
-
-    /* two-phase commit (with a state directory): the last decision, from the state file */
-    uint64_t checkpoint;  /* its id (0: none) */
-    uint64_t ckpt_lsn;    /* stream from here: every transaction before it is committed */
-    bool ckpt_snapshot;   /* a snapshot was committed (the slot copy may still be due) */
-    cdc_buf_t ckpt_state; /* the lines after the first: "snapshot\tv2", table, ranges */
-} pgc_reader_t;
-
-static const char *opt(const cdc_config_t *cfg, const char *key)
+const char *pgc_opt(const cdc_config_t *cfg, const char *key)
 {
     const char *v = cdc_config_str(cfg, key);
     return v ? v : "";
@@ -193,17 +92,17 @@ static const char *opt(const cdc_config_t *cfg, const char *key)
 
 /* ---- connections ------------------------------------------------------------------------ */
 
-static PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
+PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
 {
     const cdc_config_t *c = s->cfg;
     char port[16];
     snprintf(port, sizeof(port), "%lld", (long long)cdc_config_int(c, "port"));
     const char *keys[16], *vals[16];
     int n = 0;
-    keys[n] = "host", vals[n++] = opt(c, "hostname");
+    keys[n] = "host", vals[n++] = pgc_opt(c, "hostname");
     keys[n] = "port", vals[n++] = port;
-    keys[n] = "dbname", vals[n++] = opt(c, "database-name");
-    keys[n] = "user", vals[n++] = opt(c, "username");
+    keys[n] = "dbname", vals[n++] = pgc_opt(c, "database-name");
+    keys[n] = "user", vals[n++] = pgc_opt(c, "username");
     if (cdc_config_str(c, "password"))
         keys[n] = "password", vals[n++] = cdc_config_str(c, "password");
     keys[n] = "application_name", vals[n++] = "cdcflow";
@@ -220,7 +119,7 @@ static PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
     PGconn *conn = PQconnectdbParams(keys, vals, 0);
     if (!conn || PQstatus(conn) != CONNECTION_OK) {
         cdc_error_set(err, CDC_ERR_REMOTE, "could not connect to PostgreSQL at %s:%s%s",
-                      opt(c, "hostname"), port, replication ? " for replication" : "");
+                      pgc_opt(c, "hostname"), port, replication ? " for replication" : "");
         cdc_error_set_detail(*err, "%s", conn ? PQerrorMessage(conn) : "out of memory");
         if (replication)
             cdc_error_set_hint(*err, "the user needs the REPLICATION attribute and pg_hba.conf a "
@@ -232,7 +131,7 @@ static PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
 }
 
 /* Runs a statement that returns no rows (or whose rows are ignored). */
-static int exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t **err)
+int pgc_exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t **err)
 {
     PGresult *r = PQexec(conn, sql);
     ExecStatusType st = PQresultStatus(r);
@@ -246,8 +145,8 @@ static int exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t 
     return 0;
 }
 
-static PGresult *query(PGconn *conn, const char *sql, int nparams, const char *const *params,
-                       const char *what, cdc_error_t **err)
+PGresult *pgc_query(PGconn *conn, const char *sql, int nparams, const char *const *params,
+                    const char *what, cdc_error_t **err)
 {
     PGresult *r = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK) {
@@ -260,7 +159,7 @@ static PGresult *query(PGconn *conn, const char *sql, int nparams, const char *c
 }
 
 /* quoted "schema"."table" by libpq's escaping */
-static char *qualified(PGconn *conn, const char *schema, const char *table)
+char *pgc_qualified(PGconn *conn, const char *schema, const char *table)
 {
     char *a = PQescapeIdentifier(conn, schema, strlen(schema));
     char *b = PQescapeIdentifier(conn, table, strlen(table));
@@ -272,22 +171,22 @@ static char *qualified(PGconn *conn, const char *schema, const char *table)
 
 /* ---- the table, the publication and the slot -------------------------------------------- */
 
-static int load_table(pgc_reader_t *r, cdc_error_t **err)
+int pgc_load_table(pgc_reader_t *r, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
-    const char *schema = opt(s->cfg, "schema-name"), *table = opt(s->cfg, "table-name");
+    const char *schema = pgc_opt(s->cfg, "schema-name"), *table = pgc_opt(s->cfg, "table-name");
     const char *params[2] = {schema, table};
-    PGresult *res = query(r->meta,
-                          "SELECT c.oid, c.relreplident FROM pg_class c JOIN pg_namespace n ON "
-                          "n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2 AND "
-                          "c.relkind IN ('r', 'p')",
-                          2, params, "looking up the table", err);
+    PGresult *res = pgc_query(r->meta,
+                              "SELECT c.oid, c.relreplident FROM pg_class c JOIN pg_namespace n ON "
+                              "n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2 AND "
+                              "c.relkind IN ('r', 'p')",
+                              2, params, "looking up the table", err);
     if (!res)
         return -1;
     if (PQntuples(res) != 1) {
         PQclear(res);
         cdc_error_set(err, CDC_ERR_CATALOG, "table \"%s\" does not exist in database \"%s\"",
-                      s->table_label, opt(s->cfg, "database-name"));
+                      s->table_label, pgc_opt(s->cfg, "database-name"));
         cdc_error_set_hint(*err, "check 'schema-name' and 'table-name' (names are exact, "
                                  "case-sensitive)");
         return -1;
@@ -299,15 +198,15 @@ static int load_table(pgc_reader_t *r, cdc_error_t **err)
     snprintf(relid, sizeof(relid), "%u", r->relid);
     const char *p1[1] = {relid};
     /* the columns pgoutput sends, in its order, with the replica identity key flag */
-    res = query(r->meta,
-                "SELECT a.attname, a.atttypid, a.atttypmod, "
-                "coalesce(a.attnum = ANY (i.indkey), false) "
-                "FROM pg_attribute a LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND "
-                "(i.indisreplident OR (i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_index j "
-                "WHERE j.indrelid = a.attrelid AND j.indisreplident))) "
-                "WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped "
-                "AND a.attgenerated = '' ORDER BY a.attnum",
-                1, p1, "reading the table's columns", err);
+    res = pgc_query(r->meta,
+                    "SELECT a.attname, a.atttypid, a.atttypmod, "
+                    "coalesce(a.attnum = ANY (i.indkey), false) "
+                    "FROM pg_attribute a LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND "
+                    "(i.indisreplident OR (i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_index j "
+                    "WHERE j.indrelid = a.attrelid AND j.indisreplident))) "
+                    "WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped "
+                    "AND a.attgenerated = '' ORDER BY a.attnum",
+                    1, p1, "reading the table's columns", err);
     if (!res)
         return -1;
     r->ncols = PQntuples(res);
@@ -363,13 +262,13 @@ static int load_table(pgc_reader_t *r, cdc_error_t **err)
 static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
-    const char *pub = opt(s->cfg, "publication.name");
-    const char *params[3] = {pub, opt(s->cfg, "schema-name"), opt(s->cfg, "table-name")};
-    PGresult *res = query(r->meta,
-                          "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1), "
-                          "EXISTS (SELECT 1 FROM pg_publication_tables WHERE pubname = $1 AND "
-                          "schemaname = $2 AND tablename = $3)",
-                          3, params, "looking up the publication", err);
+    const char *pub = pgc_opt(s->cfg, "publication.name");
+    const char *params[3] = {pub, pgc_opt(s->cfg, "schema-name"), pgc_opt(s->cfg, "table-name")};
+    PGresult *res = pgc_query(r->meta,
+                              "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1), "
+                              "EXISTS (SELECT 1 FROM pg_publication_tables WHERE pubname = $1 AND "
+                              "schemaname = $2 AND tablename = $3)",
+                              3, params, "looking up the publication", err);
     if (!res)
         return -1;
     bool exists = PQgetvalue(res, 0, 0)[0] == 't';
@@ -378,7 +277,8 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
     if (covers)
         return 0;
     char *qpub = PQescapeIdentifier(r->meta, pub, strlen(pub));
-    char *qt = qualified(r->meta, opt(s->cfg, "schema-name"), opt(s->cfg, "table-name"));
+    char *qt =
+        pgc_qualified(r->meta, pgc_opt(s->cfg, "schema-name"), pgc_opt(s->cfg, "table-name"));
     int rc = 0;
     if (!cdc_config_bool(s->cfg, "publication.autocreate")) {
         cdc_error_set(err, CDC_ERR_CATALOG,
@@ -394,9 +294,9 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
     } else {
         char *sql = exists ? cdc_strdup_printf("ALTER PUBLICATION %s ADD TABLE %s", qpub, qt)
                            : cdc_strdup_printf("CREATE PUBLICATION %s FOR TABLE %s", qpub, qt);
-        rc = exec_ok(r->meta, sql,
-                     exists ? "adding the table to the publication" : "creating the publication",
-                     err);
+        rc = pgc_exec_ok(
+            r->meta, sql,
+            exists ? "adding the table to the publication" : "creating the publication", err);
         if (rc == 0)
             cdc_log(CDC_LOG_INFO, NULL, s->table_label, "%s publication \"%s\"",
                     exists ? "added the table to" : "created", pub);
@@ -410,10 +310,10 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
 static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_t **err)
 {
     const char *params[1] = {slot};
-    PGresult *res = query(r->meta,
-                          "SELECT plugin, database, active_pid FROM pg_replication_slots WHERE "
-                          "slot_name = $1",
-                          1, params, "looking up the replication slot", err);
+    PGresult *res = pgc_query(r->meta,
+                              "SELECT plugin, database, active_pid FROM pg_replication_slots WHERE "
+                              "slot_name = $1",
+                              1, params, "looking up the replication slot", err);
     if (!res)
         return -1;
     *exists = PQntuples(res) == 1;
@@ -424,7 +324,8 @@ static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_
                       PQgetvalue(res, 0, 0));
         cdc_error_set_hint(*err, "pick another 'slot.name', or drop that slot");
         rc = -1;
-    } else if (*exists && strcmp(PQgetvalue(res, 0, 1), opt(r->src->cfg, "database-name")) != 0) {
+    } else if (*exists &&
+               strcmp(PQgetvalue(res, 0, 1), pgc_opt(r->src->cfg, "database-name")) != 0) {
         cdc_error_set(err, CDC_ERR_CATALOG, "replication slot \"%s\" belongs to database \"%s\"",
                       slot, PQgetvalue(res, 0, 1));
         cdc_error_set_hint(*err, "slot names are per server: pick another 'slot.name'");
@@ -440,34 +341,12 @@ static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_
     return rc;
 }
 
-/* ---- synthetic pgoutput messages for snapshot rows ----------------------------------------- */
-
-static void put_u8(cdc_buf_t *b, uint8_t v)
-{
-    cdc_buf_putc(b, (char)v);
-}
-
-static void put_u16(cdc_buf_t *b, uint16_t v)
-{
-    put_u8(b, (uint8_t)(v >> 8));
-    put_u8(b, (uint8_t)v);
-}
-
-static void put_u32(cdc_buf_t *b, uint32_t v)
-{
-    put_u16(b, (uint16_t)(v >> 16));
-    put_u16(b, (uint16_t)v);
-}
-
-static void put_cstr(cdc_buf_t *b, const char *s)
-{
-    cdc_buf_append(b, s, strlen(s) + 1);
-}
+/* ---- decoding ------------------------------------------------------------------------------ */
 
 /* Decodes one message: from the stream (lsn: its WAL start), or made here (the snapshot's; its
    rows' position metadata are NULL). */
-static int feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
-                bool stream, cdc_error_t **err)
+int pgc_feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
+             bool stream, cdc_error_t **err)
 {
     uint64_t pos = stream ? (lsn ? lsn : 1) : 0;
     int rc = r->deser->ops->decode_at(r->deser, msg, len, pos, out);
@@ -481,322 +360,6 @@ static int feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, 
             cdc_error_add_context(*err, "in the initial snapshot");
         return -1;
     }
-    return 0;
-}
-
-static int synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
-{
-    cdc_buf_t *b = &r->synth;
-    cdc_buf_clear(b);
-    put_u8(b, 'R');
-    put_u32(b, r->relid);
-    put_cstr(b, opt(r->src->cfg, "schema-name"));
-    put_cstr(b, opt(r->src->cfg, "table-name"));
-    put_u8(b, (uint8_t)r->ident);
-    put_u16(b, (uint16_t)r->ncols);
-    for (int i = 0; i < r->ncols; i++) {
-        put_u8(b, r->cols[i].key ? 1 : 0);
-        put_cstr(b, r->cols[i].name);
-        put_u32(b, r->cols[i].oid);
-        put_u32(b, (uint32_t)r->cols[i].typmod);
-    }
-    return feed(r, b->data, b->len, out, 0, false, err);
-}
-
-/* ---- snapshot ------------------------------------------------------------------------------ */
-
-/* The snapshot row i of res (the table's columns first) as a synthetic pgoutput Insert, decoded
-   into out; the message is copied into out's arena (rows may point into it). */
-static int feed_row(pgc_reader_t *r, PGresult *res, int i, cdc_batch_t *out, cdc_error_t **err)
-{
-    cdc_buf_t *b = &r->synth;
-    cdc_buf_clear(b);
-    put_u8(b, 'I');
-    put_u32(b, r->relid);
-    put_u8(b, 'N');
-    put_u16(b, (uint16_t)r->ncols);
-    for (int c = 0; c < r->ncols; c++) {
-        if (PQgetisnull(res, i, c)) {
-            put_u8(b, 'n');
-        } else {
-            int len = PQgetlength(res, i, c);
-            put_u8(b, 't');
-            put_u32(b, (uint32_t)len);
-            cdc_buf_append(b, PQgetvalue(res, i, c), (size_t)len);
-        }
-    }
-    char *copy = cdc_arena_alloc(&out->arena, b->len);
-    memcpy(copy, b->data, b->len);
-    return feed(r, copy, b->len, out, 0, false, err);
-}
-
-/* "SELECT <the table's columns>" into b */
-static void put_select(pgc_reader_t *r, cdc_buf_t *b)
-{
-    cdc_buf_puts(b, "SELECT ");
-    for (int i = 0; i < r->ncols; i++) {
-        char *id = PQescapeIdentifier(r->meta, r->cols[i].name, strlen(r->cols[i].name));
-        cdc_buf_printf(b, "%s%s", i ? ", " : "", id);
-        PQfreemem(id);
-    }
-}
-
-/* A table without a chunk key: the whole table in one REPEATABLE READ transaction on the
-   slot's exported snapshot (NULL: the current state), read in ctid ranges. */
-static int start_snapshot(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **err)
-{
-    if (exec_ok(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-                "starting the snapshot transaction", err) < 0)
-        return -1;
-    int rc = 0;
-    if (snapshot_name) {
-        char *lit = PQescapeLiteral(r->meta, snapshot_name, strlen(snapshot_name));
-        char *sql = cdc_strdup_printf("SET TRANSACTION SNAPSHOT %s", lit);
-        PQfreemem(lit);
-        rc = exec_ok(r->meta, sql, "importing the slot's snapshot", err);
-        free(sql);
-        if (rc < 0)
-            return -1;
-    }
-    char relid[16];
-    snprintf(relid, sizeof(relid), "%u", r->relid);
-    const char *p1[1] = {relid};
-    PGresult *res = query(r->meta,
-                          "SELECT pg_relation_size($1::oid) / current_setting('block_size')::int, "
-                          "reltuples::float8, relpages FROM pg_class WHERE oid = $1::oid",
-                          1, p1, "sizing the snapshot's table", err);
-    if (!res)
-        return -1;
-    double pages = PQntuples(res) ? strtod(PQgetvalue(res, 0, 0), NULL) : 0;
-    double tuples = PQntuples(res) ? strtod(PQgetvalue(res, 0, 1), NULL) : -1;
-    double relpages = PQntuples(res) ? strtod(PQgetvalue(res, 0, 2), NULL) : 0;
-    PQclear(res);
-    /* pages per query: about chunk-size rows, by the statistics' rows per page (100 without) */
-    double per_page = tuples > 0 && relpages > 0 ? tuples / relpages : 100;
-    double step = (double)r->src->chunk_size / (per_page > 1 ? per_page : 1);
-    r->ctid_pages = (uint64_t)pages;
-    r->ctid_step = step < 1 ? 1 : (uint64_t)step;
-    r->ctid_next = 0;
-    r->snapshot = true;
-    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
-            "initial snapshot started (%s): the table has no primary key (and no "
-            "'scan.incremental.snapshot.chunk.key-column'), so the stream's changes cannot be "
-            "matched to chunks and its snapshot holds one transaction, read in ctid ranges of "
-            "%llu pages",
-            snapshot_name ? snapshot_name : "current state; changes since the slot replay after it",
-            (unsigned long long)r->ctid_step);
-    return 0;
-}
-
-/* Keyless: the next ctid range (the last one open-ended); sets *done at the end. */
-static int poll_snapshot(pgc_reader_t *r, cdc_batch_t *out, bool *done, cdc_error_t **err)
-{
-    if (r->ctid_next > r->ctid_pages) {
-        if (exec_ok(r->meta, "COMMIT", "ending the snapshot transaction", err) < 0)
-            return -1;
-        r->snapshot = false;
-        *done = true;
-        return 0;
-    }
-    cdc_buf_t *q = &r->sqlbuf;
-    cdc_buf_clear(q);
-    put_select(r, q);
-    char *qt = qualified(r->meta, opt(r->src->cfg, "schema-name"), opt(r->src->cfg, "table-name"));
-    cdc_buf_printf(q, " FROM ONLY %s WHERE ctid >= '(%llu,0)'::tid", qt,
-                   (unsigned long long)r->ctid_next);
-    free(qt);
-    uint64_t end = r->ctid_next + r->ctid_step;
-    if (end <= r->ctid_pages)
-        cdc_buf_printf(q, " AND ctid < '(%llu,0)'::tid", (unsigned long long)end);
-    else
-        end = r->ctid_pages + 1; /* the last query: every page from here (the table may grow) */
-    PGresult *res = PQexec(r->meta, cdc_buf_cstr(q));
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        cdc_error_set(err, CDC_ERR_REMOTE, "reading the initial snapshot of \"%s\" failed",
-                      r->src->table_label);
-        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
-        cdc_error_add_context(*err, "at page %llu", (unsigned long long)r->ctid_next);
-        PQclear(res);
-        return -1;
-    }
-    int rc = 0;
-    for (int i = 0; i < PQntuples(res) && rc == 0; i++)
-        rc = feed_row(r, res, i, out, err);
-    PQclear(res);
-    r->ctid_next = end;
-    return rc;
-}
-
-/* ---- the chunked snapshot (a key) ------------------------------------------------------------ */
-
-/* "k" or "(k1, k2)" */
-static void put_key_cols(pgc_reader_t *r, cdc_buf_t *b)
-{
-    const pgc_source_t *s = r->src;
-    if (s->nkey > 1)
-        cdc_buf_putc(b, '(');
-    for (int i = 0; i < s->nkey; i++) {
-        const char *n = s->physical->names[s->key[i]];
-        char *id = PQescapeIdentifier(r->meta, n, strlen(n));
-        cdc_buf_printf(b, "%s%s", i ? ", " : "", id);
-        PQfreemem(id);
-    }
-    if (s->nkey > 1)
-        cdc_buf_putc(b, ')');
-}
-
-/* The key's texts as literals (PostgreSQL coerces them to the columns' types). */
-static void put_key_vals(pgc_reader_t *r, cdc_buf_t *b, char *const *k)
-{
-    int n = r->src->nkey;
-    if (n > 1)
-        cdc_buf_putc(b, '(');
-    for (int i = 0; i < n; i++) {
-        char *lit = PQescapeLiteral(r->meta, k[i], strlen(k[i]));
-        cdc_buf_printf(b, "%s%s", i ? ", " : "", lit ? lit : "NULL");
-        PQfreemem(lit);
-    }
-    if (n > 1)
-        cdc_buf_putc(b, ')');
-}
-
-/* " FROM ONLY t WHERE <range> [AND (extra)]" of a read */
-static void put_from_where(pgc_reader_t *r, const cdc_snap_read_t *rd, cdc_buf_t *b)
-{
-    char *qt = qualified(r->meta, opt(r->src->cfg, "schema-name"), opt(r->src->cfg, "table-name"));
-    cdc_buf_printf(b, " FROM ONLY %s WHERE true", qt);
-    free(qt);
-    if (rd->lo) {
-        cdc_buf_puts(b, " AND ");
-        put_key_cols(r, b);
-        cdc_buf_puts(b, " > ");
-        put_key_vals(r, b, rd->lo);
-    }
-    if (rd->hi) {
-        cdc_buf_puts(b, " AND ");
-        put_key_cols(r, b);
-        cdc_buf_puts(b, rd->hi_incl ? " <= " : " < ");
-        put_key_vals(r, b, rd->hi);
-    }
-    if (rd->extra)
-        cdc_buf_printf(b, " AND (%s)", rd->extra);
-}
-
-/* A failed statement of a chunk: the error, the transaction rolled back, the read abandoned. */
-static int chunk_fail(pgc_reader_t *r, cdc_snap_read_t *rd, PGresult *res, const char *what,
-                      cdc_error_t **err)
-{
-    if (res) {
-        cdc_error_set(err, CDC_ERR_REMOTE, "%s of \"%s\" failed", what, r->src->table_label);
-        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
-        cdc_error_add_context(*err, "%s", cdc_buf_cstr(&r->sqlbuf));
-        PQclear(res);
-    }
-    if (PQtransactionStatus(r->meta) != PQTRANS_IDLE)
-        PQclear(PQexec(r->meta, "ROLLBACK"));
-    cdc_snapshot_abandon(r->src->snap, rd);
-    return -1;
-}
-
-/*
- * Reads one chunk on r->meta (any split's normal connection): the SELECT in its own short
- * REPEATABLE READ transaction, then the high watermark: a logical message whose LSN (the end of
- * its WAL record, which the stream's 'M' carries) follows every change the SELECT saw. Its
- * transaction has an xid, so its commit flushes the WAL and the walsender sends the message at
- * once. Hands the rows to the snapshot (filled), or abandons the read and fails.
- */
-static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
-{
-    pgc_source_t *s = r->src;
-    cdc_buf_t *q = &r->sqlbuf;
-    cdc_buf_clear(q);
-    put_select(r, q);
-    for (int k = 0; k < s->nkey; k++) { /* the key as text, for the next chunk's bound */
-        const char *n = s->physical->names[s->key[k]];
-        char *id = PQescapeIdentifier(r->meta, n, strlen(n));
-        cdc_buf_printf(q, ", %s::text AS cdcflow_key%d", id, k); /* (ORDER BY: unambiguous) */
-        PQfreemem(id);
-    }
-    put_from_where(r, rd, q);
-    cdc_buf_puts(q, " ORDER BY ");
-    put_key_cols(r, q);
-    cdc_buf_printf(q, " LIMIT %u", s->chunk_size);
-    PGresult *res = PQexec(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    if (PQresultStatus(res) != PGRES_COMMAND_OK)
-        return chunk_fail(r, rd, res, "starting a snapshot chunk", err);
-    PQclear(res);
-    res = PQexec(r->meta, cdc_buf_cstr(q));
-    if (PQresultStatus(res) != PGRES_TUPLES_OK)
-        return chunk_fail(r, rd, res, "a snapshot chunk's SELECT", err);
-    int n = PQntuples(res);
-    const char *table = cdc_snapshot_table(s->snap, rd->table);
-    for (int i = 0; i < n; i++) {
-        uint32_t before = rd->rows.n;
-        if (feed_row(r, res, i, &rd->rows, err) < 0) {
-            PQclear(res);
-            return chunk_fail(r, rd, NULL, NULL, err);
-        }
-        for (uint32_t j = before; j < rd->rows.n; j++)
-            rd->rows.rows[j].origin = table; /* (outlives this reader's decoder) */
-    }
-    if (n > 0)
-        for (int k = 0; k < s->nkey; k++) {
-            cdc_buf_clear(&r->keytext[k]);
-            cdc_buf_puts(&r->keytext[k], PQgetvalue(res, n - 1, r->ncols + k));
-            cdc_buf_cstr(&r->keytext[k]);
-        }
-    PQclear(res);
-    res = PQexec(r->meta, "COMMIT");
-    if (PQresultStatus(res) != PGRES_COMMAND_OK)
-        return chunk_fail(r, rd, res, "ending a snapshot chunk", err);
-    PQclear(res);
-    char id[24];
-    snprintf(id, sizeof(id), "%llu", (unsigned long long)rd->id);
-    const char *p1[1] = {id};
-    res = PQexecParams(r->meta,
-                       "SELECT pg_logical_emit_message(false, 'cdcflow-snapshot', $1), "
-                       "txid_current()",
-                       1, NULL, p1, NULL, NULL, 0);
-    unsigned hi = 0, lo = 0;
-    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
-        sscanf(PQgetvalue(res, 0, 0), "%X/%X", &hi, &lo) != 2) {
-        chunk_fail(r, rd, res, "writing a snapshot chunk's watermark", err);
-        cdc_error_set_hint(*err, "the user needs the REPLICATION attribute (or superuser) to "
-                                 "call pg_logical_emit_message");
-        return -1;
-    }
-    PQclear(res);
-    rd->hw = (cdc_snap_pos_t){0, (uint64_t)hi << 32 | lo};
-    rd->exact = false;
-    char *last[16];
-    for (int k = 0; k < s->nkey; k++)
-        last[k] = r->keytext[k].data;
-    cdc_snapshot_filled(s->snap, rd, n >= (int)s->chunk_size ? last : NULL);
-    return 0;
-}
-
-/* Plans a whole integer-keyed range for the splits: its min, max and the row estimate. */
-static int plan_chunks(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
-{
-    pgc_source_t *s = r->src;
-    cdc_buf_t *q = &r->sqlbuf;
-    cdc_buf_clear(q);
-    const char *n = s->physical->names[s->key[0]];
-    char *id = PQescapeIdentifier(r->meta, n, strlen(n));
-    cdc_buf_printf(q,
-                   "SELECT min(%s)::text, max(%s)::text, (SELECT reltuples::float8 FROM "
-                   "pg_class WHERE oid = %u)",
-                   id, id, r->relid);
-    PQfreemem(id);
-    put_from_where(r, rd, q);
-    PGresult *res = PQexec(r->meta, cdc_buf_cstr(q));
-    if (PQresultStatus(res) != PGRES_TUPLES_OK)
-        return chunk_fail(r, rd, res, "planning the snapshot's chunks", err);
-    if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0) && !PQgetisnull(res, 0, 1))
-        cdc_snapshot_plan(s->snap, rd, strtoll(PQgetvalue(res, 0, 0), NULL, 10),
-                          strtoll(PQgetvalue(res, 0, 1), NULL, 10),
-                          PQgetisnull(res, 0, 2) ? 0 : strtod(PQgetvalue(res, 0, 2), NULL));
-    PQclear(res);
     return 0;
 }
 
@@ -866,7 +429,7 @@ static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
 /* The slot the guard watches: the one streamed ("<slot>_init" during a chunked snapshot). */
 static const char *guard_slot(const pgc_reader_t *r)
 {
-    return r->stream_slot ? r->stream_slot : opt(r->src->cfg, "slot.name");
+    return r->stream_slot ? r->stream_slot : pgc_opt(r->src->cfg, "slot.name");
 }
 
 /* Whether a server error says the slot lost WAL it needed (PostgreSQL 13-15, 16+, or WAL
@@ -925,13 +488,13 @@ static int check_slot(pgc_reader_t *r, cdc_error_t **err)
     const char *params[1] = {slot};
     r->last_slot_check_ms = cdc_mono_ms();
     PGresult *res =
-        query(r->meta,
-              PQserverVersion(r->meta) >= 130000
-                  ? "SELECT wal_status, pg_wal_lsn_diff(pg_current_wal_lsn(), "
-                    "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1"
-                  : "SELECT NULL::text, pg_wal_lsn_diff(pg_current_wal_lsn(), "
-                    "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1",
-              1, params, "reading the replication slot's WAL", err);
+        pgc_query(r->meta,
+                  PQserverVersion(r->meta) >= 130000
+                      ? "SELECT wal_status, pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                        "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1"
+                      : "SELECT NULL::text, pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                        "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1",
+                  1, params, "reading the replication slot's WAL", err);
     if (!res) {
         cdc_error_add_context(*err, "replication slot \"%s\"", slot);
         return -1;
@@ -1035,9 +598,9 @@ static int slot_guard(pgc_reader_t *r, cdc_error_t **err)
     return 0;
 }
 
-static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
+int pgc_start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
 {
-    const char *pub = opt(r->src->cfg, "publication.name");
+    const char *pub = pgc_opt(r->src->cfg, "publication.name");
     char *qslot = PQescapeIdentifier(r->repl, slot, strlen(slot));
     /* publication_names takes a quoted identifier list inside a string literal */
     char *qpub = PQescapeIdentifier(r->repl, pub, strlen(pub));
@@ -1129,7 +692,7 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
        returned (the end of its WAL record), a chunk's high watermark */
     uint64_t msg_lsn = plen >= 10 && payload[0] == 'M' ? get_u64((const uint8_t *)payload + 2) : 0;
     uint32_t from = out->n;
-    if (feed(r, payload, plen, out, start, true, err) < 0)
+    if (pgc_feed(r, payload, plen, out, start, true, err) < 0)
         return -1;
     if (r->sp->txn_end) /* a Commit: the server may release the WAL up to its end */
         r->pending_lsn = r->sp->pos;
@@ -1206,8 +769,8 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
 
 /* CREATE_REPLICATION_SLOT on the replication connection; the exported snapshot's name into
    snapshot (when given). */
-static int create_slot(pgc_reader_t *r, const char *name, bool export, char *snapshot, size_t cap,
-                       cdc_error_t **err)
+int pgc_create_slot(pgc_reader_t *r, const char *name, bool export, char *snapshot, size_t cap,
+                    cdc_error_t **err)
 {
     char *qname = PQescapeIdentifier(r->repl, name, strlen(name));
     char *sql = cdc_strdup_printf("CREATE_REPLICATION_SLOT %s LOGICAL pgoutput %s", qname,
@@ -1233,106 +796,24 @@ static int create_slot(pgc_reader_t *r, const char *name, bool export, char *sna
 
 static int make_permanent(pgc_reader_t *r, cdc_error_t **err);
 
-/* No chunked snapshot in this run: the splits reading chunks end. */
-static void snapshot_none(pgc_reader_t *r)
-{
-    cdc_snapshot_clear(r->src->snap);
-    cdc_snapshot_start(r->src->snap);
-    r->snap = NULL;
-}
-
-/*
- * The chunk key when neither chunk.key-column nor a declared PRIMARY KEY gave it: the table's
- * primary key (or replica identity index) from the catalog, whose columns must be declared
- * (the stream's changes are matched to chunks by them). None: 0 and no key (the ctid path).
- */
-static int resolve_key(pgc_reader_t *r, cdc_error_t **err)
-{
-    pgc_source_t *s = r->src;
-    for (int i = 0; i < r->ncols && s->nkey == 0; i++) {
-        if (!r->cols[i].key)
-            continue;
-        for (int j = i; j < r->ncols; j++) {
-            if (!r->cols[j].key)
-                continue;
-            int f = cdc_type_field_index(s->physical, r->cols[j].name);
-            if (f < 0 || s->nkey == (int)(sizeof(s->key) / sizeof(s->key[0]))) {
-                s->nkey = 0;
-                cdc_error_set(err, CDC_ERR_PLAN,
-                              "postgres-cdc: the primary key column \"%s\" of \"%s\" is not a "
-                              "declared column: the snapshot matches the stream's changes to its "
-                              "chunks by the key",
-                              r->cols[j].name, s->table_label);
-                cdc_error_set_hint(*err, "declare the column (and PRIMARY KEY (...) NOT "
-                                         "ENFORCED), or set "
-                                         "'scan.incremental.snapshot.chunk.key-column'");
-                return -1;
-            }
-            s->key[s->nkey++] = f;
-        }
-    }
-    cdc_snapshot_set_key(s->snap, s->key, s->nkey);
-    return 0;
-}
-
-/* The chunked snapshot of a keyed table: the stream from "<slot>_init" at once (with the
-   logical messages), the chunks meanwhile; the saved ranges when an earlier run left some. */
-static int start_chunks(pgc_reader_t *r, bool init_exists, cdc_error_t **err)
-{
-    pgc_source_t *s = r->src;
-    bool resume = init_exists && r->ckpt_state.len > 0;
-    if (!init_exists && create_slot(r, r->init_slot, false, NULL, 0, err) < 0)
-        return -1;
-    if (resume) { /* the ranges the earlier run had not emitted */
-        cdc_snapshot_clear(s->snap);
-        for (const char *line = cdc_buf_cstr(&r->ckpt_state); *line;) {
-            const char *nl = strchr(line, '\n');
-            size_t len = nl ? (size_t)(nl - line) : strlen(line);
-            if (len > 6 && strncmp(line, "range\t", 6) == 0) {
-                char *one = cdc_xstrndup(line, len);
-                int rc = cdc_snapshot_load_line(s->snap, one);
-                free(one);
-                if (rc < 0)
-                    return cdc_error_set(err, CDC_ERR_PARSE,
-                                         "postgres-cdc: state file \"%s\": a malformed snapshot "
-                                         "range line: \"%.*s\"",
-                                         s->ckpt_file, (int)(len > 80 ? 80 : len), line);
-            }
-            line += len + (nl ? 1 : 0);
-        }
-    } else if (init_exists) {
-        r->ckpt_lsn = 0; /* (from the slot's confirmed position) */
-    }
-    r->snap = s->snap;
-    cdc_snapshot_start(s->snap);
-    cdc_log(CDC_LOG_INFO, NULL, s->table_label,
-            "initial snapshot started (%s): chunks of %u rows by the key while the stream runs "
-            "from slot \"%s\"",
-            resume        ? "resumed from the saved ranges"
-            : init_exists ? "an earlier snapshot did not finish: taking it again"
-                          : "lock-free",
-            s->chunk_size, r->init_slot);
-    return start_streaming(r, r->init_slot, err);
-}
-
 static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
-    const char *slot = opt(s->cfg, "slot.name");
+    const char *slot = pgc_opt(s->cfg, "slot.name");
     bool exists = false;
     if (find_slot(r, slot, &exists, err) < 0)
         return -1;
     if (exists) {
-        snapshot_none(r);
+        pgc_snapshot_none(r);
         cdc_log(CDC_LOG_INFO, NULL, s->table_label,
                 "replication slot \"%s\" exists: resuming from its confirmed position", slot);
-        return start_streaming(r, slot, err);
+        return pgc_start_streaming(r, slot, err);
     }
     if (s->startup != MODE_INITIAL) {
-        snapshot_none(r);
-        if (create_slot(r, slot, false, NULL, 0, err) < 0)
+        pgc_snapshot_none(r);
+        if (pgc_create_slot(r, slot, false, NULL, 0, err) < 0)
             return -1;
-        return start_streaming(r, slot, err);
+        return pgc_start_streaming(r, slot, err);
     }
     /* the snapshot's slot: permanent, renamed (copied) to slot.name only once the snapshot is
        durable downstream, so slot.name existing means "snapshot done" */
@@ -1342,18 +823,18 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
         return -1;
     if (init_exists && r->ckpt_snapshot) {
         /* an earlier run committed its snapshot and stopped before the slot copy */
-        snapshot_none(r);
+        pgc_snapshot_none(r);
         cdc_log(CDC_LOG_INFO, NULL, s->table_label,
                 "the snapshot of the earlier run is committed (checkpoint %llu): finishing it",
                 (unsigned long long)r->checkpoint);
         return make_permanent(r, err);
     }
-    if (resolve_key(r, err) < 0)
+    if (pgc_resolve_key(r, err) < 0)
         return -1;
     /* a key (and PostgreSQL 14+ for the messages): chunks while the stream runs */
     if (s->nkey > 0 && PQserverVersion(r->meta) >= 140000)
-        return start_chunks(r, init_exists, err);
-    snapshot_none(r);
+        return pgc_chunks_start(r, init_exists, err);
+    pgc_snapshot_none(r);
     if (init_exists) {
         /* an earlier run stopped during its snapshot: read the table again now; the changes
            from the slot's start replayed after it correct whatever that run had written */
@@ -1361,27 +842,27 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
                 "replication slot \"%s\" exists: an earlier snapshot did not finish; taking it "
                 "again",
                 r->init_slot);
-        return start_snapshot(r, NULL, err);
+        return pgc_keyless_start(r, NULL, err);
     }
     char sname[128];
-    if (create_slot(r, r->init_slot, true, sname, sizeof(sname), err) < 0)
+    if (pgc_create_slot(r, r->init_slot, true, sname, sizeof(sname), err) < 0)
         return -1;
-    return start_snapshot(r, sname, err);
+    return pgc_keyless_start(r, sname, err);
 }
 
 /* The snapshot is durable downstream: copy the temporary slot (at the snapshot's consistent
    point, or where its stream was confirmed) to the permanent one and stream from that. */
 static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
 {
-    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *slot = pgc_opt(r->src->cfg, "slot.name");
     if (r->streaming && r->pending_lsn > r->confirmed_lsn) {
         r->confirmed_lsn = r->pending_lsn;
         if (send_status(r, true, err) < 0)
             return -1;
     }
     const char *params[2] = {r->init_slot, slot};
-    PGresult *res = query(r->meta, "SELECT pg_copy_logical_replication_slot($1, $2, false)", 2,
-                          params, "making the replication slot permanent", err);
+    PGresult *res = pgc_query(r->meta, "SELECT pg_copy_logical_replication_slot($1, $2, false)", 2,
+                              params, "making the replication slot permanent", err);
     if (!res)
         return -1;
     PQclear(res);
@@ -1395,8 +876,8 @@ static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
     if (!r->repl)
         return -1;
     const char *p1[1] = {r->init_slot};
-    res = query(r->meta, "SELECT pg_drop_replication_slot($1)", 1, p1,
-                "dropping the snapshot's replication slot", err);
+    res = pgc_query(r->meta, "SELECT pg_drop_replication_slot($1)", 1, p1,
+                    "dropping the snapshot's replication slot", err);
     if (!res)
         return -1;
     PQclear(res);
@@ -1405,35 +886,11 @@ static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
     /* (the copy may lag the status just sent: what was committed is not streamed again) */
     if (r->confirmed_lsn > r->ckpt_lsn)
         r->ckpt_lsn = r->confirmed_lsn;
-    return start_streaming(r, slot, err);
-}
-
-/*
- * Split 0 in a chunked snapshot: emits the chunks the stream has passed; when no read is
- * alive, reads the next chunk itself; at the end (outside a transaction) asks for the commit
- * after which the slot is made permanent. Returns a poll status, or PGC_STREAM.
- */
-static int poll_chunks(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
-{
-    if (cdc_snapshot_emit(r->snap, out, max, r->cur) > 0)
-        return CDC_POLL_OK;
-    if (cdc_snapshot_alive(r->snap) > 0)
-        return PGC_STREAM;
-    if (cdc_snapshot_finished(r->snap)) {
-        if (r->sp->in_txn)
-            return PGC_STREAM;
-        cdc_snapshot_log_end(r->snap, r->src->table_label, r->t_open);
-        r->awaiting_durable = true;
-        return CDC_POLL_FLUSH; /* flush and commit: then the slot is made permanent */
-    }
-    cdc_snap_read_t *rd = cdc_snapshot_take(r->snap, false, 1);
-    if (rd && read_chunk(r, rd, err) < 0)
-        return CDC_POLL_ERROR;
-    return cdc_snapshot_emit(r->snap, out, max, r->cur) > 0 ? CDC_POLL_OK : PGC_STREAM;
+    return pgc_start_streaming(r, slot, err);
 }
 
 /* The decoder of this reader (snapshot rows of a worker are decoded as split 0's). */
-static int make_deser(pgc_reader_t *r, cdc_error_t **err)
+int pgc_make_deser(pgc_reader_t *r, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
     const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
@@ -1451,48 +908,30 @@ static int make_deser(pgc_reader_t *r, cdc_error_t **err)
                              .metadata = keys,
                              .nmetadata = s->nmd,
                              .table = s->table_label,
-                             .database = opt(s->cfg, "database-name")};
+                             .database = pgc_opt(s->cfg, "database-name")};
     if (fmt->deser_new(&fctx, &r->deser, err) < 0)
         return -1;
     r->sp = r->deser->ops->source_pos(r->deser);
     return 0;
 }
 
-/* A split other than the first: reads chunks (its own connection and decoder) until the
-   snapshot is finished. */
-static int poll_worker(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
-{
-    pgc_source_t *s = r->src;
-    cdc_snap_read_t *rd = cdc_snapshot_take(s->snap, true, 2 * r->nsplits);
-    if (!rd)
-        return cdc_snapshot_finished(s->snap) ? CDC_POLL_END : CDC_POLL_OK;
-    if (!r->meta && (!(r->meta = pgc_connect(s, false, err)) || load_table(r, err) < 0 ||
-                     make_deser(r, err) < 0 || synth_relation(r, out, err) < 0)) {
-        cdc_snapshot_abandon(s->snap, rd);
-        return CDC_POLL_ERROR;
-    }
-    if (cdc_snapshot_wants_plan(s->snap, rd) && plan_chunks(r, rd, err) < 0)
-        return CDC_POLL_ERROR;
-    return read_chunk(r, rd, err) < 0 ? CDC_POLL_ERROR : CDC_POLL_OK;
-}
-
 static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
     if (r->worker)
-        return poll_worker(r, out, err);
+        return pgc_worker_poll(r, out, err);
     release_held(r);
     if (r->awaiting_durable)
         return CDC_POLL_FLUSH;
     if (!r->snapshot && !r->streaming) {
         if (pgc_open_streams(r, err) < 0)
             return CDC_POLL_ERROR;
-        if ((r->snapshot || r->snap) && synth_relation(r, out, err) < 0)
+        if ((r->snapshot || r->snap) && pgc_synth_relation(r, out, err) < 0)
             return CDC_POLL_ERROR;
     }
     if (r->snapshot) {
         bool done = false;
-        if (poll_snapshot(r, out, &done, err) < 0)
+        if (pgc_keyless_poll(r, out, &done, err) < 0)
             return CDC_POLL_ERROR;
         if (done) {
             cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot read");
@@ -1502,7 +941,7 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
         return CDC_POLL_OK;
     }
     if (r->snap) {
-        int rc = poll_chunks(r, out, max, err);
+        int rc = pgc_chunks_poll(r, out, max, err);
         if (rc != PGC_STREAM)
             return rc;
     }
@@ -1723,12 +1162,12 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
         r->worker = true; /* a replication slot has one reader: the others read chunks */
         return 0;
     }
-    if ((s->ckpt_file && load_checkpoint(r, err) < 0) || make_deser(r, err) < 0)
+    if ((s->ckpt_file && load_checkpoint(r, err) < 0) || pgc_make_deser(r, err) < 0)
         return -1; /* (the runtime closes the reader, which stops the other splits) */
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)
         return -1;
-    if (load_table(r, err) < 0 || ensure_publication(r, err) < 0)
+    if (pgc_load_table(r, err) < 0 || ensure_publication(r, err) < 0)
         return -1;
     r->repl = pgc_connect(s, true, err);
     if (!r->repl)
@@ -1746,7 +1185,8 @@ static void pgc_describe(cdc_source_t *base, cdc_buf_t *out)
 {
     pgc_source_t *s = (pgc_source_t *)base;
     cdc_buf_printf(out, "postgres-cdc(table=%s, slot=%s, publication=%s, startup=%s, changelog=%s)",
-                   s->table_label, opt(s->cfg, "slot.name"), opt(s->cfg, "publication.name"),
+                   s->table_label, pgc_opt(s->cfg, "slot.name"),
+                   pgc_opt(s->cfg, "publication.name"),
                    s->startup == MODE_INITIAL ? "initial" : "latest-offset",
                    s->changelog == CL_UPSERT ? "upsert" : "all");
 }
@@ -1922,11 +1362,12 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
     s->physical = cdc_type_copy(ctx->schema);
     s->produced = cdc_type_copy(ctx->schema);
     s->base.produced = s->produced;
-    s->table_label = cdc_strdup_printf("%s.%s", opt(cfg, "schema-name"), opt(cfg, "table-name"));
+    s->table_label =
+        cdc_strdup_printf("%s.%s", pgc_opt(cfg, "schema-name"), pgc_opt(cfg, "table-name"));
     s->startup = cdc_config_enum(cfg, "scan.startup.mode");
     if (cdc_state_dir())
-        s->ckpt_file =
-            cdc_strdup_printf("%s/%s.postgres-cdc.ckpt", cdc_state_dir(), opt(cfg, "slot.name"));
+        s->ckpt_file = cdc_strdup_printf("%s/%s.postgres-cdc.ckpt", cdc_state_dir(),
+                                         pgc_opt(cfg, "slot.name"));
     s->changelog = cdc_config_enum(cfg, "changelog-mode");
     if (s->changelog == CL_UPSERT && ctx->npk == 0) {
         pgc_destroy(&s->base);
