@@ -24,6 +24,7 @@
 #define PGC_STREAM 100              /* poll_chunks: nothing to emit now, read the stream */
 #define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
 #define PGC_WAL_WARN_REPEAT_MS 300000
+#define PGC_RECENT 64 /* streamed transactions a chunk's snapshot is checked against */
 
 enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
 enum { CL_ALL = 0, CL_UPSERT = 1 };
@@ -82,6 +83,14 @@ typedef struct pgc_reader {
     bool streamed;         /* a streamed change was emitted during the snapshot */
     cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
     cdc_buf_t sqlbuf;
+    /* split 0: the last transactions streamed (xid of its Begin, end LSN of its Commit), for
+       the check that a chunk's snapshot saw those streamed before the read was seen */
+    struct {
+        uint32_t xid;
+        uint64_t end;
+    } recent[PGC_RECENT];
+    int nrecent; /* written so far (the ring's next slot is nrecent % PGC_RECENT) */
+    uint32_t txn_xid;
     const char *stream_slot; /* the slot being streamed (the guard watches it) */
 
     /* payload buffers the rows of the current batch may point into */

@@ -33,11 +33,10 @@
  *       "<slot>_init" is copied to "<slot>" (pg_copy_logical_replication_slot)
  *       and dropped, and the stream goes on from "<slot>" at the committed
  *       LSN. So "<slot>" exists only once a snapshot is complete. A commit
- *       decoded a moment before it is visible to a chunk's snapshot is
- *       covered by the keys the stream changed during the snapshot (left out
- *       of every later chunk) as long as that set stays under its bound; the
- *       pg_current_snapshot() check that would close it past the bound is
- *       not done;
+ *       is decoded a moment before it is visible to new snapshots: each
+ *       chunk records pg_current_snapshot(), and one that misses any of the
+ *       last 64 transactions streamed before the read was seen is read again
+ *       (pgc_check_read);
  *     - it does not, initial, no chunk key: "<slot>_init" is created with
  *       EXPORT_SNAPSHOT; the normal connection imports that snapshot
  *       (REPEATABLE READ, SET TRANSACTION SNAPSHOT) and reads the table in
@@ -373,6 +372,11 @@ static uint64_t get_u64(const uint8_t *p)
     return v;
 }
 
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 static void set_u64(uint8_t *p, uint64_t v)
 {
     for (int i = 7; i >= 0; i--) {
@@ -696,6 +700,13 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
         return -1;
     if (r->sp->txn_end) /* a Commit: the server may release the WAL up to its end */
         r->pending_lsn = r->sp->pos;
+    if (r->snap && plen >= 21 && payload[0] == 'B') /* final LSN, commit time, xid */
+        r->txn_xid = get_u32((const uint8_t *)payload + 17);
+    if (r->snap && r->sp->txn_end) {
+        int i = r->nrecent++ % PGC_RECENT;
+        r->recent[i].xid = r->txn_xid;
+        r->recent[i].end = r->sp->pos;
+    }
     if (r->snap) { /* where the stream stands; the snapshot sees its rows */
         uint64_t at = r->sp->txn_end && r->sp->pos > msg_lsn ? r->sp->pos : msg_lsn;
         if (at > r->cur.minor)

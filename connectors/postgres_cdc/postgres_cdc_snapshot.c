@@ -250,6 +250,54 @@ static int chunk_fail(pgc_reader_t *r, cdc_snap_read_t *rd, PGresult *res, const
     return -1;
 }
 
+/* Whether the transaction xid (32 bits, as pgoutput's Begin gives it) is visible in the
+   snapshot "xmin:xmax:xip,..." (pg_current_snapshot's 64-bit xids). */
+static bool xid_visible(const char *snap, uint32_t xid)
+{
+    char *end;
+    uint64_t xmin = strtoull(snap, &end, 10);
+    if (*end != ':')
+        return true; /* (not a snapshot: nothing to say) */
+    uint64_t xmax = strtoull(end + 1, &end, 10);
+    uint64_t full = (xmax & ~(uint64_t)0xffffffff) | xid; /* the epoch of xmax */
+    if (full > xmax + 0x80000000ULL && full >= 0x100000000ULL)
+        full -= 0x100000000ULL;
+    if (full < xmin)
+        return true;
+    if (full >= xmax)
+        return false;
+    for (const char *p = *end == ':' ? end + 1 : ""; *p;) {
+        if (strtoull(p, &end, 10) == full)
+            return false;
+        p = *end == ',' ? end + 1 : "";
+    }
+    return true;
+}
+
+/*
+ * The snapshot's check (coordinator): every transaction the stream carried before the read was
+ * seen (its end at or before obs) is in no tombstone, so the chunk's snapshot must have seen
+ * it; a commit is decoded a moment before it is visible to new snapshots, and a chunk whose
+ * snapshot missed one of the last PGC_RECENT is read again (older ones are long visible).
+ */
+static bool pgc_check_read(void *ctx, const cdc_snap_read_t *rd, cdc_snap_pos_t obs)
+{
+    const pgc_reader_t *r = ctx;
+    if (!rd->conn_data)
+        return true;
+    int n = r->nrecent < PGC_RECENT ? r->nrecent : PGC_RECENT;
+    for (int i = 0; i < n; i++) {
+        if (r->recent[i].end > obs.minor || xid_visible(rd->conn_data, r->recent[i].xid))
+            continue;
+        cdc_log(CDC_LOG_DEBUG, NULL, r->src->table_label,
+                "chunk %llu: transaction %u (streamed before the read was seen) is not in its "
+                "snapshot %s: reading it again",
+                (unsigned long long)rd->id, r->recent[i].xid, (const char *)rd->conn_data);
+        return false;
+    }
+    return true;
+}
+
 /*
  * Reads one chunk on r->meta (any split's normal connection): the SELECT in its own short
  * REPEATABLE READ transaction, then the high watermark: a logical message whose LSN (the end of
@@ -276,6 +324,13 @@ static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
     PGresult *res = PQexec(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     if (PQresultStatus(res) != PGRES_COMMAND_OK)
         return chunk_fail(r, rd, res, "starting a snapshot chunk", err);
+    PQclear(res);
+    /* the transaction's snapshot (its first statement takes it), for pgc_check_read */
+    res = PQexec(r->meta, "SELECT pg_current_snapshot()::text");
+    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
+        return chunk_fail(r, rd, res, "reading a snapshot chunk's snapshot", err);
+    free(rd->conn_data); /* (the read's: the engine frees the last one) */
+    rd->conn_data = cdc_xstrdup(PQgetvalue(res, 0, 0));
     PQclear(res);
     res = PQexec(r->meta, cdc_buf_cstr(q));
     if (PQresultStatus(res) != PGRES_TUPLES_OK)
@@ -423,6 +478,7 @@ int pgc_chunks_start(pgc_reader_t *r, bool init_exists, cdc_error_t **err)
         r->ckpt_lsn = 0; /* (from the slot's confirmed position) */
     }
     r->snap = s->snap;
+    cdc_snapshot_set_check(s->snap, pgc_check_read, r);
     cdc_snapshot_start(s->snap);
     cdc_log(CDC_LOG_INFO, NULL, s->table_label,
             "initial snapshot started (%s): chunks of %u rows by the key while the stream runs "
