@@ -893,14 +893,7 @@ static void release_held(mc_reader_t *r)
 /* The snapshot's end, once: its figures. */
 static void log_snapshot_end(mc_reader_t *r)
 {
-    cdc_snap_stats_t st = cdc_snapshot_stats(r->snap);
-    double secs = (double)(cdc_mono_ms() - r->t_open) / 1000.0;
-    cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc",
-            "snapshot done: %llu rows in %llu chunks in %.1f s (%.0f rows/s); %llu rows left to "
-            "the stream's newer changes, %llu chunks read again",
-            (unsigned long long)st.rows, (unsigned long long)st.chunks, secs,
-            secs > 0 ? (double)st.rows / secs : 0.0, (unsigned long long)st.reconciled,
-            (unsigned long long)st.rereads);
+    cdc_snapshot_log_end(r->snap, "mysql-cdc", r->t_open);
     r->snap_logged = true;
 }
 

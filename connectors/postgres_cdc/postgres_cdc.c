@@ -3,28 +3,50 @@
  * through a logical replication slot and the pgoutput plugin, decoded by our
  * `pgoutput` format (never by a library's decoder).
  *
- * Start-up (split 1; a slot has one consumer, other splits end at once):
+ * This file: connections, the table, the stream, the reader; the snapshot's
+ * reads are in postgres_cdc_snapshot.c (shared declarations: pgc_int.h).
+ *
+ * Start-up (split 0 streams; a slot has one consumer, the other splits read snapshot chunks):
  *  1. a normal connection checks the table (its relation id, columns, key
  *     and replica identity), and makes sure the publication exists and
  *     covers the table (creating `FOR TABLE` when publication.autocreate);
  *  2. the replication connection (replication=database) looks for the slot:
  *     - it exists: resume from its confirmed position (no snapshot);
- *     - it does not, scan.startup.mode = initial: a slot "<slot>_init" is
- *       created with EXPORT_SNAPSHOT; the normal connection imports that
- *       snapshot (REPEATABLE READ, SET TRANSACTION SNAPSHOT) and reads the
- *       table through a cursor; each row becomes a synthetic pgoutput Insert
- *       decoded by the same decoder as the stream, so snapshot and stream
- *       rows are typed identically. At the end poll() returns
- *       CDC_POLL_FLUSH; at the commit that follows (the snapshot is durable
- *       downstream) "<slot>_init", still at its consistent point, is copied
- *       to "<slot>" (pg_copy_logical_replication_slot) and dropped, and a new
- *       session streams from "<slot>": nothing missed, nothing twice.
- *       So "<slot>" exists only once a snapshot is complete. When a run
- *       stops or crashes during the snapshot, the next finds "<slot>_init"
- *       alone and reads the table again at the current state; the changes
- *       streamed after it from the slot's older consistent point replay
- *       every change since (full row images), which also removes rows the
- *       first attempt wrote and that were deleted meanwhile;
+ *     - it does not, scan.startup.mode = initial, the table has a chunk key
+ *       (declared PRIMARY KEY, chunk.key-column, or the catalog's key) and
+ *       the server is PostgreSQL 14+: the chunked, lock-free snapshot of
+ *       cdc_snapshot.h (DBLog). A slot "<slot>_init" is created and streamed
+ *       at once (with pgoutput's `messages 'true'`); chunks are read by key,
+ *       each in its own short REPEATABLE READ transaction, by this split when
+ *       no other reads, else by the others (poll_worker); each chunk's high
+ *       watermark is pg_logical_emit_message's LSN, which the stream's 'M'
+ *       message carries exactly (the end of its WAL record; checked on
+ *       PostgreSQL 15), so a chunk is emitted once the stream reached it,
+ *       without the keys the stream changed meanwhile. Chunk rows become
+ *       synthetic pgoutput Inserts decoded by the same decoder as the
+ *       stream, so snapshot and stream rows are typed identically. With a
+ *       state directory the ranges not yet emitted are saved with the LSN,
+ *       and a restart resumes both from "<slot>_init"; without one it reads
+ *       every chunk again while the stream replays from that slot's confirmed
+ *       position. When the last chunk is emitted (outside a transaction)
+ *       poll() returns CDC_POLL_FLUSH, and at the commit that follows
+ *       "<slot>_init" is copied to "<slot>" (pg_copy_logical_replication_slot)
+ *       and dropped, and the stream goes on from "<slot>" at the committed
+ *       LSN. So "<slot>" exists only once a snapshot is complete. A commit
+ *       is decoded a moment before it is visible to new snapshots: each
+ *       chunk records pg_current_snapshot(), and one that misses any of the
+ *       last 64 transactions streamed before the read was seen is read again
+ *       (pgc_check_read);
+ *     - it does not, initial, no chunk key: "<slot>_init" is created with
+ *       EXPORT_SNAPSHOT; the normal connection imports that snapshot
+ *       (REPEATABLE READ, SET TRANSACTION SNAPSHOT) and reads the table in
+ *       ctid ranges, all in that one transaction (without a key the stream's
+ *       changes cannot be matched to chunks); then as above, the stream
+ *       starting from "<slot>" after the copy. A run that stops during it
+ *       reads the table again at the current state; the changes streamed
+ *       after it from the slot's older consistent point replay every change
+ *       since (full row images), which also removes rows the first attempt
+ *       wrote and that were deleted meanwhile;
  *     - it does not, latest-offset: "<slot>" is created now.
  *  3. START_REPLICATION SLOT ... LOGICAL 0/0 (proto_version 1,
  *     publication_names): XLogData payloads go to the decoder; keepalives
@@ -44,26 +66,7 @@
  * IntervalStyle=postgres and client_encoding=UTF8: pgoutput prints values
  * with the walsender's settings, and the decoder parses exactly that text.
  */
-#include <inttypes.h>
-#include <libpq-fe.h>
-#include <poll.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include "cdc_plugin.h"
-
-#define PGC_PINNED                                                                                 \
-    "-c DateStyle=ISO -c TimeZone=UTC -c extra_float_digits=3 -c IntervalStyle=postgres "          \
-    "-c client_encoding=UTF8"
-#define PGC_FETCH_ROWS 2000
-#define PGC_STATUS_INTERVAL_MS 10000
-#define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
-#define PGC_WAL_WARN_REPEAT_MS 300000
-
-enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
-enum { CL_ALL = 0, CL_UPSERT = 1 };
+#include "pgc_int.h"
 
 static const cdc_metadata_def_t pgc_metadata[] = {
     {"database_name", "STRING", "Database of the row's table."},
@@ -80,76 +83,7 @@ static const cdc_metadata_def_t pgc_metadata[] = {
     {0},
 };
 
-typedef struct pgc_source {
-    cdc_source_t base;
-    cdc_type_t *physical; /* the declared columns: what the decoder produces */
-    cdc_type_t *produced; /* physical + metadata */
-    int md[8];
-    int nmd;
-    char *table_label; /* "schema.table" */
-    const cdc_config_t *cfg;
-    int startup;
-    int changelog;
-    char *ckpt_file; /* two-phase: <--state-dir>/<slot>.postgres-cdc.ckpt; NULL without one */
-} pgc_source_t;
-
-typedef struct pgc_col {
-    char *name;
-    uint32_t oid;
-    int32_t typmod;
-    bool key;
-} pgc_col_t;
-
-typedef struct pgc_reader {
-    cdc_reader_t base;
-    pgc_source_t *src;
-    bool idle; /* a split other than the first: nothing to read */
-    PGconn *meta;
-    PGconn *repl;
-    cdc_deser_t *deser;
-    cdc_config_t *fmt_cfg;
-
-    /* the table, for the synthetic snapshot messages */
-    uint32_t relid;
-    char ident;
-    pgc_col_t *cols;
-    int ncols;
-
-    bool snapshot;         /* the cursor is open (on the temporary slot's snapshot) */
-    bool awaiting_durable; /* snapshot read; the slot is made permanent at the next commit */
-    char *init_slot;       /* the slot created by this run */
-    bool streaming;
-    cdc_buf_t synth;
-
-    /* payload buffers the rows of the current batch may point into */
-    char **held;
-    int nheld, capheld;
-
-    const cdc_source_pos_t *sp; /* the format's: transactions, the last Commit's end */
-    uint64_t received_lsn;      /* end of the last XLogData */
-    uint64_t pending_lsn;       /* end of the last Commit whose rows were returned */
-    uint64_t confirmed_lsn;     /* reported as flushed */
-    int64_t last_status_ms;
-    uint64_t decode_errors;
-
-    /* the slot guard: heartbeats, the WAL the slot retains, a lost slot */
-    int64_t heartbeat_ms;       /* heartbeat.interval.ms; 0: off */
-    int64_t last_keepalive_ms;  /* a keepalive arrived, or one was requested */
-    int64_t last_action_ms;     /* heartbeat.action.query last ran */
-    int64_t last_slot_check_ms; /* pg_replication_slots last read */
-    int64_t last_wal_warn_ms;   /* the retained-WAL warning last logged; 0: not above */
-    int64_t retained_wal;       /* bytes from the server's WAL end to restart_lsn; -1: unknown */
-    bool action_failing;        /* the action query failed last time (warned once) */
-    bool check_failing;         /* reading the slot failed last time (warned once) */
-    char slot_labels[96];       /* slot="<slot.name>" for the gauges */
-
-    /* two-phase commit (with a state directory): the last decision, from the state file */
-    uint64_t checkpoint; /* its id (0: none) */
-    uint64_t ckpt_lsn;   /* stream from here: every transaction before it is committed */
-    bool ckpt_snapshot;  /* a snapshot was committed (the slot copy may still be due) */
-} pgc_reader_t;
-
-static const char *opt(const cdc_config_t *cfg, const char *key)
+const char *pgc_opt(const cdc_config_t *cfg, const char *key)
 {
     const char *v = cdc_config_str(cfg, key);
     return v ? v : "";
@@ -157,17 +91,17 @@ static const char *opt(const cdc_config_t *cfg, const char *key)
 
 /* ---- connections ------------------------------------------------------------------------ */
 
-static PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
+PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
 {
     const cdc_config_t *c = s->cfg;
     char port[16];
     snprintf(port, sizeof(port), "%lld", (long long)cdc_config_int(c, "port"));
     const char *keys[16], *vals[16];
     int n = 0;
-    keys[n] = "host", vals[n++] = opt(c, "hostname");
+    keys[n] = "host", vals[n++] = pgc_opt(c, "hostname");
     keys[n] = "port", vals[n++] = port;
-    keys[n] = "dbname", vals[n++] = opt(c, "database-name");
-    keys[n] = "user", vals[n++] = opt(c, "username");
+    keys[n] = "dbname", vals[n++] = pgc_opt(c, "database-name");
+    keys[n] = "user", vals[n++] = pgc_opt(c, "username");
     if (cdc_config_str(c, "password"))
         keys[n] = "password", vals[n++] = cdc_config_str(c, "password");
     keys[n] = "application_name", vals[n++] = "cdcflow";
@@ -184,7 +118,7 @@ static PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
     PGconn *conn = PQconnectdbParams(keys, vals, 0);
     if (!conn || PQstatus(conn) != CONNECTION_OK) {
         cdc_error_set(err, CDC_ERR_REMOTE, "could not connect to PostgreSQL at %s:%s%s",
-                      opt(c, "hostname"), port, replication ? " for replication" : "");
+                      pgc_opt(c, "hostname"), port, replication ? " for replication" : "");
         cdc_error_set_detail(*err, "%s", conn ? PQerrorMessage(conn) : "out of memory");
         if (replication)
             cdc_error_set_hint(*err, "the user needs the REPLICATION attribute and pg_hba.conf a "
@@ -196,7 +130,7 @@ static PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
 }
 
 /* Runs a statement that returns no rows (or whose rows are ignored). */
-static int exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t **err)
+int pgc_exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t **err)
 {
     PGresult *r = PQexec(conn, sql);
     ExecStatusType st = PQresultStatus(r);
@@ -210,8 +144,8 @@ static int exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t 
     return 0;
 }
 
-static PGresult *query(PGconn *conn, const char *sql, int nparams, const char *const *params,
-                       const char *what, cdc_error_t **err)
+PGresult *pgc_query(PGconn *conn, const char *sql, int nparams, const char *const *params,
+                    const char *what, cdc_error_t **err)
 {
     PGresult *r = PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK && PQresultStatus(r) != PGRES_COMMAND_OK) {
@@ -224,7 +158,7 @@ static PGresult *query(PGconn *conn, const char *sql, int nparams, const char *c
 }
 
 /* quoted "schema"."table" by libpq's escaping */
-static char *qualified(PGconn *conn, const char *schema, const char *table)
+char *pgc_qualified(PGconn *conn, const char *schema, const char *table)
 {
     char *a = PQescapeIdentifier(conn, schema, strlen(schema));
     char *b = PQescapeIdentifier(conn, table, strlen(table));
@@ -236,22 +170,22 @@ static char *qualified(PGconn *conn, const char *schema, const char *table)
 
 /* ---- the table, the publication and the slot -------------------------------------------- */
 
-static int load_table(pgc_reader_t *r, cdc_error_t **err)
+int pgc_load_table(pgc_reader_t *r, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
-    const char *schema = opt(s->cfg, "schema-name"), *table = opt(s->cfg, "table-name");
+    const char *schema = pgc_opt(s->cfg, "schema-name"), *table = pgc_opt(s->cfg, "table-name");
     const char *params[2] = {schema, table};
-    PGresult *res = query(r->meta,
-                          "SELECT c.oid, c.relreplident FROM pg_class c JOIN pg_namespace n ON "
-                          "n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2 AND "
-                          "c.relkind IN ('r', 'p')",
-                          2, params, "looking up the table", err);
+    PGresult *res = pgc_query(r->meta,
+                              "SELECT c.oid, c.relreplident FROM pg_class c JOIN pg_namespace n ON "
+                              "n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2 AND "
+                              "c.relkind IN ('r', 'p')",
+                              2, params, "looking up the table", err);
     if (!res)
         return -1;
     if (PQntuples(res) != 1) {
         PQclear(res);
         cdc_error_set(err, CDC_ERR_CATALOG, "table \"%s\" does not exist in database \"%s\"",
-                      s->table_label, opt(s->cfg, "database-name"));
+                      s->table_label, pgc_opt(s->cfg, "database-name"));
         cdc_error_set_hint(*err, "check 'schema-name' and 'table-name' (names are exact, "
                                  "case-sensitive)");
         return -1;
@@ -263,15 +197,15 @@ static int load_table(pgc_reader_t *r, cdc_error_t **err)
     snprintf(relid, sizeof(relid), "%u", r->relid);
     const char *p1[1] = {relid};
     /* the columns pgoutput sends, in its order, with the replica identity key flag */
-    res = query(r->meta,
-                "SELECT a.attname, a.atttypid, a.atttypmod, "
-                "coalesce(a.attnum = ANY (i.indkey), false) "
-                "FROM pg_attribute a LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND "
-                "(i.indisreplident OR (i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_index j "
-                "WHERE j.indrelid = a.attrelid AND j.indisreplident))) "
-                "WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped "
-                "AND a.attgenerated = '' ORDER BY a.attnum",
-                1, p1, "reading the table's columns", err);
+    res = pgc_query(r->meta,
+                    "SELECT a.attname, a.atttypid, a.atttypmod, "
+                    "coalesce(a.attnum = ANY (i.indkey), false) "
+                    "FROM pg_attribute a LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND "
+                    "(i.indisreplident OR (i.indisprimary AND NOT EXISTS (SELECT 1 FROM pg_index j "
+                    "WHERE j.indrelid = a.attrelid AND j.indisreplident))) "
+                    "WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped "
+                    "AND a.attgenerated = '' ORDER BY a.attnum",
+                    1, p1, "reading the table's columns", err);
     if (!res)
         return -1;
     r->ncols = PQntuples(res);
@@ -327,13 +261,13 @@ static int load_table(pgc_reader_t *r, cdc_error_t **err)
 static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
-    const char *pub = opt(s->cfg, "publication.name");
-    const char *params[3] = {pub, opt(s->cfg, "schema-name"), opt(s->cfg, "table-name")};
-    PGresult *res = query(r->meta,
-                          "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1), "
-                          "EXISTS (SELECT 1 FROM pg_publication_tables WHERE pubname = $1 AND "
-                          "schemaname = $2 AND tablename = $3)",
-                          3, params, "looking up the publication", err);
+    const char *pub = pgc_opt(s->cfg, "publication.name");
+    const char *params[3] = {pub, pgc_opt(s->cfg, "schema-name"), pgc_opt(s->cfg, "table-name")};
+    PGresult *res = pgc_query(r->meta,
+                              "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1), "
+                              "EXISTS (SELECT 1 FROM pg_publication_tables WHERE pubname = $1 AND "
+                              "schemaname = $2 AND tablename = $3)",
+                              3, params, "looking up the publication", err);
     if (!res)
         return -1;
     bool exists = PQgetvalue(res, 0, 0)[0] == 't';
@@ -342,7 +276,8 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
     if (covers)
         return 0;
     char *qpub = PQescapeIdentifier(r->meta, pub, strlen(pub));
-    char *qt = qualified(r->meta, opt(s->cfg, "schema-name"), opt(s->cfg, "table-name"));
+    char *qt =
+        pgc_qualified(r->meta, pgc_opt(s->cfg, "schema-name"), pgc_opt(s->cfg, "table-name"));
     int rc = 0;
     if (!cdc_config_bool(s->cfg, "publication.autocreate")) {
         cdc_error_set(err, CDC_ERR_CATALOG,
@@ -358,9 +293,9 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
     } else {
         char *sql = exists ? cdc_strdup_printf("ALTER PUBLICATION %s ADD TABLE %s", qpub, qt)
                            : cdc_strdup_printf("CREATE PUBLICATION %s FOR TABLE %s", qpub, qt);
-        rc = exec_ok(r->meta, sql,
-                     exists ? "adding the table to the publication" : "creating the publication",
-                     err);
+        rc = pgc_exec_ok(
+            r->meta, sql,
+            exists ? "adding the table to the publication" : "creating the publication", err);
         if (rc == 0)
             cdc_log(CDC_LOG_INFO, NULL, s->table_label, "%s publication \"%s\"",
                     exists ? "added the table to" : "created", pub);
@@ -374,10 +309,10 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
 static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_t **err)
 {
     const char *params[1] = {slot};
-    PGresult *res = query(r->meta,
-                          "SELECT plugin, database, active_pid FROM pg_replication_slots WHERE "
-                          "slot_name = $1",
-                          1, params, "looking up the replication slot", err);
+    PGresult *res = pgc_query(r->meta,
+                              "SELECT plugin, database, active_pid FROM pg_replication_slots WHERE "
+                              "slot_name = $1",
+                              1, params, "looking up the replication slot", err);
     if (!res)
         return -1;
     *exists = PQntuples(res) == 1;
@@ -388,7 +323,8 @@ static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_
                       PQgetvalue(res, 0, 0));
         cdc_error_set_hint(*err, "pick another 'slot.name', or drop that slot");
         rc = -1;
-    } else if (*exists && strcmp(PQgetvalue(res, 0, 1), opt(r->src->cfg, "database-name")) != 0) {
+    } else if (*exists &&
+               strcmp(PQgetvalue(res, 0, 1), pgc_opt(r->src->cfg, "database-name")) != 0) {
         cdc_error_set(err, CDC_ERR_CATALOG, "replication slot \"%s\" belongs to database \"%s\"",
                       slot, PQgetvalue(res, 0, 1));
         cdc_error_set_hint(*err, "slot names are per server: pick another 'slot.name'");
@@ -404,34 +340,12 @@ static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_
     return rc;
 }
 
-/* ---- synthetic pgoutput messages for snapshot rows ----------------------------------------- */
-
-static void put_u8(cdc_buf_t *b, uint8_t v)
-{
-    cdc_buf_putc(b, (char)v);
-}
-
-static void put_u16(cdc_buf_t *b, uint16_t v)
-{
-    put_u8(b, (uint8_t)(v >> 8));
-    put_u8(b, (uint8_t)v);
-}
-
-static void put_u32(cdc_buf_t *b, uint32_t v)
-{
-    put_u16(b, (uint16_t)(v >> 16));
-    put_u16(b, (uint16_t)v);
-}
-
-static void put_cstr(cdc_buf_t *b, const char *s)
-{
-    cdc_buf_append(b, s, strlen(s) + 1);
-}
+/* ---- decoding ------------------------------------------------------------------------------ */
 
 /* Decodes one message: from the stream (lsn: its WAL start), or made here (the snapshot's; its
    rows' position metadata are NULL). */
-static int feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
-                bool stream, cdc_error_t **err)
+int pgc_feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
+             bool stream, cdc_error_t **err)
 {
     uint64_t pos = stream ? (lsn ? lsn : 1) : 0;
     int rc = r->deser->ops->decode_at(r->deser, msg, len, pos, out);
@@ -448,114 +362,6 @@ static int feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, 
     return 0;
 }
 
-static int synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
-{
-    cdc_buf_t *b = &r->synth;
-    cdc_buf_clear(b);
-    put_u8(b, 'R');
-    put_u32(b, r->relid);
-    put_cstr(b, opt(r->src->cfg, "schema-name"));
-    put_cstr(b, opt(r->src->cfg, "table-name"));
-    put_u8(b, (uint8_t)r->ident);
-    put_u16(b, (uint16_t)r->ncols);
-    for (int i = 0; i < r->ncols; i++) {
-        put_u8(b, r->cols[i].key ? 1 : 0);
-        put_cstr(b, r->cols[i].name);
-        put_u32(b, r->cols[i].oid);
-        put_u32(b, (uint32_t)r->cols[i].typmod);
-    }
-    return feed(r, b->data, b->len, out, 0, false, err);
-}
-
-/* ---- snapshot ------------------------------------------------------------------------------ */
-
-static int start_snapshot(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **err)
-{
-    if (exec_ok(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-                "starting the snapshot transaction", err) < 0)
-        return -1;
-    int rc = 0;
-    if (snapshot_name) {
-        char *lit = PQescapeLiteral(r->meta, snapshot_name, strlen(snapshot_name));
-        char *sql = cdc_strdup_printf("SET TRANSACTION SNAPSHOT %s", lit);
-        PQfreemem(lit);
-        rc = exec_ok(r->meta, sql, "importing the slot's snapshot", err);
-        free(sql);
-        if (rc < 0)
-            return -1;
-    }
-    cdc_buf_t q = {0};
-    cdc_buf_puts(&q, "DECLARE cdcflow_snapshot NO SCROLL CURSOR FOR SELECT ");
-    for (int i = 0; i < r->ncols; i++) {
-        char *id = PQescapeIdentifier(r->meta, r->cols[i].name, strlen(r->cols[i].name));
-        cdc_buf_printf(&q, "%s%s", i ? ", " : "", id);
-        PQfreemem(id);
-    }
-    char *qt = qualified(r->meta, opt(r->src->cfg, "schema-name"), opt(r->src->cfg, "table-name"));
-    cdc_buf_printf(&q, " FROM ONLY %s", qt);
-    free(qt);
-    rc = exec_ok(r->meta, cdc_buf_cstr(&q), "opening the snapshot cursor", err);
-    cdc_buf_free(&q);
-    if (rc < 0)
-        return -1;
-    r->snapshot = true;
-    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot started (%s)",
-            snapshot_name ? snapshot_name
-                          : "current state; changes since the slot replay after it");
-    return 0;
-}
-
-/* Up to max rows of the snapshot; sets *done at its end. */
-static int poll_snapshot(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, bool *done,
-                         cdc_error_t **err)
-{
-    char sql[96];
-    snprintf(sql, sizeof(sql), "FETCH FORWARD %u FROM cdcflow_snapshot",
-             max < PGC_FETCH_ROWS ? max : PGC_FETCH_ROWS);
-    PGresult *res = PQexec(r->meta, sql);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        cdc_error_set(err, CDC_ERR_REMOTE, "reading the initial snapshot of \"%s\" failed",
-                      r->src->table_label);
-        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
-        PQclear(res);
-        return -1;
-    }
-    int n = PQntuples(res);
-    int rc = 0;
-    for (int i = 0; i < n && rc == 0; i++) {
-        cdc_buf_t *b = &r->synth;
-        cdc_buf_clear(b);
-        put_u8(b, 'I');
-        put_u32(b, r->relid);
-        put_u8(b, 'N');
-        put_u16(b, (uint16_t)r->ncols);
-        for (int c = 0; c < r->ncols; c++) {
-            if (PQgetisnull(res, i, c)) {
-                put_u8(b, 'n');
-            } else {
-                int len = PQgetlength(res, i, c);
-                put_u8(b, 't');
-                put_u32(b, (uint32_t)len);
-                cdc_buf_append(b, PQgetvalue(res, i, c), (size_t)len);
-            }
-        }
-        /* rows may point into the message: keep a copy until the batch is reset */
-        char *copy = cdc_arena_alloc(&out->arena, b->len);
-        memcpy(copy, b->data, b->len);
-        rc = feed(r, copy, b->len, out, 0, false, err);
-    }
-    PQclear(res);
-    if (rc < 0)
-        return -1;
-    if (n == 0) {
-        if (exec_ok(r->meta, "COMMIT", "ending the snapshot transaction", err) < 0)
-            return -1;
-        r->snapshot = false;
-        *done = true;
-    }
-    return 0;
-}
-
 /* ---- streaming ------------------------------------------------------------------------------ */
 
 static uint64_t get_u64(const uint8_t *p)
@@ -564,6 +370,11 @@ static uint64_t get_u64(const uint8_t *p)
     for (int i = 0; i < 8; i++)
         v = v << 8 | p[i];
     return v;
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
 static void set_u64(uint8_t *p, uint64_t v)
@@ -619,6 +430,12 @@ static int send_status(pgc_reader_t *r, bool force, cdc_error_t **err)
  * fails the job with an error that is final (retrying cannot bring the WAL back).
  */
 
+/* The slot the guard watches: the one streamed ("<slot>_init" during a chunked snapshot). */
+static const char *guard_slot(const pgc_reader_t *r)
+{
+    return r->stream_slot ? r->stream_slot : pgc_opt(r->src->cfg, "slot.name");
+}
+
 /* Whether a server error says the slot lost WAL it needed (PostgreSQL 13-15, 16+, or WAL
    removed under a slot not yet marked invalid). */
 static bool slot_lost_text(const char *msg)
@@ -631,7 +448,7 @@ static bool slot_lost_text(const char *msg)
 /* The final error of a lost slot; server_text (may be NULL) becomes the detail. */
 static int slot_lost_error(pgc_reader_t *r, const char *server_text, cdc_error_t **err)
 {
-    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *slot = guard_slot(r);
     cdc_error_set(err, CDC_ERR_REMOTE,
                   "replication slot \"%s\" lost WAL this job still needed: changes of \"%s\" "
                   "were missed",
@@ -671,17 +488,17 @@ static int slot_lost_error(pgc_reader_t *r, const char *server_text, cdc_error_t
    an error. */
 static int check_slot(pgc_reader_t *r, cdc_error_t **err)
 {
-    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *slot = guard_slot(r);
     const char *params[1] = {slot};
     r->last_slot_check_ms = cdc_mono_ms();
     PGresult *res =
-        query(r->meta,
-              PQserverVersion(r->meta) >= 130000
-                  ? "SELECT wal_status, pg_wal_lsn_diff(pg_current_wal_lsn(), "
-                    "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1"
-                  : "SELECT NULL::text, pg_wal_lsn_diff(pg_current_wal_lsn(), "
-                    "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1",
-              1, params, "reading the replication slot's WAL", err);
+        pgc_query(r->meta,
+                  PQserverVersion(r->meta) >= 130000
+                      ? "SELECT wal_status, pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                        "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1"
+                      : "SELECT NULL::text, pg_wal_lsn_diff(pg_current_wal_lsn(), "
+                        "restart_lsn)::bigint FROM pg_replication_slots WHERE slot_name = $1",
+                  1, params, "reading the replication slot's WAL", err);
     if (!res) {
         cdc_error_add_context(*err, "replication slot \"%s\"", slot);
         return -1;
@@ -778,25 +595,27 @@ static int slot_guard(pgc_reader_t *r, cdc_error_t **err)
     if (!r->check_failing)
         cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
                 "replication slot \"%s\": %s (retried every heartbeat; the stream goes on): %s",
-                opt(r->src->cfg, "slot.name"), e->message, e->detail ? e->detail : "");
+                guard_slot(r), e->message, e->detail ? e->detail : "");
     r->check_failing = true;
     r->retained_wal = -1;
     cdc_error_destroy(e);
     return 0;
 }
 
-static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
+int pgc_start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
 {
-    const char *pub = opt(r->src->cfg, "publication.name");
+    const char *pub = pgc_opt(r->src->cfg, "publication.name");
     char *qslot = PQescapeIdentifier(r->repl, slot, strlen(slot));
     /* publication_names takes a quoted identifier list inside a string literal */
     char *qpub = PQescapeIdentifier(r->repl, pub, strlen(pub));
     char *lit = PQescapeLiteral(r->repl, qpub, strlen(qpub));
     /* from the two-phase checkpoint's LSN when it is ahead of the slot (the server takes the
        later of it and the slot's confirmed position; transactions that ended before are skipped) */
-    char *sql = cdc_strdup_printf(
-        "START_REPLICATION SLOT %s LOGICAL %X/%X (proto_version '1', publication_names %s)", qslot,
-        (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn, lit);
+    /* during a chunked snapshot also the logical messages: the chunks' high watermarks */
+    char *sql = cdc_strdup_printf("START_REPLICATION SLOT %s LOGICAL %X/%X (proto_version '1', "
+                                  "publication_names %s%s)",
+                                  qslot, (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn, lit,
+                                  r->snap ? ", messages 'true'" : "");
     PQfreemem(qslot);
     PQfreemem(qpub);
     PQfreemem(lit);
@@ -815,6 +634,7 @@ static int start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     }
     PQclear(res);
     r->streaming = true;
+    r->stream_slot = slot;
     r->last_status_ms = cdc_mono_ms();
     r->last_keepalive_ms = r->last_status_ms;
     snprintf(r->slot_labels, sizeof(r->slot_labels), "slot=\"%s\"", slot);
@@ -840,7 +660,8 @@ static void hold(pgc_reader_t *r, char *buf)
     r->held[r->nheld++] = buf;
 }
 
-/* Handles one CopyData message; *commit set when it ended a transaction. */
+/* Handles one CopyData message: 0, 1 when it was a logical message during a chunked snapshot
+   (a chunk's watermark), -1 on an error. */
 static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_error_t **err)
 {
     const uint8_t *p = (const uint8_t *)buf;
@@ -871,10 +692,34 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
     size_t plen = (size_t)len - 25;
     if (start > r->received_lsn)
         r->received_lsn = start;
-    if (feed(r, payload, plen, out, start, true, err) < 0)
+    /* a logical message (flags u8, lsn u64, ...): its LSN is the one pg_logical_emit_message
+       returned (the end of its WAL record), a chunk's high watermark */
+    uint64_t msg_lsn = plen >= 10 && payload[0] == 'M' ? get_u64((const uint8_t *)payload + 2) : 0;
+    uint32_t from = out->n;
+    if (pgc_feed(r, payload, plen, out, start, true, err) < 0)
         return -1;
     if (r->sp->txn_end) /* a Commit: the server may release the WAL up to its end */
         r->pending_lsn = r->sp->pos;
+    if (r->snap && plen >= 21 && payload[0] == 'B') /* final LSN, commit time, xid */
+        r->txn_xid = get_u32((const uint8_t *)payload + 17);
+    if (r->snap && r->sp->txn_end) {
+        int i = r->nrecent++ % PGC_RECENT;
+        r->recent[i].xid = r->txn_xid;
+        r->recent[i].end = r->sp->pos;
+    }
+    if (r->snap) { /* where the stream stands; the snapshot sees its rows */
+        uint64_t at = r->sp->txn_end && r->sp->pos > msg_lsn ? r->sp->pos : msg_lsn;
+        if (at > r->cur.minor)
+            r->cur = (cdc_snap_pos_t){0, at};
+        cdc_snapshot_observe(r->snap, out, from, r->cur);
+        if (!r->streamed && out->n > from) {
+            r->streamed = true;
+            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "first streamed change after %lld ms",
+                    (long long)(cdc_mono_ms() - r->t_open));
+        }
+        if (msg_lsn)
+            return 1; /* a watermark: a chunk may be ready */
+    }
     return 0;
 }
 
@@ -886,8 +731,11 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
         int len = PQgetCopyData(r->repl, &buf, 1);
         if (len > 0) {
             hold(r, buf);
-            if (on_copy(r, buf, len, out, err) < 0)
+            int rc = on_copy(r, buf, len, out, err);
+            if (rc < 0)
                 return -1;
+            if (rc > 0)
+                break; /* emit the chunk before reading on */
             continue;
         }
         if (len == -1 || len == -2) {
@@ -932,8 +780,8 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
 
 /* CREATE_REPLICATION_SLOT on the replication connection; the exported snapshot's name into
    snapshot (when given). */
-static int create_slot(pgc_reader_t *r, const char *name, bool export, char *snapshot, size_t cap,
-                       cdc_error_t **err)
+int pgc_create_slot(pgc_reader_t *r, const char *name, bool export, char *snapshot, size_t cap,
+                    cdc_error_t **err)
 {
     char *qname = PQescapeIdentifier(r->repl, name, strlen(name));
     char *sql = cdc_strdup_printf("CREATE_REPLICATION_SLOT %s LOGICAL pgoutput %s", qname,
@@ -959,23 +807,24 @@ static int create_slot(pgc_reader_t *r, const char *name, bool export, char *sna
 
 static int make_permanent(pgc_reader_t *r, cdc_error_t **err);
 
-static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
+static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
 {
-    (void)out;
     pgc_source_t *s = r->src;
-    const char *slot = opt(s->cfg, "slot.name");
+    const char *slot = pgc_opt(s->cfg, "slot.name");
     bool exists = false;
     if (find_slot(r, slot, &exists, err) < 0)
         return -1;
     if (exists) {
+        pgc_snapshot_none(r);
         cdc_log(CDC_LOG_INFO, NULL, s->table_label,
                 "replication slot \"%s\" exists: resuming from its confirmed position", slot);
-        return start_streaming(r, slot, err);
+        return pgc_start_streaming(r, slot, err);
     }
     if (s->startup != MODE_INITIAL) {
-        if (create_slot(r, slot, false, NULL, 0, err) < 0)
+        pgc_snapshot_none(r);
+        if (pgc_create_slot(r, slot, false, NULL, 0, err) < 0)
             return -1;
-        return start_streaming(r, slot, err);
+        return pgc_start_streaming(r, slot, err);
     }
     /* the snapshot's slot: permanent, renamed (copied) to slot.name only once the snapshot is
        durable downstream, so slot.name existing means "snapshot done" */
@@ -984,12 +833,19 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err
     if (find_slot(r, r->init_slot, &init_exists, err) < 0)
         return -1;
     if (init_exists && r->ckpt_snapshot) {
-        /* two-phase: an earlier run committed its snapshot and stopped before the slot copy */
+        /* an earlier run committed its snapshot and stopped before the slot copy */
+        pgc_snapshot_none(r);
         cdc_log(CDC_LOG_INFO, NULL, s->table_label,
                 "the snapshot of the earlier run is committed (checkpoint %llu): finishing it",
                 (unsigned long long)r->checkpoint);
         return make_permanent(r, err);
     }
+    if (pgc_resolve_key(r, err) < 0)
+        return -1;
+    /* a key (and PostgreSQL 14+ for the messages): chunks while the stream runs */
+    if (s->nkey > 0 && PQserverVersion(r->meta) >= 140000)
+        return pgc_chunks_start(r, init_exists, err);
+    pgc_snapshot_none(r);
     if (init_exists) {
         /* an earlier run stopped during its snapshot: read the table again now; the changes
            from the slot's start replayed after it correct whatever that run had written */
@@ -997,22 +853,27 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err
                 "replication slot \"%s\" exists: an earlier snapshot did not finish; taking it "
                 "again",
                 r->init_slot);
-        return start_snapshot(r, NULL, err);
+        return pgc_keyless_start(r, NULL, err);
     }
     char sname[128];
-    if (create_slot(r, r->init_slot, true, sname, sizeof(sname), err) < 0)
+    if (pgc_create_slot(r, r->init_slot, true, sname, sizeof(sname), err) < 0)
         return -1;
-    return start_snapshot(r, sname, err);
+    return pgc_keyless_start(r, sname, err);
 }
 
-/* The snapshot is durable downstream: copy the temporary slot (still at the snapshot's
-   consistent point) to the permanent one and stream from that. */
+/* The snapshot is durable downstream: copy the temporary slot (at the snapshot's consistent
+   point, or where its stream was confirmed) to the permanent one and stream from that. */
 static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
 {
-    const char *slot = opt(r->src->cfg, "slot.name");
+    const char *slot = pgc_opt(r->src->cfg, "slot.name");
+    if (r->streaming && r->pending_lsn > r->confirmed_lsn) {
+        r->confirmed_lsn = r->pending_lsn;
+        if (send_status(r, true, err) < 0)
+            return -1;
+    }
     const char *params[2] = {r->init_slot, slot};
-    PGresult *res = query(r->meta, "SELECT pg_copy_logical_replication_slot($1, $2, false)", 2,
-                          params, "making the replication slot permanent", err);
+    PGresult *res = pgc_query(r->meta, "SELECT pg_copy_logical_replication_slot($1, $2, false)", 2,
+                              params, "making the replication slot permanent", err);
     if (!res)
         return -1;
     PQclear(res);
@@ -1020,36 +881,68 @@ static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
             "initial snapshot durable: replication slot \"%s\" made permanent", slot);
     /* the old session held the snapshot's slot; drop it from a new one */
     PQfinish(r->repl);
+    r->streaming = false;
+    r->stream_slot = NULL;
     r->repl = pgc_connect(r->src, true, err);
     if (!r->repl)
         return -1;
     const char *p1[1] = {r->init_slot};
-    res = query(r->meta, "SELECT pg_drop_replication_slot($1)", 1, p1,
-                "dropping the snapshot's replication slot", err);
+    res = pgc_query(r->meta, "SELECT pg_drop_replication_slot($1)", 1, p1,
+                    "dropping the snapshot's replication slot", err);
     if (!res)
         return -1;
     PQclear(res);
     r->awaiting_durable = false;
-    return start_streaming(r, slot, err);
+    r->snap = NULL;
+    /* (the copy may lag the status just sent: what was committed is not streamed again) */
+    if (r->confirmed_lsn > r->ckpt_lsn)
+        r->ckpt_lsn = r->confirmed_lsn;
+    return pgc_start_streaming(r, slot, err);
+}
+
+/* The decoder of this reader (snapshot rows of a worker are decoded as split 0's). */
+int pgc_make_deser(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
+    cdc_kv_t fo = {0};
+    cdc_kv_set(&fo, "table-name", s->table_label);
+    r->fmt_cfg = cdc_config_new(fmt->options, "format \"pgoutput\"", &fo, err);
+    cdc_kv_free(&fo);
+    if (!r->fmt_cfg)
+        return -1;
+    const char *keys[sizeof(s->md) / sizeof(s->md[0])];
+    for (int i = 0; i < s->nmd; i++)
+        keys[i] = pgc_metadata[s->md[i]].key;
+    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
+                             .row_type = s->physical,
+                             .metadata = keys,
+                             .nmetadata = s->nmd,
+                             .table = s->table_label,
+                             .database = pgc_opt(s->cfg, "database-name")};
+    if (fmt->deser_new(&fctx, &r->deser, err) < 0)
+        return -1;
+    r->sp = r->deser->ops->source_pos(r->deser);
+    return 0;
 }
 
 static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    if (r->idle)
-        return CDC_POLL_END;
+    if (r->worker)
+        return pgc_worker_poll(r, out, err);
     release_held(r);
     if (r->awaiting_durable)
         return CDC_POLL_FLUSH;
     if (!r->snapshot && !r->streaming) {
-        if (pgc_open_streams(r, out, err) < 0)
+        if (pgc_open_streams(r, err) < 0)
             return CDC_POLL_ERROR;
-        if (r->snapshot && synth_relation(r, out, err) < 0)
+        if ((r->snapshot || r->snap) && pgc_synth_relation(r, out, err) < 0)
             return CDC_POLL_ERROR;
     }
     if (r->snapshot) {
         bool done = false;
-        if (poll_snapshot(r, out, max, &done, err) < 0)
+        if (pgc_keyless_poll(r, out, &done, err) < 0)
             return CDC_POLL_ERROR;
         if (done) {
             cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot read");
@@ -1058,19 +951,38 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
         }
         return CDC_POLL_OK;
     }
+    if (r->snap) {
+        int rc = pgc_chunks_poll(r, out, max, err);
+        if (rc != PGC_STREAM)
+            return rc;
+    }
     if (poll_stream(r, out, max, err) < 0)
         return CDC_POLL_ERROR;
     return CDC_POLL_OK;
 }
 
+static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
+                           cdc_error_t **err);
+
 static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    if (r->idle)
+    if (r->worker)
         return 0;
-    if (r->awaiting_durable)
+    uint64_t lsn = r->pending_lsn > r->ckpt_lsn ? r->pending_lsn : r->ckpt_lsn;
+    if (r->awaiting_durable) {
+        if (r->src->ckpt_file && r->streaming &&
+            save_checkpoint(r, r->checkpoint, lsn, true, err) < 0)
+            return -1;
         return make_permanent(r, err);
-    if (!r->streaming || r->pending_lsn <= r->confirmed_lsn)
+    }
+    if (!r->streaming)
+        return 0;
+    /* with a state directory: the position and the snapshot's ranges left, for a restart */
+    if (r->src->ckpt_file && (r->snap || r->pending_lsn > r->confirmed_lsn) &&
+        save_checkpoint(r, r->checkpoint, lsn, false, err) < 0)
+        return -1;
+    if (r->pending_lsn <= r->confirmed_lsn)
         return 0;
     r->confirmed_lsn = r->pending_lsn;
     return send_status(r, true, err);
@@ -1090,10 +1002,15 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
 static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
                            cdc_error_t **err)
 {
-    char line[96];
-    int n = snprintf(line, sizeof(line), "%llu\t%X/%X\t%s\n", (unsigned long long)checkpoint,
-                     (unsigned)(lsn >> 32), (unsigned)lsn, snapshot ? "snapshot" : "stream");
-    if (cdc_file_write_atomic(r->src->ckpt_file, line, (size_t)n, err) < 0) {
+    cdc_buf_t *b = &r->sqlbuf;
+    cdc_buf_clear(b);
+    cdc_buf_printf(b, "%llu\t%X/%X\t%s\n", (unsigned long long)checkpoint, (unsigned)(lsn >> 32),
+                   (unsigned)lsn, snapshot ? "snapshot" : "stream");
+    if (r->snap) { /* a chunked snapshot runs: its table and the ranges not emitted yet */
+        cdc_buf_printf(b, "snapshot\tv2\ntable\t%s\n", r->src->table_label);
+        cdc_snapshot_save(r->snap, b);
+    }
+    if (cdc_file_write_atomic(r->src->ckpt_file, b->data, b->len, err) < 0) {
         cdc_error_add_context(*err, "postgres-cdc \"%s\": saving the checkpoint",
                               r->src->table_label);
         return -1;
@@ -1125,10 +1042,16 @@ static int load_checkpoint(pgc_reader_t *r, cdc_error_t **err)
         cdc_buf_free(&b);
         return -1;
     }
-    cdc_buf_free(&b);
     r->checkpoint = id;
     r->ckpt_lsn = (uint64_t)hi << 32 | lo;
-    r->ckpt_snapshot = true; /* "stream" follows a committed snapshot, or a slot without one */
+    /* "stream" follows a committed snapshot, or a slot without one, unless a chunked snapshot
+       had ranges left ("snapshot\tv2", then its ranges: the restart resumes it) */
+    const char *rest = strchr(cdc_buf_cstr(&b), '\n');
+    bool v2 = rest && strncmp(rest + 1, "snapshot\tv2\n", 12) == 0;
+    r->ckpt_snapshot = !(v2 && strstr(rest, "\nrange\t"));
+    if (v2 && !r->ckpt_snapshot)
+        cdc_buf_puts(&r->ckpt_state, rest + 1);
+    cdc_buf_free(&b);
     return 0;
 }
 
@@ -1136,7 +1059,10 @@ static int pgc_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_er
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
     if (r->awaiting_durable) {
-        if (save_checkpoint(r, checkpoint, 0, true, err) < 0)
+        uint64_t at = !r->streaming                  ? 0
+                      : r->pending_lsn > r->ckpt_lsn ? r->pending_lsn
+                                                     : r->ckpt_lsn;
+        if (save_checkpoint(r, checkpoint, at, true, err) < 0)
             return -1;
         return make_permanent(r, err);
     }
@@ -1158,17 +1084,18 @@ static uint64_t pgc_last_checkpoint(cdc_reader_t *base)
     return ((pgc_reader_t *)base)->checkpoint;
 }
 
-/* Outside the snapshot and outside a transaction. */
+/* Outside the keyless snapshot, a transaction and a chunk's rows. */
 static bool pgc_at_boundary(cdc_reader_t *base)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    return !r->snapshot && !r->sp->in_txn;
+    return !r->worker && !r->snapshot && !r->sp->in_txn &&
+           !(r->snap && cdc_snapshot_mid_read(r->snap));
 }
 
 static void pgc_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
-    if (r->idle)
+    if (r->worker)
         return;
     emit(ctx, "cdcflow_source_lsn", "kind=\"received\"", (double)r->received_lsn);
     emit(ctx, "cdcflow_source_lsn", "kind=\"confirmed\"", (double)r->confirmed_lsn);
@@ -1183,7 +1110,9 @@ static void pgc_close(cdc_reader_t *base)
     pgc_reader_t *r = (pgc_reader_t *)base;
     if (r->snapshot)
         PQclear(PQexec(r->meta, "ROLLBACK"));
-    if (r->snapshot || r->awaiting_durable)
+    if (!r->worker) /* split 0 ends: so do the splits reading chunks */
+        cdc_snapshot_stop(r->src->snap);
+    if (r->snapshot || r->awaiting_durable || r->snap)
         cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
                 "stopped before the initial snapshot was durable: the next run takes it again "
                 "and replays the changes since from slot \"%s\"",
@@ -1203,6 +1132,10 @@ static void pgc_close(cdc_reader_t *base)
     free(r->cols);
     free(r->init_slot);
     cdc_buf_free(&r->synth);
+    for (int i = 0; i < 16; i++)
+        cdc_buf_free(&r->keytext[i]);
+    cdc_buf_free(&r->sqlbuf);
+    cdc_buf_free(&r->ckpt_state);
     free(r);
 }
 
@@ -1227,43 +1160,25 @@ static const cdc_reader_ops_t pgc_reader_ops_2pc = {
 static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
                            cdc_error_t **err)
 {
-    (void)nsplits;
     pgc_source_t *s = (pgc_source_t *)base;
     pgc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
     r->base.ops = split == 0 && s->ckpt_file ? &pgc_reader_ops_2pc : &pgc_reader_ops;
     r->src = s;
     r->heartbeat_ms = cdc_config_duration_ms(s->cfg, "heartbeat.interval.ms");
     r->retained_wal = -1;
+    r->nsplits = nsplits;
+    r->t_open = cdc_mono_ms();
     *out = &r->base;
     if (split > 0) {
-        r->idle = true; /* a replication slot has one reader */
+        r->worker = true; /* a replication slot has one reader: the others read chunks */
         return 0;
     }
-    if (s->ckpt_file && load_checkpoint(r, err) < 0)
-        return -1;
-    const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
-    cdc_kv_t fo = {0};
-    cdc_kv_set(&fo, "table-name", s->table_label);
-    r->fmt_cfg = cdc_config_new(fmt->options, "format \"pgoutput\"", &fo, err);
-    cdc_kv_free(&fo);
-    if (!r->fmt_cfg)
-        return -1;
-    const char *keys[sizeof(s->md) / sizeof(s->md[0])];
-    for (int i = 0; i < s->nmd; i++)
-        keys[i] = pgc_metadata[s->md[i]].key;
-    cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
-                             .row_type = s->physical,
-                             .metadata = keys,
-                             .nmetadata = s->nmd,
-                             .table = s->table_label,
-                             .database = opt(s->cfg, "database-name")};
-    if (fmt->deser_new(&fctx, &r->deser, err) < 0)
-        return -1;
-    r->sp = r->deser->ops->source_pos(r->deser);
+    if ((s->ckpt_file && load_checkpoint(r, err) < 0) || pgc_make_deser(r, err) < 0)
+        return -1; /* (the runtime closes the reader, which stops the other splits) */
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)
         return -1;
-    if (load_table(r, err) < 0 || ensure_publication(r, err) < 0)
+    if (pgc_load_table(r, err) < 0 || ensure_publication(r, err) < 0)
         return -1;
     r->repl = pgc_connect(s, true, err);
     if (!r->repl)
@@ -1281,7 +1196,8 @@ static void pgc_describe(cdc_source_t *base, cdc_buf_t *out)
 {
     pgc_source_t *s = (pgc_source_t *)base;
     cdc_buf_printf(out, "postgres-cdc(table=%s, slot=%s, publication=%s, startup=%s, changelog=%s)",
-                   s->table_label, opt(s->cfg, "slot.name"), opt(s->cfg, "publication.name"),
+                   s->table_label, pgc_opt(s->cfg, "slot.name"),
+                   pgc_opt(s->cfg, "publication.name"),
                    s->startup == MODE_INITIAL ? "initial" : "latest-offset",
                    s->changelog == CL_UPSERT ? "upsert" : "all");
 }
@@ -1295,6 +1211,7 @@ static void pgc_destroy(cdc_source_t *base)
     cdc_type_destroy(s->physical);
     free(s->table_label);
     free(s->ckpt_file);
+    cdc_snapshot_destroy(s->snap);
     free(s);
 }
 
@@ -1395,6 +1312,24 @@ static const cdc_option_def_t pgc_options[] = {
      .enum_values = startup_modes,
      .description = "initial: snapshot the table, then stream from the slot's consistent point; "
                     "latest-offset: stream changes from now on. An existing slot always resumes."},
+    {.key = "scan.incremental.snapshot.chunk.size",
+     .type = CDC_OPT_INT,
+     .default_value = "8096",
+     .min = 1,
+     .max = 10000000,
+     .description = "Rows per chunk of the snapshot: one SELECT each, held in memory until the "
+                    "stream passes its high watermark."},
+    {.key = "scan.incremental.snapshot.chunk.key-column",
+     .type = CDC_OPT_STRING,
+     .description = "Column the snapshot's chunks are cut by (a declared column, unique and NOT "
+                    "NULL). Default: the declared PRIMARY KEY, else the table's primary key. A "
+                    "table without either is read in one transaction, in ctid ranges."},
+    {.key = "scan.parallelism",
+     .type = CDC_OPT_INT,
+     .min = 1,
+     .max = 256,
+     .description = "Splits of the source: the first reads the slot and emits, the others read "
+                    "snapshot chunks in parallel. Unset means the run's parallelism."},
     {.key = "changelog-mode",
      .type = CDC_OPT_ENUM,
      .default_value = "all",
@@ -1438,11 +1373,12 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
     s->physical = cdc_type_copy(ctx->schema);
     s->produced = cdc_type_copy(ctx->schema);
     s->base.produced = s->produced;
-    s->table_label = cdc_strdup_printf("%s.%s", opt(cfg, "schema-name"), opt(cfg, "table-name"));
+    s->table_label =
+        cdc_strdup_printf("%s.%s", pgc_opt(cfg, "schema-name"), pgc_opt(cfg, "table-name"));
     s->startup = cdc_config_enum(cfg, "scan.startup.mode");
     if (cdc_state_dir())
-        s->ckpt_file =
-            cdc_strdup_printf("%s/%s.postgres-cdc.ckpt", cdc_state_dir(), opt(cfg, "slot.name"));
+        s->ckpt_file = cdc_strdup_printf("%s/%s.postgres-cdc.ckpt", cdc_state_dir(),
+                                         pgc_opt(cfg, "slot.name"));
     s->changelog = cdc_config_enum(cfg, "changelog-mode");
     if (s->changelog == CL_UPSERT && ctx->npk == 0) {
         pgc_destroy(&s->base);
@@ -1451,6 +1387,24 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
         cdc_error_set_hint(*err, "declare the table's key: PRIMARY KEY (id) NOT ENFORCED");
         return -1;
     }
+    s->chunk_size = (uint32_t)cdc_config_int(cfg, "scan.incremental.snapshot.chunk.size");
+    const char *chunk_col = cdc_config_str(cfg, "scan.incremental.snapshot.chunk.key-column");
+    if (chunk_col && *chunk_col) {
+        int i = cdc_type_field_index(s->physical, chunk_col);
+        if (i < 0) {
+            pgc_destroy(&s->base);
+            return cdc_error_set(err, CDC_ERR_OPTION,
+                                 "postgres-cdc: 'scan.incremental.snapshot.chunk.key-column' = "
+                                 "'%s' is not a column of table \"%s\"",
+                                 chunk_col, ctx->name);
+        }
+        s->key[s->nkey++] = i;
+    } else {
+        for (int i = 0; i < ctx->npk && i < (int)(sizeof(s->key) / sizeof(s->key[0])); i++)
+            s->key[s->nkey++] = ctx->pk[i];
+    }
+    s->snap = cdc_snapshot_new(s->physical, s->key, s->nkey, s->chunk_size);
+    cdc_snapshot_add_table(s->snap, s->table_label); /* as the stream's rows name it */
     *out = &s->base;
     return 0;
 }

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdc_log.h"
 #include "cdc_util.h"
 
 /* ---- key sets (tombstones) ------------------------------------------------------------------- */
@@ -155,6 +156,8 @@ struct cdc_snapshot_s {
     int ntouched_sets;
     size_t touched_keys; /* in all sets; past TOUCHED_MAX the sets are dropped */
     bool touched_off;
+    cdc_snap_check_fn check; /* the connector's check of a filled read, or NULL */
+    void *check_ctx;
     const char *last_origin; /* the table of the last row seen (origins are stable) */
     int last_table;
     cdc_snap_stats_t stats;
@@ -243,6 +246,12 @@ static void read_destroy(cdc_snapshot_t *s, read_int_t *r)
     cdc_batch_free(&r->pub.rows);
     keyset_free(&r->tomb);
     free(r);
+}
+
+void cdc_snapshot_set_check(cdc_snapshot_t *s, cdc_snap_check_fn fn, void *ctx)
+{
+    s->check = fn;
+    s->check_ctx = ctx;
 }
 
 void cdc_snapshot_set_key(cdc_snapshot_t *s, const int *key, int nkey)
@@ -662,9 +671,11 @@ uint32_t cdc_snapshot_emit(cdc_snapshot_t *s, cdc_batch_t *out, uint32_t max, cd
         pthread_mutex_unlock(&s->mu);
         if ((state != R_FILLED && state != R_EMITTING) || cdc_snap_pos_cmp(pos, r->pub.hw) < 0)
             continue;
-        if (state == R_FILLED && r->pub.exact && cdc_snap_pos_cmp(r->obs_pos, r->pub.hw) > 0) {
-            /* the stream had passed the SELECT's snapshot before the registration was seen:
-               a change it carried may be missing from the rows, so the chunk is read again */
+        if (state == R_FILLED && ((r->pub.exact && cdc_snap_pos_cmp(r->obs_pos, r->pub.hw) > 0) ||
+                                  (s->check && !s->check(s->check_ctx, &r->pub, r->obs_pos)))) {
+            /* the stream had passed the SELECT's snapshot before the registration was seen
+               (or the connector's check says a change it carried is not in the SELECT's
+               snapshot): a change may be missing from the rows, so the chunk is read again */
             pthread_mutex_lock(&s->mu);
             unlink_read(s, r, true);
             r->state = R_DONE;
@@ -788,6 +799,18 @@ static void put_escaped(cdc_buf_t *out, const char *t)
             cdc_buf_putc(out, *t);
         }
     }
+}
+
+void cdc_snapshot_log_end(cdc_snapshot_t *s, const char *label, int64_t start_ms)
+{
+    cdc_snap_stats_t st = cdc_snapshot_stats(s);
+    double secs = (double)(cdc_mono_ms() - start_ms) / 1000.0;
+    cdc_log(CDC_LOG_INFO, NULL, label,
+            "snapshot done: %llu rows in %llu chunks in %.1f s (%.0f rows/s); %llu rows left to "
+            "the stream's newer changes, %llu chunks read again",
+            (unsigned long long)st.rows, (unsigned long long)st.chunks, secs,
+            secs > 0 ? (double)st.rows / secs : 0.0, (unsigned long long)st.reconciled,
+            (unsigned long long)st.rereads);
 }
 
 /* "-" unbounded, else '(' (excluded) or '[' (included) and the texts joined by ',' */

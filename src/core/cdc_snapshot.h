@@ -123,6 +123,16 @@ void cdc_snapshot_plan(cdc_snapshot_t *s, cdc_snap_read_t *read, int64_t min, in
                        double rows);
 
 /**
+ * A connector's check of a filled read before its rows are emitted (coordinator): false reads
+ * it again. `obs` is where the stream stood when the coordinator first saw the read: a
+ * change the stream carried before it is in no tombstone, so the SELECT must have seen it
+ * (PostgreSQL: a commit is decoded a moment before it is visible to new snapshots).
+ */
+typedef bool (*cdc_snap_check_fn)(void *ctx, const cdc_snap_read_t *read, cdc_snap_pos_t obs);
+/** Sets the check (ctx borrowed; NULL: none). Before cdc_snapshot_start. */
+void cdc_snapshot_set_check(cdc_snapshot_t *s, cdc_snap_check_fn fn, void *ctx);
+
+/**
  * Coordinator: the stream is at `pos` (after the event whose rows are
  * batch->rows[from..n), which it then emits). Registrations made meanwhile
  * are seen; the keys of those rows go into the tombstones of the reads of
@@ -157,6 +167,13 @@ typedef struct cdc_snap_stats_s {
     uint64_t rows, chunks, rereads, reconciled;
 } cdc_snap_stats_t;
 cdc_snap_stats_t cdc_snapshot_stats(cdc_snapshot_t *s);
+
+/**
+ * Logs (INFO, under `label`) the snapshot's end with its figures: rows, chunks, the time since
+ * start_ms (cdc_mono_ms) and the rate, rows left to the stream's newer changes, chunks read
+ * again.
+ */
+void cdc_snapshot_log_end(cdc_snapshot_t *s, const char *label, int64_t start_ms);
 
 /**
  * Appends the state — the ranges not yet emitted, one per line

@@ -2,7 +2,8 @@
  * tests/unit/snapshot.c — the chunked snapshot's engine (src/core/cdc_snapshot.c) on its own,
  * with a simulated stream: a chunk's rows wait for the high watermark, keys the stream touched
  * after the registration are left out (reconciliation), a read cut at chunk-size rows queues
- * the rest, a read whose exact snapshot position the stream had passed is read again, an
+ * the rest, a read whose exact snapshot position the stream had passed is read again (and one
+ * the connector's check refuses), an
  * integer range planned in parts, the state saved and loaded (escapes included), and readers
  * on other threads handing chunks to the coordinator. The databases run it in
  * tests/integration/mysql_cdc_snapshot.sh and postgres_cdc_snapshot.sh.
@@ -187,6 +188,50 @@ Test(snapshot, a_read_whose_exact_position_the_stream_had_passed_is_read_again)
     cdc_snapshot_filled(s, rd, NULL);
     cdc_snapshot_observe(s, &stream, 0, P(210));
     cr_assert_eq(cdc_snapshot_emit(s, &out, 10, P(210)), 1);
+    cr_assert(cdc_snapshot_finished(s));
+    cdc_batch_free(&stream);
+    cdc_batch_free(&out);
+    cdc_snapshot_destroy(s);
+}
+
+/* fails once per read, after recording where the read was seen */
+static bool check_once(void *ctx, const cdc_snap_read_t *read, cdc_snap_pos_t obs)
+{
+    int *calls = ctx;
+    (*calls)++;
+    cr_assert_eq(obs.minor, *calls == 1 ? 300 : 310, "where the stream stood when it was seen");
+    return read->conn_data != NULL; /* the first fill carries no connector data */
+}
+
+Test(snapshot, a_read_the_connectors_check_refuses_is_read_again)
+{
+    cdc_snapshot_t *s = cdc_snapshot_new(schema, key, 1, 10);
+    int calls = 0;
+    cdc_snapshot_set_check(s, check_once, &calls);
+    cdc_snapshot_add_table(s, "db.t");
+    cdc_snapshot_start(s);
+    cdc_batch_t stream, out;
+    cdc_batch_init(&stream);
+    cdc_batch_init(&out);
+    cdc_snapshot_observe(s, &stream, 0, P(300));
+    cdc_snap_read_t *rd = cdc_snapshot_take(s, false, 1);
+    cdc_snapshot_observe(s, &stream, 0, P(300)); /* seen at 300 */
+    add_row(&rd->rows, CDC_INSERT, "db.t", 1, "a");
+    rd->hw = P(310);
+    rd->conn_data = NULL;
+    cdc_snapshot_filled(s, rd, NULL);
+    cr_assert_eq(cdc_snapshot_emit(s, &out, 10, P(310)), 0, "refused: nothing emitted");
+    cr_assert_eq(cdc_snapshot_stats(s).rereads, 1);
+    cr_assert_eq(calls, 1);
+    rd = cdc_snapshot_take(s, false, 1);
+    cr_assert_not_null(rd, "the range is queued again");
+    cdc_snapshot_observe(s, &stream, 0, P(300));
+    add_row(&rd->rows, CDC_INSERT, "db.t", 1, "a");
+    rd->hw = P(320);
+    rd->conn_data = cdc_xstrdup("visible"); /* (the read's from now on: the engine frees it) */
+    cdc_snapshot_filled(s, rd, NULL);
+    cr_assert_eq(cdc_snapshot_emit(s, &out, 10, P(320)), 1);
+    cr_assert_eq(calls, 2);
     cr_assert(cdc_snapshot_finished(s));
     cdc_batch_free(&stream);
     cdc_batch_free(&out);

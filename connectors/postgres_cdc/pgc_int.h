@@ -1,0 +1,171 @@
+/*
+ * pgc_int.h — private to the postgres-cdc connector: its source and reader
+ * types and the functions its two files share (postgres_cdc.c: connections,
+ * the table, the stream, the reader; postgres_cdc_snapshot.c: the initial
+ * snapshot, chunked by key or, for a keyless table, by ctid ranges).
+ */
+#ifndef PGC_INT_H
+#define PGC_INT_H
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cdc_plugin.h"
+
+#define PGC_PINNED                                                                                 \
+    "-c DateStyle=ISO -c TimeZone=UTC -c extra_float_digits=3 -c IntervalStyle=postgres "          \
+    "-c client_encoding=UTF8"
+#define PGC_STATUS_INTERVAL_MS 10000
+#define PGC_STREAM 100              /* poll_chunks: nothing to emit now, read the stream */
+#define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
+#define PGC_WAL_WARN_REPEAT_MS 300000
+#define PGC_RECENT 64 /* streamed transactions a chunk's snapshot is checked against */
+
+enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
+enum { CL_ALL = 0, CL_UPSERT = 1 };
+
+typedef struct pgc_source {
+    cdc_source_t base;
+    cdc_type_t *physical; /* the declared columns: what the decoder produces */
+    cdc_type_t *produced; /* physical + metadata */
+    int md[8];
+    int nmd;
+    char *table_label; /* "schema.table" */
+    const cdc_config_t *cfg;
+    int startup;
+    int changelog;
+    char *ckpt_file;      /* two-phase: <--state-dir>/<slot>.postgres-cdc.ckpt; NULL without one */
+    uint32_t chunk_size;  /* scan.incremental.snapshot.chunk.size */
+    int key[16], nkey;    /* the chunk key: indexes into physical (0: resolved at open) */
+    cdc_snapshot_t *snap; /* the chunked snapshot, shared by the splits; split 0 starts it */
+} pgc_source_t;
+
+typedef struct pgc_col {
+    char *name;
+    uint32_t oid;
+    int32_t typmod;
+    bool key;
+} pgc_col_t;
+
+typedef struct pgc_reader {
+    cdc_reader_t base;
+    pgc_source_t *src;
+    bool worker; /* a split other than the first: reads snapshot chunks, if any */
+    int nsplits;
+    PGconn *meta;
+    PGconn *repl;
+    cdc_deser_t *deser;
+    cdc_config_t *fmt_cfg;
+
+    /* the table, for the synthetic snapshot messages */
+    uint32_t relid;
+    char ident;
+    pgc_col_t *cols;
+    int ncols;
+
+    bool snapshot;      /* keyless: the whole-table transaction (exported snapshot) is open */
+    uint64_t ctid_next; /* keyless: the next page to read, pages in all, per query */
+    uint64_t ctid_pages, ctid_step;
+    bool awaiting_durable; /* snapshot read; the slot is made permanent at the next commit */
+    char *init_slot;       /* the slot created by this run */
+    bool streaming;
+    cdc_buf_t synth;
+
+    /* the chunked snapshot (split 0: the stream emits the chunks; others read them) */
+    cdc_snapshot_t *snap;  /* the source's while a keyed snapshot runs (split 0) */
+    cdc_snap_pos_t cur;    /* split 0: max(last Commit's end, last logical message's LSN) */
+    int64_t t_open;        /* when the reader opened (ms) */
+    bool streamed;         /* a streamed change was emitted during the snapshot */
+    cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
+    cdc_buf_t sqlbuf;
+    /* split 0: the last transactions streamed (xid of its Begin, end LSN of its Commit), for
+       the check that a chunk's snapshot saw those streamed before the read was seen */
+    struct {
+        uint32_t xid;
+        uint64_t end;
+    } recent[PGC_RECENT];
+    int nrecent; /* written so far (the ring's next slot is nrecent % PGC_RECENT) */
+    uint32_t txn_xid;
+    const char *stream_slot; /* the slot being streamed (the guard watches it) */
+
+    /* payload buffers the rows of the current batch may point into */
+    char **held;
+    int nheld, capheld;
+
+    const cdc_source_pos_t *sp; /* the format's: transactions, the last Commit's end */
+    uint64_t received_lsn;      /* end of the last XLogData */
+    uint64_t pending_lsn;       /* end of the last Commit whose rows were returned */
+    uint64_t confirmed_lsn;     /* reported as flushed */
+    int64_t last_status_ms;
+    uint64_t decode_errors;
+
+    /* the slot guard: heartbeats, the WAL the slot retains, a lost slot */
+    int64_t heartbeat_ms;       /* heartbeat.interval.ms; 0: off */
+    int64_t last_keepalive_ms;  /* a keepalive arrived, or one was requested */
+    int64_t last_action_ms;     /* heartbeat.action.query last ran */
+    int64_t last_slot_check_ms; /* pg_replication_slots last read */
+    int64_t last_wal_warn_ms;   /* the retained-WAL warning last logged; 0: not above */
+    int64_t retained_wal;       /* bytes from the server's WAL end to restart_lsn; -1: unknown */
+    bool action_failing;        /* the action query failed last time (warned once) */
+    bool check_failing;         /* reading the slot failed last time (warned once) */
+    char slot_labels[96];       /* slot="<slot.name>" for the gauges */
+
+    /* two-phase commit (with a state directory): the last decision, from the state file */
+    uint64_t checkpoint;  /* its id (0: none) */
+    uint64_t ckpt_lsn;    /* stream from here: every transaction before it is committed */
+    bool ckpt_snapshot;   /* a snapshot was committed (the slot copy may still be due) */
+    cdc_buf_t ckpt_state; /* the lines after the first: "snapshot\tv2", table, ranges */
+} pgc_reader_t;
+
+/* ---- postgres_cdc.c ---- */
+
+/** The option's text, "" when unset (borrowed from cfg). */
+const char *pgc_opt(const cdc_config_t *cfg, const char *key);
+/** A new connection (replication=database when replication); NULL and *err on failure. */
+PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err);
+/** Runs a statement whose rows are ignored; 0, or -1 and *err naming `what`. */
+int pgc_exec_ok(PGconn *conn, const char *sql, const char *what, cdc_error_t **err);
+/** Runs a query with text parameters; the result (the caller's to PQclear), or NULL and *err. */
+PGresult *pgc_query(PGconn *conn, const char *sql, int nparams, const char *const *params,
+                    const char *what, cdc_error_t **err);
+/** "schema"."table", quoted by libpq (a new string, the caller's to free). */
+char *pgc_qualified(PGconn *conn, const char *schema, const char *table);
+/** Reads the table's relation id, columns and key into r (on r->meta) and checks them. */
+int pgc_load_table(pgc_reader_t *r, cdc_error_t **err);
+/** Decodes one pgoutput message into out: from the stream (lsn), or made here (stream false). */
+int pgc_feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
+             bool stream, cdc_error_t **err);
+/** CREATE_REPLICATION_SLOT; the exported snapshot's name into snapshot when export. */
+int pgc_create_slot(pgc_reader_t *r, const char *name, bool export, char *snapshot, size_t cap,
+                    cdc_error_t **err);
+/** START_REPLICATION on slot (borrowed for the reader's life) from r->ckpt_lsn. */
+int pgc_start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err);
+/** The reader's pgoutput decoder (r->deser, r->fmt_cfg, r->sp; freed by the reader's close). */
+int pgc_make_deser(pgc_reader_t *r, cdc_error_t **err);
+
+/* ---- postgres_cdc_snapshot.c ---- */
+
+/** Feeds the decoder a Relation message of the table (snapshot rows refer to it). */
+int pgc_synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err);
+/** Keyless: opens the one snapshot transaction (on the slot's exported snapshot, or NULL:
+    the current state) and plans its ctid ranges. */
+int pgc_keyless_start(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **err);
+/** Keyless: the next ctid range into out; *done (and the transaction ended) after the last. */
+int pgc_keyless_poll(pgc_reader_t *r, cdc_batch_t *out, bool *done, cdc_error_t **err);
+/** No chunked snapshot in this run: the splits reading chunks end. */
+void pgc_snapshot_none(pgc_reader_t *r);
+/** The chunk key from the catalog when none was declared; -1 when it is not declared. */
+int pgc_resolve_key(pgc_reader_t *r, cdc_error_t **err);
+/** Split 0: the chunked snapshot's start (or resumption) and the stream from "<slot>_init". */
+int pgc_chunks_start(pgc_reader_t *r, bool init_exists, cdc_error_t **err);
+/** Split 0: emits ready chunks, reads one when none is alive; a poll status, or PGC_STREAM. */
+int pgc_chunks_poll(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err);
+/** Splits but the first: reads chunks until the snapshot is finished (then CDC_POLL_END). */
+int pgc_worker_poll(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err);
+
+#endif
