@@ -242,6 +242,7 @@ postgres_bench() {
   pg_psql -c "CREATE TABLE t (id BIGINT PRIMARY KEY, v INT NOT NULL, a VARCHAR(40),
       b DOUBLE PRECISION, c TIMESTAMP(3), d NUMERIC(12,2), e INT, f VARCHAR(100), g DATE,
       h BIGINT);
+    ALTER TABLE t REPLICA IDENTITY FULL;
     INSERT INTO t SELECT s, 1, 'row-' || s, s / 8.0, TIMESTAMP '2024-01-01' + s * INTERVAL '1 second',
       (s % 100000) / 100.0, s % 1000, repeat('x', (s % 50)::int),
       DATE '2020-01-01' + (s % 2000)::int, s * 1000 FROM generate_series(1::bigint, $rows) s;" \
@@ -265,7 +266,7 @@ postgres_bench() {
 CREATE TABLE src ($cols_flink)
 WITH ('connector' = 'postgres-cdc', 'hostname' = '127.0.0.1', 'port' = '$PG_PORT',
       'username' = 'postgres', 'database-name' = 'cdcflow', 'table-name' = 't',
-      'slot.name' = 'bench_p$p', 'changelog-mode' = 'upsert',
+      'slot.name' = 'bench_p$p',
       'scan.startup.mode' = 'initial'$opts_extra);
 CREATE TABLE bh ($cols_flink) WITH ('connector' = 'blackhole');
 INSERT INTO bh SELECT * FROM src;
