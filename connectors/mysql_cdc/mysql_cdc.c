@@ -928,11 +928,13 @@ static int poll_worker(mc_reader_t *r, cdc_error_t **err)
     cdc_snap_read_t *rd = cdc_snapshot_take(s->snap, true, 2 * r->nsplits);
     if (!rd)
         return cdc_snapshot_finished(s->snap) ? CDC_POLL_END : CDC_POLL_OK;
-    if (!r->sql && !(r->sql = mc_connect(s, s->tz, err))) {
-        cdc_snapshot_abandon(s->snap, rd);
-        return CDC_POLL_ERROR;
+    if (!r->sql) {
+        if (!(r->sql = mc_connect(s, s->tz, err))) {
+            cdc_snapshot_abandon(s->snap, rd);
+            return CDC_POLL_ERROR;
+        }
+        r->mariadb = strstr(mysql_get_server_info(r->sql), "MariaDB") != NULL;
     }
-    r->mariadb = strstr(mysql_get_server_info(r->sql), "MariaDB") != NULL;
     if (cdc_snapshot_wants_plan(s->snap, rd) && plan_chunks(r, r->sql, rd, err) < 0)
         return CDC_POLL_ERROR;
     return read_chunk(r, r->sql, rd, err) < 0 ? CDC_POLL_ERROR : CDC_POLL_OK;

@@ -18,6 +18,7 @@ tmp=$(mktemp -d)
 cd "$tmp" || exit 1
 source "$src/tests/servers/mariadb.sh"
 source "$src/tests/servers/postgres.sh"
+source "$src/tests/integration/lib/snapshot_checks.sh"
 N=${SNAPSHOT_ROWS:-1000000}
 [[ -n ${CDC_SANITIZED:-} ]] && N=${SNAPSHOT_ROWS:-200000}
 MY_EXTRA_ARGS="--log-bin=mbin --binlog-format=ROW --binlog-row-metadata=FULL --server-id=1
@@ -56,19 +57,7 @@ my_sql -e "GRANT REPLICATION SLAVE, BINLOG MONITOR, SELECT ON *.* TO 'writer'@'%
   CREATE TABLE sig (id VARCHAR(42) PRIMARY KEY, type VARCHAR(32), data VARCHAR(2048));
   GRANT INSERT ON cdcflow.sig TO 'writer'@'%';" || bad "source setup"
 
-sink_setup() {
-  pg_psql -c "DROP TABLE IF EXISTS t; DROP TABLE IF EXISTS bad;
-    CREATE TABLE t (id BIGINT PRIMARY KEY, v INT NOT NULL, a VARCHAR(40), b DOUBLE PRECISION,
-      c TIMESTAMP(3), d DECIMAL(12,2), e INT, f VARCHAR(100), g DATE, h BIGINT);
-    CREATE TABLE bad (id BIGINT, old_v INT, new_v INT);
-    CREATE OR REPLACE FUNCTION check_v() RETURNS trigger AS \$\$
-    BEGIN
-      IF NEW.v <= OLD.v THEN INSERT INTO bad VALUES (NEW.id, OLD.v, NEW.v); END IF;
-      RETURN NEW;
-    END \$\$ LANGUAGE plpgsql;
-    CREATE TRIGGER check_v BEFORE UPDATE ON t FOR EACH ROW EXECUTE FUNCTION check_v();" \
-    >/dev/null || bad "sink setup"
-}
+SINK_PSQL=pg_psql
 
 cat >job.sql <<SQL
 SET 'execution.checkpointing.interval' = '500ms';
@@ -141,35 +130,17 @@ wait_equal() {
 }
 
 # ---- 1. snapshot under the writer ------------------------------------------------------------
-sink_setup
+snap_sink_setup
 start_job
 writer 8 $((N + 1)) 1 &
 w=$!
 pids+=($w)
-for i in $(seq 1 600); do
-  grep -q "snapshot done" job.err && break
-  kill -0 "$job" 2>/dev/null || break
-  sleep 0.5
-done
+snap_wait_done
 wait "$w"
-if grep -q "snapshot done" job.err; then ok; else
-  bad "no 'snapshot done' in the log"
-  tail -20 job.err
-fi
 if wait_equal; then ok; else
   bad "sink differs from the source after the snapshot ($(src_count) source rows, $(pg_psql -At -c 'SELECT COUNT(*) FROM t') sink rows)"
 fi
-nbad=$(pg_psql -At -c "SELECT COUNT(*) FROM bad")
-if [[ $nbad == 0 ]]; then ok; else
-  bad "$nbad applications did not raise v (doubled or stale)"
-  pg_psql -At -c "SELECT * FROM bad LIMIT 5"
-fi
-# the stream changed rows of chunks while they were read: the log says how many were left out
-if grep -Eq "snapshot done: [0-9]+ rows in [0-9]+ chunks .* [1-9][0-9]* rows left to the stream" job.err; then ok; else
-  bad "the reconciliation left nothing out (the writer should have raced some chunks)"
-  grep "snapshot done" job.err
-fi
-grep -q "first streamed change after" job.err && ok || bad "no first streamed change logged"
+snap_check_snapshot
 
 # ---- on demand: rows lost in the sink come back with a filtered re-snapshot, while streaming
 NEXT=$(my_sql -N -B -e "SELECT MAX(id) + 1 FROM t")
@@ -193,40 +164,17 @@ wait "$job" 2>/dev/null
 # ---- 2. five SIGKILLs during a snapshot -----------------------------------------------------
 rm -rf "$tmp/state"
 : >job.err
-sink_setup
+snap_sink_setup
 NEXT=$(my_sql -N -B -e "SELECT MAX(id) + 1 FROM t")
 writer 12 "$NEXT" 2 &
 w=$!
 pids+=($w)
-kills=0
-start_job
-for round in 1 2 3 4 5; do
-  sleep 1
-  if grep -q "snapshot done" job.err; then break; fi
-  kill -KILL "$job"
-  wait "$job" 2>/dev/null
-  kills=$((kills + 1))
-  start_job
-done
-for i in $(seq 1 600); do
-  grep -q "snapshot done" job.err && break
-  kill -0 "$job" 2>/dev/null || break
-  sleep 0.5
-done
+snap_kill_rounds
 wait "$w"
-((kills >= 3)) && ok || bad "the snapshot ended after $kills kills: too small to test restarts"
-if grep -q "snapshot done" job.err; then ok; else
-  bad "no 'snapshot done' after the restarts"
-  tail -20 job.err
-fi
 if wait_equal; then ok; else
   bad "sink differs from the source after $kills SIGKILLs"
 fi
-# the restarts resumed: the last run emitted only what was left, not the whole table again
-rows=$(grep -o "snapshot done: [0-9]* rows" job.err | awk '{print $3}' | tail -1)
-if [[ -n $rows ]] && ((rows < N)); then ok; else
-  bad "the last run read ${rows:-no} rows of $N: it did not resume"
-fi
+snap_check_restarts
 kill -TERM "$job"
 wait "$job" 2>/dev/null
 

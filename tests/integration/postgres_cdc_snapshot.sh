@@ -18,6 +18,7 @@ tmp=$(mktemp -d)
 cd "$tmp" || exit 1
 # shellcheck source=../servers/postgres.sh
 source "$src/tests/servers/postgres.sh"
+source "$src/tests/integration/lib/snapshot_checks.sh"
 N=${SNAPSHOT_ROWS:-1000000}
 [[ -n ${CDC_SANITIZED:-} ]] && N=${SNAPSHOT_ROWS:-200000}
 pids=()
@@ -52,19 +53,7 @@ ALTER TABLE nokey REPLICA IDENTITY FULL;
 INSERT INTO nokey SELECT s, s * 2 FROM generate_series(1, 5000) s;
 SQL
 
-sink_setup() {
-  sink -c "DROP TABLE IF EXISTS t; DROP TABLE IF EXISTS bad;
-    CREATE TABLE t (id bigint PRIMARY KEY, v int NOT NULL, a varchar(40), b double precision,
-      c timestamp(3), d numeric(12,2), e int, f varchar(100), g date, h bigint);
-    CREATE TABLE bad (id bigint, old_v int, new_v int);
-    CREATE OR REPLACE FUNCTION check_v() RETURNS trigger AS \$\$
-    BEGIN
-      IF NEW.v <= OLD.v THEN INSERT INTO bad VALUES (NEW.id, OLD.v, NEW.v); END IF;
-      RETURN NEW;
-    END \$\$ LANGUAGE plpgsql;
-    CREATE TRIGGER check_v BEFORE UPDATE ON t FOR EACH ROW EXECUTE FUNCTION check_v();" \
-    >/dev/null || bad "sink setup"
-}
+SINK_PSQL=sink
 
 # job.sql with the slot $1
 write_job() {
@@ -129,43 +118,20 @@ wait_equal() {
   diff src.txt sink.txt | head -10
   return 1
 }
-wait_done() {
-  local i
-  for i in $(seq 1 600); do
-    grep -q "snapshot done" job.err && return 0
-    kill -0 "$job" 2>/dev/null || return 1
-    sleep 0.5
-  done
-  return 1
-}
 
 # ---- 1. snapshot under the writer ------------------------------------------------------------
-sink_setup
+snap_sink_setup
 write_job t_slot
 start_job
 writer 8 $((N + 1)) 1 &
 w=$!
 pids+=($w)
-wait_done
+snap_wait_done
 wait "$w"
-if grep -q "snapshot done" job.err; then ok; else
-  bad "no 'snapshot done' in the log"
-  tail -20 job.err
-fi
 if wait_equal; then ok; else
   bad "sink differs from the source after the snapshot ($(pg_psql -At -c 'SELECT count(*) FROM t') source rows, $(sink -At -c 'SELECT count(*) FROM t') sink rows)"
 fi
-nbad=$(sink -At -c "SELECT count(*) FROM bad")
-if [[ $nbad == 0 ]]; then ok; else
-  bad "$nbad applications did not raise v (doubled or stale)"
-  sink -At -c "SELECT * FROM bad LIMIT 5"
-fi
-# the stream changed rows of chunks while they were read: the log says how many were left out
-if grep -Eq "snapshot done: [0-9]+ rows in [0-9]+ chunks .* [1-9][0-9]* rows left to the stream" job.err; then ok; else
-  bad "the reconciliation left nothing out (the writer should have raced some chunks)"
-  grep "snapshot done" job.err
-fi
-grep -q "first streamed change after" job.err && ok || bad "no first streamed change logged"
+snap_check_snapshot
 slots=$(pg_psql -At -c "SELECT string_agg(slot_name, ',') FROM pg_replication_slots WHERE slot_name LIKE 't_slot%'")
 [[ $slots == t_slot ]] && ok || bad "slots after the snapshot: $slots"
 kill -TERM "$job"
@@ -174,38 +140,19 @@ wait "$job" 2>/dev/null
 # ---- 2. five SIGKILLs during a snapshot -----------------------------------------------------
 rm -rf "$tmp/state"
 : >job.err
-sink_setup
+snap_sink_setup
 write_job t2_slot
 NEXT=$(pg_psql -At -c "SELECT max(id) + 1 FROM t")
 writer 12 "$NEXT" 2 &
 w=$!
 pids+=($w)
-kills=0
-start_job
-for round in 1 2 3 4 5; do
-  sleep 1
-  if grep -q "snapshot done" job.err; then break; fi
-  kill -KILL "$job"
-  wait "$job" 2>/dev/null
-  kills=$((kills + 1))
-  start_job
-done
-wait_done
+snap_kill_rounds
 wait "$w"
-((kills >= 3)) && ok || bad "the snapshot ended after $kills kills: too small to test restarts"
-if grep -q "snapshot done" job.err; then ok; else
-  bad "no 'snapshot done' after the restarts"
-  tail -20 job.err
-fi
 grep -q "resumed from the saved ranges" job.err && ok || bad "no run resumed from the saved ranges"
 if wait_equal; then ok; else
   bad "sink differs from the source after $kills SIGKILLs"
 fi
-# the restarts resumed: the last run emitted only what was left, not the whole table again
-rows=$(grep -o "snapshot done: [0-9]* rows" job.err | awk '{print $3}' | tail -1)
-if [[ -n $rows ]] && ((rows < N)); then ok; else
-  bad "the last run read ${rows:-no} rows of $N: it did not resume"
-fi
+snap_check_restarts
 kill -TERM "$job"
 wait "$job" 2>/dev/null
 
