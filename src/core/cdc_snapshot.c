@@ -645,9 +645,7 @@ void cdc_snapshot_observe(cdc_snapshot_t *s, const cdc_batch_t *batch, uint32_t 
 
 static void release_emitted(cdc_snapshot_t *s)
 {
-    if (!s->release)
-        return;
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->mu); /* (a reader's abandon adds to the list too) */
     for (read_int_t *r = s->release, *n; r; r = n) {
         n = r->next;
         recycle(s, r);
