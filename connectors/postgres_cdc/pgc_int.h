@@ -24,7 +24,8 @@
 #define PGC_STREAM 100              /* poll_chunks: nothing to emit now, read the stream */
 #define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
 #define PGC_WAL_WARN_REPEAT_MS 300000
-#define PGC_RECENT 64 /* streamed transactions a chunk's snapshot is checked against */
+#define PGC_RECENT 64             /* streamed transactions a chunk's snapshot is checked against */
+#define PGC_SNAPSHOT_SAVE_MS 1000 /* during a snapshot, the state file is written this often */
 
 enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
 enum { CL_ALL = 0, CL_UPSERT = 1 };
@@ -77,11 +78,14 @@ typedef struct pgc_reader {
     cdc_buf_t synth;
 
     /* the chunked snapshot (split 0: the stream emits the chunks; others read them) */
-    cdc_snapshot_t *snap;  /* the source's while a keyed snapshot runs (split 0) */
-    cdc_snap_pos_t cur;    /* split 0: max(last Commit's end, last logical message's LSN) */
-    int64_t t_open;        /* when the reader opened (ms) */
-    bool streamed;         /* a streamed change was emitted during the snapshot */
-    cdc_buf_t keytext[16]; /* the key texts of a chunk's last row */
+    cdc_snapshot_t *snap;    /* the source's while a keyed snapshot runs (split 0) */
+    cdc_snap_pos_t cur;      /* split 0: max(last Commit's end, last logical message's LSN) */
+    int64_t t_open;          /* when the reader opened (ms) */
+    int64_t last_save_ms;    /* the state file was last written (during a snapshot) */
+    bool streamed;           /* a streamed change was emitted (logged, once) */
+    cdc_buf_t keytext[16];   /* the key texts of a chunk's last row */
+    const char *lastkey[16]; /* the key fields of the last row read (in its batch's arena) */
+    size_t lastkeylen[16];
     cdc_buf_t sqlbuf;
     /* split 0: the last transactions streamed (xid of its Begin, end LSN of its Commit), for
        the check that a chunk's snapshot saw those streamed before the read was seen */

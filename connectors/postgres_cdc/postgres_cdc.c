@@ -22,10 +22,13 @@
  *       watermark is pg_logical_emit_message's LSN, which the stream's 'M'
  *       message carries exactly (the end of its WAL record; checked on
  *       PostgreSQL 15), so a chunk is emitted once the stream reached it,
- *       without the keys the stream changed meanwhile. Chunk rows become
- *       synthetic pgoutput Inserts decoded by the same decoder as the
- *       stream, so snapshot and stream rows are typed identically. With a
- *       state directory the ranges not yet emitted are saved with the LSN,
+ *       without the keys the stream changed meanwhile. A chunk is one round
+ *       trip (BEGIN, the snapshot, `COPY (SELECT ...) TO STDOUT`, COMMIT,
+ *       the watermark); COPY's rows are decoded as they arrive, while the
+ *       server reads on. Chunk rows become synthetic pgoutput Inserts
+ *       decoded by the same decoder as the stream, so snapshot and stream
+ *       rows are typed identically. With a state directory the ranges not
+ *       yet emitted are saved with the LSN (at most once a second),
  *       and a restart resumes both from "<slot>_init"; without one it reads
  *       every chunk again while the stream replays from that slot's confirmed
  *       position. When the last chunk is emitted (outside a transaction)
@@ -712,14 +715,14 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
         if (at > r->cur.minor)
             r->cur = (cdc_snap_pos_t){0, at};
         cdc_snapshot_observe(r->snap, out, from, r->cur);
-        if (!r->streamed && out->n > from) {
-            r->streamed = true;
-            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "first streamed change after %lld ms",
-                    (long long)(cdc_mono_ms() - r->t_open));
-        }
-        if (msg_lsn)
-            return 1; /* a watermark: a chunk may be ready */
     }
+    if (!r->streamed && out->n > from) { /* (during a snapshot: how soon changes flow) */
+        r->streamed = true;
+        cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "first streamed change after %lld ms",
+                (long long)(cdc_mono_ms() - r->t_open));
+    }
+    if (r->snap && msg_lsn)
+        return 1; /* a watermark: a chunk may be ready */
     return 0;
 }
 
@@ -978,6 +981,13 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
     }
     if (!r->streaming)
         return 0;
+    /* A snapshot commits every few thousand rows: its ranges left (and the position) are
+       saved at most once a second, not at each (a file written and synced). A restart from an
+       older save reads the chunks emitted since again: upsert sinks end the same. */
+    int64_t now = cdc_mono_ms();
+    if (r->snap && r->src->ckpt_file && now - r->last_save_ms < PGC_SNAPSHOT_SAVE_MS)
+        return 0;
+    r->last_save_ms = now;
     /* with a state directory: the position and the snapshot's ranges left, for a restart */
     if (r->src->ckpt_file && (r->snap || r->pending_lsn > r->confirmed_lsn) &&
         save_checkpoint(r, r->checkpoint, lsn, false, err) < 0)

@@ -52,35 +52,174 @@ int pgc_synth_relation(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
     return pgc_feed(r, b->data, b->len, out, 0, false, err);
 }
 
-/* The snapshot row i of res (the table's columns first) as a synthetic pgoutput Insert, decoded
-   into out; the message is copied into out's arena (rows may point into it). */
-static int feed_row(pgc_reader_t *r, PGresult *res, int i, cdc_batch_t *out, cdc_error_t **err)
+/* ---- snapshot rows: COPY's text rows as synthetic pgoutput Inserts -------------------------- */
+
+static char *put_be32(char *p, uint32_t v)
 {
-    cdc_buf_t *b = &r->synth;
-    cdc_buf_clear(b);
-    put_u8(b, 'I');
-    put_u32(b, r->relid);
-    put_u8(b, 'N');
-    put_u16(b, (uint16_t)r->ncols);
-    for (int c = 0; c < r->ncols; c++) {
-        if (PQgetisnull(res, i, c)) {
-            put_u8(b, 'n');
-        } else {
-            int len = PQgetlength(res, i, c);
-            put_u8(b, 't');
-            put_u32(b, (uint32_t)len);
-            cdc_buf_append(b, PQgetvalue(res, i, c), (size_t)len);
-        }
-    }
-    char *copy = cdc_arena_alloc(&out->arena, b->len);
-    memcpy(copy, b->data, b->len);
-    return pgc_feed(r, copy, b->len, out, 0, false, err);
+    p[0] = (char)(v >> 24);
+    p[1] = (char)(v >> 16);
+    p[2] = (char)(v >> 8);
+    p[3] = (char)v;
+    return p + 4;
 }
 
-/* "SELECT <the table's columns>" into b */
+/*
+ * One row of COPY's text format (tab-separated fields, \N for NULL, backslash escapes; the
+ * text of each field is its type's output, as a SELECT's text result has it) as a pgoutput
+ * Insert of the table's r->ncols columns, written straight into out's arena (the decoder's rows
+ * point into it) and decoded into out. The fields of the key (keyidx: column indexes, nkey of
+ * them) are pointed to in r->lastkey, in the arena. 0, or -1 with *err.
+ */
+static int copy_row(pgc_reader_t *r, const char *line, size_t len, cdc_batch_t *out,
+                    const int *keyidx, int nkey, cdc_error_t **err)
+{
+    if (len > 0 && line[len - 1] == '\n')
+        len--;
+    size_t cap = 8 + 5 * (size_t)r->ncols + len; /* unescaping only shrinks */
+    char *msg = cdc_arena_alloc(&out->arena, cap);
+    char *w = msg;
+    *w++ = 'I';
+    w = put_be32(w, r->relid);
+    *w++ = 'N';
+    *w++ = (char)(r->ncols >> 8);
+    *w++ = (char)r->ncols;
+    const char *p = line, *end = line + len;
+    bool escaped = memchr(line, '\\', len) != NULL;
+    for (int c = 0; c < r->ncols; c++) {
+        if (c > 0) {
+            if (p >= end || *p != '\t')
+                goto short_row;
+            p++;
+        }
+        if (end - p >= 2 && p[0] == '\\' && p[1] == 'N' && (end - p == 2 || p[2] == '\t')) {
+            *w++ = 'n';
+            p += 2;
+            continue;
+        }
+        *w++ = 't';
+        char *lenat = w;
+        w += 4;
+        char *start = w;
+        if (!escaped) { /* (most rows: the field is its text) */
+            const char *tab = memchr(p, '\t', (size_t)(end - p));
+            const char *stop = tab ? tab : end;
+            memcpy(w, p, (size_t)(stop - p));
+            w += stop - p;
+            p = stop;
+        }
+        while (escaped && p < end && *p != '\t') {
+            if (*p != '\\') {
+                *w++ = *p++;
+                continue;
+            }
+            /* a backslash: COPY TO writes only these escapes */
+            static const char esc[] = "bfnrtv\\", byte[] = "\b\f\n\r\t\v\\";
+            const char *e = ++p < end ? memchr(esc, *p, sizeof(esc) - 1) : NULL;
+            if (!e)
+                goto bad_escape;
+            *w++ = byte[e - esc];
+            p++;
+        }
+        put_be32(lenat, (uint32_t)(w - start));
+        for (int k = 0; k < nkey; k++)
+            if (keyidx[k] == c) {
+                r->lastkey[k] = start;
+                r->lastkeylen[k] = (size_t)(w - start);
+            }
+    }
+    if (p != end)
+        goto short_row;
+    return pgc_feed(r, msg, (size_t)(w - msg), out, 0, false, err);
+short_row:
+    return cdc_error_set(err, CDC_ERR_REMOTE,
+                         "a snapshot row of \"%s\" from COPY has not the table's %d columns",
+                         r->src->table_label, r->ncols);
+bad_escape:
+    return cdc_error_set(err, CDC_ERR_REMOTE,
+                         "a snapshot row of \"%s\" from COPY has an escape COPY does not write "
+                         "at byte %zu",
+                         r->src->table_label, (size_t)(p - line));
+}
+
+/* Reads and drops the rest of the results of the statements sent (rows of a COPY too). */
+static void drain(pgc_reader_t *r)
+{
+    PGresult *res;
+    while ((res = PQgetResult(r->meta))) {
+        if (PQresultStatus(res) == PGRES_COPY_OUT) {
+            char *row;
+            while (PQgetCopyData(r->meta, &row, 0) > 0)
+                PQfreemem(row);
+        }
+        PQclear(res);
+    }
+}
+
+/* The next result of r->sqlbuf's statements (sent with PQsendQuery), which must have status
+   want; else NULL and *err naming what failed, with the rest of the results drained. */
+static PGresult *next_result(pgc_reader_t *r, ExecStatusType want, const char *what,
+                             cdc_error_t **err)
+{
+    PGresult *res = PQgetResult(r->meta);
+    if (res && PQresultStatus(res) == want)
+        return res;
+    cdc_error_set(err, CDC_ERR_REMOTE, "%s of \"%s\" failed", what, r->src->table_label);
+    cdc_error_set_detail(*err, "%s", res ? PQresultErrorMessage(res) : PQerrorMessage(r->meta));
+    cdc_error_add_context(*err, "%s", cdc_buf_cstr(&r->sqlbuf));
+    PQclear(res);
+    drain(r);
+    return NULL;
+}
+
+/* Sends r->sqlbuf's statements; 0, or -1 with *err. */
+static int send_sql(pgc_reader_t *r, cdc_error_t **err)
+{
+    if (PQsendQuery(r->meta, cdc_buf_cstr(&r->sqlbuf)))
+        return 0;
+    cdc_error_set(err, CDC_ERR_REMOTE, "reading the snapshot of \"%s\" failed: %s",
+                  r->src->table_label, PQerrorMessage(r->meta));
+    return -1;
+}
+
+/*
+ * The result of a `COPY (query) TO STDOUT`, the next of the statements sent: decodes its rows
+ * into out as they arrive, so the server reads the next rows while these are decoded (a
+ * SELECT's result comes whole, and the two would take turns). (libpq hands each row over in a
+ * buffer of its own.) With nkey > 0, the last row's key fields are in r->lastkey. The number of
+ * rows, or -1 with *err and the rest of the results drained (a row that fails leaves the rest
+ * of the COPY read and dropped).
+ */
+static long copy_rows(pgc_reader_t *r, cdc_batch_t *out, const int *keyidx, int nkey,
+                      cdc_error_t **err)
+{
+    PGresult *res = next_result(r, PGRES_COPY_OUT, "reading the snapshot", err);
+    if (!res)
+        return -1;
+    PQclear(res);
+    long n = 0;
+    bool failed = false;
+    char *row;
+    int len;
+    while ((len = PQgetCopyData(r->meta, &row, 0)) > 0) {
+        if (!failed && copy_row(r, row, (size_t)len, out, keyidx, nkey, err) < 0)
+            failed = true;
+        n++;
+        PQfreemem(row);
+    }
+    if (!failed) { /* the COPY's end */
+        if (!(res = next_result(r, PGRES_COMMAND_OK, "reading the snapshot", err)))
+            return -1;
+        PQclear(res);
+        return n;
+    }
+    drain(r);
+    return -1;
+}
+
+/* "COPY (SELECT <the table's columns>" into b (the caller ends it with ") TO STDOUT") */
 static void put_select(pgc_reader_t *r, cdc_buf_t *b)
 {
-    cdc_buf_puts(b, "SELECT ");
+    cdc_buf_puts(b, "COPY (SELECT ");
     for (int i = 0; i < r->ncols; i++) {
         char *id = PQescapeIdentifier(r->meta, r->cols[i].name, strlen(r->cols[i].name));
         cdc_buf_printf(b, "%s%s", i ? ", " : "", id);
@@ -161,21 +300,18 @@ int pgc_keyless_poll(pgc_reader_t *r, cdc_batch_t *out, bool *done, cdc_error_t 
         cdc_buf_printf(q, " AND ctid < '(%llu,0)'::tid", (unsigned long long)end);
     else
         end = r->ctid_pages + 1; /* the last query: every page from here (the table may grow) */
-    PGresult *res = PQexec(r->meta, cdc_buf_cstr(q));
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-        cdc_error_set(err, CDC_ERR_REMOTE, "reading the initial snapshot of \"%s\" failed",
-                      r->src->table_label);
-        cdc_error_set_detail(*err, "%s", PQresultErrorMessage(res));
+    cdc_buf_puts(q, ") TO STDOUT");
+    if (send_sql(r, err) < 0)
+        return -1;
+    long n = copy_rows(r, out, NULL, 0, err);
+    if (n >= 0)
+        drain(r); /* (the end of the statements) */
+    if (n < 0) {
         cdc_error_add_context(*err, "at page %llu", (unsigned long long)r->ctid_next);
-        PQclear(res);
         return -1;
     }
-    int rc = 0;
-    for (int i = 0; i < PQntuples(res) && rc == 0; i++)
-        rc = feed_row(r, res, i, out, err);
-    PQclear(res);
     r->ctid_next = end;
-    return rc;
+    return 0;
 }
 
 /* ---- the chunked snapshot (a key) ------------------------------------------------------------ */
@@ -308,71 +444,85 @@ static bool pgc_check_read(void *ctx, const cdc_snap_read_t *rd, cdc_snap_pos_t 
 static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
+    int keyidx[16]; /* the key's columns among the table's (the next chunk's bound) */
+    for (int k = 0; k < s->nkey; k++) {
+        keyidx[k] = -1;
+        for (int c = 0; c < r->ncols && keyidx[k] < 0; c++)
+            if (strcmp(r->cols[c].name, s->physical->names[s->key[k]]) == 0)
+                keyidx[k] = c;
+        if (keyidx[k] < 0) {
+            cdc_error_set(err, CDC_ERR_PLAN,
+                          "postgres-cdc: the chunk key column \"%s\" is not a "
+                          "column of \"%s\"",
+                          s->physical->names[s->key[k]], s->table_label);
+            cdc_snapshot_abandon(s->snap, rd);
+            return -1;
+        }
+    }
+    /* one round trip: the statements go together and run back to back */
     cdc_buf_t *q = &r->sqlbuf;
     cdc_buf_clear(q);
+    cdc_buf_puts(q, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
+                    "SELECT pg_current_snapshot()::text; ");
     put_select(r, q);
-    for (int k = 0; k < s->nkey; k++) { /* the key as text, for the next chunk's bound */
-        const char *n = s->physical->names[s->key[k]];
-        char *id = PQescapeIdentifier(r->meta, n, strlen(n));
-        cdc_buf_printf(q, ", %s::text AS cdcflow_key%d", id, k); /* (ORDER BY: unambiguous) */
-        PQfreemem(id);
-    }
     put_from_where(r, rd, q);
     cdc_buf_puts(q, " ORDER BY ");
     put_key_cols(r, q);
-    cdc_buf_printf(q, " LIMIT %u", s->chunk_size);
-    PGresult *res = PQexec(r->meta, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    if (PQresultStatus(res) != PGRES_COMMAND_OK)
-        return chunk_fail(r, rd, res, "starting a snapshot chunk", err);
+    cdc_buf_printf(q,
+                   " LIMIT %u) TO STDOUT; COMMIT; "
+                   "SELECT pg_logical_emit_message(false, 'cdcflow-snapshot', '%llu'), "
+                   "txid_current()",
+                   s->chunk_size, (unsigned long long)rd->id);
+    if (send_sql(r, err) < 0)
+        return chunk_fail(r, rd, NULL, NULL, err);
+    PGresult *res = next_result(r, PGRES_COMMAND_OK, "starting a snapshot chunk", err);
+    if (!res)
+        return chunk_fail(r, rd, NULL, NULL, err);
     PQclear(res);
     /* the transaction's snapshot (its first statement takes it), for pgc_check_read */
-    res = PQexec(r->meta, "SELECT pg_current_snapshot()::text");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1)
-        return chunk_fail(r, rd, res, "reading a snapshot chunk's snapshot", err);
+    res = next_result(r, PGRES_TUPLES_OK, "reading a snapshot chunk's snapshot", err);
+    if (!res)
+        return chunk_fail(r, rd, NULL, NULL, err);
     free(rd->conn_data); /* (the read's: the engine frees the last one) */
-    rd->conn_data = cdc_xstrdup(PQgetvalue(res, 0, 0));
+    rd->conn_data = cdc_xstrdup(PQntuples(res) == 1 ? PQgetvalue(res, 0, 0) : "");
     PQclear(res);
-    res = PQexec(r->meta, cdc_buf_cstr(q));
-    if (PQresultStatus(res) != PGRES_TUPLES_OK)
-        return chunk_fail(r, rd, res, "a snapshot chunk's SELECT", err);
-    int n = PQntuples(res);
+    uint32_t first = rd->rows.n;
+    long n = copy_rows(r, &rd->rows, keyidx, s->nkey, err);
+    if (n < 0)
+        return chunk_fail(r, rd, NULL, NULL, err);
     const char *table = cdc_snapshot_table(s->snap, rd->table);
-    for (int i = 0; i < n; i++) {
-        uint32_t before = rd->rows.n;
-        if (feed_row(r, res, i, &rd->rows, err) < 0) {
-            PQclear(res);
-            return chunk_fail(r, rd, NULL, NULL, err);
-        }
-        for (uint32_t j = before; j < rd->rows.n; j++)
-            rd->rows.rows[j].origin = table; /* (outlives this reader's decoder) */
-    }
+    for (uint32_t j = first; j < rd->rows.n; j++)
+        rd->rows.rows[j].origin = table; /* (outlives this reader's decoder) */
     if (n > 0)
         for (int k = 0; k < s->nkey; k++) {
             cdc_buf_clear(&r->keytext[k]);
-            cdc_buf_puts(&r->keytext[k], PQgetvalue(res, n - 1, r->ncols + k));
+            cdc_buf_append(&r->keytext[k], r->lastkey[k], r->lastkeylen[k]);
             cdc_buf_cstr(&r->keytext[k]);
         }
+    if (!(res = next_result(r, PGRES_COMMAND_OK, "ending a snapshot chunk", err)))
+        return chunk_fail(r, rd, NULL, NULL, err);
     PQclear(res);
-    res = PQexec(r->meta, "COMMIT");
-    if (PQresultStatus(res) != PGRES_COMMAND_OK)
-        return chunk_fail(r, rd, res, "ending a snapshot chunk", err);
-    PQclear(res);
-    char id[24];
-    snprintf(id, sizeof(id), "%llu", (unsigned long long)rd->id);
-    const char *p1[1] = {id};
-    res = PQexecParams(r->meta,
-                       "SELECT pg_logical_emit_message(false, 'cdcflow-snapshot', $1), "
-                       "txid_current()",
-                       1, NULL, p1, NULL, NULL, 0);
+    /* the high watermark: a logical message whose LSN (the end of its WAL record, which the
+       stream's 'M' carries) follows every change the SELECT saw; its transaction has an xid,
+       so its commit flushes the WAL and the walsender sends the message at once */
+    res = next_result(r, PGRES_TUPLES_OK, "writing a snapshot chunk's watermark", err);
     unsigned hi = 0, lo = 0;
-    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
-        sscanf(PQgetvalue(res, 0, 0), "%X/%X", &hi, &lo) != 2) {
-        chunk_fail(r, rd, res, "writing a snapshot chunk's watermark", err);
+    if (!res || PQntuples(res) != 1 || sscanf(PQgetvalue(res, 0, 0), "%X/%X", &hi, &lo) != 2) {
+        if (res) {
+            cdc_error_set(err, CDC_ERR_REMOTE,
+                          "writing a snapshot chunk's watermark of \"%s\" "
+                          "gave no LSN",
+                          s->table_label);
+            PQclear(res);
+            drain(r);
+        }
+        chunk_fail(r, rd, NULL, NULL, err);
         cdc_error_set_hint(*err, "the user needs the REPLICATION attribute (or superuser) to "
                                  "call pg_logical_emit_message");
         return -1;
     }
     PQclear(res);
+    drain(r);
     rd->hw = (cdc_snap_pos_t){0, (uint64_t)hi << 32 | lo};
     rd->exact = false;
     char *last[16];
