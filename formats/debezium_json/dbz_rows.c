@@ -83,12 +83,23 @@ int dbz_open_row(dbz_deser_t *d, bool before)
 
 int dbz_close_row(dbz_deser_t *d)
 {
-    for (uint32_t k = 0; k < d->nnotnull; k++) {
+    /*
+     * In upsert mode a "before" image is never emitted whole: an update's is
+     * dropped and a delete is keyed, so a key-only "before" (PostgreSQL's
+     * REPLICA IDENTITY DEFAULT) leaves its other columns null, NOT NULL or not.
+     */
+    bool before = d->cur_label[0] == 'b';
+    for (uint32_t k = 0; k < d->nnotnull && !(before && d->upsert); k++) {
         int32_t i = d->notnull[k];
         if (d->cur_row->values[i].flags == CDC_V_NULL) {
-            char reason[200];
-            snprintf(reason, sizeof(reason), "missing, expected %s NOT NULL",
-                     cdc_type_root_name(d->fields[i].type->root));
+            char reason[600];
+            snprintf(reason, sizeof(reason), "missing, expected %s NOT NULL%s",
+                     cdc_type_root_name(d->fields[i].type->root),
+                     before ? "; a \"before\" without all columns (PostgreSQL's REPLICA "
+                              "IDENTITY DEFAULT sends only the key) cannot be retracted: set "
+                              "REPLICA IDENTITY FULL on the source table, or 'debezium-json."
+                              "changelog-mode' = 'upsert' (updates without -U, deletes by key)"
+                            : "");
             return dbz_fail_field(d, i, reason);
         }
     }

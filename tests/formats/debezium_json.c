@@ -1966,3 +1966,39 @@ Test(regress, empty_map_first_in_a_fresh_deserializer)
     expect_rows("id INT, m MAP<STRING, INT>, a ARRAY<INT>", NULL,
                 "{\"after\":{\"id\":1,\"m\":{},\"a\":[]},\"op\":\"c\"}", "+I[1, {}, []]\n");
 }
+
+/*
+ * Issue 18, 3: Debezium's PostgreSQL customers table with REPLICA IDENTITY
+ * DEFAULT, whose "before" holds only the key. Upsert mode drops the update's
+ * before and keys the delete (the other columns null though NOT NULL); the
+ * default mode cannot retract such a row and says what to change.
+ */
+Test(regress, upsert_key_only_before_with_not_null_columns)
+{
+    const char *schema = "id INT NOT NULL, first_name STRING NOT NULL, last_name STRING NOT "
+                         "NULL, email STRING NOT NULL";
+    const char *upd = "{\"before\":{\"id\":1004},\"after\":{\"id\":1004,\"first_name\":\"Anne\","
+                      "\"last_name\":\"Kretchmar\",\"email\":\"annek@noanswer.org\"},"
+                      "\"op\":\"u\"}";
+    const char *del = "{\"before\":{\"id\":1004},\"after\":null,\"op\":\"d\"}";
+    expect_rows(schema, "changelog-mode=upsert", upd,
+                "+U[1004, Anne, Kretchmar, annek@noanswer.org]\n");
+    expect_rows(schema, "changelog-mode=upsert", del, "-D[1004, null, null, null]\n");
+    const char *hint =
+        "; a \"before\" without all columns (PostgreSQL's REPLICA IDENTITY DEFAULT sends "
+        "only the key) cannot be retracted: set REPLICA IDENTITY FULL on the source table, "
+        "or 'debezium-json.changelog-mode' = 'upsert' (updates without -U, deletes by key)";
+    char *want = cdc_strdup_printf(
+        E "field \"before.first_name\": missing, expected VARCHAR NOT NULL%s", hint);
+    expect_error(schema, NULL, upd, want);
+    expect_error(schema, NULL, del, want);
+    free(want);
+    /* an "after" missing a NOT NULL column stays an error in upsert mode, without the hint */
+    expect_error(schema, "changelog-mode=upsert",
+                 "{\"before\":null,\"after\":{\"id\":1},\"op\":\"c\"}",
+                 E "field \"after.first_name\": missing, expected VARCHAR NOT NULL");
+    /* nullable columns: a retracting consumer gets the key-only before with nulls */
+    expect_rows("id INT NOT NULL, first_name STRING", NULL,
+                "{\"before\":{\"id\":7},\"after\":{\"id\":7,\"first_name\":\"x\"},\"op\":\"u\"}",
+                "-U[7, null]\n+U[7, x]\n");
+}
