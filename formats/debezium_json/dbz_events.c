@@ -288,6 +288,14 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
     case FR_SOURCE:
         f->key = source_key(s, len);
         if (d->want[MD_SOURCE_PROPS]) {
+            for (uint32_t i = 0; i < d->nprops; i++) { /* a repeated key: the last wins */
+                if (d->props[i].key.v.s.len == len &&
+                    memcmp(d->props[i].key.v.s.ptr, s, len) == 0) {
+                    memmove(&d->props[i], &d->props[i + 1], (d->nprops - 1 - i) * sizeof(prop_t));
+                    d->nprops--;
+                    break;
+                }
+            }
             prop_t *p = prop_add(d);
             dbz_str_value(d, s, len, &p->key);
             p->val.flags = CDC_V_NULL;
@@ -308,6 +316,26 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
     }
 }
 
+/* Forgets what an earlier "source" said: a repeated member's last value wins. */
+static void source_reset(dbz_deser_t *d)
+{
+    d->src_db.flags = d->src_schema.flags = d->src_table.flags = CDC_V_NULL;
+    d->have_src_ts = false;
+    d->nprops = 0;
+}
+
+/* Forgets an earlier "payload" (schema-include): a repeated member's last value wins. */
+static void payload_reset(dbz_deser_t *d)
+{
+    d->seen = d->nkeys = 0;
+    d->oplen = 0;
+    d->op_null = d->status_txn = false;
+    d->row_before = d->row_after = -1;
+    d->have_ts = false;
+    d->payload_null = d->payload_deferred = false;
+    source_reset(d);
+}
+
 /* The value of a member of FR_ENV / FR_TOP that is a scalar. */
 static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size_t len)
 {
@@ -326,6 +354,13 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
         return 1;
     case K_BEFORE:
     case K_AFTER:
+        if (kind == 'n') { /* null after an object: the last wins */
+            if (f->key == K_BEFORE)
+                d->row_before = -1;
+            else
+                d->row_after = -1;
+            return 1;
+        }
         if (kind == 's') /* Debezium's MongoDB connector: the document as JSON text */
             return dbz_fail(d,
                             "field \"%s\" is a string, as Debezium's MongoDB connector writes "
@@ -342,8 +377,10 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
     case K_SOURCE:
         if (kind != 'n')
             return dbz_fail_member(d, "source", "an object or null", kind);
+        source_reset(d);
         return 1;
     case K_TS_MS:
+        d->have_ts = false;
         if (kind == '#' && cdc_text_parse_i64(s, len, &d->ts_ms) == 0)
             d->have_ts = true;
         else if (kind != 'n' && d->want[MD_INGESTION_TS])
@@ -359,6 +396,8 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
         return 1;
     case K_PAYLOAD:
         if (kind == 'n') {
+            if (f->kind == FR_TOP)
+                payload_reset(d);
             d->payload_null = true;
             return 1;
         }
@@ -404,6 +443,7 @@ static int source_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, s
         name = "source.table";
         break;
     case K_TS_MS:
+        d->have_src_ts = false;
         if (kind == '#' && cdc_text_parse_i64(s, len, &d->src_ts_ms) == 0)
             d->have_src_ts = true;
         else if (kind != 'n' && d->want[MD_SOURCE_TS])
@@ -412,6 +452,7 @@ static int source_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, s
     default:
         return 1;
     }
+    v->flags = CDC_V_NULL; /* a repeated member: the last wins */
     if (kind == 's')
         dbz_str_value(d, s, len, v);
     else if (kind != 'n' && d->want[md])
@@ -589,6 +630,7 @@ static int on_open(dbz_deser_t *d, char kind)
         case K_SOURCE:
             if (kind != '{')
                 return dbz_fail_member(d, "source", "an object or null", kind);
+            source_reset(d);
             if (!dbz_push(d, FR_SOURCE))
                 return dbz_fail(d, "JSON nested too deeply");
             return 1;
@@ -599,6 +641,9 @@ static int on_open(dbz_deser_t *d, char kind)
                 return skip_container(d, SKIP_PLAIN);
             /* the Connect schema: column encodings, or just its name when not included */
             d->schema_start = offset(d) - 1;
+            if (d->schema_include) /* a repeated schema: only the last one describes */
+                memset(d->enc, 0, d->nfields * sizeof(*d->enc));
+            d->schema_kind = 0;
             if (!dbz_push(d, FR_SCH))
                 return dbz_fail(d, "JSON nested too deeply");
             return 1;
@@ -606,6 +651,7 @@ static int on_open(dbz_deser_t *d, char kind)
             if (f->kind == FR_TOP) {
                 if (kind != '{')
                     return dbz_fail_member(d, "payload", "an object or null", kind);
+                payload_reset(d);
                 if (d->top_seen & SEEN_SCHEMA) { /* the usual order: schema first */
                     d->have_schema = true;
                     dbz_push(d, FR_ENV);

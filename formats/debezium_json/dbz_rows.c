@@ -67,12 +67,17 @@ int dbz_fail_member(dbz_deser_t *d, const char *member, const char *expected, ch
 int dbz_open_row(dbz_deser_t *d, bool before)
 {
     int32_t *slot = before ? &d->row_before : &d->row_after;
-    if (*slot >= 0)
-        return dbz_fail(d, "field \"%s\" appears twice", before ? "before" : "after");
     if (!dbz_push(d, FR_ROW))
         return dbz_fail(d, "JSON nested too deeply");
-    cdc_row_t *row = cdc_batch_add(d->out, before ? CDC_UPDATE_BEFORE : CDC_UPDATE_AFTER, d->arity);
-    *slot = (int32_t)(d->out->n - 1);
+    cdc_row_t *row;
+    if (*slot >= 0) { /* a repeated "before"/"after": the last wins (Jackson's rule) */
+        row = &d->out->rows[*slot];
+        for (uint32_t i = 0; i < row->arity; i++)
+            row->values[i].flags = CDC_V_NULL;
+    } else {
+        row = cdc_batch_add(d->out, before ? CDC_UPDATE_BEFORE : CDC_UPDATE_AFTER, d->arity);
+        *slot = (int32_t)(d->out->n - 1);
+    }
     d->cur_row = row;
     d->row_field = -1;
     d->row_next = 0;

@@ -918,6 +918,15 @@ COLD int map_key_slow(cdc_json_rowdec_t *dec, frame_t *f, const char *s, size_t 
             cdc_json_bput(msg, sizeof(msg), &pos, "map key: %s", dec->reason);
             return fail_at(dec, dec->top - 1, NULL, msg);
         }
+        /* a repeated key: the last value wins (Jackson's rule), in the earlier entry's place */
+        for (uint32_t i = 0; i < f->n; i++) {
+            if (cdc_value_cmp(f->ktypes[0], &f->keys[i], &f->keys[f->n]) == 0) {
+                memmove(&f->keys[i], &f->keys[i + 1], (f->n - i) * sizeof(cdc_value_t));
+                memmove(&f->items[i], &f->items[i + 1], (f->n - 1 - i) * sizeof(cdc_value_t));
+                f->n--;
+                break;
+            }
+        }
         f->items[f->n].flags = CDC_V_NULL;
         f->n++;
         return 0;

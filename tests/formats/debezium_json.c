@@ -1506,8 +1506,6 @@ Test(errors, envelope)
                  E "field \"after\": expected an object for op \"c\", found null");
     expect_error(PRODUCTS, NULL, "{\"before\":{\"id\":1},\"op\":\"u\"}",
                  E "field \"after\": expected an object for op \"u\", found nothing");
-    expect_error(PRODUCTS, NULL, "{\"after\":{\"id\":1},\"after\":{\"id\":2},\"op\":\"c\"}",
-                 E "field \"after\" appears twice");
     expect_error(PRODUCTS, NULL, "[1,2]", E "expected a JSON object, found an array");
     expect_error(PRODUCTS, NULL, "42", E "expected a JSON object, found a number");
     expect_error(PRODUCTS, NULL, "{\"op\":\"c\",\"after\":{\"id\":1}",
@@ -2001,4 +1999,46 @@ Test(regress, upsert_key_only_before_with_not_null_columns)
     expect_rows("id INT NOT NULL, first_name STRING", NULL,
                 "{\"before\":{\"id\":7},\"after\":{\"id\":7,\"first_name\":\"x\"},\"op\":\"u\"}",
                 "-U[7, null]\n+U[7, x]\n");
+}
+
+/* Issue 18, 4: a repeated member's last value wins (Jackson's rule), in the envelope and rows. */
+Test(regress, duplicate_keys_last_wins)
+{
+    const char *schema = "id INT NOT NULL, name STRING, a ARRAY<INT>";
+    expect_rows(schema, NULL,
+                "{\"before\":null,\"after\":{\"id\":1},\"op\":\"c\",\"op\":\"d\","
+                "\"before\":{\"id\":1,\"name\":\"x\"}}",
+                "-D[1, x, null]\n");
+    expect_rows(schema, NULL,
+                "{\"after\":{\"id\":1,\"name\":\"a\",\"a\":[1]},\"after\":{\"id\":2},\"op\":\"c\"}",
+                "+I[2, null, null]\n");
+    expect_rows(schema, NULL,
+                "{\"after\":{\"id\":1,\"name\":\"a\",\"name\":null,\"a\":[1],\"a\":[2,3],"
+                "\"name\":\"__debezium_unavailable_value\",\"id\":3},\"op\":\"c\"}",
+                "+I[3, <unchanged>, [2, 3]]\n");
+    expect_rows(schema, NULL,
+                "{\"after\":{\"id\":1,\"name\":\"__debezium_unavailable_value\",\"name\":\"n\"},"
+                "\"op\":\"c\"}",
+                "+I[1, n, null]\n");
+    expect_error(schema, NULL, "{\"after\":{\"id\":1},\"after\":null,\"op\":\"c\"}",
+                 E "field \"after\": expected an object for op \"c\", found null");
+    /* source: the last object, not a mix of both */
+    fx_t fx;
+    static const char *const md[] = {"source.database", "source.table", "source.properties"};
+    fx_open_md(&fx, schema, NULL, md, 3);
+    cr_assert_eq(
+        fx_decode_str(&fx, "{\"source\":{\"db\":\"d1\",\"table\":\"t1\"},\"after\":{\"id\":1},"
+                           "\"source\":{\"table\":\"t2\",\"x\":\"1\",\"x\":\"2\"},\"op\":\"c\"}"),
+        CDC_DECODE_OK, "%s", fx_err(&fx));
+    cdc_buf_t t = {0};
+    cdc_row_print(&t, &fx.batch.rows[0], fx.print_type);
+    cr_expect_str_eq(cdc_buf_cstr(&t), "+I[1, null, null, null, t2, {table=t2, x=2}]");
+    cr_expect_str_eq(fx.batch.rows[0].origin, "t2");
+    cdc_buf_free(&t);
+    fx_close(&fx);
+    /* schema-include: the last payload, whole */
+    expect_rows(schema, "schema-include=true",
+                "{\"schema\":null,\"payload\":{\"before\":{\"id\":9},\"after\":{\"id\":1},"
+                "\"op\":\"u\"},\"payload\":{\"after\":{\"id\":2},\"op\":\"c\"}}",
+                "+I[2, null, null]\n");
 }
