@@ -228,17 +228,8 @@ int dbz_convert_field(dbz_deser_t *d, int32_t idx, char kind, const char *s, siz
             break;
         }
     }
-    dbz_conv_t cx = {
-        .iso8601 = d->iso8601,
-        .precise_base64 = d->precise_base64,
-        .ts_unit = d->ts_unit,
-        .time_unit = d->time_unit,
-        .in = d->msg,
-        .inlen = d->len,
-        .arena = &d->out->arena,
-        .err = d->errbuf,
-        .errlen = sizeof(d->errbuf),
-    };
+    dbz_conv_t cx;
+    dbz_conv_init(d, &cx, d->errbuf, sizeof(d->errbuf));
     if (dbz_convert(&cx, f->type, ce, kind, s, len, v) < 0)
         return dbz_fail_field(d, idx, d->errbuf);
     return 1;

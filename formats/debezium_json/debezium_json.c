@@ -184,8 +184,10 @@ static void reset_message(dbz_deser_t *d, cdc_batch_t *out, const char *msg, siz
     d->payload_deferred = false;
     d->have_schema = false;
     d->nprops = 0;
-    if (d->schema_include) /* no column is described until this message's schema says so */
+    if (d->schema_include) { /* no column is described until this message's schema says so */
         memset(d->enc, 0, d->nfields * sizeof(*d->enc));
+        memset(d->nenc, 0, d->nnodes * sizeof(*d->nenc));
+    }
 }
 
 static int dbz_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
@@ -237,6 +239,8 @@ static void dbz_deser_destroy(cdc_deser_t *base)
         return;
     cdc_json_parser_destroy(d->parser);
     cdc_json_rowdec_destroy(d->rowdec);
+    cdc_json_parser_destroy(d->vsd_parser);
+    dbz_nodes_free(d);
     cdc_type_destroy(d->row_type);
     free(d->fields);
     free(d->slots);
@@ -392,6 +396,8 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     d->staged = cdc_xcalloc(n + 1, 1);
     cdc_json_opts_t jopts = {.fail_on_missing_field = false, .iso8601 = d->iso8601};
     d->rowdec = cdc_json_rowdec_new(d->row_type, &jopts);
+    dbz_nodes_init(d);
+    dbz_nest_hook(d);
     d->top = -1;
     dbz_set_callbacks(d);
     d->parser = cdc_json_parser_new(&d->cbs, d);

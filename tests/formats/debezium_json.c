@@ -1540,7 +1540,7 @@ static void expect_rows(const char *schema, const char *opts, const char *msg, c
         cdc_row_print(&t, &fx.batch.rows[i], fx.type);
         cdc_buf_putc(&t, '\n');
     }
-    cr_expect_str_eq(cdc_buf_cstr(&t), want, "message %s", msg);
+    cr_expect_str_eq(cdc_buf_cstr(&t), want, "got %s", cdc_buf_cstr(&t));
     cdc_buf_free(&t);
     fx_close(&fx);
 }
@@ -2041,4 +2041,110 @@ Test(regress, duplicate_keys_last_wins)
                 "{\"schema\":null,\"payload\":{\"before\":{\"id\":9},\"after\":{\"id\":1},"
                 "\"op\":\"u\"},\"payload\":{\"after\":{\"id\":2},\"op\":\"c\"}}",
                 "+I[2, null, null]\n");
+}
+
+/*
+ * Issue 18, 2: Debezium's semantic types inside arrays, rows and maps decode
+ * exactly as the same values do in columns: without the schema by the declared
+ * element type (and the declared-precision unit of temporal numbers), with it
+ * by the "items" / "fields" / "values" schema nodes' logical names.
+ */
+Test(regress, semantic_types_in_arrays_without_schema)
+{
+    expect_rows("v ARRAY<DATE>, ts ARRAY<TIMESTAMP(6)>, ms ARRAY<TIMESTAMP(3)>, "
+                "ns ARRAY<TIMESTAMP_LTZ(9)>, t ARRAY<TIME(6)>, d ARRAY<DECIMAL(10, 2)>, "
+                "r ROW<d DATE, ts TIMESTAMP(6), x DECIMAL(7, 3)>, m MAP<STRING, DATE>",
+                NULL,
+                "{\"after\":{\"v\":[19279,null,0],\"ts\":[1529476623123456],"
+                "\"ms\":[1529476623123],\"ns\":[1529476623123456789],\"t\":[45296789012],"
+                "\"d\":[{\"scale\":3,\"value\":\"MDk=\"},{\"value\":\"AQ==\",\"scale\":0},1.5],"
+                "\"r\":{\"d\":1,\"ts\":-1,\"x\":{\"scale\":2,\"value\":\"/h3A\"}},"
+                "\"m\":{\"a\":19279}},\"op\":\"c\"}",
+                "+I[[2022-10-14, null, 1970-01-01], [2018-06-20T06:37:03.123456], "
+                "[2018-06-20T06:37:03.123], [2018-06-20T06:37:03.123456789Z], "
+                "[12:34:56.789012], [12.35, 1.00, 1.50], "
+                "(1970-01-02, 1969-12-31T23:59:59.999999, -1234.560), {a=2022-10-14}]\n");
+    /* the units follow the options for elements too */
+    expect_rows("ts ARRAY<TIMESTAMP(3)>, t ARRAY<TIME(0)>",
+                "timestamp.unit=micros;time.unit=micros",
+                "{\"after\":{\"ts\":[1529476623123456],\"t\":[45296000000]},\"op\":\"c\"}",
+                "+I[[2018-06-20T06:37:03.123], [12:34:56]]\n");
+    /* precise decimals as base64 with the declared scale, in an array */
+    expect_rows("d ARRAY<DECIMAL(10, 2)>", "decimal.handling=precise-base64",
+                "{\"after\":{\"d\":[\"MDk=\"]},\"op\":\"c\"}", "+I[[123.45]]\n");
+    /* errors name the element and read as a column's */
+    expect_error("v ARRAY<DATE>", NULL, "{\"after\":{\"v\":[1,\"x\"]},\"op\":\"c\"}",
+                 E "field \"after.v[1]\": expected DATE, found string \"x\"");
+    expect_error("t ARRAY<TIME(6)>", NULL, "{\"after\":{\"t\":[86400000000]},\"op\":\"c\"}",
+                 E "field \"after.t[0]\": expected TIME(6) as microseconds past midnight "
+                   "(0..86399999999), found number 86400000000 (the unit follows the declared "
+                   "precision, as Debezium encodes it: declare the source column's precision, "
+                   "set the unit with 'debezium-json.timestamp.unit' / 'debezium-json.time.unit', "
+                   "or set 'debezium-json.schema-include'='true')");
+    expect_error("d ARRAY<DECIMAL(10, 2)>", NULL,
+                 "{\"after\":{\"d\":[{\"value\":\"AQ==\"}]},\"op\":\"c\"}",
+                 E "field \"after.d[0]\": expected io.debezium.data.VariableScaleDecimal "
+                   "{\"scale\": n, \"value\": base64}, found an object without \"scale\"");
+    expect_error("d ARRAY<DECIMAL(10, 2)>", NULL,
+                 "{\"after\":{\"d\":[{\"scale\":\"2\",\"value\":\"AQ==\"}]},\"op\":\"c\"}",
+                 E "field \"after.d[0]\": expected io.debezium.data.VariableScaleDecimal scale "
+                   "as an integer, found a string");
+}
+
+Test(regress, semantic_types_in_arrays_with_schema)
+{
+    static const char sch[] =
+        "{\"type\":\"struct\",\"fields\":[{\"type\":\"struct\",\"fields\":["
+        "{\"type\":\"array\",\"items\":{\"type\":\"bytes\",\"optional\":true,"
+        "\"name\":\"org.apache.kafka.connect.data.Decimal\",\"version\":1,"
+        "\"parameters\":{\"scale\":\"2\",\"connect.decimal.precision\":\"10\"}},"
+        "\"optional\":true,\"field\":\"dec\"},"
+        "{\"type\":\"array\",\"items\":{\"type\":\"struct\",\"fields\":[{\"type\":\"int32\","
+        "\"field\":\"scale\"},{\"type\":\"bytes\",\"field\":\"value\"}],"
+        "\"name\":\"io.debezium.data.VariableScaleDecimal\"},\"field\":\"vsd\"},"
+        "{\"type\":\"array\",\"items\":{\"type\":\"int32\",\"name\":\"io.debezium.time.Date\"},"
+        "\"field\":\"v\"},"
+        "{\"type\":\"array\",\"items\":{\"type\":\"int64\","
+        "\"name\":\"io.debezium.time.MicroTimestamp\"},\"field\":\"us\"},"
+        "{\"type\":\"array\",\"items\":{\"type\":\"int64\","
+        "\"name\":\"io.debezium.time.NanoTimestamp\"},\"field\":\"ns\"},"
+        "{\"type\":\"array\",\"items\":{\"type\":\"int64\",\"name\":\"io.debezium.time.Timestamp\"}"
+        ","
+        "\"field\":\"ms\"},"
+        "{\"type\":\"array\",\"items\":{\"type\":\"string\","
+        "\"name\":\"io.debezium.time.ZonedTimestamp\"},\"field\":\"z\"},"
+        "{\"type\":\"array\",\"items\":{\"type\":\"int64\",\"name\":\"io.debezium.time.MicroTime\"}"
+        ","
+        "\"field\":\"t\"},"
+        "{\"type\":\"struct\",\"fields\":[{\"type\":\"int32\",\"name\":\"io.debezium.time.Date\","
+        "\"field\":\"d\"},{\"type\":\"array\",\"items\":{\"type\":\"int64\","
+        "\"name\":\"io.debezium.time.NanoTimestamp\"},\"field\":\"a\"}],\"field\":\"r\"},"
+        "{\"type\":\"map\",\"keys\":{\"type\":\"string\"},\"values\":{\"type\":\"int32\","
+        "\"name\":\"io.debezium.time.Date\"},\"field\":\"m\"}"
+        "],\"field\":\"after\"}]}";
+    char *msg = cdc_strdup_printf(
+        "{\"schema\":%s,\"payload\":{\"after\":{\"dec\":[\"MDk=\",null],"
+        "\"vsd\":[{\"scale\":3,\"value\":\"MDk=\"}],\"v\":[19279],\"us\":[1529476623123456],"
+        "\"ns\":[1529476623123456789],\"ms\":[1529476623123],"
+        "\"z\":[\"2018-06-20T15:37:03.5+02:00\"],\"t\":[45296789012],"
+        "\"r\":{\"d\":19279,\"a\":[1]},\"m\":{\"k\":0}},\"op\":\"c\"}}",
+        sch);
+    /* TIMESTAMP(9) for "ms" and TIME(9) for "t": the schema, not the precision, names the unit */
+    expect_rows(
+        "dec ARRAY<DECIMAL(10, 2)>, vsd ARRAY<STRING>, v ARRAY<DATE>, "
+        "us ARRAY<TIMESTAMP(9)>, ns ARRAY<TIMESTAMP(9)>, ms ARRAY<TIMESTAMP(9)>, "
+        "z ARRAY<TIMESTAMP_LTZ(3)>, t ARRAY<TIME(9)>, r ROW<d DATE, a ARRAY<TIMESTAMP(9)>>, "
+        "m MAP<STRING, DATE>",
+        "schema-include=true", msg,
+        "+I[[123.45, null], [12.345], [2022-10-14], [2018-06-20T06:37:03.123456000], "
+        "[2018-06-20T06:37:03.123456789], [2018-06-20T06:37:03.123000000], "
+        "[2018-06-20T13:37:03.500Z], [12:34:56.789012000], "
+        "(2022-10-14, [1970-01-01T00:00:00.000000001]), {k=1970-01-01}]\n");
+    free(msg);
+    /* with the schema, a Decimal element's base64 uses the schema's scale, not the column's */
+    char *m2 = cdc_strdup_printf("{\"schema\":%s,\"payload\":{\"after\":{\"dec\":[\"MDk=\"]},"
+                                 "\"op\":\"c\"}}",
+                                 sch);
+    expect_rows("dec ARRAY<DECIMAL(10, 4)>", "schema-include=true", m2, "+I[[123.4500]]\n");
+    free(m2);
 }
