@@ -77,6 +77,7 @@ static void col_end(dbz_deser_t *d)
     else
         ce.enc = d->col_is_bytes ? DBZ_ENC_NONE : DBZ_ENC_PLAIN;
     ce.scale = d->col_scale;
+    ce.bytes = d->col_is_bytes;
     d->stage[d->col_field] = ce;
     d->staged[d->col_field] = 1;
     if (d->nsnodes > 1)

@@ -36,6 +36,7 @@ typedef enum dbz_enc {
 
 typedef struct dbz_colenc_s {
     uint8_t enc;   /* dbz_enc_t */
+    bool bytes;    /* the schema's type is "bytes" (JsonConverter's base64), not a string */
     int32_t scale; /* DBZ_ENC_DECIMAL */
 } dbz_colenc_t;
 
@@ -57,12 +58,16 @@ enum {
     DBZ_UNIT_NANOS = 3,
 };
 
+/** binary.handling.mode: how BYTES travel as JSON text, as Debezium's option of that name. */
+enum { DBZ_BIN_BASE64 = 0, DBZ_BIN_BASE64_URL = 1, DBZ_BIN_HEX = 2 };
+
 /** What a conversion needs besides the value. */
 typedef struct dbz_conv_s {
     bool iso8601;        /* timestamp-format.standard = ISO-8601 */
     bool precise_base64; /* decimal.handling = precise-base64 */
     uint8_t ts_unit;     /* timestamp.unit: DBZ_UNIT_* (without the schema) */
     uint8_t time_unit;   /* time.unit: DBZ_UNIT_* (without the schema) */
+    uint8_t bin_mode;    /* binary.handling.mode: DBZ_BIN_* (unless the schema says "bytes") */
     const char *in;      /* the message: strings lying inside it are referenced */
     size_t inlen;
     cdc_arena_t *arena; /* where copies go */
@@ -223,6 +228,7 @@ typedef struct dbz_deser_s {
     bool want[MD__COUNT];
     bool schema_include, ignore_errors, upsert, iso8601, precise_base64;
     uint8_t ts_unit, time_unit; /* DBZ_UNIT_* */
+    uint8_t bin_mode;           /* DBZ_BIN_* */
     /* the TOAST placeholder in its three renderings */
     char *ph;
     size_t ph_len;

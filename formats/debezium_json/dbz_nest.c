@@ -126,6 +126,7 @@ void dbz_snodes_stage(dbz_deser_t *d, int32_t col)
         dbz_colenc_t ce;
         ce.enc = n->enc != 0xff ? n->enc : n->is_bytes ? DBZ_ENC_NONE : DBZ_ENC_PLAIN;
         ce.scale = n->scale;
+        ce.bytes = n->is_bytes;
         d->nstage[n->tid] = ce;
         d->nstaged[n->tid] = 1;
     }
@@ -149,6 +150,7 @@ void dbz_conv_init(dbz_deser_t *d, dbz_conv_t *cx, char *err, size_t errlen)
     cx->precise_base64 = d->precise_base64;
     cx->ts_unit = d->ts_unit;
     cx->time_unit = d->time_unit;
+    cx->bin_mode = d->bin_mode;
     cx->in = d->msg;
     cx->inlen = d->len;
     cx->arena = &d->out->arena;
@@ -283,7 +285,7 @@ static int nest_scalar(void *ctx, const cdc_type_t *t, uint32_t node, char kind,
                        size_t len, cdc_value_t *out, char *reason, size_t cap)
 {
     dbz_deser_t *d = ctx;
-    dbz_colenc_t ce = {0, 0};
+    dbz_colenc_t ce = {0, false, 0};
     if (d->have_schema && node < d->nnodes)
         ce = d->nenc[node];
     dbz_conv_t cx;

@@ -162,7 +162,7 @@ int dbz_convert_field(dbz_deser_t *d, int32_t idx, char kind, const char *s, siz
 {
     const dbz_field_t *f = &d->fields[idx];
     cdc_value_t *v = &d->cur_row->values[idx];
-    dbz_colenc_t ce = {0, 0};
+    dbz_colenc_t ce = {0, false, 0};
     if (d->have_schema)
         ce = d->enc[idx];
     if (kind == 's' && dbz_is_placeholder(d, s, len)) {

@@ -48,6 +48,8 @@
 
 static const char *const dbz_decimal_handling[] = {"string", "precise-base64", NULL};
 static const char *const dbz_changelog_modes[] = {"all", "upsert", NULL};
+/* in the order of DBZ_BIN_* */
+static const char *const dbz_bin_modes[] = {"base64", "base64-url-safe", "hex", NULL};
 /* in the order of DBZ_UNIT_* */
 static const char *const dbz_units[] = {"precision", "millis", "micros", "nanos", NULL};
 
@@ -102,6 +104,16 @@ static const cdc_option_def_t dbz_options[] = {
                     "Debezium's MySQL connector sends every TIME in microseconds by default "
                     "(adaptive_time_microseconds): set 'micros' for it. With schema-include the "
                     "schema decides."},
+    {.key = "binary.handling.mode",
+     .type = CDC_OPT_ENUM,
+     .default_value = "base64",
+     .enum_values = dbz_bin_modes,
+     .description = "How BYTES/VARBINARY columns travel as JSON text, as the connector's "
+                    "binary.handling.mode says: 'base64' (Debezium's 'bytes' and 'base64'), "
+                    "'base64-url-safe' or 'hex'. Read and written; text not valid in it is an "
+                    "error naming this option. With schema-include a column whose schema type "
+                    "is \"bytes\" is always base64 (JsonConverter), a \"string\" one follows "
+                    "this option."},
     {.key = "changelog-mode",
      .type = CDC_OPT_ENUM,
      .default_value = "all",
@@ -323,6 +335,7 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     d->precise_base64 = cdc_config_enum(ctx->cfg, "decimal.handling") == 1;
     d->ts_unit = (uint8_t)cdc_config_enum(ctx->cfg, "timestamp.unit");
     d->time_unit = (uint8_t)cdc_config_enum(ctx->cfg, "time.unit");
+    d->bin_mode = (uint8_t)cdc_config_enum(ctx->cfg, "binary.handling.mode");
     d->ph = cdc_xstrdup(ph);
     d->ph_len = strlen(ph);
     cdc_text_base64_encode(&d->ph_b64, (const unsigned char *)ph, d->ph_len);
