@@ -6,10 +6,13 @@
  * number or string means (days, micros past midnight, base64 two's-complement
  * unscaled decimal, little-endian bits, ...). Without it the declared column
  * type decides, following the rules documented on the format's options:
- * numbers for DATE are days, numbers for TIME and TIMESTAMP are milliseconds
- * (Connect's Time/Timestamp), DECIMAL text is decimal text unless
- * decimal.handling says base64. Anything else goes to the json format's
- * converter, so plain values behave exactly as in format 'json'.
+ * numbers for DATE are days, numbers for TIME and TIMESTAMP are in the unit
+ * of the declared precision (or timestamp.unit / time.unit), DECIMAL text is
+ * decimal text unless decimal.handling says base64, BYTES text is in
+ * binary.handling.mode's encoding. Anything else goes to the json format's
+ * converter, so plain values behave exactly as in format 'json'. Values nested
+ * in arrays and rows come here too (dbz_nest.c), with their schema node's
+ * encoding.
  */
 #include <math.h>
 #include <stdarg.h>

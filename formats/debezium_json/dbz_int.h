@@ -4,7 +4,8 @@
  * and the conversion of one JSON scalar to a value of the declared column type
  * under that encoding (dbz_convert.c); the deserializer's state, its frame
  * stack and the functions its files share (debezium_json.c, dbz_events.c,
- * dbz_rows.c), and what the serializer shares with them (dbz_encode.c).
+ * dbz_rows.c, dbz_nest.c for values nested in arrays and rows), and what the
+ * serializer shares with them (dbz_encode.c).
  */
 #ifndef DBZ_INT_H
 #define DBZ_INT_H
