@@ -32,16 +32,38 @@ cdc_changelog_mode_t cdc_cj_mode_all(const cdc_config_t *cfg)
 
 /* ---- problems ------------------------------------------------------------------------------ */
 
-/* Replaces the reason with printf text (truncated to a line). */
-static void set_reason(cdc_cj_deser_t *d, const char *fmt, va_list ap)
+/* Replaces buf with printf text (truncated to a line). */
+static void put_reason(cdc_buf_t *buf, const char *fmt, va_list ap)
 {
     char small[640];
     int n = vsnprintf(small, sizeof(small), fmt, ap);
-    cdc_buf_clear(&d->reason);
+    cdc_buf_clear(buf);
     if (n > 0)
-        cdc_buf_append(&d->reason, small,
-                       (size_t)n < sizeof(small) ? (size_t)n : sizeof(small) - 1);
+        cdc_buf_append(buf, small, (size_t)n < sizeof(small) ? (size_t)n : sizeof(small) - 1);
+}
+
+/* Replaces the reason with printf text (truncated to a line). */
+static void set_reason(cdc_cj_deser_t *d, const char *fmt, va_list ap)
+{
+    put_reason(&d->reason, fmt, ap);
     d->failed = true;
+}
+
+/*
+ * The message's deferred problem: the first, in message order, of the
+ * envelope values still unreadable (a repeated key drops its earlier value's
+ * problem with the value: the last wins).
+ */
+static void refresh_deferred(cdc_cj_deser_t *d)
+{
+    int first = -1;
+    for (int i = 0; i < d->nenv; i++)
+        if (d->slots[i].state == CDC_CJ_BAD && (first < 0 || d->slots[i].seq < d->slots[first].seq))
+            first = i;
+    cdc_buf_clear(&d->reason);
+    d->failed = first >= 0;
+    if (first >= 0)
+        cdc_buf_append(&d->reason, d->why[first].data, d->why[first].len);
 }
 
 int cdc_cj_fail(cdc_cj_deser_t *d, const char *fmt, ...)
@@ -77,18 +99,22 @@ static const char *key_of(const cdc_cj_deser_t *d)
     return d->cur >= 0 ? d->fmt->fields[d->cur].key : "?";
 }
 
-/* Keeps the first problem of the message; marks the current key unreadable. */
+/* Marks the current key unreadable, keeping its first problem; the message's is the first. */
 static void defer(cdc_cj_deser_t *d, const char *fmt, ...) CDC_PRINTF(2, 3);
 static void defer(cdc_cj_deser_t *d, const char *fmt, ...)
 {
-    if (d->cur >= 0)
-        d->slots[d->cur].state = CDC_CJ_BAD;
-    if (d->failed)
+    if (d->cur < 0)
         return;
+    cdc_cj_slot_t *slot = &d->slots[d->cur];
+    if (slot->state == CDC_CJ_BAD)
+        return;
+    slot->state = CDC_CJ_BAD;
+    slot->seq = ++d->seq;
     va_list ap;
     va_start(ap, fmt);
-    set_reason(d, fmt, ap);
+    put_reason(&d->why[d->cur], fmt, ap);
     va_end(ap);
+    refresh_deferred(d);
 }
 
 /* A problem that ends the parse (cancels yajl); it replaces a deferred one. */
@@ -426,8 +452,12 @@ static int event(cdc_cj_deser_t *d, int ev, const char *s, size_t len)
         }
         d->cur = find_env(d, s, len); /* yajl: only keys and end_map occur here */
         if (d->cur >= 0 && d->slots[d->cur].state != CDC_CJ_ABSENT) {
-            defer(d, "duplicate key \"%s\"", key_of(d));
-            d->cur = -1;
+            /* a repeated key: the last wins, as in Jackson (Flink's parser); the earlier
+               value and its problem go (its rows stay unreferenced in the arena) */
+            bool was_bad = d->slots[d->cur].state == CDC_CJ_BAD;
+            memset(&d->slots[d->cur], 0, sizeof(d->slots[0]));
+            if (was_bad)
+                refresh_deferred(d);
         }
         d->state = S_VALUE;
         return 1;
@@ -519,6 +549,7 @@ static int cj_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t
     memset(d->slots, 0, sizeof(d->slots[0]) * (size_t)d->nenv);
     d->nitems = 0;
     d->failed = false;
+    d->seq = 0;
     d->meta = NULL;
     d->origin = NULL;
     d->out = out;
@@ -689,6 +720,8 @@ static void cj_deser_destroy(cdc_deser_t *base)
     free(d->tmp_keys);
     free(d->tmp_vals);
     cdc_buf_free(&d->reason);
+    for (int i = 0; i < CDC_CJ_MAX_FIELDS; i++)
+        cdc_buf_free(&d->why[i]);
     cdc_buf_free(&d->base.errmsg);
     free(d);
 }

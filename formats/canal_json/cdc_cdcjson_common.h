@@ -96,6 +96,7 @@ typedef struct cdc_cj_slot_s {
     uint8_t state;     /* cdc_cj_state_t */
     cdc_value_t val;   /* TEXT: s; INT: i; BOOL: b; TEXT_ARRAY/INT_MAP: arr */
     uint32_t first, n; /* ROWS/OVERLAY: items [first, first + n) */
+    uint32_t seq;      /* BAD: when its problem was found (the message's is the first) */
 } cdc_cj_slot_t;
 
 typedef struct cdc_cj_deser_s cdc_cj_deser_t;
@@ -149,6 +150,8 @@ struct cdc_cj_deser_s {
     const char *origin; /* after cdc_cj_set_origin */
     cdc_buf_t reason;   /* the problem (deferred or fatal) */
     bool failed;        /* reason holds a deferred problem */
+    cdc_buf_t why[CDC_CJ_MAX_FIELDS]; /* each BAD slot's problem, kept across messages */
+    uint32_t seq;                     /* problems found in this message */
 
     /* parse state */
     cdc_batch_t *out;

@@ -6,10 +6,13 @@
  * number or string means (days, micros past midnight, base64 two's-complement
  * unscaled decimal, little-endian bits, ...). Without it the declared column
  * type decides, following the rules documented on the format's options:
- * numbers for DATE are days, numbers for TIME and TIMESTAMP are milliseconds
- * (Connect's Time/Timestamp), DECIMAL text is decimal text unless
- * decimal.handling says base64. Anything else goes to the json format's
- * converter, so plain values behave exactly as in format 'json'.
+ * numbers for DATE are days, numbers for TIME and TIMESTAMP are in the unit
+ * of the declared precision (or timestamp.unit / time.unit), DECIMAL text is
+ * decimal text unless decimal.handling says base64, BYTES text is in
+ * binary.handling.mode's encoding. Anything else goes to the json format's
+ * converter, so plain values behave exactly as in format 'json'. Values nested
+ * in arrays and rows come here too (dbz_nest.c), with their schema node's
+ * encoding.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -719,6 +722,48 @@ static int plain(const dbz_conv_t *cx, const cdc_type_t *t, dbz_enc_t enc, char 
     return json_scalar(cx, t, kind, s, len, out);
 }
 
+/* ---- binary.handling.mode -------------------------------------------------------------------- */
+
+static const char *const bin_mode_names[] = {"base64", "base64-url-safe", "hex"};
+
+/* BYTES sent as text in the chosen encoding (hex, or base64 of either alphabet). */
+static int bin_text(const dbz_conv_t *cx, const cdc_type_t *t, const char *s, size_t len,
+                    cdc_value_t *out)
+{
+    unsigned char *buf = cdc_arena_alloc(cx->arena, len / 4 * 3 + 3 + len / 2);
+    long n = -1;
+    if (cx->bin_mode == DBZ_BIN_HEX) {
+        if (len % 2 == 0) {
+            n = (long)(len / 2);
+            for (size_t i = 0; i < len / 2 && n >= 0; i++) {
+                int hi = cdc_hex_digit(s[2 * i]), lo = cdc_hex_digit(s[2 * i + 1]);
+                if (hi < 0 || lo < 0)
+                    n = -1;
+                else
+                    buf[i] = (unsigned char)(hi * 16 + lo);
+            }
+        }
+    } else {
+        n = cdc_text_base64_decode(s, len, true, buf);
+    }
+    if (n < 0) {
+        size_t pos = 0;
+        cdc_json_bput(cx->err, cx->errlen, &pos, "expected %s as %s text, ",
+                      cdc_type_root_name(t->root),
+                      cx->bin_mode == DBZ_BIN_HEX ? "hex" : "URL-safe base64");
+        cdc_json_found_text('s', s, len, cx->err, cx->errlen, &pos);
+        cdc_json_bput(cx->err, cx->errlen, &pos,
+                      " ('debezium-json.binary.handling.mode' = '%s': set it as the connector's "
+                      "binary.handling.mode)",
+                      bin_mode_names[cx->bin_mode]);
+        return -1;
+    }
+    out->v.s.ptr = (const char *)buf;
+    out->v.s.len = (uint32_t)n;
+    out->flags = 0;
+    return 0;
+}
+
 /* ---- entry ----------------------------------------------------------------------------------- */
 
 int dbz_convert(const dbz_conv_t *cx, const cdc_type_t *t, dbz_colenc_t ce, char kind,
@@ -727,6 +772,10 @@ int dbz_convert(const dbz_conv_t *cx, const cdc_type_t *t, dbz_colenc_t ce, char
     dbz_enc_t enc = (dbz_enc_t)ce.enc;
     if (cx->errlen)
         cx->err[0] = '\0';
+    /* text BYTES in the connector's binary.handling.mode, unless the schema says "bytes" */
+    if (kind == 's' && cx->bin_mode != DBZ_BIN_BASE64 && !ce.bytes &&
+        (t->root == CDC_T_BINARY || t->root == CDC_T_VARBINARY))
+        return bin_text(cx, t, s, len, out);
     if (kind == 'n' || enc <= DBZ_ENC_PLAIN)
         return plain(cx, t, enc, kind, s, len, out);
     int64_t v;

@@ -39,10 +39,34 @@ typedef struct dbz_ser_s {
     char *literal;
     char *ph;
     size_t ph_len;
+    uint8_t bin_mode; /* binary.handling.mode: DBZ_BIN_* */
+    bool has_bytes;   /* the images have BYTES columns */
 } dbz_ser_t;
 
-/* A row with unchanged (TOAST) columns: the placeholder goes back for text and bytes. */
-static int write_row_unchanged(dbz_ser_t *s, cdc_buf_t *out, const cdc_row_t *row)
+/* Bytes as a JSON string in binary.handling.mode's encoding. */
+static void write_bytes(const dbz_ser_t *s, cdc_buf_t *out, const unsigned char *p, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    cdc_buf_putc(out, '"');
+    if (s->bin_mode == DBZ_BIN_HEX) {
+        for (size_t i = 0; i < n; i++) {
+            cdc_buf_putc(out, hex[p[i] >> 4]);
+            cdc_buf_putc(out, hex[p[i] & 15]);
+        }
+    } else {
+        size_t at = out->len;
+        cdc_text_base64_encode(out, p, n);
+        for (size_t i = at; s->bin_mode == DBZ_BIN_BASE64_URL && i < out->len; i++)
+            out->data[i] = out->data[i] == '+' ? '-' : out->data[i] == '/' ? '_' : out->data[i];
+    }
+    cdc_buf_putc(out, '"');
+}
+
+/*
+ * A row written column by column: unchanged (TOAST) columns as the placeholder
+ * for text and bytes, bytes in binary.handling.mode's encoding.
+ */
+static int write_row_columns(dbz_ser_t *s, cdc_buf_t *out, const cdc_row_t *row)
 {
     const cdc_type_t *rt = s->row_type;
     uint32_t n = (uint32_t)rt->nchildren < row->arity ? (uint32_t)rt->nchildren : row->arity;
@@ -55,15 +79,16 @@ static int write_row_unchanged(dbz_ser_t *s, cdc_buf_t *out, const cdc_row_t *ro
         const cdc_value_t *v = &row->values[i];
         const cdc_type_t *t = rt->children[i];
         if (v->flags & CDC_V_UNCHANGED) {
-            if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR) {
+            if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR)
                 cdc_json_write_string(out, s->ph, s->ph_len);
-            } else if (t->root == CDC_T_BINARY || t->root == CDC_T_VARBINARY) {
-                cdc_buf_putc(out, '"');
-                cdc_text_base64_encode(out, (const unsigned char *)s->ph, s->ph_len);
-                cdc_buf_putc(out, '"');
-            } else {
+            else if (t->root == CDC_T_BINARY || t->root == CDC_T_VARBINARY)
+                write_bytes(s, out, (const unsigned char *)s->ph, s->ph_len);
+            else
                 cdc_buf_puts(out, "null");
-            }
+            continue;
+        }
+        if ((t->root == CDC_T_BINARY || t->root == CDC_T_VARBINARY) && !cdc_value_is_null(v)) {
+            write_bytes(s, out, (const unsigned char *)v->v.s.ptr, v->v.s.len);
             continue;
         }
         if (cdc_json_write_value(out, v, t, &s->opts) < 0)
@@ -77,9 +102,11 @@ static int write_image(dbz_ser_t *s, cdc_buf_t *out, const cdc_row_t *row)
 {
     uint32_t n = (uint32_t)s->row_type->nchildren < row->arity ? (uint32_t)s->row_type->nchildren
                                                                : row->arity;
+    if (s->has_bytes && s->bin_mode != DBZ_BIN_BASE64)
+        return write_row_columns(s, out, row);
     for (uint32_t i = 0; i < n; i++)
         if (row->values[i].flags & CDC_V_UNCHANGED)
-            return write_row_unchanged(s, out, row);
+            return write_row_columns(s, out, row);
     return cdc_json_write_row(out, row, s->row_type, &s->opts);
 }
 
@@ -304,6 +331,10 @@ int dbz_ser_new(const cdc_format_ctx_t *ctx, cdc_ser_t **out, cdc_error_t **err)
     const char *ph = cdc_config_str(ctx->cfg, "unavailable.value.placeholder");
     s->ph = cdc_xstrdup(ph && *ph ? ph : DBZ_PLACEHOLDER);
     s->ph_len = strlen(s->ph);
+    s->bin_mode = (uint8_t)cdc_config_enum(ctx->cfg, "binary.handling.mode");
+    for (int32_t i = 0; i < s->row_type->nchildren; i++)
+        s->has_bytes |= s->row_type->children[i]->root == CDC_T_BINARY ||
+                        s->row_type->children[i]->root == CDC_T_VARBINARY;
     if (source_setup(s, ctx, err) < 0) {
         dbz_ser_destroy(&s->base);
         return -1;

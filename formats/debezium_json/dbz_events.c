@@ -62,6 +62,9 @@ static void col_begin(dbz_deser_t *d)
     d->col_name_enc = 0xff;
     d->col_is_bytes = false;
     d->col_scale = 0;
+    d->nsnodes = 0;
+    cdc_buf_clear(&d->snames);
+    dbz_snode_add(d, -1, SL_FIELD); /* 0: the column */
 }
 
 static void col_end(dbz_deser_t *d)
@@ -74,8 +77,11 @@ static void col_end(dbz_deser_t *d)
     else
         ce.enc = d->col_is_bytes ? DBZ_ENC_NONE : DBZ_ENC_PLAIN;
     ce.scale = d->col_scale;
+    ce.bytes = d->col_is_bytes;
     d->stage[d->col_field] = ce;
     d->staged[d->col_field] = 1;
+    if (d->nsnodes > 1)
+        dbz_snodes_stage(d, d->col_field);
 }
 
 static void envf_end(dbz_deser_t *d)
@@ -85,6 +91,7 @@ static void envf_end(dbz_deser_t *d)
             d->enc[i] = d->stage[i];
         d->staged[i] = 0;
     }
+    dbz_nodes_commit(d, d->envf_is_row);
     d->envf_is_row = false;
 }
 
@@ -103,7 +110,8 @@ static void schema_name(dbz_deser_t *d, const char *s, size_t len)
         d->schema_kind = 1;
 }
 
-static int sch_param(dbz_deser_t *d, uint8_t key, char kind, const char *s, size_t len)
+static int sch_param(dbz_deser_t *d, int32_t node, uint8_t key, char kind, const char *s,
+                     size_t len)
 {
     if (key != K_SCALE || (kind != 's' && kind != '#'))
         return 1; /* "length" and the rest are not needed */
@@ -114,7 +122,10 @@ static int sch_param(dbz_deser_t *d, uint8_t key, char kind, const char *s, size
                         "\"%.*s\"",
                         d->col_field >= 0 ? d->fields[d->col_field].name : "?",
                         (int)(len > 40 ? 40 : len), s);
-    d->col_scale = (int32_t)v;
+    if (node > 0)
+        d->snodes[node].scale = (int32_t)v;
+    else
+        d->col_scale = (int32_t)v;
     return 1;
 }
 
@@ -240,12 +251,21 @@ static uint8_t schema_key(uint8_t frame, const char *s, size_t len)
             return K_FIELD;
         return KEY_IS("fields") ? K_FIELDS : K_NONE;
     case FR_SCH_COL:
+    case FR_SCH_NODE:
         if (KEY_IS("type"))
             return K_TYPE;
         if (KEY_IS("name"))
             return K_NAME;
         if (KEY_IS("field"))
             return K_FIELD;
+        if (KEY_IS("items"))
+            return K_ITEMS;
+        if (KEY_IS("keys"))
+            return K_KEYS;
+        if (KEY_IS("values"))
+            return K_VALUES;
+        if (KEY_IS("fields"))
+            return K_FIELDS;
         return KEY_IS("parameters") ? K_PARAMETERS : K_NONE;
     case FR_SCH_PARAMS:
         return KEY_IS("scale") ? K_SCALE : K_NONE;
@@ -288,6 +308,14 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
     case FR_SOURCE:
         f->key = source_key(s, len);
         if (d->want[MD_SOURCE_PROPS]) {
+            for (uint32_t i = 0; i < d->nprops; i++) { /* a repeated key: the last wins */
+                if (d->props[i].key.v.s.len == len &&
+                    memcmp(d->props[i].key.v.s.ptr, s, len) == 0) {
+                    memmove(&d->props[i], &d->props[i + 1], (d->nprops - 1 - i) * sizeof(prop_t));
+                    d->nprops--;
+                    break;
+                }
+            }
             prop_t *p = prop_add(d);
             dbz_str_value(d, s, len, &p->key);
             p->val.flags = CDC_V_NULL;
@@ -308,6 +336,26 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
     }
 }
 
+/* Forgets what an earlier "source" said: a repeated member's last value wins. */
+static void source_reset(dbz_deser_t *d)
+{
+    d->src_db.flags = d->src_schema.flags = d->src_table.flags = CDC_V_NULL;
+    d->have_src_ts = false;
+    d->nprops = 0;
+}
+
+/* Forgets an earlier "payload" (schema-include): a repeated member's last value wins. */
+static void payload_reset(dbz_deser_t *d)
+{
+    d->seen = d->nkeys = 0;
+    d->oplen = 0;
+    d->op_null = d->status_txn = false;
+    d->row_before = d->row_after = -1;
+    d->have_ts = false;
+    d->payload_null = d->payload_deferred = false;
+    source_reset(d);
+}
+
 /* The value of a member of FR_ENV / FR_TOP that is a scalar. */
 static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size_t len)
 {
@@ -326,6 +374,13 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
         return 1;
     case K_BEFORE:
     case K_AFTER:
+        if (kind == 'n') { /* null after an object: the last wins */
+            if (f->key == K_BEFORE)
+                d->row_before = -1;
+            else
+                d->row_after = -1;
+            return 1;
+        }
         if (kind == 's') /* Debezium's MongoDB connector: the document as JSON text */
             return dbz_fail(d,
                             "field \"%s\" is a string, as Debezium's MongoDB connector writes "
@@ -342,8 +397,10 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
     case K_SOURCE:
         if (kind != 'n')
             return dbz_fail_member(d, "source", "an object or null", kind);
+        source_reset(d);
         return 1;
     case K_TS_MS:
+        d->have_ts = false;
         if (kind == '#' && cdc_text_parse_i64(s, len, &d->ts_ms) == 0)
             d->have_ts = true;
         else if (kind != 'n' && d->want[MD_INGESTION_TS])
@@ -359,6 +416,8 @@ static int env_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, size
         return 1;
     case K_PAYLOAD:
         if (kind == 'n') {
+            if (f->kind == FR_TOP)
+                payload_reset(d);
             d->payload_null = true;
             return 1;
         }
@@ -404,6 +463,7 @@ static int source_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, s
         name = "source.table";
         break;
     case K_TS_MS:
+        d->have_src_ts = false;
         if (kind == '#' && cdc_text_parse_i64(s, len, &d->src_ts_ms) == 0)
             d->have_src_ts = true;
         else if (kind != 'n' && d->want[MD_SOURCE_TS])
@@ -412,6 +472,7 @@ static int source_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, s
     default:
         return 1;
     }
+    v->flags = CDC_V_NULL; /* a repeated member: the last wins */
     if (kind == 's')
         dbz_str_value(d, s, len, v);
     else if (kind != 'n' && d->want[md])
@@ -443,7 +504,21 @@ static int schema_scalar(dbz_deser_t *d, frame_t *f, char kind, const char *s, s
         }
         return 1;
     case FR_SCH_PARAMS:
-        return sch_param(d, f->key, kind, s, len);
+        return sch_param(d, f->field, f->key, kind, s, len);
+    case FR_SCH_NODE: {
+        if (kind != 's')
+            return 1;
+        dbz_snode_t *n = &d->snodes[f->field];
+        if (f->key == K_TYPE) {
+            n->is_bytes = KEY_IS("bytes");
+        } else if (f->key == K_NAME) {
+            dbz_enc_t e = dbz_enc_classify(NULL, 0, s, len);
+            n->enc = e == DBZ_ENC_PLAIN ? 0xff : (uint8_t)e;
+        } else if (f->key == K_FIELD) {
+            dbz_snode_name(d, f->field, s, len);
+        }
+        return 1;
+    }
     default:
         return 1;
     }
@@ -552,12 +627,8 @@ static int on_open(dbz_deser_t *d, char kind)
         int32_t idx = d->row_field;
         if (idx < 0)
             return skip_container(d, SKIP_PLAIN);
-        const cdc_type_t *t = d->fields[idx].type;
         uint8_t enc = d->have_schema ? d->enc[idx].enc : DBZ_ENC_NONE;
-        bool numeric = t->root == CDC_T_DECIMAL || t->root == CDC_T_FLOAT ||
-                       t->root == CDC_T_DOUBLE || cdc_type_is_integer(t);
-        if (kind == '{' && (enc == DBZ_ENC_VSDECIMAL || (numeric && enc <= DBZ_ENC_PLAIN)) &&
-            (numeric || t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR)) {
+        if (kind == '{' && dbz_takes_vsd(d->fields[idx].type, enc)) {
             if (!dbz_push(d, FR_VSD))
                 return dbz_fail(d, "JSON nested too deeply");
             d->fr[d->top].field = idx;
@@ -589,6 +660,7 @@ static int on_open(dbz_deser_t *d, char kind)
         case K_SOURCE:
             if (kind != '{')
                 return dbz_fail_member(d, "source", "an object or null", kind);
+            source_reset(d);
             if (!dbz_push(d, FR_SOURCE))
                 return dbz_fail(d, "JSON nested too deeply");
             return 1;
@@ -599,6 +671,11 @@ static int on_open(dbz_deser_t *d, char kind)
                 return skip_container(d, SKIP_PLAIN);
             /* the Connect schema: column encodings, or just its name when not included */
             d->schema_start = offset(d) - 1;
+            if (d->schema_include) { /* a repeated schema: only the last one describes */
+                memset(d->enc, 0, d->nfields * sizeof(*d->enc));
+                memset(d->nenc, 0, d->nnodes * sizeof(*d->nenc));
+            }
+            d->schema_kind = 0;
             if (!dbz_push(d, FR_SCH))
                 return dbz_fail(d, "JSON nested too deeply");
             return 1;
@@ -606,6 +683,7 @@ static int on_open(dbz_deser_t *d, char kind)
             if (f->kind == FR_TOP) {
                 if (kind != '{')
                     return dbz_fail_member(d, "payload", "an object or null", kind);
+                payload_reset(d);
                 if (d->top_seen & SEEN_SCHEMA) { /* the usual order: schema first */
                     d->have_schema = true;
                     dbz_push(d, FR_ENV);
@@ -665,9 +743,36 @@ static int on_open(dbz_deser_t *d, char kind)
         }
         return skip_container(d, SKIP_PLAIN);
     case FR_SCH_COL:
+    case FR_SCH_NODE: {
+        int32_t node = f->kind == FR_SCH_COL ? 0 : f->field;
+        uint8_t link = f->key == K_ITEMS ? SL_ITEMS : f->key == K_KEYS ? SL_KEYS : SL_VALUES;
         if (f->key == K_PARAMETERS && kind == '{') {
             if (!dbz_push(d, FR_SCH_PARAMS))
                 return dbz_fail(d, "JSON nested too deeply");
+            d->fr[d->top].field = node;
+            return 1;
+        }
+        if ((f->key == K_ITEMS || f->key == K_KEYS || f->key == K_VALUES) && kind == '{') {
+            int32_t idx = dbz_snode_add(d, node, link);
+            if (!dbz_push(d, FR_SCH_NODE))
+                return dbz_fail(d, "JSON nested too deeply");
+            d->fr[d->top].field = idx;
+            return 1;
+        }
+        if (f->key == K_FIELDS && kind == '[') {
+            if (!dbz_push(d, FR_SCH_NFIELDS))
+                return dbz_fail(d, "JSON nested too deeply");
+            d->fr[d->top].field = node;
+            return 1;
+        }
+        return skip_container(d, SKIP_PLAIN);
+    }
+    case FR_SCH_NFIELDS:
+        if (kind == '{') {
+            int32_t idx = dbz_snode_add(d, f->field, SL_FIELD);
+            if (!dbz_push(d, FR_SCH_NODE))
+                return dbz_fail(d, "JSON nested too deeply");
+            d->fr[d->top].field = idx;
             return 1;
         }
         return skip_container(d, SKIP_PLAIN);
@@ -712,24 +817,11 @@ static int on_close(dbz_deser_t *d, char kind)
         dbz_pop(d);
         if (!d->vsd_has_scale || !d->vsd_has_value) {
             char reason[300];
-            snprintf(reason, sizeof(reason),
-                     "expected %s {\"scale\": n, \"value\": base64}, "
-                     "found an object without \"%s\"",
-                     dbz_enc_name(DBZ_ENC_VSDECIMAL), d->vsd_has_scale ? "value" : "scale");
+            dbz_vsd_missing(d->vsd_has_scale, reason, sizeof(reason));
             return dbz_fail_field(d, idx, reason);
         }
-        dbz_conv_t cx = {
-            .iso8601 = d->iso8601,
-            .precise_base64 = d->precise_base64,
-            .ts_unit = d->ts_unit,
-            .time_unit = d->time_unit,
-            .in = d->msg,
-            .inlen = d->len,
-            .arena = &d->out->arena,
-            .err = d->errbuf,
-            .errlen = sizeof(d->errbuf),
-        };
-        d->errbuf[0] = '\0';
+        dbz_conv_t cx;
+        dbz_conv_init(d, &cx, d->errbuf, sizeof(d->errbuf));
         if (dbz_convert_vsd(&cx, d->fields[idx].type, d->vsd_scale, d->vsd_value.data,
                             d->vsd_value.len, &d->cur_row->values[idx]) < 0)
             return dbz_fail_field(d, idx, d->errbuf);

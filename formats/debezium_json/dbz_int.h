@@ -4,7 +4,8 @@
  * and the conversion of one JSON scalar to a value of the declared column type
  * under that encoding (dbz_convert.c); the deserializer's state, its frame
  * stack and the functions its files share (debezium_json.c, dbz_events.c,
- * dbz_rows.c), and what the serializer shares with them (dbz_encode.c).
+ * dbz_rows.c, dbz_nest.c for values nested in arrays and rows), and what the
+ * serializer shares with them (dbz_encode.c).
  */
 #ifndef DBZ_INT_H
 #define DBZ_INT_H
@@ -36,6 +37,7 @@ typedef enum dbz_enc {
 
 typedef struct dbz_colenc_s {
     uint8_t enc;   /* dbz_enc_t */
+    bool bytes;    /* the schema's type is "bytes" (JsonConverter's base64), not a string */
     int32_t scale; /* DBZ_ENC_DECIMAL */
 } dbz_colenc_t;
 
@@ -57,12 +59,16 @@ enum {
     DBZ_UNIT_NANOS = 3,
 };
 
+/** binary.handling.mode: how BYTES travel as JSON text, as Debezium's option of that name. */
+enum { DBZ_BIN_BASE64 = 0, DBZ_BIN_BASE64_URL = 1, DBZ_BIN_HEX = 2 };
+
 /** What a conversion needs besides the value. */
 typedef struct dbz_conv_s {
     bool iso8601;        /* timestamp-format.standard = ISO-8601 */
     bool precise_base64; /* decimal.handling = precise-base64 */
     uint8_t ts_unit;     /* timestamp.unit: DBZ_UNIT_* (without the schema) */
     uint8_t time_unit;   /* time.unit: DBZ_UNIT_* (without the schema) */
+    uint8_t bin_mode;    /* binary.handling.mode: DBZ_BIN_* (unless the schema says "bytes") */
     const char *in;      /* the message: strings lying inside it are referenced */
     size_t inlen;
     cdc_arena_t *arena; /* where copies go */
@@ -115,7 +121,9 @@ enum {
     FR_SCH_ENVF,   /* one envelope field node ("before", "after", "source", ...) */
     FR_SCH_COLS,   /* that node's "fields" array */
     FR_SCH_COL,    /* one column node */
-    FR_SCH_PARAMS  /* a column node's "parameters" */
+    FR_SCH_PARAMS, /* a column node's "parameters" (field: its nested node, -1 the column) */
+    FR_SCH_NODE,   /* a column's nested node: "items", "keys", "values", a struct field (field) */
+    FR_SCH_NFIELDS /* a nested struct's "fields" array (field: the struct's nested node) */
 };
 
 /* Member names. */
@@ -143,8 +151,25 @@ enum {
     K_PARAMETERS,
     K_SCALE,
     K_LENGTH,
-    K_VALUE
+    K_VALUE,
+    K_ITEMS,
+    K_KEYS,
+    K_VALUES
 };
+
+/* How a nested schema node hangs from its parent. */
+enum { SL_ITEMS, SL_KEYS, SL_VALUES, SL_FIELD };
+
+/* A nested node of the column schema being read ("items", "keys", "values", struct fields). */
+typedef struct dbz_snode_s {
+    uint8_t enc;  /* dbz_enc_t of its logical name, 0xff = none */
+    uint8_t link; /* SL_* */
+    bool is_bytes;
+    int32_t scale;
+    int32_t parent;              /* index of the parent node; 0 is the column */
+    uint32_t name_off, name_len; /* SL_FIELD: its "field" in snames */
+    int64_t tid;                 /* the row type node it describes, -1 = none */
+} dbz_snode_t;
 
 /* What an FR_SKIP does when its value ends. */
 enum { SKIP_PLAIN, SKIP_PAYLOAD, SKIP_PROP };
@@ -204,6 +229,7 @@ typedef struct dbz_deser_s {
     bool want[MD__COUNT];
     bool schema_include, ignore_errors, upsert, iso8601, precise_base64;
     uint8_t ts_unit, time_unit; /* DBZ_UNIT_* */
+    uint8_t bin_mode;           /* DBZ_BIN_* */
     /* the TOAST placeholder in its three renderings */
     char *ph;
     size_t ph_len;
@@ -223,6 +249,22 @@ typedef struct dbz_deser_s {
     dbz_colenc_t *stage;
     uint8_t *staged;
     bool have_schema;
+    /* the row type's nodes, numbered as cdc_json_hook_t says, and their encodings (dbz_nest.c) */
+    uint32_t nnodes;
+    const cdc_type_t **node_type;
+    uint32_t *node_kid_off; /* node_kid[node_kid_off[id] + k]: child k of node id */
+    uint32_t *node_kid;
+    dbz_colenc_t *nenc, *nstage;
+    uint8_t *nstaged;
+    /* the nested nodes of the column schema being read (scratch kept across messages) */
+    dbz_snode_t *snodes;
+    uint32_t nsnodes, cap_snodes;
+    cdc_buf_t snames;
+    /* a nested VariableScaleDecimal's text */
+    cdc_json_parser_t *vsd_parser;
+    uint32_t vsd_depth;
+    uint8_t vsd_key;
+    char vsd_bad;
 
     /* the current message */
     cdc_batch_t *out;
@@ -372,6 +414,28 @@ int dbz_open_nest(dbz_deser_t *d, int32_t idx, char kind);
  * origin and metadata, or why it gives none. Returns 0 or -1 (error set).
  */
 int dbz_finish(dbz_deser_t *d);
+
+/* ---- nested values (dbz_nest.c) ------------------------------------------------------------ */
+
+/** Numbers d->row_type's nodes and allocates their encodings; dbz_nodes_free releases them. */
+void dbz_nodes_init(dbz_deser_t *d);
+void dbz_nodes_free(dbz_deser_t *d);
+/** Adds a nested schema node under parent (0 = the column); returns its index. */
+int32_t dbz_snode_add(dbz_deser_t *d, int32_t parent, uint8_t link);
+/** Records a nested schema node's "field" (copied). */
+void dbz_snode_name(dbz_deser_t *d, int32_t idx, const char *s, size_t len);
+/** Matches the column col's nested schema nodes to its type's nodes and stages their encodings. */
+void dbz_snodes_stage(dbz_deser_t *d, int32_t col);
+/** Ends an envelope field's schema: staged encodings apply when it is "before"/"after". */
+void dbz_nodes_commit(dbz_deser_t *d, bool is_row);
+/** Sets up a conversion context for d's current message, reasons into err[errlen]. */
+void dbz_conv_init(dbz_deser_t *d, dbz_conv_t *cx, char *err, size_t errlen);
+/** True when an object for type t encoded as enc is a VariableScaleDecimal. */
+bool dbz_takes_vsd(const cdc_type_t *t, uint8_t enc);
+/** `expected ...VariableScaleDecimal {"scale": n, "value": base64}, found an object without ...` */
+void dbz_vsd_missing(bool has_scale, char *buf, size_t cap);
+/** Makes d's row decoder convert nested values as columns (the json row decoder's hook). */
+void dbz_nest_hook(dbz_deser_t *d);
 
 /* ---- shared by the deserializer and the serializer (debezium_json.c) ------------------------ */
 

@@ -67,12 +67,17 @@ int dbz_fail_member(dbz_deser_t *d, const char *member, const char *expected, ch
 int dbz_open_row(dbz_deser_t *d, bool before)
 {
     int32_t *slot = before ? &d->row_before : &d->row_after;
-    if (*slot >= 0)
-        return dbz_fail(d, "field \"%s\" appears twice", before ? "before" : "after");
     if (!dbz_push(d, FR_ROW))
         return dbz_fail(d, "JSON nested too deeply");
-    cdc_row_t *row = cdc_batch_add(d->out, before ? CDC_UPDATE_BEFORE : CDC_UPDATE_AFTER, d->arity);
-    *slot = (int32_t)(d->out->n - 1);
+    cdc_row_t *row;
+    if (*slot >= 0) { /* a repeated "before"/"after": the last wins (Jackson's rule) */
+        row = &d->out->rows[*slot];
+        for (uint32_t i = 0; i < row->arity; i++)
+            row->values[i].flags = CDC_V_NULL;
+    } else {
+        row = cdc_batch_add(d->out, before ? CDC_UPDATE_BEFORE : CDC_UPDATE_AFTER, d->arity);
+        *slot = (int32_t)(d->out->n - 1);
+    }
     d->cur_row = row;
     d->row_field = -1;
     d->row_next = 0;
@@ -83,12 +88,23 @@ int dbz_open_row(dbz_deser_t *d, bool before)
 
 int dbz_close_row(dbz_deser_t *d)
 {
-    for (uint32_t k = 0; k < d->nnotnull; k++) {
+    /*
+     * In upsert mode a "before" image is never emitted whole: an update's is
+     * dropped and a delete is keyed, so a key-only "before" (PostgreSQL's
+     * REPLICA IDENTITY DEFAULT) leaves its other columns null, NOT NULL or not.
+     */
+    bool before = d->cur_label[0] == 'b';
+    for (uint32_t k = 0; k < d->nnotnull && !(before && d->upsert); k++) {
         int32_t i = d->notnull[k];
         if (d->cur_row->values[i].flags == CDC_V_NULL) {
-            char reason[200];
-            snprintf(reason, sizeof(reason), "missing, expected %s NOT NULL",
-                     cdc_type_root_name(d->fields[i].type->root));
+            char reason[600];
+            snprintf(reason, sizeof(reason), "missing, expected %s NOT NULL%s",
+                     cdc_type_root_name(d->fields[i].type->root),
+                     before ? "; a \"before\" without all columns (PostgreSQL's REPLICA "
+                              "IDENTITY DEFAULT sends only the key) cannot be retracted: set "
+                              "REPLICA IDENTITY FULL on the source table, or 'debezium-json."
+                              "changelog-mode' = 'upsert' (updates without -U, deletes by key)"
+                            : "");
             return dbz_fail_field(d, i, reason);
         }
     }
@@ -146,7 +162,7 @@ int dbz_convert_field(dbz_deser_t *d, int32_t idx, char kind, const char *s, siz
 {
     const dbz_field_t *f = &d->fields[idx];
     cdc_value_t *v = &d->cur_row->values[idx];
-    dbz_colenc_t ce = {0, 0};
+    dbz_colenc_t ce = {0, false, 0};
     if (d->have_schema)
         ce = d->enc[idx];
     if (kind == 's' && dbz_is_placeholder(d, s, len)) {
@@ -212,17 +228,8 @@ int dbz_convert_field(dbz_deser_t *d, int32_t idx, char kind, const char *s, siz
             break;
         }
     }
-    dbz_conv_t cx = {
-        .iso8601 = d->iso8601,
-        .precise_base64 = d->precise_base64,
-        .ts_unit = d->ts_unit,
-        .time_unit = d->time_unit,
-        .in = d->msg,
-        .inlen = d->len,
-        .arena = &d->out->arena,
-        .err = d->errbuf,
-        .errlen = sizeof(d->errbuf),
-    };
+    dbz_conv_t cx;
+    dbz_conv_init(d, &cx, d->errbuf, sizeof(d->errbuf));
     if (dbz_convert(&cx, f->type, ce, kind, s, len, v) < 0)
         return dbz_fail_field(d, idx, d->errbuf);
     return 1;

@@ -48,6 +48,8 @@
 
 static const char *const dbz_decimal_handling[] = {"string", "precise-base64", NULL};
 static const char *const dbz_changelog_modes[] = {"all", "upsert", NULL};
+/* in the order of DBZ_BIN_* */
+static const char *const dbz_bin_modes[] = {"base64", "base64-url-safe", "hex", NULL};
 /* in the order of DBZ_UNIT_* */
 static const char *const dbz_units[] = {"precision", "millis", "micros", "nanos", NULL};
 
@@ -102,6 +104,16 @@ static const cdc_option_def_t dbz_options[] = {
                     "Debezium's MySQL connector sends every TIME in microseconds by default "
                     "(adaptive_time_microseconds): set 'micros' for it. With schema-include the "
                     "schema decides."},
+    {.key = "binary.handling.mode",
+     .type = CDC_OPT_ENUM,
+     .default_value = "base64",
+     .enum_values = dbz_bin_modes,
+     .description = "How BYTES/VARBINARY columns travel as JSON text, as the connector's "
+                    "binary.handling.mode says: 'base64' (Debezium's 'bytes' and 'base64'), "
+                    "'base64-url-safe' or 'hex'. Read and written; text not valid in it is an "
+                    "error naming this option. With schema-include a column whose schema type "
+                    "is \"bytes\" is always base64 (JsonConverter), a \"string\" one follows "
+                    "this option."},
     {.key = "changelog-mode",
      .type = CDC_OPT_ENUM,
      .default_value = "all",
@@ -184,8 +196,10 @@ static void reset_message(dbz_deser_t *d, cdc_batch_t *out, const char *msg, siz
     d->payload_deferred = false;
     d->have_schema = false;
     d->nprops = 0;
-    if (d->schema_include) /* no column is described until this message's schema says so */
+    if (d->schema_include) { /* no column is described until this message's schema says so */
         memset(d->enc, 0, d->nfields * sizeof(*d->enc));
+        memset(d->nenc, 0, d->nnodes * sizeof(*d->nenc));
+    }
 }
 
 static int dbz_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
@@ -237,6 +251,8 @@ static void dbz_deser_destroy(cdc_deser_t *base)
         return;
     cdc_json_parser_destroy(d->parser);
     cdc_json_rowdec_destroy(d->rowdec);
+    cdc_json_parser_destroy(d->vsd_parser);
+    dbz_nodes_free(d);
     cdc_type_destroy(d->row_type);
     free(d->fields);
     free(d->slots);
@@ -319,6 +335,7 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     d->precise_base64 = cdc_config_enum(ctx->cfg, "decimal.handling") == 1;
     d->ts_unit = (uint8_t)cdc_config_enum(ctx->cfg, "timestamp.unit");
     d->time_unit = (uint8_t)cdc_config_enum(ctx->cfg, "time.unit");
+    d->bin_mode = (uint8_t)cdc_config_enum(ctx->cfg, "binary.handling.mode");
     d->ph = cdc_xstrdup(ph);
     d->ph_len = strlen(ph);
     cdc_text_base64_encode(&d->ph_b64, (const unsigned char *)ph, d->ph_len);
@@ -392,6 +409,8 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     d->staged = cdc_xcalloc(n + 1, 1);
     cdc_json_opts_t jopts = {.fail_on_missing_field = false, .iso8601 = d->iso8601};
     d->rowdec = cdc_json_rowdec_new(d->row_type, &jopts);
+    dbz_nodes_init(d);
+    dbz_nest_hook(d);
     d->top = -1;
     dbz_set_callbacks(d);
     d->parser = cdc_json_parser_new(&d->cbs, d);

@@ -206,6 +206,32 @@ int cdc_json_rowdec_start_array(cdc_json_rowdec_t *dec);
 int cdc_json_rowdec_end_array(cdc_json_rowdec_t *dec);
 
 /**
+ * A format's own conversion of the values nested in a row (ROW fields, ARRAY
+ * elements, MAP values), e.g. debezium-json's semantic types inside arrays.
+ * node numbers the value's place in row_type's tree in preorder: row_type is
+ * 0, then each child and its subtree in order (a column's ARRAY element is the
+ * column's number + 1).
+ */
+typedef struct cdc_json_hook_s {
+    /**
+     * Converts one scalar (kind as cdc_json_convert_scalar, or '{' with s the
+     * compact JSON text of an object that object() took) into *out of type t.
+     * Returns 0, or -1 with the reason in reason (NUL-terminated, cap bytes).
+     */
+    int (*scalar)(void *ctx, const cdc_type_t *t, uint32_t node, char kind, const char *s,
+                  size_t len, cdc_value_t *out, char *reason, size_t cap);
+    /** Optional: true when an object given for scalar type t is one value for scalar(). */
+    bool (*object)(void *ctx, const cdc_type_t *t, uint32_t node);
+    void *ctx;
+} cdc_json_hook_t;
+
+/**
+ * Sets (copies) or, with NULL, clears dec's hook; with one, every scalar the
+ * decoder reads goes through it (the fast paths are skipped).
+ */
+void cdc_json_rowdec_set_hook(cdc_json_rowdec_t *dec, const cdc_json_hook_t *hook);
+
+/**
  * The reason of the last -1, e.g. `field "id": expected INT, found string "abc"`.
  * Borrowed; valid until the next call on dec.
  */

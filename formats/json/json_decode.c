@@ -321,6 +321,7 @@ int cdc_json_check_type(const cdc_type_t *t, cdc_error_t **err)
 typedef struct plan_s plan_t;
 struct plan_s {
     const cdc_type_t *type;
+    uint32_t id;               /* preorder number in the row type's tree (cdc_json_hook_t) */
     plan_t **kids;             /* ROW: fields; ARRAY: element; MAP: key, value */
     const cdc_type_t **ktypes; /* the kids' types */
     uint32_t n;                /* number of kids */
@@ -345,6 +346,7 @@ typedef struct frame_s {
     uint32_t n, cap;    /* ARRAY, MAP: items; the scratch vectors are kept across messages */
     uint32_t slot;      /* where the container goes in the parent frame */
     uint32_t depth;     /* SKIP, CAPTURE: nesting inside the skipped/captured subtree */
+    bool hooked;        /* CAPTURE: an object the hook takes as one value of plan's type */
     const plan_t *plan; /* the container's plan (ROW/ARRAY/MAP) */
     const cdc_type_t *const *ktypes; /* plan->ktypes */
     const char *const *names;        /* ROW: plan->names */
@@ -368,8 +370,9 @@ struct cdc_json_rowdec_s {
     size_t inlen;
     plan_t *root;
     frame_t frames[CDC_JSON_MAX_DEPTH + 1];
-    frame_t host;   /* kind F_HOST: where f points between rows of the json format */
-    uint64_t *seen; /* seen_words per frame */
+    frame_t host;         /* kind F_HOST: where f points between rows of the json format */
+    cdc_json_hook_t hook; /* scalar == NULL: none */
+    uint64_t *seen;       /* seen_words per frame */
     uint32_t seen_words;
     /* capture of an object/array given for a STRING field */
     cdc_buf_t cap;
@@ -387,16 +390,17 @@ static uint32_t hash_name(const char *s, size_t len)
     return h;
 }
 
-static plan_t *plan_new(const cdc_type_t *t, uint32_t *max_fields)
+static plan_t *plan_new(const cdc_type_t *t, uint32_t *max_fields, uint32_t *next_id)
 {
     plan_t *p = cdc_xcalloc(1, sizeof(*p));
     p->type = t;
+    p->id = (*next_id)++;
     p->n = (uint32_t)t->nchildren;
     p->kids = cdc_xcalloc(p->n + 1, sizeof(plan_t *));
     p->ktypes = cdc_xcalloc(p->n + 1, sizeof(cdc_type_t *));
     p->roots = cdc_xcalloc(p->n + 1, 1);
     for (uint32_t i = 0; i < p->n; i++) {
-        p->kids[i] = plan_new(t->children[i], max_fields);
+        p->kids[i] = plan_new(t->children[i], max_fields, next_id);
         p->ktypes[i] = t->children[i];
         p->roots[i] = (uint8_t)t->children[i]->root;
     }
@@ -454,8 +458,8 @@ static void plan_free(plan_t *p)
 static void rowdec_init(cdc_json_rowdec_t *dec, const cdc_type_t *row_type,
                         const cdc_json_opts_t *opts)
 {
-    uint32_t max_fields = 1;
-    dec->root = plan_new(row_type, &max_fields);
+    uint32_t max_fields = 1, next_id = 0;
+    dec->root = plan_new(row_type, &max_fields, &next_id);
     if (opts)
         dec->opts = *opts;
     dec->seen_words = (max_fields + 63) / 64;
@@ -497,6 +501,14 @@ void cdc_json_rowdec_set_input(cdc_json_rowdec_t *dec, const char *msg, size_t l
 {
     dec->in = msg;
     dec->inlen = msg ? len : 0;
+}
+
+void cdc_json_rowdec_set_hook(cdc_json_rowdec_t *dec, const cdc_json_hook_t *hook)
+{
+    if (hook)
+        dec->hook = *hook;
+    else
+        memset(&dec->hook, 0, sizeof(dec->hook));
 }
 
 const char *cdc_json_rowdec_error(const cdc_json_rowdec_t *dec)
@@ -795,10 +807,46 @@ COLD int scalar_general(cdc_json_rowdec_t *dec, char kind, const char *s, size_t
     }
 }
 
+/* A scalar when a hook is set: the hook converts it for its type and node. */
+COLD int scalar_hooked(cdc_json_rowdec_t *dec, char kind, const char *s, size_t len)
+{
+    frame_t *f = dec->f;
+    const plan_t *p;
+    cdc_value_t *dst;
+    switch (f->kind) {
+    case F_ROW:
+        if (f->cur < 0)
+            return 0;
+        p = f->plan->kids[f->cur];
+        dst = &f->vals[f->cur];
+        break;
+    case F_ARRAY:
+        if (f->n == f->cap)
+            grow(f, false);
+        f->n++;
+        p = f->plan->kids[0];
+        dst = &f->items[f->n - 1];
+        break;
+    case F_MAP:
+        p = f->plan->kids[1];
+        dst = &f->items[f->n - 1];
+        break;
+    default:
+        return scalar_general(dec, kind, s, len);
+    }
+    dec->reason[0] = '\0';
+    if (dec->hook.scalar(dec->hook.ctx, p->type, p->id, kind, s, len, dst, dec->reason,
+                         sizeof(dec->reason)) < 0)
+        return fail_at(dec, dec->top, NULL, dec->reason);
+    return 0;
+}
+
 /* A scalar event. Kept small: it is inlined into every yajl callback. */
 HOT int scalar(cdc_json_rowdec_t *dec, char kind, const char *s, size_t len)
 {
     frame_t *f = dec->f;
+    if (__builtin_expect(dec->hook.scalar != NULL, 0))
+        return scalar_hooked(dec, kind, s, len);
     if (f->kind == F_ROW && f->cur >= 0) {
         cdc_type_root_t root = (cdc_type_root_t)f->roots[f->cur];
         cdc_value_t *dst = &f->vals[f->cur];
@@ -918,6 +966,15 @@ COLD int map_key_slow(cdc_json_rowdec_t *dec, frame_t *f, const char *s, size_t 
             cdc_json_bput(msg, sizeof(msg), &pos, "map key: %s", dec->reason);
             return fail_at(dec, dec->top - 1, NULL, msg);
         }
+        /* a repeated key: the last value wins (Jackson's rule), in the earlier entry's place */
+        for (uint32_t i = 0; i < f->n; i++) {
+            if (cdc_value_cmp(f->ktypes[0], &f->keys[i], &f->keys[f->n]) == 0) {
+                memmove(&f->keys[i], &f->keys[i + 1], (f->n - i) * sizeof(cdc_value_t));
+                memmove(&f->items[i], &f->items[i + 1], (f->n - 1 - i) * sizeof(cdc_value_t));
+                f->n--;
+                break;
+            }
+        }
         f->items[f->n].flags = CDC_V_NULL;
         f->n++;
         return 0;
@@ -1002,6 +1059,8 @@ static int open_container(cdc_json_rowdec_t *dec, char kind)
     const plan_t *p = f->plan->kids[kid];
     const cdc_type_t *t = p->type;
     slot_value(f, slot)->flags = CDC_V_NULL;
+    bool hooked = kind == '{' && dec->hook.object && t->root != CDC_T_ROW && t->root != CDC_T_MAP &&
+                  dec->hook.object(dec->hook.ctx, t, p->id);
     if (kind == '{' && t->root == CDC_T_ROW) {
         row_frame_init(dec, c, p, cdc_row_new_in(dec->arena, p->n));
     } else if ((kind == '{' && t->root == CDC_T_MAP) || (kind == '[' && t->root == CDC_T_ARRAY)) {
@@ -1011,8 +1070,11 @@ static int open_container(cdc_json_rowdec_t *dec, char kind)
         c->n = 0;
         if (c->kind == F_MAP && c->cap && !c->keys)
             c->keys = cdc_xmalloc(c->cap * sizeof(cdc_value_t));
-    } else if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR) {
+    } else if (hooked || t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR) {
+        /* the JSON text, for a STRING or (hooked) as one value the hook converts */
         c->kind = F_CAPTURE;
+        c->hooked = hooked;
+        c->plan = p;
         c->depth = 0;
         cdc_buf_clear(&dec->cap);
         dec->cap_after_key = false;
@@ -1078,6 +1140,13 @@ static int close_container(cdc_json_rowdec_t *dec, char kind)
         cdc_buf_putc(&dec->cap, kind == '}' ? '}' : ']');
         if (--f->depth > 0)
             return 0;
+        if (f->hooked) {
+            dec->reason[0] = '\0';
+            if (dec->hook.scalar(dec->hook.ctx, f->plan->type, f->plan->id, '{', dec->cap.data,
+                                 dec->cap.len, &v, dec->reason, sizeof(dec->reason)) < 0)
+                return fail_at(dec, dec->top - 1, NULL, dec->reason);
+            break;
+        }
         v.v.s.ptr = cdc_arena_memdup(dec->arena, dec->cap.data, dec->cap.len);
         v.v.s.len = (uint32_t)dec->cap.len;
         break;

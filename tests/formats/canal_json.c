@@ -235,8 +235,6 @@ T(structural_errors)
     cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":1},null],\"type\":\"INSERT\"}"),
                      "ERROR: corrupt Canal JSON message: \"data\"[1]: expected an object, found "
                      "null");
-    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":1}],\"type\":\"INSERT\",\"data\":[]}"),
-                     "ERROR: corrupt Canal JSON message: duplicate key \"data\"");
     cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":\"x\"}],\"type\":\"INSERT\"}"),
                      "ERROR: corrupt Canal JSON message: \"data\"[0]: field \"id\": expected INT, "
                      "found string \"x\"");
@@ -596,4 +594,33 @@ Test(canal_json, regress_decimal38_overflow_is_an_error, .fini = cjt_close)
                    "\"type\":\"INSERT\"}"),
         "ERROR: corrupt Canal JSON message: \"data\"[0]: field \"p\": value "
         "680564733841876926926749214863536422912 does not fit DECIMAL(38, 0)");
+}
+
+/* Issue 18, 4: a repeated key's last value wins (Jackson's rule), with its problem or none. */
+T(duplicate_keys_last_wins)
+{
+    cjt_open("canal-json", CJT_SCHEMA, NULL, NULL);
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":1}],\"type\":\"INSERT\",\"data\":[]}"), "");
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":1}],\"type\":\"INSERT\",\"data\":"
+                                "[{\"id\":2,\"name\":\"b\",\"name\":\"c\"}]}"),
+                     "+I[2, c, null, null]\n");
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":1}],\"type\":\"INSERT\",\"type\":\"DELETE\"}"),
+                     "-D[1, null, null, null]\n");
+    /* an earlier bad value goes with it; a later bad one is the error */
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":\"x\"}],\"type\":7,\"type\":\"INSERT\","
+                                "\"data\":[{\"id\":3}]}"),
+                     "+I[3, null, null, null]\n");
+    cr_assert_str_eq(cjt_decode("{\"type\":7,\"data\":[{\"id\":3}],\"data\":[{\"id\":\"y\"}],"
+                                "\"type\":\"INSERT\"}"),
+                     "ERROR: corrupt Canal JSON message: \"data\"[0]: field \"id\": expected INT, "
+                     "found string \"y\"");
+    cr_assert_str_eq(cjt_decode("{\"old\":[{\"name\":\"z\"}],\"data\":[{\"id\":1,\"name\":\"a\"}],"
+                                "\"old\":[{\"name\":\"o\"}],\"type\":\"UPDATE\"}"),
+                     "-U[1, o, null, null]\n+U[1, a, null, null]\n");
+    /* a nested value repeated inside a row: the last one, no stale null flag */
+    cjt_close();
+    cjt_open("canal-json", "id INT NOT NULL, a ARRAY<INT>, r ROW<x INT>", NULL, NULL);
+    cr_assert_str_eq(cjt_decode("{\"data\":[{\"id\":1,\"a\":[1,2],\"r\":null,\"a\":[3],"
+                                "\"r\":{\"x\":1,\"x\":null},\"id\":2}],\"type\":\"INSERT\"}"),
+                     "+I[2, [3], (null)]\n");
 }

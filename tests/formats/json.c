@@ -335,6 +335,13 @@ T(duplicate_keys_last_wins_and_order_is_free)
     open_fmt("ROW<f1 INT, f2 INT, f3 INT, f4 INT, f5 INT>", NULL);
     cr_assert_str_eq(decode("{\"f5\":5,\"f3\":3,\"f1\":1,\"f1\":10,\"f4\":4,\"f2\":2}"),
                      "+I[10, 2, 3, 4, 5]");
+    /* nested values and nulls repeated: the last one, no stale value or null flag */
+    close_fmt();
+    open_fmt("ROW<a ARRAY<INT>, r ROW<x INT, y STRING>, m MAP<STRING, INT>, s STRING>", NULL);
+    cr_assert_str_eq(
+        decode("{\"a\":[1,2],\"a\":null,\"r\":{\"x\":1,\"y\":\"p\",\"x\":null},"
+               "\"m\":{\"k\":1,\"j\":0,\"k\":2},\"s\":null,\"s\":{\"z\":1},\"a\":[3]}"),
+        "+I[[3], (null, p), {j=0, k=2}, {\"z\":1}]");
 }
 
 T(nested_error_paths)

@@ -172,3 +172,18 @@ Test(maxwell_json, regress_empty_map_first, .fini = cjt_close)
     cr_assert_str_eq(cjt_decode("{\"type\":\"insert\",\"data\":{\"id\":1,\"m\":{}}}"),
                      "+I[1, {}]\n");
 }
+
+/* Issue 18, 4: a repeated key's last value wins (Jackson's rule), as in every JSON format. */
+T(duplicate_keys_last_wins)
+{
+    cjt_open("maxwell-json", CJT_SCHEMA, NULL, NULL);
+    cr_assert_str_eq(cjt_decode("{\"type\":\"insert\",\"data\":{\"id\":1},\"type\":\"delete\"}"),
+                     "-D[1, null, null, null]\n");
+    cr_assert_str_eq(cjt_decode("{\"type\":\"update\",\"data\":{\"id\":1,\"name\":\"a\"},"
+                                "\"old\":{\"name\":\"x\"},\"old\":{\"weight\":2},"
+                                "\"data\":{\"id\":2,\"name\":\"b\"}}"),
+                     "-U[2, b, null, 2.0]\n+U[2, b, null, null]\n");
+    cr_assert_str_eq(
+        cjt_decode("{\"type\":\"insert\",\"data\":{\"id\":\"x\"},\"data\":{\"id\":5}}"),
+        "+I[5, null, null, null]\n");
+}

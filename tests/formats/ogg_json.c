@@ -159,3 +159,14 @@ T(regress_empty_primary_keys_first)
                      "+I[1, null, null, null]\n");
     cr_assert_str_eq(cjt_meta(0, 1), "[]");
 }
+
+/* Issue 18, 4: a repeated key's last value wins (Jackson's rule), as in every JSON format. */
+T(duplicate_keys_last_wins)
+{
+    cjt_open("ogg-json", CJT_SCHEMA, NULL, NULL);
+    cr_assert_str_eq(cjt_decode("{\"op_type\":\"I\",\"after\":{\"id\":1},\"after\":{\"id\":2,"
+                                "\"weight\":1.5,\"weight\":2.5}}"),
+                     "+I[2, null, null, 2.5]\n");
+    cr_assert_str_eq(cjt_decode("{\"op_type\":\"I\",\"before\":{\"id\":3},\"op_type\":\"D\"}"),
+                     "-D[3, null, null, null]\n");
+}
