@@ -9,7 +9,8 @@
  * Start-up (split 0 streams; a slot has one consumer, the other splits read snapshot chunks):
  *  1. a normal connection checks the table (its relation id, columns, key
  *     and replica identity), and makes sure the publication exists and
- *     covers the table (creating `FOR TABLE` when publication.autocreate);
+ *     covers the table and the signal table, if any (creating `FOR TABLE`
+ *     when publication.autocreate; on-demand snapshots: their section);
  *  2. the replication connection (replication=database) looks for the slot:
  *     - it exists: resume from its confirmed position (no snapshot);
  *     - it does not, scan.startup.mode = initial, the table has a chunk key
