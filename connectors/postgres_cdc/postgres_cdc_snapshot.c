@@ -530,8 +530,9 @@ int pgc_worker_poll(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
     cdc_snap_read_t *rd = cdc_snapshot_take(s->snap, true, 2 * r->nsplits);
-    if (!rd)
-        return cdc_snapshot_finished(s->snap) ? CDC_POLL_END : CDC_POLL_OK;
+    if (!rd) /* (stopped: split 0 failed or closed before the snapshot's end) */
+        return cdc_snapshot_finished(s->snap) || cdc_snapshot_stopped(s->snap) ? CDC_POLL_END
+                                                                               : CDC_POLL_OK;
     if (!r->meta && (!(r->meta = pgc_connect(s, false, err)) || pgc_load_table(r, err) < 0 ||
                      pgc_make_deser(r, err) < 0 || pgc_synth_relation(r, out, err) < 0)) {
         cdc_snapshot_abandon(s->snap, rd);
