@@ -8,7 +8,8 @@
 # table and an unknown type are warned and skipped (the job runs on); the signal rows never
 # reach the sink. Then a whole-table re-snapshot in chunks of 5 rows is SIGKILLed mid-way: the
 # restarted job resumes it from the state file, and the sink equals the source. A job in
-# 'latest-offset' mode (no initial snapshot) re-snapshots on a signal too.
+# 'latest-offset' mode (no initial snapshot) re-snapshots on a signal too. A signal table missing
+# from a publication the job may not change, or missing altogether, is a clear error.
 set -uo pipefail
 # shellcheck source=lib/checks.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
@@ -196,4 +197,19 @@ wait_log "on-demand snapshot done" 1 && ok || { bad "latest-offset: no on-demand
 if wait_equal; then ok; else bad "latest-offset: sink differs after the on-demand snapshot"; fi
 kill -TERM "$job"
 wait "$job" 2>/dev/null
+
+# ---- 5. the signal table must be in the publication, and exist: clear errors -----------------
+pg_psql -c "CREATE PUBLICATION only_t FOR TABLE t" >/dev/null || bad "CREATE PUBLICATION only_t"
+write_job pub_slot latest-offset 1000
+sed -i "s/'signal-data-collection' = 'public.signals'/&, 'publication.name' = 'only_t', 'publication.autocreate' = 'false'/" job.sql
+if timeout 60 "$bin" run job.sql >pub.out 2>pub.err; then bad "a publication without the signal table was accepted"; else
+  grep -q 'publication "only_t" does not include table "public.signals"' pub.err &&
+    grep -q 'ALTER PUBLICATION "only_t" ADD TABLE "public"."signals"' pub.err && ok ||
+    { bad "no clear error for the signal table missing from the publication"; cat pub.err; }
+fi
+sed -i "s/'public.signals'/'public.nosuch'/" job.sql
+if timeout 60 "$bin" run job.sql >pub.out 2>pub.err; then bad "a missing signal table was accepted"; else
+  grep -q 'signal table "public.nosuch" does not exist' pub.err && ok ||
+    { bad "no clear error for a missing signal table"; cat pub.err; }
+fi
 finish
