@@ -24,8 +24,7 @@
 #define PGC_STREAM 100              /* poll_chunks: nothing to emit now, read the stream */
 #define PGC_SLOT_CHECK_MAX_MS 10000 /* the slot's WAL is read at least this often */
 #define PGC_WAL_WARN_REPEAT_MS 300000
-#define PGC_RECENT 64             /* streamed transactions a chunk's snapshot is checked against */
-#define PGC_SNAPSHOT_SAVE_MS 1000 /* during a snapshot, the state file is written this often */
+#define PGC_RECENT 64 /* streamed transactions a chunk's snapshot is checked against */
 
 enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
 enum { CL_ALL = 0, CL_UPSERT = 1 };
@@ -44,6 +43,8 @@ typedef struct pgc_source {
     uint32_t chunk_size;  /* scan.incremental.snapshot.chunk.size */
     int key[16], nkey;    /* the chunk key: indexes into physical (0: resolved at open) */
     cdc_snapshot_t *snap; /* the chunked snapshot, shared by the splits; split 0 starts it */
+    char *signal;         /* signal-data-collection ("schema.table"), or NULL */
+    char *sig_schema, *sig_table;
 } pgc_source_t;
 
 typedef struct pgc_col {
@@ -78,10 +79,13 @@ typedef struct pgc_reader {
     cdc_buf_t synth;
 
     /* the chunked snapshot (split 0: the stream emits the chunks; others read them) */
-    cdc_snapshot_t *snap;    /* the source's while a keyed snapshot runs (split 0) */
+    cdc_snapshot_t *snap; /* the source's while a keyed snapshot runs (split 0) */
+    bool resnap;          /* snap is an on-demand snapshot on the permanent slot's stream */
+    bool state_stale;     /* the state file still holds a finished on-demand snapshot's ranges */
+    int64_t resnap_ms;    /* when the on-demand snapshot started (ms), and the figures then */
+    cdc_snap_stats_t resnap_base;
     cdc_snap_pos_t cur;      /* split 0: max(last Commit's end, last logical message's LSN) */
     int64_t t_open;          /* when the reader opened (ms) */
-    int64_t last_save_ms;    /* the state file was last written (during a snapshot) */
     bool streamed;           /* a streamed change was emitted (logged, once) */
     cdc_buf_t keytext[16];   /* the key texts of a chunk's last row */
     const char *lastkey[16]; /* the key fields of the last row read (in its batch's arena) */
@@ -96,6 +100,12 @@ typedef struct pgc_reader {
     int nrecent; /* written so far (the ring's next slot is nrecent % PGC_RECENT) */
     uint32_t txn_xid;
     const char *stream_slot; /* the slot being streamed (the guard watches it) */
+
+    /* signal-data-collection: its own decoder of the same messages (that table, 3 columns) */
+    cdc_deser_t *sig_deser;
+    cdc_config_t *sig_cfg;
+    cdc_type_t *sig_type;
+    cdc_batch_t sig_batch;
 
     /* payload buffers the rows of the current batch may point into */
     char **held;
@@ -165,8 +175,12 @@ int pgc_keyless_poll(pgc_reader_t *r, cdc_batch_t *out, bool *done, cdc_error_t 
 void pgc_snapshot_none(pgc_reader_t *r);
 /** The chunk key from the catalog when none was declared; -1 when it is not declared. */
 int pgc_resolve_key(pgc_reader_t *r, cdc_error_t **err);
+/** Loads the saved state's "range" lines (r->ckpt_state) into the snapshot's queue. */
+int pgc_load_ranges(pgc_reader_t *r, cdc_error_t **err);
 /** Split 0: the chunked snapshot's start (or resumption) and the stream from "<slot>_init". */
 int pgc_chunks_start(pgc_reader_t *r, bool init_exists, cdc_error_t **err);
+/** The snapshot's check of a filled read (cdc_snap_check_fn; ctx: the split 0 reader). */
+bool pgc_check_read(void *ctx, const cdc_snap_read_t *rd, cdc_snap_pos_t obs);
 /** Split 0: emits ready chunks, reads one when none is alive; a poll status, or PGC_STREAM. */
 int pgc_chunks_poll(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err);
 /** Splits but the first: reads chunks until the snapshot is finished (then CDC_POLL_END). */

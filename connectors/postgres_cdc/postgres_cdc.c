@@ -9,7 +9,8 @@
  * Start-up (split 0 streams; a slot has one consumer, the other splits read snapshot chunks):
  *  1. a normal connection checks the table (its relation id, columns, key
  *     and replica identity), and makes sure the publication exists and
- *     covers the table (creating `FOR TABLE` when publication.autocreate);
+ *     covers the table and the signal table, if any (creating `FOR TABLE`
+ *     when publication.autocreate; on-demand snapshots: their section);
  *  2. the replication connection (replication=database) looks for the slot:
  *     - it exists: resume from its confirmed position (no snapshot);
  *     - it does not, scan.startup.mode = initial, the table has a chunk key
@@ -28,7 +29,7 @@
  *       server reads on. Chunk rows become synthetic pgoutput Inserts
  *       decoded by the same decoder as the stream, so snapshot and stream
  *       rows are typed identically. With a state directory the ranges not
- *       yet emitted are saved with the LSN (at most once a second),
+ *       yet emitted are saved with the LSN,
  *       and a restart resumes both from "<slot>_init"; without one it reads
  *       every chunk again while the stream replays from that slot's confirmed
  *       position. When the last chunk is emitted (outside a transaction)
@@ -94,34 +95,36 @@ const char *pgc_opt(const cdc_config_t *cfg, const char *key)
 
 /* ---- connections ------------------------------------------------------------------------ */
 
-PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
+/* Where and as whom to connect: from a source's options or `cdcflow signal`'s -o pairs. */
+typedef struct pgc_conninfo {
+    const char *host, *port, *dbname, *user, *password, *sslmode, *sslrootcert;
+} pgc_conninfo_t;
+
+static PGconn *connect_info(const pgc_conninfo_t *ci, bool replication, cdc_error_t **err)
 {
-    const cdc_config_t *c = s->cfg;
-    char port[16];
-    snprintf(port, sizeof(port), "%lld", (long long)cdc_config_int(c, "port"));
     const char *keys[16], *vals[16];
     int n = 0;
-    keys[n] = "host", vals[n++] = pgc_opt(c, "hostname");
-    keys[n] = "port", vals[n++] = port;
-    keys[n] = "dbname", vals[n++] = pgc_opt(c, "database-name");
-    keys[n] = "user", vals[n++] = pgc_opt(c, "username");
-    if (cdc_config_str(c, "password"))
-        keys[n] = "password", vals[n++] = cdc_config_str(c, "password");
+    keys[n] = "host", vals[n++] = ci->host;
+    keys[n] = "port", vals[n++] = ci->port;
+    keys[n] = "dbname", vals[n++] = ci->dbname;
+    keys[n] = "user", vals[n++] = ci->user;
+    if (ci->password)
+        keys[n] = "password", vals[n++] = ci->password;
     keys[n] = "application_name", vals[n++] = "cdcflow";
     keys[n] = "options", vals[n++] = PGC_PINNED;
     keys[n] = "connect_timeout", vals[n++] = "10";
-    if (cdc_config_str(c, "sslmode"))
-        keys[n] = "sslmode", vals[n++] = cdc_config_str(c, "sslmode");
-    if (cdc_config_str(c, "sslrootcert"))
-        keys[n] = "sslrootcert", vals[n++] = cdc_config_str(c, "sslrootcert");
+    if (ci->sslmode)
+        keys[n] = "sslmode", vals[n++] = ci->sslmode;
+    if (ci->sslrootcert)
+        keys[n] = "sslrootcert", vals[n++] = ci->sslrootcert;
     if (replication)
         keys[n] = "replication", vals[n++] = "database";
     keys[n] = NULL;
     vals[n] = NULL;
     PGconn *conn = PQconnectdbParams(keys, vals, 0);
     if (!conn || PQstatus(conn) != CONNECTION_OK) {
-        cdc_error_set(err, CDC_ERR_REMOTE, "could not connect to PostgreSQL at %s:%s%s",
-                      pgc_opt(c, "hostname"), port, replication ? " for replication" : "");
+        cdc_error_set(err, CDC_ERR_REMOTE, "could not connect to PostgreSQL at %s:%s%s", ci->host,
+                      ci->port, replication ? " for replication" : "");
         cdc_error_set_detail(*err, "%s", conn ? PQerrorMessage(conn) : "out of memory");
         if (replication)
             cdc_error_set_hint(*err, "the user needs the REPLICATION attribute and pg_hba.conf a "
@@ -130,6 +133,21 @@ PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
         return NULL;
     }
     return conn;
+}
+
+PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
+{
+    const cdc_config_t *c = s->cfg;
+    char port[16];
+    snprintf(port, sizeof(port), "%lld", (long long)cdc_config_int(c, "port"));
+    pgc_conninfo_t ci = {.host = pgc_opt(c, "hostname"),
+                         .port = port,
+                         .dbname = pgc_opt(c, "database-name"),
+                         .user = pgc_opt(c, "username"),
+                         .password = cdc_config_str(c, "password"),
+                         .sslmode = cdc_config_str(c, "sslmode"),
+                         .sslrootcert = cdc_config_str(c, "sslrootcert")};
+    return connect_info(&ci, replication, err);
 }
 
 /* Runs a statement that returns no rows (or whose rows are ignored). */
@@ -261,11 +279,13 @@ int pgc_load_table(pgc_reader_t *r, cdc_error_t **err)
     return 0;
 }
 
-static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
+/* Makes sure the publication covers schema.table (creating it, or adding the table, with
+   publication.autocreate). */
+static int publish_table(pgc_reader_t *r, const char *schema, const char *table, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
     const char *pub = pgc_opt(s->cfg, "publication.name");
-    const char *params[3] = {pub, pgc_opt(s->cfg, "schema-name"), pgc_opt(s->cfg, "table-name")};
+    const char *params[3] = {pub, schema, table};
     PGresult *res = pgc_query(r->meta,
                               "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1), "
                               "EXISTS (SELECT 1 FROM pg_publication_tables WHERE pubname = $1 AND "
@@ -279,14 +299,13 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
     if (covers)
         return 0;
     char *qpub = PQescapeIdentifier(r->meta, pub, strlen(pub));
-    char *qt =
-        pgc_qualified(r->meta, pgc_opt(s->cfg, "schema-name"), pgc_opt(s->cfg, "table-name"));
+    char *qt = pgc_qualified(r->meta, schema, table);
     int rc = 0;
     if (!cdc_config_bool(s->cfg, "publication.autocreate")) {
         cdc_error_set(err, CDC_ERR_CATALOG,
-                      exists ? "publication \"%s\" does not include table \"%s\""
-                             : "publication \"%s\" does not exist (table \"%s\")",
-                      pub, s->table_label);
+                      exists ? "publication \"%s\" does not include table \"%s.%s\""
+                             : "publication \"%s\" does not exist (table \"%s.%s\")",
+                      pub, schema, table);
         cdc_error_set_hint(*err,
                            exists ? "ALTER PUBLICATION %s ADD TABLE %s"
                                   : "CREATE PUBLICATION %s FOR TABLE %s, or set "
@@ -300,13 +319,57 @@ static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
             r->meta, sql,
             exists ? "adding the table to the publication" : "creating the publication", err);
         if (rc == 0)
-            cdc_log(CDC_LOG_INFO, NULL, s->table_label, "%s publication \"%s\"",
-                    exists ? "added the table to" : "created", pub);
+            cdc_log(CDC_LOG_INFO, NULL, s->table_label, "%s publication \"%s\" (table %s.%s)",
+                    exists ? "added to" : "created", pub, schema, table);
         free(sql);
     }
     PQfreemem(qpub);
     free(qt);
     return rc;
+}
+
+/* The signal table exists with the columns a signal is read from (id, type, data). */
+static int check_signal_table(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    const char *params[2] = {s->sig_schema, s->sig_table};
+    PGresult *res = pgc_query(r->meta,
+                              "SELECT count(*) FILTER (WHERE a.attname IN ('id', 'type', 'data')) "
+                              "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                              "JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT "
+                              "a.attisdropped WHERE n.nspname = $1 AND c.relname = $2 AND "
+                              "c.relkind IN ('r', 'p') GROUP BY c.oid",
+                              2, params, "looking up the signal table", err);
+    if (!res)
+        return -1;
+    bool ok = PQntuples(res) == 1 && strcmp(PQgetvalue(res, 0, 0), "3") == 0;
+    bool exists = PQntuples(res) == 1;
+    PQclear(res);
+    if (ok)
+        return 0;
+    cdc_error_set(err, CDC_ERR_CATALOG,
+                  exists ? "signal table \"%s\" lacks a column id, type or data"
+                         : "signal table \"%s\" does not exist in database \"%s\"",
+                  s->signal, pgc_opt(s->cfg, "database-name"));
+    cdc_error_set_hint(*err,
+                       "create it: CREATE TABLE %s (id VARCHAR(42) PRIMARY KEY, type "
+                       "VARCHAR(32) NOT NULL, data TEXT); or fix 'signal-data-collection'",
+                       s->signal);
+    return -1;
+}
+
+/* The publication covers the table, and the signal table when there is one. */
+static int ensure_publication(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    if (publish_table(r, pgc_opt(s->cfg, "schema-name"), pgc_opt(s->cfg, "table-name"), err) < 0)
+        return -1;
+    if (s->signal && (check_signal_table(r, err) < 0 ||
+                      publish_table(r, s->sig_schema, s->sig_table, err) < 0)) {
+        cdc_error_add_context(*err, "'signal-data-collection' = '%s'", s->signal);
+        return -1;
+    }
+    return 0;
 }
 
 static int find_slot(pgc_reader_t *r, const char *slot, bool *exists, cdc_error_t **err)
@@ -614,11 +677,13 @@ int pgc_start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err)
     char *lit = PQescapeLiteral(r->repl, qpub, strlen(qpub));
     /* from the two-phase checkpoint's LSN when it is ahead of the slot (the server takes the
        later of it and the slot's confirmed position; transactions that ended before are skipped) */
-    /* during a chunked snapshot also the logical messages: the chunks' high watermarks */
-    char *sql = cdc_strdup_printf("START_REPLICATION SLOT %s LOGICAL %X/%X (proto_version '1', "
-                                  "publication_names %s%s)",
-                                  qslot, (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn, lit,
-                                  r->snap ? ", messages 'true'" : "");
+    /* during a chunked snapshot (or with signals: one may start) also the logical messages: the
+       chunks' high watermarks */
+    char *sql = cdc_strdup_printf(
+        "START_REPLICATION SLOT %s LOGICAL %X/%X (proto_version '1', "
+        "publication_names %s%s)",
+        qslot, (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn, lit,
+        r->snap || (r->sig_deser && PQserverVersion(r->meta) >= 140000) ? ", messages 'true'" : "");
     PQfreemem(qslot);
     PQfreemem(qpub);
     PQfreemem(lit);
@@ -663,6 +728,156 @@ static void hold(pgc_reader_t *r, char *buf)
     r->held[r->nheld++] = buf;
 }
 
+/* ---- on-demand snapshots (signal-data-collection) -------------------------------------------
+ *
+ * The signal table's inserts come in the same stream (the table is in the publication); a
+ * second pgoutput decoder reads only that table's three columns, so its rows never reach the
+ * sink. An 'execute-snapshot' naming the captured table queues it (with its filter) in the
+ * snapshot engine. After the initial snapshot (or with latest-offset, or a resumed slot) the
+ * engine's chunks then run on the permanent slot's stream, watermarks and reconciliation as in
+ * the initial snapshot, without its end (the slot copy): the stream just goes on.
+ */
+
+/* The signal table's decoder: the same messages, only that table, its three columns. */
+static int open_signals(pgc_reader_t *r, cdc_error_t **err)
+{
+    const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
+    cdc_batch_init(&r->sig_batch);
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "table-name", r->src->signal);
+    r->sig_cfg = cdc_config_new(fmt->options, "format \"pgoutput\"", &kv, err);
+    cdc_kv_free(&kv);
+    if (!r->sig_cfg)
+        return -1;
+    r->sig_type = cdc_type_parse("ROW<id STRING, type STRING, data STRING>", NULL);
+    cdc_format_ctx_t fctx = {.cfg = r->sig_cfg, .row_type = r->sig_type, .table = r->src->signal};
+    return fmt->deser_new(&fctx, &r->sig_deser, err);
+}
+
+/* Whether a signal's data collection names the captured table: "schema.table", or the table's
+   name alone (a postgres-cdc source captures one table). */
+static bool captures(const pgc_source_t *s, const char *name)
+{
+    return strcmp(name, s->table_label) == 0 || strcmp(name, pgc_opt(s->cfg, "table-name")) == 0;
+}
+
+/* Starts an on-demand snapshot on the stream (split 0) when none runs: 1, 0 when it cannot
+   (logged: the signal is skipped), -1 on an error. Snapshot rows are decoded by the stream's
+   decoder, so it gets the table's current Relation first. */
+static int start_on_demand(pgc_reader_t *r, cdc_batch_t *out, const char *at, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    if (r->snap)
+        return 1; /* (the initial snapshot, or one on demand, runs: the table joins its queue) */
+    meta_reset_if_lost(r);
+    cdc_error_t *e = NULL;
+    if (s->nkey == 0 && pgc_resolve_key(r, &e) < 0) {
+        cdc_log(CDC_LOG_WARN, NULL, s->table_label, "signal %s: %s; skipped", at, e->message);
+        cdc_error_destroy(e);
+        return 0;
+    }
+    if (s->nkey == 0 || PQserverVersion(r->meta) < 140000) {
+        cdc_log(CDC_LOG_WARN, NULL, s->table_label,
+                "signal %s: an on-demand snapshot needs %s; skipped", at,
+                s->nkey == 0 ? "a key (a primary key or "
+                               "'scan.incremental.snapshot.chunk.key-column')"
+                             : "PostgreSQL 14 or later (logical messages as watermarks)");
+        return 0;
+    }
+    for (int i = 0; i < r->ncols; i++) /* (the table as it is now) */
+        free(r->cols[i].name);
+    free(r->cols);
+    r->cols = NULL;
+    if (pgc_load_table(r, err) < 0 || pgc_synth_relation(r, out, err) < 0)
+        return -1;
+    r->snap = s->snap;
+    r->resnap = true;
+    r->resnap_ms = cdc_mono_ms();
+    r->resnap_base = cdc_snapshot_stats(s->snap);
+    return 1;
+}
+
+/*
+ * The signal table's rows in this message (the decoder also needs its Relation): an inserted
+ * 'execute-snapshot' queues the captured table (with its filter). Another type, malformed data or a
+ * table this source does not capture is logged and skipped (the signal table is the user's; a typo
+ * must not stop the job).
+ */
+static int read_signals(pgc_reader_t *r, const char *msg, size_t len, uint64_t lsn,
+                        cdc_batch_t *out, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    cdc_batch_reset(&r->sig_batch);
+    cdc_buf_clear(&r->sig_deser->errmsg);
+    if (r->sig_deser->ops->decode(r->sig_deser, msg, len, &r->sig_batch) == CDC_DECODE_ERROR) {
+        cdc_error_set(err, CDC_ERR_PARSE, "postgres-cdc: signal table \"%s\": %s", s->signal,
+                      cdc_buf_cstr(&r->sig_deser->errmsg));
+        cdc_error_add_context(*err, "at LSN %X/%X", (unsigned)(lsn >> 32), (unsigned)lsn);
+        return -1;
+    }
+    for (uint32_t i = 0; i < r->sig_batch.n; i++) {
+        const cdc_row_t *row = &r->sig_batch.rows[i];
+        const cdc_value_t *id = &row->values[0], *type = &row->values[1], *data = &row->values[2];
+        char at[160];
+        snprintf(at, sizeof(at), "\"%.*s\" (table %s, LSN %X/%X)",
+                 (id->flags & CDC_V_NULL) ? 0 : (int)(id->v.s.len > 64 ? 64 : id->v.s.len),
+                 id->v.s.ptr, s->signal, (unsigned)(lsn >> 32), (unsigned)lsn);
+        bool null_type = (type->flags & CDC_V_NULL) != 0;
+        if (null_type || type->v.s.len != 16 || memcmp(type->v.s.ptr, "execute-snapshot", 16)) {
+            cdc_log(CDC_LOG_WARN, NULL, s->table_label,
+                    "signal %s: type \"%.*s\" is not supported (only 'execute-snapshot'); "
+                    "skipped",
+                    at, null_type ? 0 : (int)type->v.s.len, type->v.s.ptr);
+            continue;
+        }
+        cdc_snap_signal_t sig;
+        cdc_error_t *e = NULL;
+        if ((data->flags & CDC_V_NULL) ||
+            cdc_snap_signal_parse(data->v.s.ptr, data->v.s.len, &sig, &e) < 0) {
+            cdc_log(CDC_LOG_WARN, NULL, s->table_label, "signal %s: %s; skipped", at,
+                    e ? e->message : "its data is NULL");
+            cdc_error_destroy(e);
+            continue;
+        }
+        for (int k = 0; k < sig.n; k++) {
+            if (!captures(s, sig.collections[k])) {
+                cdc_log(CDC_LOG_WARN, NULL, s->table_label,
+                        "signal %s: %s is not the table this source captures (%s); skipped", at,
+                        sig.collections[k], s->table_label);
+                continue;
+            }
+            int rc = start_on_demand(r, out, at, err);
+            if (rc < 0) {
+                cdc_snap_signal_free(&sig);
+                return -1;
+            }
+            if (rc == 0)
+                continue;
+            cdc_log(CDC_LOG_INFO, NULL, s->table_label, "signal: snapshot of %s%s%s",
+                    sig.collections[k], sig.filters[k] ? " where " : "",
+                    sig.filters[k] ? sig.filters[k] : "");
+            cdc_snapshot_queue_table(s->snap, 0, sig.filters[k]);
+        }
+        cdc_snap_signal_free(&sig);
+    }
+    return 0;
+}
+
+/* Split 0: an on-demand snapshot has emitted its last chunk; its figures. */
+static void end_on_demand(pgc_reader_t *r)
+{
+    cdc_snap_stats_t st = cdc_snapshot_stats(r->snap), b = r->resnap_base;
+    cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
+            "on-demand snapshot done: %llu rows in %llu chunks in %.1f s; %llu rows left to the "
+            "stream's newer changes",
+            (unsigned long long)(st.rows - b.rows), (unsigned long long)(st.chunks - b.chunks),
+            (double)(cdc_mono_ms() - r->resnap_ms) / 1000.0,
+            (unsigned long long)(st.reconciled - b.reconciled));
+    r->snap = NULL;
+    r->resnap = false;
+    r->state_stale = true; /* (the next commit saves the state without its ranges) */
+}
+
 /* Handles one CopyData message: 0, 1 when it was a logical message during a chunked snapshot
    (a chunk's watermark), -1 on an error. */
 static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_error_t **err)
@@ -703,17 +918,21 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
         return -1;
     if (r->sp->txn_end) /* a Commit: the server may release the WAL up to its end */
         r->pending_lsn = r->sp->pos;
-    if (r->snap && plen >= 21 && payload[0] == 'B') /* final LSN, commit time, xid */
+    /* a snapshot runs, or a signal may start one: the position and the last transactions */
+    bool track = r->snap || r->sig_deser;
+    if (track && plen >= 21 && payload[0] == 'B') /* final LSN, commit time, xid */
         r->txn_xid = get_u32((const uint8_t *)payload + 17);
-    if (r->snap && r->sp->txn_end) {
+    if (track && r->sp->txn_end) {
         int i = r->nrecent++ % PGC_RECENT;
         r->recent[i].xid = r->txn_xid;
         r->recent[i].end = r->sp->pos;
     }
-    if (r->snap) { /* where the stream stands; the snapshot sees its rows */
+    if (track) { /* where the stream stands */
         uint64_t at = r->sp->txn_end && r->sp->pos > msg_lsn ? r->sp->pos : msg_lsn;
         if (at > r->cur.minor)
             r->cur = (cdc_snap_pos_t){0, at};
+    }
+    if (r->snap) { /* the snapshot sees the stream's rows */
         cdc_snapshot_observe(r->snap, out, from, r->cur);
     }
     if (!r->streamed && out->n > from) { /* (during a snapshot: how soon changes flow) */
@@ -721,9 +940,10 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
         cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "first streamed change after %lld ms",
                 (long long)(cdc_mono_ms() - r->t_open));
     }
-    if (r->snap && msg_lsn)
-        return 1; /* a watermark: a chunk may be ready */
-    return 0;
+    if (r->sig_deser && plen > 0 && (payload[0] == 'R' || payload[0] == 'I') &&
+        read_signals(r, payload, plen, start, out, err) < 0)
+        return -1;
+    return r->snap && msg_lsn ? 1 : 0; /* a watermark: a chunk may be ready */
 }
 
 static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
@@ -817,6 +1037,21 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
     bool exists = false;
     if (find_slot(r, slot, &exists, err) < 0)
         return -1;
+    if (exists && r->ckpt_state.len > 0 && PQserverVersion(r->meta) >= 140000) {
+        /* an on-demand snapshot had ranges left (the state file): resume it on the stream */
+        if (pgc_resolve_key(r, err) < 0 || pgc_load_ranges(r, err) < 0)
+            return -1;
+        cdc_snapshot_set_check(s->snap, pgc_check_read, r);
+        cdc_snapshot_start(s->snap);
+        r->snap = s->snap;
+        r->resnap = true;
+        r->resnap_ms = cdc_mono_ms();
+        cdc_log(CDC_LOG_INFO, NULL, s->table_label,
+                "replication slot \"%s\" exists: resuming from its confirmed position, and the "
+                "on-demand snapshot resumed from the saved ranges",
+                slot);
+        return pgc_start_streaming(r, slot, err);
+    }
     if (exists) {
         pgc_snapshot_none(r);
         cdc_log(CDC_LOG_INFO, NULL, s->table_label,
@@ -954,6 +1189,8 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
         }
         return CDC_POLL_OK;
     }
+    if (r->snap && r->resnap && cdc_snapshot_finished(r->snap))
+        end_on_demand(r);
     if (r->snap) {
         int rc = pgc_chunks_poll(r, out, max, err);
         if (rc != PGC_STREAM)
@@ -981,15 +1218,8 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
     }
     if (!r->streaming)
         return 0;
-    /* A snapshot commits every few thousand rows: its ranges left (and the position) are
-       saved at most once a second, not at each (a file written and synced). A restart from an
-       older save reads the chunks emitted since again: upsert sinks end the same. */
-    int64_t now = cdc_mono_ms();
-    if (r->snap && r->src->ckpt_file && now - r->last_save_ms < PGC_SNAPSHOT_SAVE_MS)
-        return 0;
-    r->last_save_ms = now;
     /* with a state directory: the position and the snapshot's ranges left, for a restart */
-    if (r->src->ckpt_file && (r->snap || r->pending_lsn > r->confirmed_lsn) &&
+    if (r->src->ckpt_file && (r->snap || r->state_stale || r->pending_lsn > r->confirmed_lsn) &&
         save_checkpoint(r, r->checkpoint, lsn, false, err) < 0)
         return -1;
     if (r->pending_lsn <= r->confirmed_lsn)
@@ -1028,6 +1258,7 @@ static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, b
     r->checkpoint = checkpoint;
     r->ckpt_lsn = lsn;
     r->ckpt_snapshot = r->ckpt_snapshot || snapshot;
+    r->state_stale = false;
     return 0;
 }
 
@@ -1122,11 +1353,15 @@ static void pgc_close(cdc_reader_t *base)
         PQclear(PQexec(r->meta, "ROLLBACK"));
     if (!r->worker) /* split 0 ends: so do the splits reading chunks */
         cdc_snapshot_stop(r->src->snap);
-    if (r->snapshot || r->awaiting_durable || r->snap)
+    if (r->snapshot || r->awaiting_durable || (r->snap && !r->resnap))
         cdc_log(CDC_LOG_WARN, NULL, r->src->table_label,
                 "stopped before the initial snapshot was durable: the next run takes it again "
                 "and replays the changes since from slot \"%s\"",
                 r->init_slot);
+    else if (r->resnap)
+        cdc_log(CDC_LOG_WARN, NULL, r->src->table_label, "stopped during an on-demand snapshot: %s",
+                r->src->ckpt_file ? "the next run resumes it from the state file"
+                                  : "without --state-dir it is lost; send the signal again");
     release_held(r);
     free(r->held);
     if (r->repl) {
@@ -1137,6 +1372,11 @@ static void pgc_close(cdc_reader_t *base)
     if (r->deser)
         r->deser->ops->destroy(r->deser);
     cdc_config_destroy(r->fmt_cfg);
+    if (r->sig_deser)
+        r->sig_deser->ops->destroy(r->sig_deser);
+    cdc_config_destroy(r->sig_cfg);
+    cdc_type_destroy(r->sig_type);
+    cdc_batch_free(&r->sig_batch);
     for (int i = 0; i < r->ncols; i++)
         free(r->cols[i].name);
     free(r->cols);
@@ -1183,7 +1423,8 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
         r->worker = true; /* a replication slot has one reader: the others read chunks */
         return 0;
     }
-    if ((s->ckpt_file && load_checkpoint(r, err) < 0) || pgc_make_deser(r, err) < 0)
+    if ((s->ckpt_file && load_checkpoint(r, err) < 0) || pgc_make_deser(r, err) < 0 ||
+        (s->signal && open_signals(r, err) < 0))
         return -1; /* (the runtime closes the reader, which stops the other splits) */
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)
@@ -1221,6 +1462,9 @@ static void pgc_destroy(cdc_source_t *base)
     cdc_type_destroy(s->physical);
     free(s->table_label);
     free(s->ckpt_file);
+    free(s->signal);
+    free(s->sig_schema);
+    free(s->sig_table);
     cdc_snapshot_destroy(s->snap);
     free(s);
 }
@@ -1334,6 +1578,15 @@ static const cdc_option_def_t pgc_options[] = {
      .description = "Column the snapshot's chunks are cut by (a declared column, unique and NOT "
                     "NULL). Default: the declared PRIMARY KEY, else the table's primary key. A "
                     "table without either is read in one transaction, in ctid ranges."},
+    {.key = "signal-data-collection",
+     .type = CDC_OPT_STRING,
+     .description = "(Debezium's signalling) \"schema.table\" of a signal table (id VARCHAR(42) "
+                    "PRIMARY KEY, type VARCHAR(32), data TEXT) in the publication (added by "
+                    "publication.autocreate): a row inserted with type 'execute-snapshot' and "
+                    "data {\"data-collections\": [\"schema.t\"], \"additional-conditions\": "
+                    "[{\"data-collection\": \"schema.t\", \"filter\": \"...\"}]} snapshots the "
+                    "table (or the rows the filter selects) again while the job streams; the "
+                    "table's name alone also matches. `cdcflow signal` inserts one."},
     {.key = "scan.parallelism",
      .type = CDC_OPT_INT,
      .min = 1,
@@ -1413,10 +1666,77 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
         for (int i = 0; i < ctx->npk && i < (int)(sizeof(s->key) / sizeof(s->key[0])); i++)
             s->key[s->nkey++] = ctx->pk[i];
     }
+    const char *sig = cdc_config_str(cfg, "signal-data-collection");
+    if (sig && *sig) {
+        const char *dot = strchr(sig, '.');
+        if (!dot || dot == sig || !dot[1] || strchr(dot + 1, '.') ||
+            strcmp(sig, s->table_label) == 0) {
+            pgc_destroy(&s->base);
+            cdc_error_set(err, CDC_ERR_OPTION,
+                          "postgres-cdc: 'signal-data-collection' = '%s' is not \"schema.table\" "
+                          "of a table other than the captured one",
+                          sig);
+            cdc_error_set_hint(*err, "name the signal table with its schema, e.g. "
+                                     "'public.cdcflow_signals'");
+            return -1;
+        }
+        s->signal = cdc_xstrdup(sig);
+        s->sig_schema = cdc_xstrndup(sig, (size_t)(dot - sig));
+        s->sig_table = cdc_xstrdup(dot + 1);
+    }
     s->snap = cdc_snapshot_new(s->physical, s->key, s->nkey, s->chunk_size);
     cdc_snapshot_add_table(s->snap, s->table_label); /* as the stream's rows name it */
     *out = &s->base;
     return 0;
+}
+
+/* `cdcflow signal`: the signal row, inserted with the source's connection options. */
+static int pgc_send_signal(const cdc_kv_t *opts, const char *type, const char *data,
+                           cdc_error_t **err)
+{
+    const char *table = cdc_kv_get(opts, "signal-data-collection");
+    pgc_conninfo_t ci = {.host = cdc_kv_get(opts, "hostname"),
+                         .port = cdc_kv_get(opts, "port"),
+                         .dbname = cdc_kv_get(opts, "database-name"),
+                         .user = cdc_kv_get(opts, "username"),
+                         .password = cdc_kv_get(opts, "password"),
+                         .sslmode = cdc_kv_get(opts, "sslmode"),
+                         .sslrootcert = cdc_kv_get(opts, "sslrootcert")};
+    if (!ci.port)
+        ci.port = "5432";
+    if (!ci.host || !ci.user || !ci.dbname || !table)
+        return cdc_error_set(err, CDC_ERR_OPTION,
+                             "postgres-cdc: a signal needs 'hostname', 'username', "
+                             "'database-name' and 'signal-data-collection' (and 'port', "
+                             "'password')");
+    const char *dot = strchr(table, '.');
+    if (!dot || dot == table || !dot[1])
+        return cdc_error_set(err, CDC_ERR_OPTION,
+                             "postgres-cdc: 'signal-data-collection' = '%s' is not "
+                             "\"schema.table\"",
+                             table);
+    PGconn *conn = connect_info(&ci, false, err);
+    if (!conn)
+        return -1;
+    char *schema = cdc_xstrndup(table, (size_t)(dot - table));
+    char *qt = pgc_qualified(conn, schema, dot + 1);
+    /* a unique id, as Debezium's examples use (gen_random_uuid() is built in from 13) */
+    char *sql = cdc_strdup_printf("INSERT INTO %s (id, type, data) VALUES (%s, $1, $2)", qt,
+                                  PQserverVersion(conn) >= 130000
+                                      ? "gen_random_uuid()::text"
+                                      : "md5(random()::text || clock_timestamp()::text)");
+    const char *params[2] = {type, data};
+    PGresult *res = pgc_query(conn, sql, 2, params, "inserting the signal", err);
+    int rc = res ? 0 : -1;
+    if (res)
+        PQclear(res);
+    else
+        cdc_error_add_context(*err, "signal table \"%s\" in database \"%s\"", table, ci.dbname);
+    free(sql);
+    free(qt);
+    free(schema);
+    PQfinish(conn);
+    return rc;
 }
 
 const cdc_connector_factory_t cdc_connector_postgres_cdc = {
@@ -1426,4 +1746,5 @@ const cdc_connector_factory_t cdc_connector_postgres_cdc = {
     .options = pgc_options,
     .metadata = pgc_metadata,
     .source_new = pgc_source_new,
+    .send_signal = pgc_send_signal,
 };

@@ -416,7 +416,7 @@ static bool xid_visible(const char *snap, uint32_t xid)
  * it; a commit is decoded a moment before it is visible to new snapshots, and a chunk whose
  * snapshot missed one of the last PGC_RECENT is read again (older ones are long visible).
  */
-static bool pgc_check_read(void *ctx, const cdc_snap_read_t *rd, cdc_snap_pos_t obs)
+bool pgc_check_read(void *ctx, const cdc_snap_read_t *rd, cdc_snap_pos_t obs)
 {
     const pgc_reader_t *r = ctx;
     if (!rd->conn_data)
@@ -561,6 +561,7 @@ static int plan_chunks(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
 void pgc_snapshot_none(pgc_reader_t *r)
 {
     cdc_snapshot_clear(r->src->snap);
+    cdc_snapshot_set_check(r->src->snap, pgc_check_read, r); /* (an on-demand snapshot's) */
     cdc_snapshot_start(r->src->snap);
     r->snap = NULL;
 }
@@ -599,6 +600,29 @@ int pgc_resolve_key(pgc_reader_t *r, cdc_error_t **err)
     return 0;
 }
 
+/* The saved state's ranges (the chunks an earlier run had not emitted) into the queue. */
+int pgc_load_ranges(pgc_reader_t *r, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    cdc_snapshot_clear(s->snap);
+    for (const char *line = cdc_buf_cstr(&r->ckpt_state); *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        if (len > 6 && strncmp(line, "range\t", 6) == 0) {
+            char *one = cdc_xstrndup(line, len);
+            int rc = cdc_snapshot_load_line(s->snap, one);
+            free(one);
+            if (rc < 0)
+                return cdc_error_set(err, CDC_ERR_PARSE,
+                                     "postgres-cdc: state file \"%s\": a malformed snapshot "
+                                     "range line: \"%.*s\"",
+                                     s->ckpt_file, (int)(len > 80 ? 80 : len), line);
+        }
+        line += len + (nl ? 1 : 0);
+    }
+    return 0;
+}
+
 /* The chunked snapshot of a keyed table: the stream from "<slot>_init" at once (with the
    logical messages), the chunks meanwhile; the saved ranges when an earlier run left some. */
 int pgc_chunks_start(pgc_reader_t *r, bool init_exists, cdc_error_t **err)
@@ -608,22 +632,8 @@ int pgc_chunks_start(pgc_reader_t *r, bool init_exists, cdc_error_t **err)
     if (!init_exists && pgc_create_slot(r, r->init_slot, false, NULL, 0, err) < 0)
         return -1;
     if (resume) { /* the ranges the earlier run had not emitted */
-        cdc_snapshot_clear(s->snap);
-        for (const char *line = cdc_buf_cstr(&r->ckpt_state); *line;) {
-            const char *nl = strchr(line, '\n');
-            size_t len = nl ? (size_t)(nl - line) : strlen(line);
-            if (len > 6 && strncmp(line, "range\t", 6) == 0) {
-                char *one = cdc_xstrndup(line, len);
-                int rc = cdc_snapshot_load_line(s->snap, one);
-                free(one);
-                if (rc < 0)
-                    return cdc_error_set(err, CDC_ERR_PARSE,
-                                         "postgres-cdc: state file \"%s\": a malformed snapshot "
-                                         "range line: \"%.*s\"",
-                                         s->ckpt_file, (int)(len > 80 ? 80 : len), line);
-            }
-            line += len + (nl ? 1 : 0);
-        }
+        if (pgc_load_ranges(r, err) < 0)
+            return -1;
     } else if (init_exists) {
         r->ckpt_lsn = 0; /* (from the slot's confirmed position) */
     }
@@ -652,7 +662,7 @@ int pgc_chunks_poll(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t
     if (cdc_snapshot_alive(r->snap) > 0)
         return PGC_STREAM;
     if (cdc_snapshot_finished(r->snap)) {
-        if (r->sp->in_txn)
+        if (r->sp->in_txn || r->resnap) /* (an on-demand snapshot: pgc_poll ends it) */
             return PGC_STREAM;
         cdc_snapshot_log_end(r->snap, r->src->table_label, r->t_open);
         r->awaiting_durable = true;
@@ -670,8 +680,9 @@ int pgc_worker_poll(pgc_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
     cdc_snap_read_t *rd = cdc_snapshot_take(s->snap, true, 2 * r->nsplits);
-    if (!rd)
-        return cdc_snapshot_finished(s->snap) ? CDC_POLL_END : CDC_POLL_OK;
+    if (!rd) /* (stopped: split 0 failed or closed before the snapshot's end) */
+        return cdc_snapshot_finished(s->snap) || cdc_snapshot_stopped(s->snap) ? CDC_POLL_END
+                                                                               : CDC_POLL_OK;
     if (!r->meta && (!(r->meta = pgc_connect(s, false, err)) || pgc_load_table(r, err) < 0 ||
                      pgc_make_deser(r, err) < 0 || pgc_synth_relation(r, out, err) < 0)) {
         cdc_snapshot_abandon(s->snap, rd);

@@ -764,6 +764,14 @@ void cdc_snapshot_stop(cdc_snapshot_t *s)
     pthread_mutex_unlock(&s->mu);
 }
 
+bool cdc_snapshot_stopped(cdc_snapshot_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool stopped = s->stopped;
+    pthread_mutex_unlock(&s->mu);
+    return stopped;
+}
+
 cdc_snap_stats_t cdc_snapshot_stats(cdc_snapshot_t *s)
 {
     pthread_mutex_lock(&s->mu);

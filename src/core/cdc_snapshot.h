@@ -161,6 +161,9 @@ int cdc_snapshot_alive(cdc_snapshot_t *s);
 void cdc_snapshot_start(cdc_snapshot_t *s);
 /** Stops the readers waiting in take (the job ends). */
 void cdc_snapshot_stop(cdc_snapshot_t *s);
+/** Whether cdc_snapshot_stop was called: a reader whose take returned NULL ends too (the
+    coordinator failed, or the job ends, before the snapshot finished). */
+bool cdc_snapshot_stopped(cdc_snapshot_t *s);
 
 /** Counters: rows emitted, reads emitted, reads read again, rows left out (tombstoned). */
 typedef struct cdc_snap_stats_s {

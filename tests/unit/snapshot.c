@@ -5,7 +5,8 @@
  * the rest, a read whose exact snapshot position the stream had passed is read again (and one
  * the connector's check refuses), an
  * integer range planned in parts, the state saved and loaded (escapes included), and readers
- * on other threads handing chunks to the coordinator. The databases run it in
+ * on other threads handing chunks to the coordinator, and a stop that ends a waiting reader
+ * before the snapshot started. The databases run it in
  * tests/integration/mysql_cdc_snapshot.sh and postgres_cdc_snapshot.sh.
  */
 #include <criterion/criterion.h>
@@ -334,6 +335,31 @@ Test(snapshot, readers_on_other_threads_hand_every_chunk_to_the_coordinator)
     cdc_batch_free(&out);
     cdc_batch_free(&stream);
     cdc_snapshot_destroy(shared);
+}
+
+static void *take_waiting(void *arg)
+{
+    cdc_snapshot_t *s = arg;
+    while (!cdc_snapshot_take(s, true, 1)) /* as a connector's reader: NULL, then ask again */
+        if (cdc_snapshot_finished(s) || cdc_snapshot_stopped(s))
+            return NULL;
+    return s;
+}
+
+Test(snapshot, a_stop_before_the_start_ends_a_waiting_reader)
+{
+    cdc_snapshot_t *s = cdc_snapshot_new(schema, key, 1, 10);
+    cdc_snapshot_add_table(s, "db.t");
+    cr_assert_not(cdc_snapshot_stopped(s));
+    pthread_t th;
+    pthread_create(&th, NULL, take_waiting, s);
+    cdc_snapshot_stop(s); /* the coordinator failed before cdc_snapshot_start */
+    void *got = s;
+    pthread_join(th, &got);
+    cr_assert_null(got, "the waiting reader took a read instead of ending");
+    cr_assert(cdc_snapshot_stopped(s));
+    cr_assert_not(cdc_snapshot_finished(s));
+    cdc_snapshot_destroy(s);
 }
 
 Test(snapshot, an_execute_snapshot_signal_is_parsed)
