@@ -926,8 +926,9 @@ static int poll_worker(mc_reader_t *r, cdc_error_t **err)
 {
     mc_source_t *s = r->src;
     cdc_snap_read_t *rd = cdc_snapshot_take(s->snap, true, 2 * r->nsplits);
-    if (!rd)
-        return cdc_snapshot_finished(s->snap) ? CDC_POLL_END : CDC_POLL_OK;
+    if (!rd) /* (stopped: split 0 failed or ended before the snapshot finished) */
+        return cdc_snapshot_finished(s->snap) || cdc_snapshot_stopped(s->snap) ? CDC_POLL_END
+                                                                               : CDC_POLL_OK;
     if (!r->sql) {
         if (!(r->sql = mc_connect(s, s->tz, err))) {
             cdc_snapshot_abandon(s->snap, rd);

@@ -226,4 +226,10 @@ else
   grep -q "has no primary key" nokey.err && grep -q "chunk.key-column" nokey.err && ok ||
     { bad "no clear error for a table without a key"; cat nokey.err; }
 fi
+# the same with two splits: the split reading chunks ends with the one that failed
+sed "s/'server-id' = '912'/'server-id' = '912', 'scan.parallelism' = '2'/" nokey.sql >nokey2.sql
+timeout 60 "$bin" run nokey2.sql >nokey2.out 2>nokey2.err
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "has no primary key" nokey2.err && ok ||
+  bad "two splits, a table without a key: exit $rc (124: the job hung): $(tail -3 nokey2.err)"
 finish
