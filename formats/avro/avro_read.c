@@ -279,6 +279,7 @@ static int read_long(av_reader_t *rd, int64_t *out)
 {
     uint64_t v = 0;
     const uint8_t *p = rd->p;
+    *out = 0; /* defined on errors too (-O3 cannot see that callers stop) */
     for (int shift = 0; shift < 64; shift += 7) {
         if (p == rd->end)
             return av_fail(rd, "the message ends inside a number");
@@ -296,6 +297,7 @@ static int read_long(av_reader_t *rd, int64_t *out)
 static int read_len(av_reader_t *rd, const uint8_t **s, int64_t *n)
 {
     const uint8_t *at = rd->p;
+    *s = NULL;
     if (read_long(rd, n) < 0)
         return -1;
     if (*n < 0 || *n > rd->end - rd->p) {
