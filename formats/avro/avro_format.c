@@ -220,6 +220,7 @@ static int av_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t
     rd->end = (const uint8_t *)msg + len;
     rd->arena = &out->arena;
     rd->nerrpath = 0;
+    rd->depth = 0;
     int rc;
     if (d->fmt == FMT_DEBEZIUM) {
         rc = av_read_record(rd, res->root, d->env);

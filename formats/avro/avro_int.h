@@ -125,6 +125,9 @@ typedef struct av_resolved_s {
 av_resolved_t *av_resolve(av_schema_t *schema, const cdc_type_t *row, cdc_error_t **err);
 void av_resolved_destroy(av_resolved_t *r);
 
+/* Nesting of values a message may have (a recursive schema could nest without end). */
+#define AV_MAX_DEPTH 128
+
 /** Where a decode stands: the input, the arena values go to, the error slot. */
 typedef struct av_reader_s {
     const uint8_t *p, *end, *start;
@@ -133,7 +136,7 @@ typedef struct av_reader_s {
     size_t base;             /* bytes of the message before start (the Confluent header) */
     const char *errpath[16]; /* field names, innermost first, filled on an error */
     int nerrpath;
-    const char *pathroot; /* prefix of messages ("after"), or NULL */
+    int depth; /* records, arrays and maps open (at most AV_MAX_DEPTH) */
 } av_reader_t;
 
 /**

@@ -514,11 +514,16 @@ int av_read_value(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out)
     case AV_ARRAY:
     case AV_MAP:
         return read_blocks(rd, pl, out, w->kind == AV_MAP);
-    case AV_RECORD:
+    case AV_RECORD: {
         if (!out)
             return skip_node(rd, w);
+        if (++rd->depth > AV_MAX_DEPTH)
+            return av_fail(rd, "values nested more than %d levels deep", AV_MAX_DEPTH);
         out->v.row = cdc_row_new_in(rd->arena, (uint32_t)pl->nt);
-        return av_read_record(rd, pl, out->v.row->values);
+        int rc = av_read_record(rd, pl, out->v.row->values);
+        rd->depth--;
+        return rc;
+    }
     case AV_UNION: {
         const uint8_t *at = rd->p;
         if (read_long(rd, &n) < 0)
@@ -535,6 +540,8 @@ int av_read_value(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out)
 
 static int read_blocks(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out, bool map)
 {
+    if (++rd->depth > AV_MAX_DEPTH)
+        return av_fail(rd, "values nested more than %d levels deep", AV_MAX_DEPTH);
     const av_node_t *w = pl->w;
     uint32_t total = 0, cap = 0;
     cdc_value_t *elems = NULL, *vals = NULL;
@@ -544,6 +551,8 @@ static int read_blocks(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out, b
             return -1;
         if (count == 0)
             break;
+        if (count == INT64_MIN)
+            return av_fail(rd, "a block count out of range");
         if (count < 0) {
             int64_t bytes;
             if (read_long(rd, &bytes) < 0)
@@ -592,6 +601,7 @@ static int read_blocks(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out, b
             }
         }
     }
+    rd->depth--;
     if (out) {
         out->v.arr.n = total;
         out->v.arr.elems = elems;
@@ -634,9 +644,12 @@ static int skip_node(av_reader_t *rd, const av_node_t *w)
         return read_blocks(rd, &tmp, NULL, w->kind == AV_MAP);
     }
     case AV_RECORD:
+        if (++rd->depth > AV_MAX_DEPTH)
+            return av_fail(rd, "values nested more than %d levels deep", AV_MAX_DEPTH);
         for (int32_t i = 0; i < w->n; i++)
             if (skip_node(rd, w->kids[i]) < 0)
                 return -1;
+        rd->depth--;
         return 0;
     case AV_UNION:
         if (read_long(rd, &n) < 0)

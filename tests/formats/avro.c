@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "avro_int.h"
 #include "cdc_plugin.h"
 
 typedef struct fx_s {
@@ -637,4 +638,51 @@ Test(debezium_avro_confluent, round_trip)
     json_batch.rows[0].kind = CDC_UPDATE_AFTER;
     cr_assert_str_eq(round_trip(), "+I[1, a]");
     close_fmt();
+}
+
+/* ---- regressions found by fuzz/avro_decode.c ----------------------------------------------------
+ */
+
+Test(avro, regress_recursive_schema_depth)
+{
+    /* a record holding an array of itself: data may nest without end; the reader stops at 128 */
+    const char *schema = "{\"type\":\"record\",\"name\":\"N\",\"fields\":[{\"name\":\"id\","
+                         "\"type\":\"int\"},{\"name\":\"kids\",\"type\":{\"type\":\"array\","
+                         "\"items\":\"N\"}}]}";
+    char *why = NULL;
+    av_schema_t *s = av_schema_parse(schema, strlen(schema), &why);
+    cr_assert_not_null(s, "%s", why);
+    cdc_error_t *err = NULL;
+    cdc_type_t *t = cdc_type_parse("ROW<id INT>", &err);
+    av_resolved_t *res = av_resolve(s, t, &err);
+    cr_assert_not_null(res);
+    static uint8_t data[3000];
+    for (int i = 0; i < 1000; i++) { /* id 0, one kid, ... */
+        data[2 * i] = 0;
+        data[2 * i + 1] = 2;
+    }
+    cdc_arena_t arena;
+    cdc_arena_init(&arena);
+    cdc_buf_t msg = {0};
+    av_reader_t rd = {
+        .p = data, .start = data, .end = data + sizeof(data), .arena = &arena, .err = &msg};
+    cdc_value_t v[1];
+    cr_assert_eq(av_read_record(&rd, res->root, v), -1);
+    cr_assert_str_eq(cdc_buf_cstr(&msg), "at byte 129: values nested more than 128 levels deep");
+    cdc_buf_free(&msg);
+    cdc_arena_free(&arena);
+    av_resolved_destroy(res);
+    cdc_type_destroy(t);
+}
+
+Test(avro, regress_name_defined_twice)
+{
+    /* Avro C leaks on this one: our parser refuses it first */
+    const char *schema = "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":"
+                         "{\"type\":\"enum\",\"name\":\"F\",\"symbols\":[\"A\"]}},{\"name\":\"b\","
+                         "\"type\":{\"type\":\"fixed\",\"name\":\"F\",\"size\":2}}]}";
+    char *why = NULL;
+    cr_assert_null(av_schema_parse(schema, strlen(schema), &why));
+    cr_assert_str_eq(why, "the name \"F\" is defined twice");
+    free(why);
 }
