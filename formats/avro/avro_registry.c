@@ -6,6 +6,7 @@
  * bearer authentication as Flink's options name them.
  */
 #include <curl/curl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +39,16 @@ static size_t on_body(char *p, size_t size, size_t n, void *ctx)
     return size * n;
 }
 
+static void curl_init(void)
+{
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* curl_global_init is not thread-safe: once, whichever split's deserializer comes first. */
 static void curl_init_once(void)
 {
-    static int done;
-    if (!__atomic_exchange_n(&done, 1, __ATOMIC_SEQ_CST))
-        curl_global_init(CURL_GLOBAL_DEFAULT);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, curl_init);
 }
 
 av_registry_t *av_registry_new(const cdc_config_t *cfg, const char *label, cdc_error_t **err)

@@ -299,6 +299,16 @@ Test(avro, errors)
     close_fmt();
 }
 
+Test(avro, ignore_parse_errors)
+{
+    open_fmt("avro", "ROW<id INT NOT NULL, name STRING>", "ignore-parse-errors", "true", NULL);
+    cr_assert_str_eq(decode("\x02\x06", 2), "skipped");
+    cr_assert_eq(fx.deser->skipped, 1);
+    cr_assert_eq(fx.batch.n, 0);
+    cr_assert_str_eq(decode("\x02\x02\x02x", 4), "+I[1, x]");
+    close_fmt();
+}
+
 /* ---- avro-confluent ---------------------------------------------------------------------------
  */
 
