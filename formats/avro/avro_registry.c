@@ -134,8 +134,10 @@ static long request(av_registry_t *reg, const char *path, const char *post, cdc_
     long status = -1;
     if (rc != CURLE_OK) {
         cdc_buf_clear(errmsg);
-        cdc_buf_printf(errmsg, "schema registry %s: %s %s failed: %s", reg->url,
-                       post ? "POST" : "GET", path, curl_easy_strerror(rc));
+        cdc_buf_printf(errmsg,
+                       "schema registry %s: %s %s failed: %s (is the registry running there? "
+                       "check the format's url)",
+                       reg->url, post ? "POST" : "GET", path, curl_easy_strerror(rc));
     } else {
         curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     }
@@ -236,8 +238,6 @@ int av_registry_register(av_registry_t *reg, const char *subject, const char *sc
     int rc = -1;
     if (status < 0) {
         cdc_error_set(err, CDC_ERR_REMOTE, "format \"%s\": %s", reg->label, cdc_buf_cstr(&msg));
-        if (err && *err)
-            cdc_error_set_hint(*err, "check that the registry runs at the format's url");
     } else if (status != 200) {
         body_text(reg, &msg);
         cdc_error_set(err, CDC_ERR_REMOTE,
