@@ -52,7 +52,8 @@ typedef enum av_logical {
     AV_LT_TS_MS, /* long since the epoch */
     AV_LT_TS_US,
     AV_LT_TS_NS,
-    AV_LT_ZONED /* string: io.debezium.time.ZonedTimestamp / ZonedTime (ISO-8601 text) */
+    AV_LT_ZONED, /* string: io.debezium.time.ZonedTimestamp (ISO-8601 text) */
+    AV_LT_VSD    /* record io.debezium.data.VariableScaleDecimal {scale int, value bytes} */
 } av_logical_t;
 
 typedef struct av_node_s av_node_t;
@@ -104,7 +105,6 @@ struct av_plan_s {
     int32_t *target;     /* record: per writer field, the target field, or -1 (skipped) */
     const char **fname;  /* record: per writer field, its name (for messages) */
     int32_t nt;          /* record: fields of the target ROW */
-    cdc_i128 mul;        /* decimals: 10^(target scale - writer scale) */
 };
 
 /** Plans of one writer schema against one target ROW: owns the plans. */

@@ -23,6 +23,7 @@ enum {
     OP_STRING, /* string/enum into CHAR/VARCHAR */
     OP_BYTES,  /* bytes/fixed into BINARY/VARBINARY */
     OP_DECIMAL,
+    OP_VSD, /* io.debezium.data.VariableScaleDecimal {scale, value} into DECIMAL */
     OP_DATE,
     OP_TIME,
     OP_TS,
@@ -209,18 +210,25 @@ static av_plan_t *compile(av_resolved_t *r, const av_node_t *w, const cdc_type_t
             return NULL;
         return p;
     }
+    case CDC_T_DECIMAL:
+        if (w->logical != AV_LT_VSD)
+            goto scalar;
+        {
+            av_plan_t *p = plan_new(r, w, t);
+            p->op = OP_VSD;
+            return p;
+        }
     case CDC_T_ROW:
         if (w->kind != AV_RECORD)
             return mismatch(w, t, path, err), NULL;
         return compile_record(r, w, t, path, err);
-    default: {
+    default:
+    scalar : {
         int op = scalar_op(w, t);
         if (op < 0)
             return mismatch(w, t, path, err), NULL;
         av_plan_t *p = plan_new(r, w, t);
         p->op = (uint8_t)op;
-        if (op == OP_DECIMAL)
-            p->mul = cdc_pow10_i128(t->scale - w->scale);
         return p;
     }
     }
@@ -330,31 +338,48 @@ static void ts_from(av_logical_t lt, int64_t v, int precision, cdc_ts_t *ts)
     }
 }
 
+/* Big-endian two's-complement unscaled bytes of scale wscale into the column's DECIMAL: a larger
+ * column scale multiplies, a smaller one (a VariableScaleDecimal) rounds HALF_UP as Flink's
+ * DecimalData.fromBigDecimal does. */
 static int read_decimal(av_reader_t *rd, const av_plan_t *pl, const uint8_t *b, int64_t n,
-                        cdc_value_t *out)
+                        int64_t wscale, const uint8_t *at, cdc_value_t *out)
 {
+    rd->p = at; /* errors point at the value; b[0..n) is read, then the reader moves past it */
+    const uint8_t *end = b + n;
+    int p = pl->t->precision, ts = pl->t->scale;
     if (n > 16) { /* sign bytes beyond 128 bits are fine when they only extend the sign */
         uint8_t ext = (b[0] & 0x80) ? 0xff : 0;
         for (int64_t i = 0; i < n - 16; i++)
             if (b[i] != ext)
                 return av_fail(rd, "a decimal of %lld bytes does not fit DECIMAL(%d, %d)",
-                               (long long)n, (int)pl->t->precision, (int)pl->t->scale);
+                               (long long)n, p, ts);
         b += n - 16;
         n = 16;
     }
+    if (wscale < 0 || wscale > 38)
+        return av_fail(rd, "a decimal scale of %lld (0..38 expected)", (long long)wscale);
     cdc_i128 v = n && (b[0] & 0x80) ? -1 : 0;
     for (int64_t i = 0; i < n; i++)
         v = (cdc_i128)(((unsigned __int128)v << 8) | b[i]);
-    cdc_i128 lim = cdc_pow10_i128(pl->t->precision);
-    cdc_i128 mag = v < 0 ? -v : v;
-    if (pl->mul != 1 && mag > lim / pl->mul)
-        return av_fail(rd, "a decimal that does not fit DECIMAL(%d, %d)", (int)pl->t->precision,
-                       (int)pl->t->scale);
-    v *= pl->mul;
-    if ((v < 0 ? -v : v) >= lim)
-        return av_fail(rd, "a decimal that does not fit DECIMAL(%d, %d)", (int)pl->t->precision,
-                       (int)pl->t->scale);
-    out->v.dec = v;
+    bool neg = v < 0;
+    unsigned __int128 mag = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+    unsigned __int128 lim = (unsigned __int128)cdc_pow10_i128(p);
+    if (wscale > ts) {
+        unsigned __int128 div = (unsigned __int128)cdc_pow10_i128((int)(wscale - ts));
+        unsigned __int128 rem = mag % div;
+        mag /= div;
+        if (rem * 2 >= div)
+            mag++;
+    } else if (wscale < ts) {
+        unsigned __int128 mul = (unsigned __int128)cdc_pow10_i128((int)(ts - wscale));
+        if (mag > lim / mul)
+            return av_fail(rd, "a decimal that does not fit DECIMAL(%d, %d)", p, ts);
+        mag *= mul;
+    }
+    if (mag >= lim)
+        return av_fail(rd, "a decimal that does not fit DECIMAL(%d, %d)", p, ts);
+    out->v.dec = neg ? -(cdc_i128)mag : (cdc_i128)mag;
+    rd->p = end;
     return 0;
 }
 
@@ -408,7 +433,7 @@ static int skip_node(av_reader_t *rd, const av_node_t *w);
 int av_read_value(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out)
 {
     const av_node_t *w = pl->w;
-    const uint8_t *s;
+    const uint8_t *s, *start = rd->p; /* where the value starts, for errors */
     int64_t n;
     if (out)
         out->flags = 0;
@@ -485,7 +510,7 @@ int av_read_value(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out)
         if (!out)
             return 0;
         if (pl->op == OP_DECIMAL)
-            return read_decimal(rd, pl, s, n, out);
+            return read_decimal(rd, pl, s, n, w->scale, start, out);
         if (pl->op == OP_TEXT) {
             const char *why = NULL;
             bool zoned;
@@ -502,7 +527,7 @@ int av_read_value(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out)
                                          rd->arena, out, &why);
             }
             if (rc != CDC_TEXT_OK) {
-                rd->p -= n;
+                rd->p = start;
                 return av_fail(rd, "\"%.*s\" is not %s: %s", (int)(n > 64 ? 64 : n), s,
                                cdc_type_root_name(pl->t->root), why ? why : "bad text");
             }
@@ -517,6 +542,12 @@ int av_read_value(av_reader_t *rd, const av_plan_t *pl, cdc_value_t *out)
     case AV_RECORD: {
         if (!out)
             return skip_node(rd, w);
+        if (pl->op == OP_VSD) {
+            int64_t scale;
+            if (read_long(rd, &scale) < 0 || read_len(rd, &s, &n) < 0)
+                return -1;
+            return read_decimal(rd, pl, s, n, scale, start, out);
+        }
         if (++rd->depth > AV_MAX_DEPTH)
             return av_fail(rd, "values nested more than %d levels deep", AV_MAX_DEPTH);
         out->v.row = cdc_row_new_in(rd->arena, (uint32_t)pl->nt);

@@ -242,6 +242,12 @@ static av_node_t *parse_named(parse_t *ps, yajl_val obj, const char *type, const
             if (!(n->kids[i] = parse_node(ps, ftype, nsdup)))
                 return NULL;
         }
+        const char *cn = member_str(obj, "connect.name");
+        if (((cn && strcmp(cn, "io.debezium.data.VariableScaleDecimal") == 0) ||
+             strcmp(full, "io.debezium.data.VariableScaleDecimal") == 0) &&
+            nf == 2 && n->kids[0]->kind == AV_INT && n->kids[1]->kind == AV_BYTES &&
+            strcmp(n->names[0], "scale") == 0 && strcmp(n->names[1], "value") == 0)
+            n->logical = AV_LT_VSD;
         return n;
     }
     if (strcmp(type, "enum") == 0) {

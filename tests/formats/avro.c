@@ -650,6 +650,60 @@ Test(debezium_avro_confluent, round_trip)
     close_fmt();
 }
 
+/* PostgreSQL's NUMERIC without a scale (VariableScaleDecimal) and an array of Decimal. */
+static const char *const vsd_schema =
+    "{\"type\":\"record\",\"name\":\"Value\",\"namespace\":\"pg.public.t\",\"fields\":["
+    "{\"name\":\"n\",\"type\":[\"null\",{\"type\":\"record\",\"name\":\"VariableScaleDecimal\","
+    "\"namespace\":\"io.debezium.data\",\"fields\":[{\"name\":\"scale\",\"type\":\"int\"},"
+    "{\"name\":\"value\",\"type\":\"bytes\"}],\"connect.name\":"
+    "\"io.debezium.data.VariableScaleDecimal\"}]},"
+    "{\"name\":\"prices\",\"type\":{\"type\":\"array\",\"items\":{\"type\":\"bytes\","
+    "\"connect.name\":\"org.apache.kafka.connect.data.Decimal\",\"connect.parameters\":"
+    "{\"scale\":\"1\"}}}}]}";
+
+static size_t write_vsd(int id, int scale, const char *value, size_t vlen, char *buf, size_t cap)
+{
+    avro_schema_t schema;
+    cr_assert_eq(avro_schema_from_json_length(vsd_schema, strlen(vsd_schema), &schema), 0, "%s",
+                 avro_strerror());
+    avro_value_iface_t *iface = avro_generic_class_from_schema(schema);
+    avro_value_t rec, f, br, el;
+    avro_generic_value_new(iface, &rec);
+    avro_value_get_by_name(&rec, "n", &f, NULL);
+    avro_value_set_branch(&f, 1, &br);
+    avro_value_get_by_name(&br, "scale", &el, NULL);
+    avro_value_set_int(&el, scale);
+    avro_value_get_by_name(&br, "value", &el, NULL);
+    avro_value_set_bytes(&el, (void *)value, vlen);
+    avro_value_get_by_name(&rec, "prices", &f, NULL);
+    avro_value_append(&f, &el, NULL);
+    avro_value_set_bytes(&el, (void *)"\x7b", 1); /* 12.3 */
+    avro_value_append(&f, &el, NULL);
+    avro_value_set_bytes(&el, (void *)"\xff\x85", 2); /* -12.3 */
+    size_t n = wire(id, &rec, buf, cap);
+    avro_value_decref(&rec);
+    avro_value_iface_decref(iface);
+    avro_schema_decref(schema);
+    return n;
+}
+
+Test(debezium_avro_confluent, variable_scale_decimal_and_decimal_arrays)
+{
+    start_registry(NULL);
+    int id = register_schema("pg.public.t-value", vsd_schema);
+    open_fmt("avro-confluent", "ROW<n DECIMAL(10, 2), prices ARRAY<DECIMAL(5, 2)>>", "url", fx.url,
+             NULL);
+    char buf[256];
+    size_t n = write_vsd(id, 3, "\x30\x39", 2, buf, sizeof(buf)); /* 12.345 -> 12.35 (HALF_UP) */
+    cr_assert_str_eq(decode(buf, n), "+I[12.35, [12.30, -12.30]]");
+    n = write_vsd(id, 0, "\xfe", 1, buf, sizeof(buf)); /* -2 */
+    cr_assert_str_eq(decode(buf, n), "+I[-2.00, [12.30, -12.30]]");
+    n = write_vsd(id, 0, "\x3b\x9a\xca\x00", 4, buf, sizeof(buf)); /* 1e9 */
+    cr_assert_str_eq(decode(buf, n),
+                     "error: field \"n\" at byte 6: a decimal that does not fit DECIMAL(10, 2)");
+    close_fmt();
+}
+
 /* ---- regressions found by fuzz/avro_decode.c ----------------------------------------------------
  */
 
