@@ -214,8 +214,23 @@ static int register_schema(const char *subject, const char *schema)
     return id;
 }
 
-/* The Confluent header for id followed by the Avro C writer's bytes of value. */
-static size_t wire(int id, avro_value_t *value, char *buf, size_t cap)
+/* A record of a schema in Avro C's generic values (the independent writer of these tests). */
+typedef struct gen_s {
+    avro_schema_t schema;
+    avro_value_iface_t *iface;
+    avro_value_t rec;
+} gen_t;
+
+static void gen_open(gen_t *g, const char *json)
+{
+    cr_assert_eq(avro_schema_from_json_length(json, strlen(json), &g->schema), 0, "%s",
+                 avro_strerror());
+    g->iface = avro_generic_class_from_schema(g->schema);
+    avro_generic_value_new(g->iface, &g->rec);
+}
+
+/* Writes the Confluent header for id and Avro C's bytes of the record to buf; frees g. */
+static size_t gen_wire(gen_t *g, int id, char *buf, size_t cap)
 {
     buf[0] = 0;
     buf[1] = (char)(id >> 24);
@@ -223,9 +238,12 @@ static size_t wire(int id, avro_value_t *value, char *buf, size_t cap)
     buf[3] = (char)(id >> 8);
     buf[4] = (char)id;
     avro_writer_t w = avro_writer_memory(buf + 5, (int64_t)cap - 5);
-    cr_assert_eq(avro_value_write(w, value), 0, "%s", avro_strerror());
+    cr_assert_eq(avro_value_write(w, &g->rec), 0, "%s", avro_strerror());
     size_t n = 5 + (size_t)avro_writer_tell(w);
     avro_writer_free(w);
+    avro_value_decref(&g->rec);
+    avro_value_iface_decref(g->iface);
+    avro_schema_decref(g->schema);
     return n;
 }
 
@@ -331,38 +349,31 @@ static const char *const writer_schema =
 
 static size_t write_order(int id, int64_t order, char *buf, size_t cap)
 {
-    avro_schema_t schema;
-    cr_assert_eq(avro_schema_from_json_length(writer_schema, strlen(writer_schema), &schema), 0,
-                 "%s", avro_strerror());
-    avro_value_iface_t *iface = avro_generic_class_from_schema(schema);
-    avro_value_t rec, f, br, el;
-    avro_generic_value_new(iface, &rec);
-    avro_value_get_by_name(&rec, "extra", &f, NULL);
+    gen_t g;
+    gen_open(&g, writer_schema);
+    avro_value_t f, br, el;
+    avro_value_get_by_name(&g.rec, "extra", &f, NULL);
     avro_value_add(&f, "k", &br, NULL, NULL);
     avro_value_append(&br, &el, NULL);
     avro_value_set_string(&el, "skipped");
-    avro_value_get_by_name(&rec, "id", &f, NULL);
+    avro_value_get_by_name(&g.rec, "id", &f, NULL);
     avro_value_set_long(&f, order);
-    avro_value_get_by_name(&rec, "price", &f, NULL);
+    avro_value_get_by_name(&g.rec, "price", &f, NULL);
     avro_value_set_bytes(&f, (void *)"\xff\x38", 2); /* -200: -2.00 */
-    avro_value_get_by_name(&rec, "ts", &f, NULL);
+    avro_value_get_by_name(&g.rec, "ts", &f, NULL);
     avro_value_set_branch(&f, 1, &br);
     avro_value_set_long(&br, 1596103702123456LL); /* 2020-07-30T10:08:22.123456 */
-    avro_value_get_by_name(&rec, "day", &f, NULL);
+    avro_value_get_by_name(&g.rec, "day", &f, NULL);
     avro_value_set_int(&f, 18473);
-    avro_value_get_by_name(&rec, "t", &f, NULL);
+    avro_value_get_by_name(&g.rec, "t", &f, NULL);
     avro_value_set_long(&f, 3723000001LL); /* 01:02:03.000001 */
-    avro_value_get_by_name(&rec, "kind", &f, NULL);
+    avro_value_get_by_name(&g.rec, "kind", &f, NULL);
     avro_value_set_enum(&f, 1);
-    avro_value_get_by_name(&rec, "tag", &f, NULL);
+    avro_value_get_by_name(&g.rec, "tag", &f, NULL);
     avro_value_set_fixed(&f, (void *)"ok", 2);
-    avro_value_get_by_name(&rec, "score", &f, NULL);
+    avro_value_get_by_name(&g.rec, "score", &f, NULL);
     avro_value_set_float(&f, 0.5f);
-    size_t n = wire(id, &rec, buf, cap);
-    avro_value_decref(&rec);
-    avro_value_iface_decref(iface);
-    avro_schema_decref(schema);
-    return n;
+    return gen_wire(&g, id, buf, cap);
 }
 
 Test(avro_confluent, decode_avro_c_writer)
@@ -551,25 +562,22 @@ static void set_image(avro_value_t *img, int id, const char *name, int cents)
 /* One Debezium event written by Avro C: op and which images (b: before, a: after). */
 static size_t write_event(int id, const char *op, bool b, bool a, char *buf, size_t cap)
 {
-    avro_schema_t schema;
-    cr_assert_eq(avro_schema_from_json_length(dbz_schema, strlen(dbz_schema), &schema), 0, "%s",
-                 avro_strerror());
-    avro_value_iface_t *iface = avro_generic_class_from_schema(schema);
-    avro_value_t rec, f, br, src;
-    avro_generic_value_new(iface, &rec);
-    avro_value_get_by_name(&rec, "before", &f, NULL);
+    gen_t g;
+    gen_open(&g, dbz_schema);
+    avro_value_t f, br, src;
+    avro_value_get_by_name(&g.rec, "before", &f, NULL);
     avro_value_set_branch(&f, b, &br);
     if (b)
         set_image(&br, 1, "old", 150);
     else
         avro_value_set_null(&br);
-    avro_value_get_by_name(&rec, "after", &f, NULL);
+    avro_value_get_by_name(&g.rec, "after", &f, NULL);
     avro_value_set_branch(&f, a, &br);
     if (a)
         set_image(&br, 1, "scooter", 314);
     else
         avro_value_set_null(&br);
-    avro_value_get_by_name(&rec, "source", &src, NULL);
+    avro_value_get_by_name(&g.rec, "source", &src, NULL);
     avro_value_get_by_name(&src, "version", &f, NULL);
     avro_value_set_string(&f, "2.5.0.Final");
     avro_value_get_by_name(&src, "connector", &f, NULL);
@@ -584,19 +592,15 @@ static size_t write_event(int id, const char *op, bool b, bool a, char *buf, siz
     avro_value_get_by_name(&src, "table", &f, NULL);
     avro_value_set_branch(&f, 1, &br);
     avro_value_set_string(&br, "products");
-    avro_value_get_by_name(&rec, "op", &f, NULL);
+    avro_value_get_by_name(&g.rec, "op", &f, NULL);
     avro_value_set_string(&f, op);
-    avro_value_get_by_name(&rec, "ts_ms", &f, NULL);
+    avro_value_get_by_name(&g.rec, "ts_ms", &f, NULL);
     avro_value_set_branch(&f, 1, &br);
     avro_value_set_long(&br, 1700000000100LL);
-    avro_value_get_by_name(&rec, "transaction", &f, NULL);
+    avro_value_get_by_name(&g.rec, "transaction", &f, NULL);
     avro_value_set_branch(&f, 0, &br);
     avro_value_set_null(&br);
-    size_t n = wire(id, &rec, buf, cap);
-    avro_value_decref(&rec);
-    avro_value_iface_decref(iface);
-    avro_schema_decref(schema);
-    return n;
+    return gen_wire(&g, id, buf, cap);
 }
 
 #define DBZ_TABLE                                                                                  \
@@ -663,28 +667,21 @@ static const char *const vsd_schema =
 
 static size_t write_vsd(int id, int scale, const char *value, size_t vlen, char *buf, size_t cap)
 {
-    avro_schema_t schema;
-    cr_assert_eq(avro_schema_from_json_length(vsd_schema, strlen(vsd_schema), &schema), 0, "%s",
-                 avro_strerror());
-    avro_value_iface_t *iface = avro_generic_class_from_schema(schema);
-    avro_value_t rec, f, br, el;
-    avro_generic_value_new(iface, &rec);
-    avro_value_get_by_name(&rec, "n", &f, NULL);
+    gen_t g;
+    gen_open(&g, vsd_schema);
+    avro_value_t f, br, el;
+    avro_value_get_by_name(&g.rec, "n", &f, NULL);
     avro_value_set_branch(&f, 1, &br);
     avro_value_get_by_name(&br, "scale", &el, NULL);
     avro_value_set_int(&el, scale);
     avro_value_get_by_name(&br, "value", &el, NULL);
     avro_value_set_bytes(&el, (void *)value, vlen);
-    avro_value_get_by_name(&rec, "prices", &f, NULL);
+    avro_value_get_by_name(&g.rec, "prices", &f, NULL);
     avro_value_append(&f, &el, NULL);
     avro_value_set_bytes(&el, (void *)"\x7b", 1); /* 12.3 */
     avro_value_append(&f, &el, NULL);
     avro_value_set_bytes(&el, (void *)"\xff\x85", 2); /* -12.3 */
-    size_t n = wire(id, &rec, buf, cap);
-    avro_value_decref(&rec);
-    avro_value_iface_decref(iface);
-    avro_schema_decref(schema);
-    return n;
+    return gen_wire(&g, id, buf, cap);
 }
 
 Test(debezium_avro_confluent, variable_scale_decimal_and_decimal_arrays)
