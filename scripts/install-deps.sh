@@ -11,7 +11,7 @@ packages=(
   mariadb-server mariadb-client # MariaDB 10.11 server and client for the jdbc_mysql tests
   libcriterion-dev       # unit tests
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
-  python3 time           # benchmark peers; GNU time reports peak RSS
+  python3 time           # benchmark peers and the tests' Schema Registry; GNU time: peak RSS
   python3-psycopg2       # the Python peer of bench/pg_sink.sh
   curl tmux              # tests: the metrics endpoint; the live status line on a terminal
   docker-compose         # tests: `docker-compose config` validates docker-compose.yml (no engine)
