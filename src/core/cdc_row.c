@@ -339,16 +339,27 @@ int cdc_decimal_parse(const char *s, size_t len, int precision, int scale, cdc_i
         shift = 0;
     }
     cdc_i128 limit = cdc_pow10_i128(precision);
+    /* v * 10 + digit stays below limit iff v < q, or v == q and digit <= r */
+    cdc_i128 q = (limit - 1) / 10;
+    int r = (int)((limit - 1) % 10);
     cdc_i128 v = 0;
-    /* check before each step so that v * 10 + digit never leaves the int128 range */
-    for (int k = 0; k < keep; k++) {
+    int k = 0;
+    if (keep <= 18) { /* (most values: 64-bit arithmetic, checked against limit below) */
+        uint64_t u = 0;
+        for (; k < keep; k++)
+            u = u * 10 + (uint64_t)(dig[k] - '0');
+        v = (cdc_i128)u;
+    }
+    for (; k < keep; k++) {
         int digit = dig[k] - '0';
-        if (v > (limit - 1 - digit) / 10)
+        if (v > q || (v == q && digit > r))
             return -1;
         v = v * 10 + digit;
     }
-    for (long k = 0; k < shift && v != 0; k++) {
-        if (v > (limit - 1) / 10)
+    if (v >= limit)
+        return -1;
+    for (long j = 0; j < shift && v != 0; j++) {
+        if (v > q)
             return -1;
         v *= 10;
     }

@@ -227,6 +227,12 @@ Test(decimal, parse_and_round)
         {"99999999999999999999999999999999999999", 38, 0, "99999999999999999999999999999999999999"},
         {".5", 3, 1, "0.5"},
         {"+7", 3, 0, "7"},
+        /* around the 64-bit fast path (18 digits) */
+        {"999999999999999999", 18, 0, "999999999999999999"},
+        {"1234567890123456789", 19, 0, "1234567890123456789"},
+        {"12345678901234567.5", 18, 0, "12345678901234568"},
+        {"123456789012345678", 38, 10, "123456789012345678.0000000000"},
+        {"-0.000000000000000001", 20, 18, "-0.000000000000000001"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         cdc_i128 v = dec(cases[i].in, cases[i].p, cases[i].s, &rc);
@@ -240,6 +246,10 @@ Test(decimal, parse_and_round)
         dec(bad[i], 10, 2, &rc);
         cr_expect_eq(rc, -1, "\"%s\" should not parse", bad[i]);
     }
+    dec("999999999999999999", 17, 0, &rc);
+    cr_expect_eq(rc, -1, "18 nines do not fit DECIMAL(17, 0)");
+    dec("99999999999999999.5", 17, 0, &rc);
+    cr_expect_eq(rc, -1, "rounds up past DECIMAL(17, 0)");
     dec("1000", 3, 0, &rc);
     cr_expect_eq(rc, -1, "1000 does not fit DECIMAL(3, 0)");
     dec("9.995", 3, 2, &rc);
