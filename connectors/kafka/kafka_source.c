@@ -831,7 +831,7 @@ static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_
 static void kick_fetcher(kafka_reader_t *r)
 {
     int64_t now = cdc_mono_ms();
-    if (r->bounded || r->npos == 0 || now - r->last_kick < 20)
+    if (r->npos == 0 || now - r->last_kick < 20)
         return;
     r->last_kick = now;
     const kpos_t *p = &r->pos[r->kick_next++ % r->npos];
@@ -1169,7 +1169,7 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
      * The memory bound (README, "kafka"): librdkafka 2.0 stops fetching while the
      * consumer queue is over these thresholds (kick_fetcher makes it look again
      * soon). The message count is set out of the way; the bytes are 8 MB per
-     * consumer (16 MB shared by the splits of a job, at least 4 MB each), and a
+     * job, shared by its splits (at least 4 MB each), and a
      * fetch brings at most 2 MB (64 kB per partition): the queue holds what a
      * reader decodes in a few tens of milliseconds, and the memory it takes does
      * not grow with the number of partitions. Set unless the properties set them.
@@ -1179,8 +1179,8 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         extra[nx++] = "1000000";
     }
     if (!cdc_kv_get(&t->props, "queued.max.messages.kbytes")) {
-        int kb = 16384 / (nsplits > 0 ? nsplits : 1);
-        snprintf(queue_kb, sizeof(queue_kb), "%d", kb > 8192 ? 8192 : kb < 4096 ? 4096 : kb);
+        int kb = 8192 / (nsplits > 0 ? nsplits : 1);
+        snprintf(queue_kb, sizeof(queue_kb), "%d", kb < 4096 ? 4096 : kb);
         extra[nx++] = "queued.max.messages.kbytes";
         extra[nx++] = queue_kb;
     }
