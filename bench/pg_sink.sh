@@ -33,21 +33,10 @@ ddl='(id BIGINT PRIMARY KEY, name TEXT, description TEXT, weight DOUBLE PRECISIO
 pg_psql -c "CREATE TABLE t $ddl; CREATE TABLE t_py $ddl; CREATE TABLE t_copy $ddl"
 dsn="host=127.0.0.1 port=$PG_PORT dbname=$PG_DB user=postgres"
 
-server_cpu() { # clock ticks used by the server: postmaster, its live children, reaped ones
-  local pid t=0 c
-  pid=$(head -1 "$PG_DIR/data/postmaster.pid")
-  sleep 0.2 # let the postmaster reap a backend that just ended
-  t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat")
-  for c in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
-    t=$((t + $(awk '{print $14 + $15}' "/proc/$c/stat" 2>/dev/null || echo 0)))
-  done
-  echo "$t"
-}
-
 # (a) cdcflow
-cpu0=$(server_cpu)
+cpu0=$(pg_server_ticks)
 /usr/bin/time -f %M -o "$tmp/rss" "$bench" run "$file" "$PG_URL?user=postgres" >"$tmp/c.out"
-cpu1=$(server_cpu)
+cpu1=$(pg_server_ticks)
 read -r c_msgs c_rows c_s <"$tmp/c.out"
 c_rss=$(cat "$tmp/rss")
 
@@ -82,9 +71,9 @@ for batch in batches(path):
 conn.close()
 print(time.perf_counter() - t0)
 EOF
-cpu2=$(server_cpu)
+cpu2=$(pg_server_ticks)
 p_s=$("$py" "$tmp/peer.py" "$file" "$dsn")
-cpu3=$(server_cpu)
+cpu3=$(pg_server_ticks)
 
 # (c) the ceiling: COPY of the final state
 cat >"$tmp/copy.py" <<'EOF'
@@ -104,9 +93,9 @@ conn.commit()
 print(time.perf_counter() - t0, len(state))
 conn.close()
 EOF
-cpu4=$(server_cpu)
+cpu4=$(pg_server_ticks)
 read -r k_s k_rows < <("$py" "$tmp/copy.py" "$file" "$dsn")
-cpu5=$(server_cpu)
+cpu5=$(pg_server_ticks)
 
 sum() { pg_psql -At -c "SELECT * FROM $1 ORDER BY id" | md5sum | cut -d' ' -f1; }
 m_c=$(sum t)

@@ -12,10 +12,11 @@ packages=(
   libcriterion-dev       # unit tests
   clang libclang-rt-14-dev # libFuzzer targets and sanitizer runtimes
   python3 time           # benchmark peers and the tests' Schema Registry; GNU time: peak RSS
-  python3-psycopg2       # the Python peer of bench/pg_sink.sh
+  python3-psycopg2       # the Python peer of bench/pg_sink.sh and bench/kafka_pg.sh
   curl tmux              # tests: the metrics endpoint; the live status line on a terminal
   docker-compose         # tests: `docker-compose config` validates docker-compose.yml (no engine)
-  python3-mysqldb        # the Python peer of bench/mysql_sink.sh
+  python3-mysqldb        # the Python peer of bench/mysql_sink.sh and bench/kafka_mysql.sh
+  python3-confluent-kafka # the Kafka consumer of the Python peer of bench/kafka_pg.sh, kafka_mysql.sh
 )
 
 # each plugin's own build packages, declared in its folder (PACKAGES in its cdc_plugin() call)

@@ -298,6 +298,17 @@ typedef struct cdc_reader_ops_s {
      * last commit (they are read again). NULL = always.
      */
     bool (*at_boundary)(cdc_reader_t *reader);
+    /*
+     * Optional overlapped commit, source half (both or neither). When the writer
+     * has flush_begin and durable, the runtime's commit point does not wait for
+     * the database: mark(), then the writer's flush_begin(); reading goes on, and
+     * once durable() reaches that flush, commit_mark(). Not used with two-phase
+     * commit or positions kept by the sink.
+     */
+    /** Notes the position of every row polled so far (one note; a new one replaces it). */
+    void (*mark)(cdc_reader_t *reader);
+    /** Makes the position noted by the last mark durable upstream; 0, or -1 with *err. */
+    int (*commit_mark)(cdc_reader_t *reader, cdc_error_t **err);
 } cdc_reader_ops_t;
 
 struct cdc_reader_s {
@@ -553,6 +564,17 @@ typedef struct cdc_writer_ops_s {
      * finishing commits that crashed writers had decided.
      */
     int (*stored_positions)(cdc_writer_t *writer, cdc_buf_t *out, cdc_error_t **err);
+    /*
+     * Optional overlapped commit, sink half (both or neither); see
+     * cdc_reader_ops_t.mark.
+     */
+    /**
+     * Starts making every row written so far durable without waiting for it;
+     * returns a ticket (>= 0) that durable() reaches once they are, or -1 with *err.
+     */
+    int64_t (*flush_begin)(cdc_writer_t *writer, cdc_error_t **err);
+    /** The greatest ticket whose rows are durable; never waits. -1 with *err on a failure. */
+    int64_t (*durable)(cdc_writer_t *writer, cdc_error_t **err);
 } cdc_writer_ops_t;
 
 struct cdc_writer_s {

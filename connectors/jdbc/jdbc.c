@@ -25,7 +25,11 @@
  *
  * Flushes run on a thread of the writer (double buffering): a full buffer is handed over and
  * write() goes on decoding into the other one, so the database works while the pipeline
- * decodes; flush() waits for everything handed over to commit (cdc_sink_flusher_t).
+ * decodes; flush() waits for everything handed over to commit (cdc_sink_flusher_t). At the
+ * defaults a buffer coalesces by key until the job's commit point asks for it (flush_begin:
+ * handed over without waiting, durable() says when it is committed), the interval passes or
+ * it holds half of sink.buffer-flush.max-bytes, and it is handed over only when the flush
+ * thread is idle: a slow database gets larger flushes, and write() waits only at the bound.
  *
  * A dialect with a set-based flush (PostgreSQL: COPY into a staging table, then a
  * set-based DELETE and upsert) gets the large flushes of a keyed table; when that fails for
@@ -136,11 +140,22 @@ static const cdc_option_def_t jdbc_options[] = {
                     "printed."},
     {.key = "sink.buffer-flush.max-rows",
      .type = CDC_OPT_INT,
-     .default_value = "100",
-     .min = 1,
+     .default_value = "0",
+     .min = 0,
      .max = 10000000,
-     .description = "Changes buffered before the writer flushes on its own (changes to one key "
-                    "count each time but are written once)."},
+     .description = "Changes buffered before the writer flushes on its own, waiting for the "
+                    "previous flush (changes to one key count each time but are written once). "
+                    "0: no row bound; the buffer coalesces changes by key until the job's "
+                    "commit point, the interval, or sink.buffer-flush.max-bytes, and is written "
+                    "while the next one fills, so flushes grow as the database slows."},
+    {.key = "sink.buffer-flush.max-bytes",
+     .type = CDC_OPT_SIZE,
+     .default_value = "8mb",
+     .min = 65536,
+     .max = INT64_MAX,
+     .description = "Bytes of changes a writer's buffer may hold (it has two: one written, one "
+                    "filling): from half of it the buffer is written as soon as the previous "
+                    "flush ends, at all of it the writer waits for that flush."},
     {.key = "sink.buffer-flush.interval",
      .type = CDC_OPT_DURATION,
      .default_value = "1 s",
@@ -211,7 +226,7 @@ typedef struct jdbc_sink_s {
     cdc_type_t *schema;
     int *pk;
     int npk;
-    int64_t max_rows, interval_ms, max_retries;
+    int64_t max_rows, max_bytes, interval_ms, max_retries;
     bool auto_create;
 } jdbc_sink_t;
 
@@ -581,6 +596,19 @@ static int jdbc_flush(cdc_writer_t *base, cdc_error_t **err)
     return cdc_sink_flusher_flush(w->flusher, err);
 }
 
+/* Starts committing everything written so far; the ticket jdbc_durable reaches then. */
+static int64_t jdbc_flush_begin(cdc_writer_t *base, cdc_error_t **err)
+{
+    jdbc_writer_t *w = (jdbc_writer_t *)base;
+    return cdc_sink_flusher_begin(w->flusher, err);
+}
+
+static int64_t jdbc_durable(cdc_writer_t *base, cdc_error_t **err)
+{
+    jdbc_writer_t *w = (jdbc_writer_t *)base;
+    return cdc_sink_flusher_durable(w->flusher, err);
+}
+
 static void jdbc_close(cdc_writer_t *base)
 {
     jdbc_writer_t *w = (jdbc_writer_t *)base;
@@ -609,6 +637,8 @@ static const cdc_writer_ops_t jdbc_writer_ops = {
     .flush = jdbc_flush,
     .close = jdbc_close,
     .metrics = jdbc_metrics,
+    .flush_begin = jdbc_flush_begin,
+    .durable = jdbc_durable,
 };
 
 /* CREATE TABLE IF NOT EXISTS from the declared columns, types mapped by the dialect. */
@@ -680,6 +710,7 @@ static int jdbc_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wr
         .pk = sink->pk,
         .npk = sink->npk,
         .max_rows = sink->max_rows,
+        .max_bytes = sink->max_bytes,
         .interval_ms = sink->interval_ms,
         .flush = flush_buffer,
         .ctx = w,
@@ -770,6 +801,7 @@ static int jdbc_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error
     if (ctx->npk > 0)
         memcpy(sink->pk, ctx->pk, sizeof(int) * (size_t)ctx->npk);
     sink->max_rows = cdc_config_int(ctx->cfg, "sink.buffer-flush.max-rows");
+    sink->max_bytes = cdc_config_size(ctx->cfg, "sink.buffer-flush.max-bytes");
     sink->interval_ms = cdc_config_duration_ms(ctx->cfg, "sink.buffer-flush.interval");
     sink->max_retries = cdc_config_int(ctx->cfg, "sink.max-retries");
     sink->auto_create = cdc_config_bool(ctx->cfg, "sink.auto-create-table");

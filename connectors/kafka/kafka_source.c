@@ -13,7 +13,10 @@
  * and commit() commits and only then gives the partitions up (librdkafka
  * waits in its WAIT_UNASSIGN_CALL state until assign() is called, after the
  * callback returned). So no row read from a partition is left uncommitted
- * once another member may read it.
+ * once another member may read it. With a sink that flushes in the
+ * background (cdc_plugin.h's mark), the runtime calls mark() and goes on
+ * reading; commit_mark() commits the marked offsets once the rows before
+ * them are durable.
  *
  * Bounded reading (scan.bounded.mode other than unbounded) assigns
  * partitions statically: the topics' partitions, sorted by topic and
@@ -77,6 +80,7 @@ typedef struct kpos_s {
     int64_t next;      /* offset after the last message returned; -1 none */
     int64_t durable;   /* next as of the last commit() (the sink flushed up to it); -1 none */
     int64_t committed; /* last offset sent to the group; -1 none */
+    int64_t marked;    /* next as of the last mark() (its rows are being flushed); -1 none */
     int64_t stop;      /* bounded: exclusive stop offset */
     int64_t min_ts;    /* started by timestamp: skip older messages (INT64_MIN: none) */
     int64_t stop_ts;   /* bounded by timestamp: stop at the first message this new */
@@ -107,6 +111,9 @@ typedef struct kafka_reader_s {
     int64_t last_event_warn;
     rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
     int64_t last_commit_warn;
+    int64_t last_kick;       /* cdc_mono_ms of the last kick_fetcher */
+    int kick_next;           /* the position whose leader the next kick wakes */
+    bool had_messages;       /* the last poll returned messages */
     rd_kafka_queue_t *queue; /* the consumer queue (batch consumption) */
     int split, nsplits;
     bool assigned;                     /* bounded: the static assignment was made */
@@ -136,6 +143,7 @@ static kpos_t *pos_find(kafka_reader_t *r, const char *topic, int32_t partition)
                                .next = -1,
                                .durable = -1,
                                .committed = -1,
+                               .marked = -1,
                                .stop = INT64_MAX,
                                .min_ts = INT64_MIN,
                                .stop_ts = INT64_MAX};
@@ -813,6 +821,24 @@ static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_
 
 #define KAFKA_BATCH 256
 
+/*
+ * The queue ran dry while messages were coming: wakes a fetcher. librdkafka 2.0 decides
+ * again whether to fetch partitions whose queue was full (queued.max.messages.kbytes) only
+ * when their broker's thread wakes, up to a second later; a request to that broker (a
+ * watermark query, answered from memory) wakes it now. At most every 20 ms, one broker per
+ * kick in turn, so that the small queue of the memory bound costs no waiting.
+ */
+static void kick_fetcher(kafka_reader_t *r)
+{
+    int64_t now = cdc_mono_ms();
+    if (r->npos == 0 || now - r->last_kick < 20)
+        return;
+    r->last_kick = now;
+    const kpos_t *p = &r->pos[r->kick_next++ % r->npos];
+    int64_t lo, hi;
+    rd_kafka_query_watermark_offsets(r->rk, p->topic, p->partition, &lo, &hi, 100);
+}
+
 static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     kafka_reader_t *r = (kafka_reader_t *)base;
@@ -842,6 +868,8 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
         ssize_t n = rd_kafka_consume_batch_queue(r->queue, 0, msgs, want);
         if (n == 0 && !waited) {
             /* nothing there: block up to 100 ms for one message (never spin, never hang) */
+            if (r->had_messages)
+                kick_fetcher(r);
             waited = true;
             n = rd_kafka_consume_batch_queue(r->queue, 100, msgs, 1);
         }
@@ -856,6 +884,7 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
             }
         }
     }
+    r->had_messages = out->n > 0;
     return r->revoke_pending ? CDC_POLL_FLUSH : CDC_POLL_OK;
 }
 
@@ -952,6 +981,27 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
         r->revoked = NULL;
         r->revoke_pending = false;
     }
+    return 0;
+}
+
+/* The overlapped commit (cdc_plugin.h): the offsets of what was read so far... */
+static void kr_mark(cdc_reader_t *base)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    for (int i = 0; i < r->npos; i++)
+        r->pos[i].marked = r->pos[i].next;
+}
+
+/* ...committed once the sink says the rows before them are durable (asynchronously). */
+static int kr_commit_mark(cdc_reader_t *base, cdc_error_t **err)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    if (dlq_drain(r, err) < 0)
+        return -1;
+    for (int i = 0; i < r->npos; i++)
+        if (r->pos[i].marked > r->pos[i].durable)
+            r->pos[i].durable = r->pos[i].marked;
+    commit_positions(r, false, false);
     return 0;
 }
 
@@ -1069,6 +1119,8 @@ static const cdc_reader_ops_t kafka_reader_ops = {
     .metrics = kr_metrics,
     .positions = kr_positions,
     .set_position_store = kr_set_position_store,
+    .mark = kr_mark,
+    .commit_mark = kr_commit_mark,
 };
 
 static int open_deser(const kafka_source_t *s, const cdc_table_format_t *f, const cdc_type_t *row,
@@ -1103,7 +1155,8 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         goto fail;
     if (t->dead_letter && dlq_open(r, err) < 0)
         goto fail;
-    const char *extra[16] = {"group.id",
+    char queue_kb[24];
+    const char *extra[20] = {"group.id",
                              t->group_id,
                              "enable.auto.commit",
                              "false",
@@ -1113,18 +1166,31 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
                              r->bounded ? "true" : "false"};
     int nx = 8;
     /*
-     * librdkafka 2.0 stops fetching while the consumer queue is over these
-     * thresholds and looks again only about once a second, so a reader that
-     * decodes faster than the defaults (100,000 messages, 64 MB) let it buffer
-     * waits half the time. Raised unless the properties set them.
+     * The memory bound (README, "kafka"): librdkafka 2.0 stops fetching while the
+     * consumer queue is over these thresholds (kick_fetcher makes it look again
+     * soon). The message count is set out of the way; the bytes are 8 MB per
+     * job, shared by its splits (at least 4 MB each), and a
+     * fetch brings at most 2 MB (64 kB per partition): the queue holds what a
+     * reader decodes in a few tens of milliseconds, and the memory it takes does
+     * not grow with the number of partitions. Set unless the properties set them.
      */
     if (!cdc_kv_get(&t->props, "queued.min.messages")) {
         extra[nx++] = "queued.min.messages";
         extra[nx++] = "1000000";
     }
     if (!cdc_kv_get(&t->props, "queued.max.messages.kbytes")) {
+        int kb = 8192 / (nsplits > 0 ? nsplits : 1);
+        snprintf(queue_kb, sizeof(queue_kb), "%d", kb < 4096 ? 4096 : kb);
         extra[nx++] = "queued.max.messages.kbytes";
-        extra[nx++] = "131072";
+        extra[nx++] = queue_kb;
+    }
+    if (!cdc_kv_get(&t->props, "fetch.max.bytes")) {
+        extra[nx++] = "fetch.max.bytes";
+        extra[nx++] = "2097152";
+    }
+    if (!cdc_kv_get(&t->props, "max.partition.fetch.bytes")) {
+        extra[nx++] = "max.partition.fetch.bytes";
+        extra[nx++] = "65536";
     }
     extra[nx] = NULL;
     rd_kafka_conf_t *conf = kafka_conf_new(t, extra, err);

@@ -289,6 +289,10 @@ struct cdc_sink_flusher_s {
     cdc_sink_buffer_t *retry; /* its flush failed: written again before anything newer */
     bool stop;
     cdc_error_t *job_err; /* the flush thread's failure, not yet returned */
+    atomic_bool busy;     /* a buffer is handed over and not flushed yet */
+    int64_t handed;       /* buffers handed over (the writer's thread alone) */
+    atomic_llong done;    /* of those, the ones stored (they are stored in order) */
+    bool want;            /* begin() asked for a hand-over the busy thread delayed */
 };
 
 static void *flush_main(void *arg)
@@ -311,8 +315,11 @@ static void *flush_main(void *arg)
             cdc_error_destroy(f->job_err);
             f->job_err = e;
             f->retry = b;
+        } else {
+            atomic_fetch_add(&f->done, 1);
         }
         f->job = NULL;
+        atomic_store(&f->busy, false);
         pthread_cond_broadcast(&f->cv);
     }
     pthread_mutex_unlock(&f->mu);
@@ -341,6 +348,7 @@ static void submit(cdc_sink_flusher_t *f, cdc_sink_buffer_t *b)
     pthread_mutex_lock(&f->mu);
     f->job = b;
     f->retry = NULL;
+    atomic_store(&f->busy, true);
     pthread_cond_signal(&f->cv);
     pthread_mutex_unlock(&f->mu);
 }
@@ -359,11 +367,13 @@ static int hand_over(cdc_sink_flusher_t *f, cdc_error_t **err)
             return -1;
     }
     f->last_flush_ms = cdc_mono_ms();
+    f->want = false;
     cdc_sink_buffer_t *b = f->cur;
     if (b->n == 0) {
         cdc_sink_buffer_reset(b);
         return 0;
     }
+    f->handed++;
     submit(f, b);
     f->cur = b == &f->bufs[0] ? &f->bufs[1] : &f->bufs[0]; /* idle, reset by its flush */
     return 0;
@@ -396,19 +406,62 @@ int cdc_sink_flusher_check(cdc_sink_flusher_t *f, cdc_error_t **err)
     return flush_status(f, false, err);
 }
 
+/* Hands the buffer over if the flush thread is idle, else notes that it is wanted. */
+static int try_hand_over(cdc_sink_flusher_t *f, cdc_error_t **err)
+{
+    if (atomic_load(&f->busy)) {
+        f->want = true;
+        return 0;
+    }
+    return hand_over(f, err); /* idle: waits only to write a failed buffer again */
+}
+
+/* Bytes the buffer holds: its arena (values, strings) and its entries. */
+static int64_t buffer_bytes(const cdc_sink_buffer_t *b)
+{
+    return (int64_t)(b->arena.total + sizeof(cdc_sink_entry_t) * b->n);
+}
+
 int cdc_sink_flusher_add(cdc_sink_flusher_t *f, const cdc_row_t *row, cdc_error_t **err)
 {
     cdc_sink_buffer_add(f->cur, row);
-    if (f->cur->pending >= f->opts.max_rows)
+    if (f->opts.max_rows > 0 && f->cur->pending >= f->opts.max_rows)
+        return hand_over(f, err);
+    if (f->opts.max_bytes > 0) {
+        int64_t bytes = buffer_bytes(f->cur);
+        if (bytes >= f->opts.max_bytes)
+            return hand_over(f, err); /* the bound: wait for the previous flush */
+        if (bytes >= f->opts.max_bytes / 2 && !atomic_load(&f->busy))
+            return hand_over(f, err);
+    }
+    if (f->want && !atomic_load(&f->busy))
         return hand_over(f, err);
     return 0;
 }
 
 int cdc_sink_flusher_tick(cdc_sink_flusher_t *f, cdc_error_t **err)
 {
-    if (f->cur->n > 0 && cdc_mono_ms() - f->last_flush_ms >= f->opts.interval_ms)
-        return hand_over(f, err);
-    return 0;
+    if (f->cur->n == 0 || !(f->want || cdc_mono_ms() - f->last_flush_ms >= f->opts.interval_ms))
+        return 0;
+    return f->opts.max_rows > 0 ? hand_over(f, err) : try_hand_over(f, err);
+}
+
+int64_t cdc_sink_flusher_begin(cdc_sink_flusher_t *f, cdc_error_t **err)
+{
+    if (f->cur->n == 0)
+        return f->handed; /* everything added is in the buffers handed over */
+    if (try_hand_over(f, err) < 0)
+        return -1;
+    return f->want ? f->handed + 1 : f->handed;
+}
+
+int64_t cdc_sink_flusher_durable(cdc_sink_flusher_t *f, cdc_error_t **err)
+{
+    if (flush_status(f, false, err) < 0)
+        return -1;
+    if (f->want && !atomic_load(&f->busy) && hand_over(f, err) < 0)
+        return -1;
+    return atomic_load(&f->done);
 }
 
 int cdc_sink_flusher_flush(cdc_sink_flusher_t *f, cdc_error_t **err)

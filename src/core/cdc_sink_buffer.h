@@ -76,8 +76,12 @@ typedef struct cdc_sink_flusher_opts_s {
     const cdc_type_t *schema; /* borrowed, as cdc_sink_buffer_init */
     const int *pk;
     int npk;
-    int64_t max_rows;    /* changes added before the filled buffer is handed over */
-    int64_t interval_ms; /* cdc_sink_flusher_tick hands over when the last hand-over is older */
+    int64_t max_rows;    /* changes added before the filled buffer is handed over (waiting
+                            for the previous flush); 0: no such bound, see max_bytes */
+    int64_t max_bytes;   /* 0, or the bytes a buffer may hold: from half of them it is handed
+                            over when the flush thread is idle, at all of them add() waits */
+    int64_t interval_ms; /* cdc_sink_flusher_tick hands over when the last hand-over is older
+                            (with max_rows 0: only when the flush thread is idle) */
     cdc_sink_flush_fn flush;
     void *ctx; /* passed to flush */
 } cdc_sink_flusher_opts_t;
@@ -103,6 +107,19 @@ int cdc_sink_flusher_add(cdc_sink_flusher_t *f, const cdc_row_t *row, cdc_error_
 int cdc_sink_flusher_tick(cdc_sink_flusher_t *f, cdc_error_t **err);
 /** Hands the buffer over and returns when everything added so far is stored. */
 int cdc_sink_flusher_flush(cdc_sink_flusher_t *f, cdc_error_t **err);
+/**
+ * Asks for everything added so far to be stored without waiting: the buffer is handed over
+ * now when the flush thread is idle, else at the first add, tick or durable call that finds
+ * it idle. Returns the ticket cdc_sink_flusher_durable reaches once those changes are
+ * stored, or -1 with *err (a failure of the flush thread).
+ */
+int64_t cdc_sink_flusher_begin(cdc_sink_flusher_t *f, cdc_error_t **err);
+/**
+ * The greatest ticket whose changes are stored (hand-overs are numbered from 1, so 0 before
+ * the first); hands a buffer asked for by begin over if the flush thread is idle. Never
+ * waits; -1 with *err on a failure of the flush thread.
+ */
+int64_t cdc_sink_flusher_durable(cdc_sink_flusher_t *f, cdc_error_t **err);
 /** Lets a flush in progress end, stops the thread and frees f; NULL is accepted. */
 void cdc_sink_flusher_destroy(cdc_sink_flusher_t *f);
 

@@ -4,7 +4,11 @@
  * A job is one INSERT or a statement set of several. Each pipe runs one
  * thread per source split; each thread owns a reader, a sink writer and a
  * batch, and loops: poll, project, write; every `N` rows or `T` ms it flushes
- * the writer and only then commits the reader's position. Statements are
+ * the writer and only then commits the reader's position. When both offer the
+ * overlapped commit (cdc_plugin.h: mark, flush_begin), the commit point does not
+ * wait: every `T` ms, or as soon as the source has nothing more to read, the
+ * reader marks its position and the writer starts flushing; reading goes on, and
+ * the mark is committed once the writer reports that flush durable. Statements are
  * executed by cdc_script.c, which plans them and calls cdc_job_run; the
  * command line is in cli/cdc_cli_run.c.
  */
@@ -153,7 +157,20 @@ typedef struct split_task {
     bool sink_positions; /* the sink keeps the reader's positions (cdc_plugin.h) */
     cdc_position_store_t store;
     cdc_buf_t positions;
+    int64_t started_us; /* when the job started, for the first durable rows' message */
+    bool first_logged;
 } split_task_t;
+
+/* Once per split: how long the first rows took to become durable (start-up cost). */
+static void log_first_rows(split_task_t *t, int64_t rows)
+{
+    if (t->first_logged || rows <= 0)
+        return;
+    t->first_logged = true;
+    cdc_log(CDC_LOG_INFO, t->settings->job, t->pipe->sink_name,
+            "split %d: first rows applied after %.0f ms (%lld row(s) durable and committed)",
+            t->split + 1, (double)(cdc_mono_us() - t->started_us) / 1000.0, (long long)rows);
+}
 
 static void report_gauges(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer)
 {
@@ -268,10 +285,62 @@ static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *wri
     int64_t took = cdc_mono_us() - t0;
     cdc_metrics_flush(t->metrics, took, (uint64_t)unflushed);
     report_gauges(t, reader, writer);
+    log_first_rows(t, unflushed);
     if (cdc_log_enabled(CDC_LOG_DEBUG))
         cdc_log(CDC_LOG_DEBUG, t->settings->job, p->sink_name,
                 "split %d: %lld row(s) durable and committed in %.1f ms", t->split + 1,
                 (long long)unflushed, (double)took / 1000.0);
+    return 0;
+}
+
+/* The overlapped commit: the rows of the flush in progress, its ticket and its start. */
+typedef struct pending_flush_s {
+    bool on;        /* reader and writer offer it (cdc_plugin.h: mark, flush_begin) */
+    int64_t ticket; /* awaited from writer->ops->durable; -1: no flush pending */
+    int64_t rows;
+    int64_t t0;
+} pending_flush_t;
+
+/* Marks the reader's position and starts the writer's flush of everything before it. */
+static int overlap_begin(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer,
+                         pending_flush_t *pf, int64_t rows)
+{
+    reader->ops->mark(reader);
+    pf->t0 = cdc_mono_us();
+    pf->ticket = writer->ops->flush_begin(writer, &t->err);
+    if (pf->ticket < 0) {
+        cdc_error_add_context(t->err, "flushing table \"%s\"", t->pipe->sink_name);
+        return -1;
+    }
+    pf->rows = rows;
+    return 0;
+}
+
+/* Commits the mark once the writer says its flush is durable; never waits. */
+static int overlap_poll(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *writer,
+                        pending_flush_t *pf)
+{
+    if (pf->ticket < 0)
+        return 0;
+    int64_t durable = writer->ops->durable(writer, &t->err);
+    if (durable < 0) {
+        cdc_error_add_context(t->err, "flushing table \"%s\"", t->pipe->sink_name);
+        return -1;
+    }
+    if (durable < pf->ticket)
+        return 0;
+    if (reader->ops->commit_mark(reader, &t->err) < 0)
+        return -1;
+    pf->ticket = -1;
+    int64_t took = cdc_mono_us() - pf->t0;
+    cdc_metrics_flush(t->metrics, took, (uint64_t)pf->rows);
+    report_gauges(t, reader, writer);
+    log_first_rows(t, pf->rows);
+    if (cdc_log_enabled(CDC_LOG_DEBUG))
+        cdc_log(CDC_LOG_DEBUG, t->settings->job, t->pipe->sink_name,
+                "split %d: %lld row(s) durable and committed %.1f ms after the commit point "
+                "(read on meanwhile)",
+                t->split + 1, (long long)pf->rows, (double)took / 1000.0);
     return 0;
 }
 
@@ -300,6 +369,10 @@ static void *run_split(void *arg)
     int64_t last_gauges = last_flush;
     int64_t unflushed = 0;
     bool end = false;
+    pending_flush_t pf = {.on = !t->two_phase && !t->sink_positions && reader->ops->mark &&
+                                reader->ops->commit_mark && writer->ops->flush_begin &&
+                                writer->ops->durable,
+                          .ticket = -1};
     report_gauges(t, reader, writer);
     while (!end) {
         if (atomic_load(&stop_requested)) {
@@ -362,13 +435,30 @@ static void *run_split(void *arg)
             atomic_fetch_add(&t->metrics->skipped, t->skipped - skipped_before);
         unflushed += batch.n;
         int64_t now = cdc_mono_ms();
-        if (barrier || (unflushed > 0 &&
-                        (unflushed >= t->settings->flush_rows ||
-                         now - last_flush >= t->settings->flush_interval_ms) &&
-                        may_commit(t, reader))) {
-            if (flush_commit(t, reader, writer, unflushed) < 0)
+        if (pf.on && overlap_poll(t, reader, writer, &pf) < 0)
+            goto done;
+        if (pf.on && !barrier) {
+            /* every interval, or at once when the source has nothing more to read; one flush
+               pending at a time (the writer's buffers bound what is read meanwhile) */
+            bool idle = rc == CDC_POLL_OK && batch.n == 0;
+            if (pf.ticket < 0 && unflushed > 0 &&
+                (idle || now - last_flush >= t->settings->flush_interval_ms)) {
+                if (overlap_begin(t, reader, writer, &pf, unflushed) < 0)
+                    goto done;
+                unflushed = 0;
+                last_flush = last_gauges = now;
+            } else if (now - last_gauges >= t->settings->flush_interval_ms) {
+                report_gauges(t, reader, writer);
+                last_gauges = now;
+            }
+        } else if (barrier || (unflushed > 0 &&
+                               (unflushed >= t->settings->flush_rows ||
+                                now - last_flush >= t->settings->flush_interval_ms) &&
+                               may_commit(t, reader))) {
+            if (flush_commit(t, reader, writer, unflushed + (pf.ticket >= 0 ? pf.rows : 0)) < 0)
                 goto done;
             unflushed = 0;
+            pf.ticket = -1; /* the synchronous flush made it durable, commit() committed it */
             last_flush = last_gauges = now;
         } else if (now - last_gauges >= t->settings->flush_interval_ms) {
             /* an idle source's gauges (a slot's retained WAL) change without commits */
@@ -382,7 +472,7 @@ static void *run_split(void *arg)
                 "split %d: stopped inside an upstream transaction: the %lld row(s) read since "
                 "the last commit are not committed; the next start reads them again",
                 t->split + 1, (long long)unflushed);
-    } else if (flush_commit(t, reader, writer, unflushed) < 0) {
+    } else if (flush_commit(t, reader, writer, unflushed + (pf.ticket >= 0 ? pf.rows : 0)) < 0) {
         goto done;
     }
 done:
@@ -428,7 +518,8 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
                                       .split = s,
                                       .settings = settings,
                                       .limit_left = runtime_limit ? &limits[i] : NULL,
-                                      .metrics = pm};
+                                      .metrics = pm,
+                                      .started_us = cdc_mono_us()};
         }
     }
     if (settings->status_line)

@@ -3,7 +3,8 @@
  * against librdkafka's mock cluster in process (real protocol over TCP):
  * a sink -> source round trip with key fields and metadata, the rebalance
  * barrier (a reader that loses partitions asks for a flush and keeps them
- * until its commit), and option errors.
+ * until its commit), the overlapped commit (mark, commit_mark) and option
+ * errors.
  */
 #include <criterion/criterion.h>
 #include <librdkafka/rdkafka.h>
@@ -31,6 +32,7 @@ static void mock_up(void)
     snprintf(bootstrap, sizeof(bootstrap), "%s", rd_kafka_mock_cluster_bootstraps(mock));
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "rt", 2, 1), 0);
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "rb", 2, 1), 0);
+    cr_assert_eq(rd_kafka_mock_topic_create(mock, "mk", 1, 1), 0);
 }
 
 static void mock_down(void)
@@ -316,6 +318,63 @@ static void expect_error(const char *schema, const char *const *opts, int npk, b
         table_close(&t);
     else
         cdc_type_destroy(t.schema);
+}
+
+/* Reads exactly n rows (polls of at most what is missing); returns the first id. */
+static int64_t read_exactly(cdc_reader_t *r, cdc_batch_t *b, int n)
+{
+    cdc_error_t *err = NULL;
+    int64_t first = -1, deadline = now_ms() + 60000;
+    for (int rows = 0; rows < n;) {
+        cr_assert_lt(now_ms(), deadline, "only %d of %d rows came", rows, n);
+        cdc_batch_reset(b);
+        int rc = r->ops->poll(r, b, (uint32_t)(n - rows), &err);
+        cr_assert_eq(rc, CDC_POLL_OK, "%s", err ? err->message : "");
+        if (b->n > 0 && first < 0)
+            first = b->rows[0].values[0].v.i;
+        rows += (int)b->n;
+    }
+    return first;
+}
+
+Test(kafka, commit_mark_commits_the_marked_offsets_only)
+{
+    write_rows("mk", 1, 20);
+    const char *const opts[] = {"topic",
+                                "mk",
+                                "format",
+                                "json",
+                                "properties.group.id",
+                                "gmk",
+                                "properties.auto.offset.reset",
+                                "earliest",
+                                "properties.session.timeout.ms",
+                                "6000",
+                                "properties.heartbeat.interval.ms",
+                                "300",
+                                NULL};
+    table_t t;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(table_open(&t, "ROW<id BIGINT, name STRING>", opts, 0, &err), 0);
+    cdc_source_t *src = NULL;
+    cr_assert_eq(t.res.connector->source_new(&t.ctx, &src, &err), 0);
+    cdc_batch_t b;
+    cdc_batch_init(&b);
+    cdc_reader_t *r = NULL;
+    cr_assert_eq(src->ops->open_reader(src, 0, 1, &r, &err), 0);
+    cr_assert_not_null(r->ops->mark);
+    cr_assert_eq(read_exactly(r, &b, 10), 1);
+    r->ops->mark(r); /* rows 1..10 go to the sink's flush */
+    cr_assert_eq(read_exactly(r, &b, 10), 11);
+    /* the flush of 1..10 is durable; 11..20 are not: only the mark is committed */
+    cr_assert_eq(r->ops->commit_mark(r, &err), 0, "%s", err ? err->message : "");
+    r->ops->close(r); /* commits what is durable, nothing more */
+    cr_assert_eq(src->ops->open_reader(src, 0, 1, &r, &err), 0);
+    cr_assert_eq(read_exactly(r, &b, 10), 11, "the group resumes after the mark");
+    r->ops->close(r);
+    cdc_batch_free(&b);
+    src->ops->destroy(src);
+    table_close(&t);
 }
 
 Test(kafka, option_errors)

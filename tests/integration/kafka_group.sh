@@ -3,7 +3,8 @@
 # with a jdbc:sqlite upsert sink whose final table must equal the expected one:
 #  1. two `cdcflow run` processes in one group split a 4-partition topic; one is killed
 #     with SIGKILL mid-stream, the other takes its partitions over and finishes;
-#  2. one process killed with SIGKILL mid-stream and restarted;
+#  2. one process killed with SIGKILL mid-stream and restarted (the restarted one's commits
+#     overlap its reading: it logs them, and when its first rows were applied);
 #  3. the broker set down and back up mid-stream (kafka-mock stdin commands).
 set -uo pipefail
 # shellcheck source=lib/checks.sh
@@ -110,7 +111,7 @@ wait_rows g2.db || bad "restart: nothing arrived in the sink"
 kill -KILL "$pid_c"
 wait "$pid_c" 2>/dev/null
 for i in 05 06 07 08 09; do produce g2.part.$i g2; done
-start_run d g2.sql
+start_run d g2.sql --log-level debug
 pid_d=$LAST_PID
 if wait_table g2.db g2.txt.expected 120; then ok; else
   bad "restart: the restarted process did not reach the expected table"
@@ -118,6 +119,13 @@ if wait_table g2.db g2.txt.expected 120; then ok; else
   tail -5 d.err
 fi
 if stop_run "$pid_d"; then ok; else bad "restart: exit status on SIGTERM"; fi
+# kafka + jdbc offer the overlapped commit: the job read on while its flushes committed, and
+# says when its first rows were applied
+if grep -q 'durable and committed .* after the commit point (read on meanwhile)' d.err &&
+  grep -q 'first rows applied after [0-9]* ms' d.err; then ok; else
+  bad "restart: no overlapped commit or no 'first rows applied' line in the job's log"
+  grep -m3 'durable' d.err
+fi
 
 # ---- 3. broker down and back up ------------------------------------------------------------
 gen_changes 20000 300 g3.txt

@@ -8,6 +8,7 @@
 #   pg_stop             stops the server and removes the directory (idempotent).
 #   pg_psql ARGS...     psql -X -v ON_ERROR_STOP=1 against PG_DB as postgres.
 #   pg_restart          pg_ctl restart -m fast, on the same port.
+#   pg_server_ticks     clock ticks of CPU the server used so far (benchmarks).
 # PG_INITDB_ARGS, when set, adds initdb options (e.g. --wal-segsize=1 for small WAL segments).
 # A missing server binary or a server that does not come up is an error (return 1), never
 # a skip: callers count it as a failure.
@@ -77,4 +78,16 @@ pg_stop() {
     rm -rf "$PG_DIR"
   fi
   PG_DIR=
+}
+
+# Clock ticks the server used so far: the postmaster, its live children and reaped ones.
+pg_server_ticks() {
+  local pid t c
+  pid=$(head -1 "$PG_DIR/data/postmaster.pid")
+  sleep 0.2 # let the postmaster reap a backend that just ended
+  t=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$pid/stat")
+  for c in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
+    t=$((t + $(awk '{print $14 + $15}' "/proc/$c/stat" 2>/dev/null || echo 0)))
+  done
+  echo "$t"
 }

@@ -153,9 +153,9 @@ typedef struct flush_log_s {
     bool gate_closed;
     int started, done;
     int fail_calls; /* the first fail_calls calls fail */
-    int ids[64];
+    int ids[512];
     int nids;
-    int sizes[16];
+    int sizes[256];
 } flush_log_t;
 
 static int log_flush(void *ctx, const cdc_sink_buffer_t *b, cdc_error_t **err)
@@ -194,7 +194,7 @@ static void set_gate(flush_log_t *lg, bool closed)
     pthread_mutex_unlock(&lg->mu);
 }
 
-static cdc_sink_flusher_t *flusher_for(flush_log_t *lg, int64_t max_rows)
+static cdc_sink_flusher_t *flusher_with(flush_log_t *lg, int64_t max_rows, int64_t max_bytes)
 {
     memset(lg, 0, sizeof(*lg));
     pthread_mutex_init(&lg->mu, NULL);
@@ -205,6 +205,7 @@ static cdc_sink_flusher_t *flusher_for(flush_log_t *lg, int64_t max_rows)
                                           .pk = pk,
                                           .npk = 1,
                                           .max_rows = max_rows,
+                                          .max_bytes = max_bytes,
                                           .interval_ms = INT64_MAX,
                                           .flush = log_flush,
                                           .ctx = lg};
@@ -212,6 +213,11 @@ static cdc_sink_flusher_t *flusher_for(flush_log_t *lg, int64_t max_rows)
     cdc_error_t *err = NULL;
     cr_assert_eq(cdc_sink_flusher_start(f, &err), 0);
     return f;
+}
+
+static cdc_sink_flusher_t *flusher_for(flush_log_t *lg, int64_t max_rows)
+{
+    return flusher_with(lg, max_rows, 0);
 }
 
 static int fadd(cdc_sink_flusher_t *f, int id, cdc_error_t **err)
@@ -361,4 +367,63 @@ Test(sink_buffer, failure_for_good_is_not_retried)
     cr_expect(!retriable);
     cr_expect_eq(replays, 0);
     cr_expect_eq(a.reconnects, 0);
+}
+
+/* Calls durable until it reaches ticket (the flush thread finishes on its own). */
+static void wait_durable(cdc_sink_flusher_t *f, int64_t ticket)
+{
+    cdc_error_t *err = NULL;
+    int64_t d;
+    while ((d = cdc_sink_flusher_durable(f, &err)) < ticket) {
+        cr_assert_geq(d, 0, "%s", err ? err->message : "");
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+Test(sink_buffer, begin_hands_over_without_waiting)
+{
+    flush_log_t lg;
+    cdc_sink_flusher_t *f = flusher_with(&lg, 0, 0);
+    cdc_error_t *err = NULL;
+    cr_assert_eq(cdc_sink_flusher_durable(f, &err), 0);
+    set_gate(&lg, true);
+    cr_assert_eq(fadd(f, 1, &err), 0);
+    cr_assert_eq(fadd(f, 2, &err), 0); /* no row bound: kept */
+    cr_assert_eq(cdc_sink_flusher_begin(f, &err), 1);
+    wait_for(&lg, &lg.started, 1); /* handed over; held at the gate */
+    cr_assert_eq(fadd(f, 3, &err), 0);
+    /* the thread is busy: the ticket is the next hand-over, and begin did not wait */
+    cr_assert_eq(cdc_sink_flusher_begin(f, &err), 2);
+    cr_expect_eq(cdc_sink_flusher_durable(f, &err), 0);
+    set_gate(&lg, false);
+    wait_durable(f, 2); /* durable() hands the wanted buffer over once the thread is idle */
+    cr_expect_eq(lg.started, 2);
+    cr_expect_eq(lg.sizes[0], 2);
+    cr_expect_eq(lg.sizes[1], 1);
+    cr_expect_eq(lg.nids, 3);
+    for (int i = 0; i < 3; i++)
+        cr_expect_eq(lg.ids[i], i + 1);
+    cr_expect_eq(cdc_sink_flusher_begin(f, &err), 2); /* nothing new */
+    cdc_sink_flusher_destroy(f);
+    cr_expect_null(err);
+}
+
+Test(sink_buffer, byte_bound_hands_over_on_its_own)
+{
+    flush_log_t lg;
+    cdc_sink_flusher_t *f = flusher_with(&lg, 0, 4096);
+    cdc_error_t *err = NULL;
+    for (int id = 1; id <= 200; id++)
+        cr_assert_eq(fadd(f, id, &err), 0);
+    wait_durable(f, 1); /* no begin, no flush: the bytes handed buffers over */
+    cr_assert_eq(cdc_sink_flusher_flush(f, &err), 0);
+    cr_expect_gt(lg.started, 2);
+    for (int i = 0; i < lg.started; i++)
+        cr_expect_lt(lg.sizes[i], 200);
+    cr_assert_eq(lg.nids, 200);
+    for (int i = 0; i < 200; i++)
+        cr_expect_eq(lg.ids[i], i + 1);
+    cdc_sink_flusher_destroy(f);
+    cr_expect_null(err);
 }
