@@ -40,7 +40,9 @@ static const char *const known_settings[] = {
     NULL,
 };
 
-static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, cdc_error_t **err)
+/* The settings as job parameters (*js, *parallelism) and planner switches (*penv). */
+static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, cdc_plan_env_t *penv,
+                      cdc_error_t **err)
 {
     *js = (cdc_job_settings_t){.batch_rows = 1024, .flush_rows = 10000, .flush_interval_ms = 1000};
     *parallelism = rc->opts->parallelism > 0 ? rc->opts->parallelism : 1;
@@ -79,6 +81,12 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
                 return cdc_error_set(err, CDC_ERR_OPTION,
                                      "setting \"%s\": expected a duration, found \"%s\"", k, v);
             js->flush_interval_ms = n;
+        } else if (strcmp(k, "table.dynamic-table-options.enabled") == 0) {
+            bool b;
+            if (cdc_parse_bool(v, &b) < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected true or false, found \"%s\"", k, v);
+            penv->dynamic_options_disabled = !b;
         }
     }
     return 0;
@@ -89,7 +97,8 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
 {
     cdc_job_settings_t js;
     int parallelism;
-    if (job_params(rc, &js, &parallelism, err) < 0)
+    cdc_plan_env_t base = {0};
+    if (job_params(rc, &js, &parallelism, &base, err) < 0)
         return -1;
     char job[256];
     const char *pname = cdc_kv_get(&rc->settings, "pipeline.name");
@@ -111,7 +120,8 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
                                .filename = rc->filename,
                                .parallelism = parallelism,
                                .cdc_events_duplicate = js.cdc_events_duplicate,
-                               .skip_bad_rows = js.skip_bad_rows};
+                               .skip_bad_rows = js.skip_bad_rows,
+                               .dynamic_options_disabled = base.dynamic_options_disabled};
         if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
             status = -1;
             break;

@@ -143,10 +143,42 @@ void cdc_pipe_explain(const cdc_pipe_t *p, cdc_buf_t *out)
 #undef INDENT
 }
 
-int cdc_plan_build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_table_ctx_t *ctx,
-                       int parallelism, cdc_error_t **err)
+int cdc_plan_check_hints(const cdc_plan_env_t *penv, const char *text, size_t len,
+                         const char *filename, const cdc_sql_hints_t *hints, cdc_error_t **err)
 {
-    if (cdc_resolve_options(&def->options, def->qualified, res, err) < 0) {
+    if (hints->others.count) {
+        const cdc_sql_ident_t *h = &hints->others.items[0];
+        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, h->line, h->col,
+                                "hint \"%s\" is not supported", h->name);
+        cdc_error_set_hint(*err, "only OPTIONS('key' = 'value') table hints are applied; "
+                                 "remove this hint");
+        return -1;
+    }
+    if (hints->options.count && penv->dynamic_options_disabled) {
+        const cdc_sql_option_t *o = &hints->options.items[0];
+        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, o->line, o->col,
+                                "the OPTIONS hint is allowed only when "
+                                "'table.dynamic-table-options.enabled' is true");
+        cdc_error_set_hint(*err, "remove the hint, or RESET 'table.dynamic-table-options.enabled'");
+        return -1;
+    }
+    return 0;
+}
+
+int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
+                       cdc_resolved_t *res, cdc_table_ctx_t *ctx, int parallelism,
+                       cdc_error_t **err)
+{
+    cdc_kv_t merged = {0}; /* the table's options with the OPTIONS hint over them */
+    cdc_kv_copy(&merged, &def->options);
+    for (size_t i = 0; hints && i < hints->options.count; i++)
+        cdc_kv_set(&merged, hints->options.items[i].key, hints->options.items[i].value);
+    int rc = cdc_resolve_options(&merged, def->qualified, res, err);
+    cdc_kv_free(&merged);
+    if (rc < 0) {
+        if (hints && hints->options.count)
+            cdc_error_add_context(*err, "OPTIONS hint at line %d:%d of the query",
+                                  hints->options.items[0].line, hints->options.items[0].col);
         cdc_error_add_context(*err, "CREATE TABLE at %s:%d:%d",
                               def->origin ? def->origin : "<input>", def->line, def->col);
         return -1;
@@ -278,6 +310,8 @@ static int plan_sink_table(plan_ctx_t *cx)
     const cdc_plan_env_t *penv = cx->penv;
     const cdc_sql_insert_t *ins = cx->ins;
     cx->result_mode = ins->table.nparts == 0;
+    if (cdc_plan_check_hints(penv, penv->text, penv->len, penv->filename, &ins->hints, cx->err) < 0)
+        return -1;
     if (!cx->result_mode) {
         cx->sink_def = cdc_catalog_get_table(penv->cat, &ins->table, penv->text, penv->len,
                                              penv->filename, cx->err);
@@ -333,6 +367,12 @@ static int plan_query_chain(plan_ctx_t *cx)
         cdc_plan_level_t *lv = &levels[cx->nlevels - 1];
         if (check_level(cx, lv) < 0)
             return -1;
+        const cdc_sql_hints_t *hints[3] = {&lv->q->hints, &lv->q->from.hints,
+                                           lv->q->njoins ? &lv->q->joins[0].table.hints : NULL};
+        for (int h = 0; h < 3; h++)
+            if (hints[h] &&
+                cdc_plan_check_hints(penv, lv->text, lv->len, lv->filename, hints[h], err) < 0)
+                return -1;
         const cdc_table_def_t *t = NULL;
         const cdc_view_def_t *v = NULL;
         int found = cdc_catalog_find(penv->cat, &lv->q->from.name, &t, &v, err);
@@ -408,7 +448,8 @@ static int plan_source(plan_ctx_t *cx)
     p->source_path =
         cdc_strdup_printf("%s, %s, %s", src_def->catalog, src_def->database, src_def->name);
 
-    if (cdc_plan_build_ctx(src_def, &p->src_res, &p->src_ctx, penv->parallelism, err) < 0)
+    if (cdc_plan_build_ctx(src_def, &inner->q->from.hints, &p->src_res, &p->src_ctx,
+                           penv->parallelism, err) < 0)
         return -1;
     if (cdc_config_declares(p->src_res.cfg, "scan.parallelism") &&
         cdc_config_isset(p->src_res.cfg, "scan.parallelism"))
@@ -986,7 +1027,8 @@ static int plan_sink(plan_ctx_t *cx)
     const cdc_table_def_t *sink_def = cx->sink_def;
     p->sink_name = cdc_xstrdup(sink_def->qualified);
     p->sink_schema = sink_def->schema;
-    if (cdc_plan_build_ctx(sink_def, &p->sink_res, &p->sink_ctx, p->parallelism, err) < 0)
+    if (cdc_plan_build_ctx(sink_def, &ins->hints, &p->sink_res, &p->sink_ctx, p->parallelism, err) <
+        0)
         return -1;
     if (!p->sink_res.connector->sink_new) {
         *err = cdc_sql_error_at(CDC_ERR_PLAN, penv->text, penv->len, penv->filename,

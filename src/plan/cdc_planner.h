@@ -110,9 +110,10 @@ typedef struct cdc_plan_env_s {
     const char *text; /* the script */
     size_t len;
     const char *filename;
-    int parallelism;           /* the run's default (>= 1) */
-    bool cdc_events_duplicate; /* table.exec.source.cdc-events-duplicate */
-    bool skip_bad_rows;        /* table.exec.expression-error.policy = skip */
+    int parallelism;               /* the run's default (>= 1) */
+    bool cdc_events_duplicate;     /* table.exec.source.cdc-events-duplicate */
+    bool skip_bad_rows;            /* table.exec.expression-error.policy = skip */
+    bool dynamic_options_disabled; /* table.dynamic-table-options.enabled = false */
 } cdc_plan_env_t;
 
 /**

@@ -676,7 +676,8 @@ static bool parse_select_item(parser_t *p, cdc_sql_select_item_t *item)
 
 static bool parse_table_ref(parser_t *p, cdc_sql_table_ref_t *ref, bool lookup)
 {
-    if (!cdc_sqlp_parse_name(p, &ref->name, 3, "table name"))
+    if (!cdc_sqlp_parse_name(p, &ref->name, 3, "table name") ||
+        !cdc_sqlp_parse_hints(p, &ref->hints))
         return false;
     if (lookup)
         return true; /* the alias comes after FOR SYSTEM_TIME AS OF */
@@ -746,6 +747,8 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     q->line = start->line;
     q->col = start->col;
     advance(p);
+    if (!cdc_sqlp_parse_hints(p, &q->hints))
+        goto fail;
     if (accept_kw(p, "DISTINCT"))
         q->distinct = true;
     else

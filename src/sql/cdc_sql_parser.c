@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
@@ -226,6 +227,49 @@ static bool parse_options(parser_t *p, cdc_sql_options_t *opts)
         if (accept(p, CDC_SQL_TOK_RPAREN))
             return true;
         return cdc_sqlp_fail_expected(p, "\",\" or \")\"");
+    }
+}
+
+/* Skips a balanced ( ... ) group: the arguments of a hint that is kept by name only. */
+static bool skip_group(parser_t *p)
+{
+    int depth = 0;
+    do {
+        if (at(p, CDC_SQL_TOK_EOF) || at(p, CDC_SQL_TOK_HINT_END))
+            return cdc_sqlp_fail_expected(p, "\")\"");
+        depth += at(p, CDC_SQL_TOK_LPAREN) ? 1 : at(p, CDC_SQL_TOK_RPAREN) ? -1 : 0;
+        advance(p);
+    } while (depth > 0);
+    return true;
+}
+
+/*
+ * A hint comment, "/" "*+" hint [, hint ...] "*" "/", if one opens here: a hint is OPTIONS('k' =
+ * 'v', ...) (into hints->options) or any other NAME [(args)] (its name into hints->others). Nothing
+ * when no hint opens here.
+ */
+bool cdc_sqlp_parse_hints(parser_t *p, cdc_sql_hints_t *hints)
+{
+    if (!accept(p, CDC_SQL_TOK_HINT_START))
+        return true;
+    for (;;) {
+        cdc_sql_ident_t id;
+        if (!cdc_sqlp_parse_ident(p, &id, "hint name"))
+            return false;
+        if (strcasecmp(id.name, "OPTIONS") == 0) {
+            free(id.name);
+            if (!parse_options(p, &hints->options))
+                return false;
+        } else {
+            PUSH(hints->others.items, hints->others.count, id);
+            if (at(p, CDC_SQL_TOK_LPAREN) && !skip_group(p))
+                return false;
+        }
+        if (accept(p, CDC_SQL_TOK_COMMA))
+            continue;
+        if (accept(p, CDC_SQL_TOK_HINT_END))
+            return true;
+        return cdc_sqlp_fail_expected(p, "\",\" or \"*/\"");
     }
 }
 
@@ -785,7 +829,8 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         ins->overwrite = true;
     else if (!accept_kw(p, "INTO"))
         return cdc_sqlp_fail_expected(p, "\"INTO\" or \"OVERWRITE\"");
-    if (!cdc_sqlp_parse_name(p, &ins->table, 3, "table name"))
+    if (!cdc_sqlp_parse_name(p, &ins->table, 3, "table name") ||
+        !cdc_sqlp_parse_hints(p, &ins->hints))
         return false;
     if (accept_kw(p, "PARTITION") && !parse_partition_spec(p, &ins->partition))
         return false;
