@@ -293,6 +293,11 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
         advance(p);
         return e;
     }
+    case CDC_SQL_TOK_USTRING: { /* U&'...' [UESCAPE 'c'] */
+        int line, col;
+        char *text = cdc_sqlp_parse_ustring(p, &line, &col);
+        return text ? literal_new(CDC_SQL_LIT_STRING, t, text) : NULL;
+    }
     case CDC_SQL_TOK_LPAREN: {
         advance(p);
         cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);

@@ -185,6 +185,99 @@ bool cdc_sqlp_parse_string(parser_t *p, char **out, int *line, int *col)
     return true;
 }
 
+/* The value of hex digit @p c, or -1. */
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/*
+ * A Unicode string literal U&'...' [UESCAPE 'c'] (current token): escapes are <c>XXXX and
+ * <c>+XXXXXX (hex code points) and <c><c> for the escape character itself; the escape
+ * character is \ unless UESCAPE names another. Returns the UTF-8 text (the caller frees it)
+ * and its position in line/col, or NULL after recording the error.
+ */
+char *cdc_sqlp_parse_ustring(parser_t *p, int *line, int *col)
+{
+    const tok_t *t = cur(p);
+    char *raw = tok_value(p, t);
+    *line = t->line;
+    *col = t->col;
+    advance(p);
+    char esc = '\\';
+    if (accept_kw(p, "UESCAPE")) {
+        const tok_t *e = cur(p);
+        char *ev = NULL;
+        if (!cdc_sqlp_parse_string(p, &ev, NULL, NULL)) {
+            free(raw);
+            return NULL;
+        }
+        bool ok = strlen(ev) == 1 && hex_value(ev[0]) < 0 && ev[0] != '+' && ev[0] != '\'' &&
+                  ev[0] != '"' && ev[0] != ' ';
+        esc = ev[0];
+        free(ev);
+        if (!ok) {
+            cdc_sqlp_fail_at(p, e,
+                             "write UESCAPE with one character that is not a hex digit, "
+                             "'+', a quote or a blank",
+                             "invalid UESCAPE character");
+            free(raw);
+            return NULL;
+        }
+    }
+    char *s = cdc_xmalloc(strlen(raw) + 1); /* never longer than the escaped text */
+    size_t n = 0;
+    for (size_t i = 0; raw[i];) {
+        if (raw[i] != esc) {
+            s[n++] = raw[i++];
+            continue;
+        }
+        if (raw[i + 1] == esc) {
+            s[n++] = esc;
+            i += 2;
+            continue;
+        }
+        size_t start = i, ndig = raw[i + 1] == '+' ? 6 : 4;
+        i += raw[i + 1] == '+' ? 2 : 1;
+        unsigned long cp = 0;
+        size_t d = 0;
+        for (; d < ndig && hex_value(raw[i]) >= 0; d++, i++)
+            cp = cp * 16 + (unsigned long)hex_value(raw[i]);
+        if (d < ndig || cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            cdc_sqlp_fail_at(p, t,
+                             "write <escape>XXXX or <escape>+XXXXXX with a code point from "
+                             "U+0001 to U+10FFFF (not a surrogate), <escape><escape> for the "
+                             "escape character itself",
+                             "invalid Unicode escape \"%.*s\" in string literal",
+                             (int)(i - start + (d < ndig && raw[i] ? 1 : 0)), raw + start);
+            free(raw);
+            free(s);
+            return NULL;
+        }
+        if (cp < 0x80) {
+            s[n++] = (char)cp;
+        } else if (cp < 0x800) {
+            s[n++] = (char)(0xC0 | (cp >> 6));
+            s[n++] = (char)(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            s[n++] = (char)(0xE0 | (cp >> 12));
+            s[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            s[n++] = (char)(0x80 | (cp & 0x3F));
+        } else {
+            s[n++] = (char)(0xF0 | (cp >> 18));
+            s[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+            s[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            s[n++] = (char)(0x80 | (cp & 0x3F));
+        }
+    }
+    free(raw);
+    s[n] = '\0';
+    return s;
+}
+
 /* ( ident, ident, ... ) */
 static bool parse_paren_ident_list(parser_t *p, cdc_sql_ident_list_t *list, const char *what)
 {
