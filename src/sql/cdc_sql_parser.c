@@ -859,26 +859,52 @@ static bool parse_show(parser_t *p, cdc_sql_stmt_t *stmt)
            "\"CURRENT\", \"PARTITIONS\" or \"CREATE\"");
 }
 
-/* SET ['k' = 'v'] and RESET ['k']. */
+/*
+ * A SET key or value as the SQL client takes it: a quoted string, or unquoted source text.
+ * An unquoted key is one run of words, dots, dashes and digits without blanks
+ * (execution.checkpointing.interval, restart-strategy.type); an unquoted value is the text up
+ * to the ";" with its blanks trimmed (3s, 8, true, my job).
+ */
+static bool parse_set_word(parser_t *p, bool value, char **out, int *line, int *col)
+{
+    static const char *hint = "write SET 'key' = 'value' (quotes are optional when the key is "
+                              "one dotted word and the value has no ';')";
+    if (at(p, CDC_SQL_TOK_STRING))
+        return cdc_sqlp_parse_string(p, out, line, col);
+    const tok_t *first = cur(p);
+    size_t start = first->offset;
+    while (!at(p, CDC_SQL_TOK_SEMICOLON) && !at(p, CDC_SQL_TOK_EOF) &&
+           (value || (!at(p, CDC_SQL_TOK_EQ) &&
+                      (p->pos == 0 || cur(p) == first || cur(p)->offset == p->prev_end)))) {
+        cdc_sql_token_kind_t k = cur(p)->kind;
+        if (!value && k != CDC_SQL_TOK_IDENT && k != CDC_SQL_TOK_DOT && k != CDC_SQL_TOK_MINUS &&
+            k != CDC_SQL_TOK_INTEGER && k != CDC_SQL_TOK_DECIMAL)
+            break;
+        advance(p);
+    }
+    if (cur(p) == first)
+        return fail_expected_hint(p, value ? "value" : "key", hint);
+    *out = source_text(p, start, p->prev_end);
+    *line = first->line;
+    *col = first->col;
+    return true;
+}
+
+/* SET [k = v] and RESET [k]: k and v quoted ('k' = 'v') or not (k = v), as in the SQL client. */
 static bool parse_set(parser_t *p, cdc_sql_stmt_t *stmt, bool reset)
 {
-    static const char *hint = "quote the key and the value: SET 'key' = 'value'";
     cdc_sql_set_t *s = &stmt->set;
     stmt->kind = reset ? CDC_SQL_STMT_RESET : CDC_SQL_STMT_SET;
     advance(p);
     if (at(p, CDC_SQL_TOK_SEMICOLON) || at(p, CDC_SQL_TOK_EOF))
         return true;
-    if (!at(p, CDC_SQL_TOK_STRING))
-        return fail_expected_hint(p, "string literal", reset ? NULL : hint);
-    cdc_sqlp_parse_string(p, &s->key, &s->key_line, &s->key_col);
+    if (!parse_set_word(p, false, &s->key, &s->key_line, &s->key_col))
+        return false;
     if (reset)
         return true;
     if (!cdc_sqlp_expect(p, CDC_SQL_TOK_EQ))
         return false;
-    if (!at(p, CDC_SQL_TOK_STRING))
-        return fail_expected_hint(p, "string literal", hint);
-    cdc_sqlp_parse_string(p, &s->value, &s->value_line, &s->value_col);
-    return true;
+    return parse_set_word(p, true, &s->value, &s->value_line, &s->value_col);
 }
 
 /* PARTITION (k = 'v', k2 = 12) */
