@@ -87,6 +87,11 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
                 return cdc_error_set(err, CDC_ERR_OPTION,
                                      "setting \"%s\": expected true or false, found \"%s\"", k, v);
             penv->dynamic_options_disabled = !b;
+        } else if (strcmp(k, "table.exec.sink.not-null-enforcer") == 0) {
+            if (strcasecmp(v, "ERROR") != 0 && strcasecmp(v, "DROP") != 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected ERROR or DROP, found \"%s\"", k, v);
+            penv->not_null_drop = strcasecmp(v, "DROP") == 0;
         }
     }
     return 0;
@@ -121,7 +126,8 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
                                .parallelism = parallelism,
                                .cdc_events_duplicate = js.cdc_events_duplicate,
                                .skip_bad_rows = js.skip_bad_rows,
-                               .dynamic_options_disabled = base.dynamic_options_disabled};
+                               .dynamic_options_disabled = base.dynamic_options_disabled,
+                               .not_null_drop = base.not_null_drop};
         if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
             status = -1;
             break;

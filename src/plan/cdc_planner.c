@@ -1160,12 +1160,12 @@ static int check_assignable(plan_ctx_t *cx, const int *order)
             return -1;
         }
         if (!to->nullable && from->nullable) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
-                                    ins->query->line, ins->query->col,
-                                    "column \"%s\" may be NULL but column \"%s\" of \"%s\" is "
-                                    "NOT NULL",
-                                    query_type->names[qi], ks->names[i], sink_def->qualified);
-            return -1;
+            /* checked per row, as Flink's table.exec.sink.not-null-enforcer */
+            cdc_pipe_t *p = cx->p;
+            p->not_null_cols =
+                cdc_xrealloc(p->not_null_cols, sizeof(int) * (size_t)(p->nnot_null + 1));
+            p->not_null_cols[p->nnot_null++] = i;
+            p->not_null_drop = penv->not_null_drop;
         }
     }
     return 0;
