@@ -253,8 +253,7 @@ int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
     if (cdc_sql_parse(text, len, filename, &script, err) < 0)
         return -1;
     cdc_ddl_set_builtin_functions(cdc_expr_builtin_functions());
-    cdc_catalog_t *cat =
-        opts->catalog_dir ? cdc_catalog_new_with_dir(opts->catalog_dir, err) : cdc_catalog_new();
+    cdc_catalog_t *cat = cdc_catalog_new_with_dir(opts->catalog_dir, opts->explain_only, err);
     if (!cat) {
         cdc_sql_script_destroy(script);
         return -1;
