@@ -253,6 +253,8 @@ int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *l
                                      "\"%s\"; give it an alias",
                                      name, lv->view->qualified);
             free(text);
+            cdc_expr_destroy(st->items[st->nitems]);
+            st->items[st->nitems] = NULL;
             goto fail;
         }
         char uniq[256];
