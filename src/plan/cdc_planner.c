@@ -388,6 +388,15 @@ static int plan_query_chain(plan_ctx_t *cx)
             cx->src_def = t;
             break;
         }
+        if (lv->q->from.hints.options.count) {
+            const cdc_sql_option_t *o = &lv->q->from.hints.options.items[0];
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, o->line, o->col,
+                                    "view \"%s\" cannot take an OPTIONS hint: hints apply to "
+                                    "tables only",
+                                    v->qualified);
+            cdc_error_set_hint(*err, "put the hint on the table in the view's query");
+            return -1;
+        }
         if (lv->q->njoins) {
             *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename,
                                     lv->q->from.name.line, lv->q->from.name.col,

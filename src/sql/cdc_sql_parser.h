@@ -394,7 +394,8 @@ typedef struct cdc_sql_show_create {
     bool view; /* SHOW CREATE VIEW; false for SHOW CREATE TABLE */
 } cdc_sql_show_create_t;
 
-/** SET 'k' = 'v' / SET / RESET 'k' / RESET: key and value NULL when absent. */
+/** SET 'k' = 'v' / SET / RESET 'k' / RESET: key and value NULL when absent. Quotes are
+ * optional as in the SQL client (SET a.b-c = 3s): an unquoted key or value is its source text. */
 typedef struct cdc_sql_set {
     char *key;
     char *value;
