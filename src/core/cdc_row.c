@@ -751,7 +751,7 @@ put_scalar_at(char *w, const cdc_value_t *v, const cdc_type_t *t, unsigned flags
         *w++ = flags & CDC_TEXT_ISO8601 ? 'T' : ' ';
         w = put_time_at(w, ms * 1000000LL + v->v.ts.nanos,
                         flags & CDC_TEXT_SHORT_FRACTION ? -1 : t->precision);
-        if (t->root == CDC_T_TIMESTAMP_LTZ)
+        if (t->root == CDC_T_TIMESTAMP_LTZ && !(flags & CDC_TEXT_LOCAL))
             *w++ = 'Z';
         return w;
     }

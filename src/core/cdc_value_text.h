@@ -51,10 +51,12 @@ enum {
     CDC_TEXT_SHORT_FRACTION = 1u << 7, /* cdc_value_to_text: fractions of seconds without
                                           trailing zeros (Java's appendFraction(0, 9)), not
                                           padded to the type's precision */
-    CDC_TEXT_JDBC = 1u << 8, /* a database's text cell (jdbc lookups): 1/t/true booleans in
-                                any case, integers also as "1.0" (a REAL holding one),
-                                inf/Infinity, timestamps with an optional zone ("+hh" as
-                                PostgreSQL gives it), raw bytes */
+    CDC_TEXT_JDBC = 1u << 8,  /* a database's text cell (jdbc lookups): 1/t/true booleans in
+                                 any case, integers also as "1.0" (a REAL holding one),
+                                 inf/Infinity, timestamps with an optional zone ("+hh" as
+                                 PostgreSQL gives it), raw bytes */
+    CDC_TEXT_LOCAL = 1u << 9, /* cdc_value_to_text: a TIMESTAMP_LTZ as a local date-time in
+                                 the session time zone (UTC), without the 'Z' (CAST to STRING) */
 };
 
 /**
@@ -76,7 +78,7 @@ int cdc_value_from_text(const cdc_type_t *t, const char *s, size_t len, unsigned
  * type t (BOOLEAN, numbers, DECIMAL, DATE, TIME, TIMESTAMP[_LTZ]; not strings
  * or bytes) NUL-terminated at buf (CDC_VALUE_TEXT_MAX bytes) and returns its
  * length, or -1 for other types. Flags: CDC_TEXT_ISO8601 ('T' between date
- * and time, else ' '), CDC_TEXT_SHORT_FRACTION. TIMESTAMP_LTZ ends with 'Z';
+ * and time, else ' '), CDC_TEXT_SHORT_FRACTION, CDC_TEXT_LOCAL. TIMESTAMP_LTZ ends with 'Z';
  * times print to the type's precision; a negative TIME (a MySQL duration) as
  * "-hh:mm:ss". The print format (cdc_value_print) is this with ISO8601.
  */

@@ -210,7 +210,34 @@ static void nest_free(cdc_nest_t *n)
     free(n->fields);
 }
 
-/* Runs the Calc stages on one row and appends what comes out. Returns 0 or -1 (errbuf). */
+/*
+ * table.exec.sink.not-null-enforcer on a sink row: 0 when its NOT NULL columns hold values,
+ * 1 when one is NULL and the row is dropped (DROP, counted), -3 with the column and the row in
+ * errbuf (ERROR).
+ */
+static int enforce_not_null(cdc_pipe_t *p, const cdc_row_t *res, char *errbuf, size_t errlen)
+{
+    for (int i = 0; i < p->nnot_null; i++) {
+        int c = p->not_null_cols[i];
+        if (!(res->values[c].flags & CDC_V_NULL))
+            continue;
+        if (p->not_null_drop) {
+            atomic_fetch_add(&p->not_null_dropped, 1);
+            return 1;
+        }
+        cdc_buf_t shown = {0}; /* the error path only */
+        cdc_row_print(&shown, res, p->sink_schema);
+        snprintf(errbuf, errlen,
+                 "column \"%s\" of table \"%s\" is NOT NULL, but the row %s has NULL in it",
+                 p->sink_schema->names[c], p->sink_name, cdc_buf_cstr(&shown));
+        cdc_buf_free(&shown);
+        return -3;
+    }
+    return 0;
+}
+
+/* Runs the Calc stages on one row and appends what comes out. Returns 0, -1 (errbuf) or -3
+   (a NULL in a NOT NULL sink column, errbuf). */
 static int emit_row(cdc_pipe_t *p, cdc_row_t *row, cdc_batch_t *out, char *errbuf, size_t errlen)
 {
     cdc_row_t *res = NULL;
@@ -219,6 +246,8 @@ static int emit_row(cdc_pipe_t *p, cdc_row_t *row, cdc_batch_t *out, char *errbu
         return rc;
     if (p->drop_update_before && res->kind == CDC_UPDATE_BEFORE)
         return 0;
+    if (p->nnot_null && (rc = enforce_not_null(p, res, errbuf, errlen)) != 0)
+        return rc < 0 ? rc : 0;
     cdc_row_t *dst = cdc_batch_add(out, res->kind, 0);
     dst->arity = res->arity;
     dst->values = res->values;
@@ -252,8 +281,9 @@ static int join_row(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_row_t *row, cdc_bat
         if (!keep)
             continue;
         matched = true;
-        if (emit_row(p, jr, out, errbuf, errlen) < 0)
-            return -1;
+        int erc = emit_row(p, jr, out, errbuf, errlen);
+        if (erc < 0)
+            return erc;
     }
     if (!matched && j->left)
         return emit_row(p, joined_row(j, row, NULL, false, &out->arena), out, errbuf, errlen);
@@ -306,8 +336,8 @@ int cdc_pipe_transform(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc
             uint32_t before = out->n;
             int rc = p->join ? join_row(p, ps, norm_out[k], out, errbuf, errlen)
                              : emit_row(p, norm_out[k], out, errbuf, errlen);
-            if (rc == -2)
-                return -2;
+            if (rc == -2 || rc == -3)
+                return rc;
             if (rc < 0) {
                 cdc_batch_truncate(out, out->n - before);
                 goto bad_row;
@@ -343,6 +373,7 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
         for (int c = 0; c < p->table_type->nchildren; c++)
             cdc_expr_destroy(p->col_expr[c]);
     }
+    free(p->not_null_cols);
     cdc_type_destroy(p->table_type);
     if (p->whole_nest) {
         for (int f = 0; f < p->whole_type->nchildren; f++)

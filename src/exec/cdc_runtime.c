@@ -404,6 +404,15 @@ static void *run_split(void *arg)
                                   t->split + 1, p->parallelism);
             goto done;
         }
+        if (trc == -3) {
+            t->err = cdc_error_new(CDC_ERR_PARSE, "%s", errbuf);
+            cdc_error_set_hint(t->err, "SET 'table.exec.sink.not-null-enforcer' = 'DROP' drops "
+                                       "and counts such rows instead of failing, or filter "
+                                       "them out with WHERE ... IS NOT NULL");
+            cdc_error_add_context(t->err, "reading table \"%s\" (split %d of %d)", p->source_name,
+                                  t->split + 1, p->parallelism);
+            goto done;
+        }
         if (trc < 0) {
             t->err = cdc_error_new(CDC_ERR_PARSE, "cannot compute a row for table \"%s\": %s",
                                    p->sink_name, errbuf);
@@ -556,6 +565,13 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
                 "cdcflow: skipped %llu row(s) whose expressions failed "
                 "(table.exec.expression-error.policy = SKIP)\n",
                 (unsigned long long)skipped);
+    for (int i = 0; i < npipes; i++)
+        if (atomic_load(&pipes[i]->not_null_dropped))
+            fprintf(stderr,
+                    "cdcflow: dropped %llu row(s) with NULL in a NOT NULL column of table "
+                    "\"%s\" (table.exec.sink.not-null-enforcer = DROP)\n",
+                    (unsigned long long)atomic_load(&pipes[i]->not_null_dropped),
+                    pipes[i]->sink_name);
     for (k = 0; k < ntasks; k++) {
         if (tasks[k].err && rc == 0) {
             *err = tasks[k].err;

@@ -25,22 +25,94 @@ typedef struct run_ctx {
     size_t len;
     const char *filename;
     const cdc_run_opts_t *opts;
+    cdc_kv_t warned; /* harmless settings already warned about */
 } run_ctx_t;
 
-static const char *const known_settings[] = {
-    "parallelism.default",
-    "table.exec.resource.default-parallelism",
-    "execution.batch-size",
-    "execution.checkpointing.interval",
-    "pipeline.name",
-    "execution.runtime-mode",
-    "sql-client.execution.result-mode",
-    "table.exec.source.cdc-events-duplicate",
-    "table.exec.expression-error.policy",
-    NULL,
+/* What a SET key does (README "Settings" lists the same table). */
+typedef enum setting_kind {
+    SETTING_ACTS = 1, /* implemented: job_params reads it */
+    SETTING_HARMLESS, /* no effect on results here: accepted with one warning */
+    SETTING_REFUSED   /* would change results and is not implemented: an error */
+} setting_kind_t;
+
+typedef struct setting {
+    const char *key; /* exact, or a prefix ending in ".*" */
+    setting_kind_t kind;
+    const char *values; /* SETTING_ACTS: the values accepted, "a|b" in any case; NULL: any that
+                           job_params takes */
+    const char *why;    /* SETTING_REFUSED, or a value outside `values`: the reason */
+} setting_t;
+
+static const setting_t settings_table[] = {
+    {"parallelism.default", SETTING_ACTS, NULL, NULL},
+    {"table.exec.resource.default-parallelism", SETTING_ACTS, NULL, NULL},
+    {"execution.batch-size", SETTING_ACTS, NULL, NULL},
+    {"execution.checkpointing.interval", SETTING_ACTS, NULL, NULL},
+    {"pipeline.name", SETTING_ACTS, NULL, NULL},
+    {"execution.runtime-mode", SETTING_ACTS, "streaming",
+     "batch execution is not supported: jobs run in streaming mode (a bounded source ends its "
+     "job)"},
+    {"table.local-time-zone", SETTING_ACTS, "UTC|Z|GMT|+00:00",
+     "the session time zone is UTC: TIMESTAMP_LTZ values are read and printed in UTC"},
+    {"table.exec.source.cdc-events-duplicate", SETTING_ACTS, NULL, NULL},
+    {"table.exec.expression-error.policy", SETTING_ACTS, NULL, NULL},
+    {"table.dynamic-table-options.enabled", SETTING_ACTS, NULL, NULL},
+    {"table.exec.sink.not-null-enforcer", SETTING_ACTS, NULL, NULL},
+    {"pipeline.max-parallelism", SETTING_HARMLESS, NULL, NULL},
+    {"pipeline.operator-chaining", SETTING_HARMLESS, NULL, NULL},
+    {"execution.checkpointing.*", SETTING_HARMLESS, NULL, NULL},
+    {"restart-strategy.*", SETTING_HARMLESS, NULL, NULL},
+    {"sql-client.*", SETTING_HARMLESS, NULL, NULL},
+    {"state.*", SETTING_HARMLESS, NULL, NULL},
+    {"taskmanager.*", SETTING_HARMLESS, NULL, NULL},
+    {"jobmanager.*", SETTING_HARMLESS, NULL, NULL},
+    {"table.exec.mini-batch.*", SETTING_HARMLESS, NULL, NULL},
+    {"table.exec.source.idle-timeout", SETTING_HARMLESS, NULL, NULL},
+    {"table.exec.sink.keyed-shuffle", SETTING_HARMLESS, NULL, NULL},
+    {"table.optimizer.*", SETTING_HARMLESS, NULL, NULL},
+    {"table.exec.state.ttl", SETTING_REFUSED, NULL,
+     "state never expires here: ChangelogNormalize keeps one row per live key"},
+    {"table.exec.sink.upsert-materialize", SETTING_REFUSED, NULL,
+     "sinks apply changes in the order they arrive, without materializing them"},
 };
 
-static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, cdc_error_t **err)
+#define NSETTINGS (sizeof(settings_table) / sizeof(settings_table[0]))
+
+/* The entry of @p key: its exact one, else the longest prefix that matches; NULL when none. */
+static const setting_t *setting_find(const char *key)
+{
+    const setting_t *best = NULL;
+    size_t best_len = 0;
+    for (size_t i = 0; i < NSETTINGS; i++) {
+        const char *k = settings_table[i].key;
+        size_t n = strlen(k);
+        if (strcmp(k, key) == 0)
+            return &settings_table[i];
+        if (n > 2 && strcmp(k + n - 2, ".*") == 0 && strncmp(k, key, n - 1) == 0 && n > best_len) {
+            best = &settings_table[i];
+            best_len = n;
+        }
+    }
+    return best;
+}
+
+/* Whether @p v is one of the "a|b" values (any case). */
+static bool value_listed(const char *values, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *p = values; p && *p;) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncasecmp(p, v, n) == 0)
+            return true;
+        p = bar ? bar + 1 : NULL;
+    }
+    return false;
+}
+
+/* The settings as job parameters (*js, *parallelism) and planner switches (*penv). */
+static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, cdc_plan_env_t *penv,
+                      cdc_error_t **err)
 {
     *js = (cdc_job_settings_t){.batch_rows = 1024, .flush_rows = 10000, .flush_interval_ms = 1000};
     *parallelism = rc->opts->parallelism > 0 ? rc->opts->parallelism : 1;
@@ -79,6 +151,17 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
                 return cdc_error_set(err, CDC_ERR_OPTION,
                                      "setting \"%s\": expected a duration, found \"%s\"", k, v);
             js->flush_interval_ms = n;
+        } else if (strcmp(k, "table.dynamic-table-options.enabled") == 0) {
+            bool b;
+            if (cdc_parse_bool(v, &b) < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected true or false, found \"%s\"", k, v);
+            penv->dynamic_options_disabled = !b;
+        } else if (strcmp(k, "table.exec.sink.not-null-enforcer") == 0) {
+            if (strcasecmp(v, "ERROR") != 0 && strcasecmp(v, "DROP") != 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected ERROR or DROP, found \"%s\"", k, v);
+            penv->not_null_drop = strcasecmp(v, "DROP") == 0;
         }
     }
     return 0;
@@ -89,7 +172,8 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
 {
     cdc_job_settings_t js;
     int parallelism;
-    if (job_params(rc, &js, &parallelism, err) < 0)
+    cdc_plan_env_t base = {0};
+    if (job_params(rc, &js, &parallelism, &base, err) < 0)
         return -1;
     char job[256];
     const char *pname = cdc_kv_get(&rc->settings, "pipeline.name");
@@ -111,7 +195,9 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
                                .filename = rc->filename,
                                .parallelism = parallelism,
                                .cdc_events_duplicate = js.cdc_events_duplicate,
-                               .skip_bad_rows = js.skip_bad_rows};
+                               .skip_bad_rows = js.skip_bad_rows,
+                               .dynamic_options_disabled = base.dynamic_options_disabled,
+                               .not_null_drop = base.not_null_drop};
         if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
             status = -1;
             break;
@@ -152,6 +238,83 @@ static int do_query(run_ctx_t *rc, cdc_sql_query_t *q, bool explain_only, cdc_er
     return do_inserts(rc, &one, 1, explain_only, err);
 }
 
+/* An error at the SET statement's key (or value) from a setting_t's reason. */
+static int set_fail(run_ctx_t *rc, const cdc_sql_stmt_t *st, bool at_value, cdc_error_t **err,
+                    const char *fmt, const char *a, const char *b)
+{
+    *err = cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename,
+                            at_value ? st->set.value_line : st->set.key_line,
+                            at_value ? st->set.value_col : st->set.key_col, fmt, a, b);
+    return -1;
+}
+
+/*
+ * SET 'k' = 'v', one rule for every key (settings_table): a key that acts is checked now (its
+ * value as job_params takes it), a harmless one is accepted with one warning, one that would
+ * change results without being implemented is an error, and so is an unknown key (a "table."
+ * one may change results; any other is most likely a typo).
+ */
+static int do_set(run_ctx_t *rc, const cdc_sql_stmt_t *st, cdc_error_t **err)
+{
+    const char *key = st->set.key;
+    const setting_t *s = setting_find(key);
+    if (!s) {
+        bool table = strncmp(key, "table.", 6) == 0;
+        set_fail(rc, st, false, err,
+                 table ? "setting \"%s\" is not supported%s" : "unknown setting \"%s\"%s", key,
+                 table ? ": it may change the results of a query" : "");
+        const char *keys[NSETTINGS];
+        int n = 0;
+        for (size_t i = 0; i < NSETTINGS; i++)
+            if (!strchr(settings_table[i].key, '*'))
+                keys[n++] = settings_table[i].key;
+        const char *sug = cdc_closest(key, keys, n);
+        if (sug)
+            cdc_error_set_hint(*err, "did you mean \"%s\"?", sug);
+        else if (table)
+            cdc_error_set_hint(*err, "the settings cdcflow knows are listed under Settings in "
+                                     "README.md");
+        return -1;
+    }
+    if (s->kind == SETTING_REFUSED)
+        return set_fail(rc, st, false, err, "setting \"%s\" is not supported: %s", key, s->why);
+    cdc_error_t *e = NULL;
+    char *v = cdc_env_expand(st->set.value, NULL, &e);
+    if (!v) {
+        set_fail(rc, st, true, err, "%s%s", e->message, "");
+        if (e->hint)
+            cdc_error_set_hint(*err, "%s", e->hint);
+        cdc_error_destroy(e);
+        return -1;
+    }
+    int status = 0;
+    if (s->kind == SETTING_ACTS && s->values && !value_listed(s->values, v)) {
+        status = set_fail(rc, st, true, err, "setting \"%s\": %s", key, s->why);
+    } else if (s->kind == SETTING_ACTS) {
+        /* the value as the job will take it, checked here to point at it */
+        run_ctx_t one = {.opts = rc->opts};
+        cdc_kv_set(&one.settings, key, v);
+        cdc_job_settings_t js;
+        cdc_plan_env_t penv = {0};
+        int parallelism;
+        if (job_params(&one, &js, &parallelism, &penv, &e) < 0) {
+            status = set_fail(rc, st, true, err, "%s%s", e->message, "");
+            cdc_error_destroy(e);
+        }
+        cdc_kv_free(&one.settings);
+    } else if (!cdc_kv_get(&rc->warned, key)) {
+        cdc_kv_set(&rc->warned, key, "");
+        fprintf(stderr,
+                "cdcflow: warning: %s:%d:%d: setting \"%s\" has no effect in cdcflow; "
+                "accepted\n",
+                rc->filename, st->set.key_line, st->set.key_col, key);
+    }
+    if (status == 0)
+        cdc_kv_set(&rc->settings, key, v);
+    free(v);
+    return status;
+}
+
 static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
 {
     /* catalog statements: CREATE/DROP/USE/SHOW/DESCRIBE */
@@ -166,37 +329,7 @@ static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
                         rc->settings.values[i]);
             return 0;
         }
-        {
-            bool known = false;
-            for (int i = 0; known_settings[i]; i++)
-                known = known || strcmp(known_settings[i], st->set.key) == 0;
-            if (!known && strncmp(st->set.key, "table.", 6) != 0) {
-                *err =
-                    cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename, st->set.key_line,
-                                     st->set.key_col, "unknown setting \"%s\"", st->set.key);
-                const char *sug =
-                    cdc_closest(st->set.key, known_settings,
-                                (int)(sizeof(known_settings) / sizeof(known_settings[0])) - 1);
-                if (sug)
-                    cdc_error_set_hint(*err, "did you mean \"%s\"?", sug);
-                return -1;
-            }
-        }
-        {
-            cdc_error_t *e = NULL;
-            char *v = cdc_env_expand(st->set.value, NULL, &e);
-            if (!v) {
-                *err = cdc_sql_error_at(CDC_ERR_SQL, rc->text, rc->len, rc->filename,
-                                        st->set.value_line, st->set.value_col, "%s", e->message);
-                if (e->hint)
-                    cdc_error_set_hint(*err, "%s", e->hint);
-                cdc_error_destroy(e);
-                return -1;
-            }
-            cdc_kv_set(&rc->settings, st->set.key, v);
-            free(v);
-        }
-        return 0;
+        return do_set(rc, st, err);
     case CDC_SQL_STMT_RESET:
         if (st->set.key)
             cdc_kv_remove(&rc->settings, st->set.key);
@@ -237,8 +370,7 @@ int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
     if (cdc_sql_parse(text, len, filename, &script, err) < 0)
         return -1;
     cdc_ddl_set_builtin_functions(cdc_expr_builtin_functions());
-    cdc_catalog_t *cat =
-        opts->catalog_dir ? cdc_catalog_new_with_dir(opts->catalog_dir, err) : cdc_catalog_new();
+    cdc_catalog_t *cat = cdc_catalog_new_with_dir(opts->catalog_dir, opts->explain_only, err);
     if (!cat) {
         cdc_sql_script_destroy(script);
         return -1;
@@ -251,6 +383,7 @@ int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
         status = exec_stmt(&rc, script->stmts[i], err);
     }
     cdc_kv_free(&rc.settings);
+    cdc_kv_free(&rc.warned);
     cdc_catalog_destroy(rc.cat);
     cdc_sql_script_destroy(script);
     return status;

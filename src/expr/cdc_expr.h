@@ -58,7 +58,9 @@
  *     argument is; CONCAT_WS only through its separator).
  *   - CAST: numeric <-> numeric (integer targets truncate toward zero,
  *     DECIMAL targets round HALF_UP; out of range is an error), numeric,
- *     BOOLEAN and temporal -> STRING (the print format of cdc_value_print),
+ *     BOOLEAN and temporal -> STRING (the print format of cdc_value_print, but
+ *     as Flink's CAST a space between date and time and TIMESTAMP_LTZ in the
+ *     session time zone, UTC, without 'Z': "2024-03-05 10:20:30.123"),
  *     STRING -> anything scalar (text is trimmed of ASCII blanks; BOOLEAN
  *     accepts true/t/yes/y/1 and false/f/no/n/0 in any case), BOOLEAN <->
  *     integers, TIMESTAMP/TIMESTAMP_LTZ -> DATE/TIME, DATE -> TIMESTAMP and

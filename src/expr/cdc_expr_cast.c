@@ -289,7 +289,8 @@ static int conv_any_str(const cdc_xnode_t *n, cdc_xctx_t *cx, const cdc_value_t 
                         cdc_value_t *out)
 {
     char buf[96];
-    int len = cdc_value_to_text(in, n->kids[0]->type, CDC_TEXT_ISO8601, buf);
+    /* Flink's CAST to STRING: "2024-03-05 10:20:30.123", TIMESTAMP_LTZ in the session zone */
+    int len = cdc_value_to_text(in, n->kids[0]->type, CDC_TEXT_LOCAL, buf);
     if (len < 0)
         return cdc_xerr(cx, "cannot cast to %s", n->name);
     out->flags = 0;

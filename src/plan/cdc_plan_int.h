@@ -22,12 +22,21 @@ typedef struct cdc_plan_level_s {
 } cdc_plan_level_t;
 
 /**
- * Resolves a table's options (connector, formats) into *res and fills *ctx
- * for its factory (borrowing from def and res). Returns 0, or -1 with *err
- * (context: where the CREATE TABLE is).
+ * Resolves a table's options (connector, formats), with the OPTIONS hint of @p hints (may be
+ * NULL) merged over them for this query, into *res and fills *ctx for its factory (borrowing
+ * from def and res). Returns 0, or -1 with *err (context: where the CREATE TABLE is).
  */
-int cdc_plan_build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_table_ctx_t *ctx,
-                       int parallelism, cdc_error_t **err);
+int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
+                       cdc_resolved_t *res, cdc_table_ctx_t *ctx, int parallelism,
+                       cdc_error_t **err);
+
+/**
+ * Checks the hints written in a query level (text/len/filename locate it): any hint but
+ * OPTIONS is refused by name, and OPTIONS when table.dynamic-table-options.enabled is false.
+ * Returns 0, or -1 with *err.
+ */
+int cdc_plan_check_hints(const cdc_plan_env_t *penv, const char *text, size_t len,
+                         const char *filename, const cdc_sql_hints_t *hints, cdc_error_t **err);
 
 /** UDF resolver of expression environments; ctx is the catalog. */
 const cdc_udf_def_t *cdc_plan_udf_lookup(void *ctx, const char *name);

@@ -381,7 +381,7 @@ int cdc_plan_join_dim(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
     j->dim_name = cdc_xstrdup(dim->qualified);
     j->dim_path = cdc_strdup_printf("%s, %s, %s", dim->catalog, dim->database, dim->name);
     j->dim_type = cdc_type_copy(dim->schema);
-    if (cdc_plan_build_ctx(dim, &j->res, &j->ctx, penv->parallelism, err) < 0)
+    if (cdc_plan_build_ctx(dim, &join->table.hints, &j->res, &j->ctx, penv->parallelism, err) < 0)
         return -1;
     if (!j->res.connector->source_new) {
         *err = cdc_sql_error_at(CDC_ERR_PLAN, lv->text, lv->len, lv->filename, nl, nc,

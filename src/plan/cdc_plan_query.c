@@ -175,6 +175,16 @@ int cdc_plan_path_cmp(const void *x, const void *y)
     return a->depth - b->depth;
 }
 
+/* The output name of a select item whose name @p name another item already has: as Calcite's
+   uniquify, the first of name0, name1, ... that is free ("id", "id" -> "id", "id0"). Writes
+   @p name itself when it is free. */
+static void unique_name(const cdc_type_t *row, const char *name, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", name);
+    for (int j = 0; cdc_type_field_index(row, out) >= 0; j++)
+        snprintf(out, cap, "%s%d", name, j);
+}
+
 int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
                            const cdc_type_t *in_type, const char *rel_name, cdc_stage_t *st,
                            cdc_error_t **err)
@@ -210,9 +220,13 @@ int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *l
                 }
                 if (cdc_expr_compile(&ref, &env, &st->items[st->nitems], err) < 0)
                     goto fail;
-                cdc_type_row_add(st->out_type, in_type->names[c],
+                char uniq[256];
+                unique_name(st->out_type, in_type->names[c], uniq, sizeof(uniq));
+                cdc_type_row_add(st->out_type, uniq,
                                  cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
                 cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", in_type->names[c]);
+                if (strcmp(uniq, in_type->names[c]) != 0)
+                    cdc_buf_printf(&ex, " AS %s", uniq);
                 st->nitems++;
             }
             continue;
@@ -232,17 +246,22 @@ int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *l
             snprintf(fallback, sizeof(fallback), "EXPR$%d", st->nitems);
             name = fallback;
         }
-        if (cdc_type_field_index(st->out_type, name) >= 0) {
+        if (cdc_type_field_index(st->out_type, name) >= 0 && lv->view && !lv->view->ncolumns) {
+            /* Flink (FLINK-33490) refuses a view whose columns share a name */
             *err = cdc_expr_error_at(&env, it->expr->line, it->expr->col,
-                                     "column \"%s\" appears twice in the select list; give it "
-                                     "an alias",
-                                     name);
+                                     "column \"%s\" appears twice in the select list of view "
+                                     "\"%s\"; give it an alias",
+                                     name, lv->view->qualified);
             free(text);
+            cdc_expr_destroy(st->items[st->nitems]);
+            st->items[st->nitems] = NULL;
             goto fail;
         }
-        cdc_type_row_add(st->out_type, name, cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
-        if (it->alias)
-            cdc_buf_printf(&ex, "%s%s AS %s", st->nitems ? ", " : "", text, it->alias);
+        char uniq[256];
+        unique_name(st->out_type, name, uniq, sizeof(uniq));
+        cdc_type_row_add(st->out_type, uniq, cdc_type_copy(cdc_expr_type(st->items[st->nitems])));
+        if (it->alias || strcmp(uniq, name) != 0)
+            cdc_buf_printf(&ex, "%s%s AS %s", st->nitems ? ", " : "", text, uniq);
         else
             cdc_buf_printf(&ex, "%s%s", st->nitems ? ", " : "", text);
         free(text);

@@ -143,10 +143,42 @@ void cdc_pipe_explain(const cdc_pipe_t *p, cdc_buf_t *out)
 #undef INDENT
 }
 
-int cdc_plan_build_ctx(const cdc_table_def_t *def, cdc_resolved_t *res, cdc_table_ctx_t *ctx,
-                       int parallelism, cdc_error_t **err)
+int cdc_plan_check_hints(const cdc_plan_env_t *penv, const char *text, size_t len,
+                         const char *filename, const cdc_sql_hints_t *hints, cdc_error_t **err)
 {
-    if (cdc_resolve_options(&def->options, def->qualified, res, err) < 0) {
+    if (hints->others.count) {
+        const cdc_sql_ident_t *h = &hints->others.items[0];
+        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, h->line, h->col,
+                                "hint \"%s\" is not supported", h->name);
+        cdc_error_set_hint(*err, "only OPTIONS('key' = 'value') table hints are applied; "
+                                 "remove this hint");
+        return -1;
+    }
+    if (hints->options.count && penv->dynamic_options_disabled) {
+        const cdc_sql_option_t *o = &hints->options.items[0];
+        *err = cdc_sql_error_at(CDC_ERR_SQL, text, len, filename, o->line, o->col,
+                                "the OPTIONS hint is allowed only when "
+                                "'table.dynamic-table-options.enabled' is true");
+        cdc_error_set_hint(*err, "remove the hint, or RESET 'table.dynamic-table-options.enabled'");
+        return -1;
+    }
+    return 0;
+}
+
+int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
+                       cdc_resolved_t *res, cdc_table_ctx_t *ctx, int parallelism,
+                       cdc_error_t **err)
+{
+    cdc_kv_t merged = {0}; /* the table's options with the OPTIONS hint over them */
+    cdc_kv_copy(&merged, &def->options);
+    for (size_t i = 0; hints && i < hints->options.count; i++)
+        cdc_kv_set(&merged, hints->options.items[i].key, hints->options.items[i].value);
+    int rc = cdc_resolve_options(&merged, def->qualified, res, err);
+    cdc_kv_free(&merged);
+    if (rc < 0) {
+        if (hints && hints->options.count)
+            cdc_error_add_context(*err, "OPTIONS hint at line %d:%d of the query",
+                                  hints->options.items[0].line, hints->options.items[0].col);
         cdc_error_add_context(*err, "CREATE TABLE at %s:%d:%d",
                               def->origin ? def->origin : "<input>", def->line, def->col);
         return -1;
@@ -278,6 +310,8 @@ static int plan_sink_table(plan_ctx_t *cx)
     const cdc_plan_env_t *penv = cx->penv;
     const cdc_sql_insert_t *ins = cx->ins;
     cx->result_mode = ins->table.nparts == 0;
+    if (cdc_plan_check_hints(penv, penv->text, penv->len, penv->filename, &ins->hints, cx->err) < 0)
+        return -1;
     if (!cx->result_mode) {
         cx->sink_def = cdc_catalog_get_table(penv->cat, &ins->table, penv->text, penv->len,
                                              penv->filename, cx->err);
@@ -333,6 +367,12 @@ static int plan_query_chain(plan_ctx_t *cx)
         cdc_plan_level_t *lv = &levels[cx->nlevels - 1];
         if (check_level(cx, lv) < 0)
             return -1;
+        const cdc_sql_hints_t *hints[3] = {&lv->q->hints, &lv->q->from.hints,
+                                           lv->q->njoins ? &lv->q->joins[0].table.hints : NULL};
+        for (int h = 0; h < 3; h++)
+            if (hints[h] &&
+                cdc_plan_check_hints(penv, lv->text, lv->len, lv->filename, hints[h], err) < 0)
+                return -1;
         const cdc_table_def_t *t = NULL;
         const cdc_view_def_t *v = NULL;
         int found = cdc_catalog_find(penv->cat, &lv->q->from.name, &t, &v, err);
@@ -347,6 +387,15 @@ static int plan_query_chain(plan_ctx_t *cx)
         if (t) {
             cx->src_def = t;
             break;
+        }
+        if (lv->q->from.hints.options.count) {
+            const cdc_sql_option_t *o = &lv->q->from.hints.options.items[0];
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, o->line, o->col,
+                                    "view \"%s\" cannot take an OPTIONS hint: hints apply to "
+                                    "tables only",
+                                    v->qualified);
+            cdc_error_set_hint(*err, "put the hint on the table in the view's query");
+            return -1;
         }
         if (lv->q->njoins) {
             *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename,
@@ -408,7 +457,8 @@ static int plan_source(plan_ctx_t *cx)
     p->source_path =
         cdc_strdup_printf("%s, %s, %s", src_def->catalog, src_def->database, src_def->name);
 
-    if (cdc_plan_build_ctx(src_def, &p->src_res, &p->src_ctx, penv->parallelism, err) < 0)
+    if (cdc_plan_build_ctx(src_def, &inner->q->from.hints, &p->src_res, &p->src_ctx,
+                           penv->parallelism, err) < 0)
         return -1;
     if (cdc_config_declares(p->src_res.cfg, "scan.parallelism") &&
         cdc_config_isset(p->src_res.cfg, "scan.parallelism"))
@@ -986,7 +1036,8 @@ static int plan_sink(plan_ctx_t *cx)
     const cdc_table_def_t *sink_def = cx->sink_def;
     p->sink_name = cdc_xstrdup(sink_def->qualified);
     p->sink_schema = sink_def->schema;
-    if (cdc_plan_build_ctx(sink_def, &p->sink_res, &p->sink_ctx, p->parallelism, err) < 0)
+    if (cdc_plan_build_ctx(sink_def, &ins->hints, &p->sink_res, &p->sink_ctx, p->parallelism, err) <
+        0)
         return -1;
     if (!p->sink_res.connector->sink_new) {
         *err = cdc_sql_error_at(CDC_ERR_PLAN, penv->text, penv->len, penv->filename,
@@ -1003,43 +1054,82 @@ static int plan_sink(plan_ctx_t *cx)
     return 0;
 }
 
-/* a final Calc that reorders the query's columns into the sink's column order */
+/*
+ * The expression that fills sink column @p i when no query column feeds it: the static
+ * partition value of INSERT ... PARTITION (k = 'v') cast to the column's type, else NULL
+ * (a target column list that leaves the column out). Returns a new tree the caller frees.
+ */
+static cdc_sql_expr_t *fill_expr(plan_ctx_t *cx, int i)
+{
+    const cdc_type_t *to = cx->sink_def->schema->children[i];
+    const cdc_sql_option_t *o =
+        cdc_sql_options_find(&cx->ins->partition, cx->sink_def->schema->names[i]);
+    cdc_sql_expr_t *lit = cdc_xcalloc(1, sizeof(*lit));
+    lit->kind = CDC_SQL_EXPR_LITERAL;
+    lit->line = o ? o->value_line : cx->ins->table.line;
+    lit->col = o ? o->value_col : cx->ins->table.col;
+    lit->literal.kind = o ? CDC_SQL_LIT_STRING : CDC_SQL_LIT_NULL;
+    lit->literal.text = cdc_xstrdup(o ? o->value : "NULL");
+    cdc_sql_expr_t *cast = cdc_xcalloc(1, sizeof(*cast));
+    cast->kind = CDC_SQL_EXPR_CAST;
+    cast->line = lit->line;
+    cast->col = lit->col;
+    cast->cast.operand = lit;
+    cdc_type_t *nullable = cdc_type_copy(to);
+    nullable->nullable = true;
+    cast->cast.type.text = cdc_type_to_string(nullable);
+    cast->cast.type.line = lit->line;
+    cast->cast.type.col = lit->col;
+    cdc_type_destroy(nullable);
+    return cast;
+}
+
+/* a final Calc that puts the query's columns into the sink's column order (order[i] is the
+   query column of sink column i) and fills the others (order[i] < 0, fill_expr) */
 static int reorder_stage(plan_ctx_t *cx, const int *order)
 {
     cdc_pipe_t *p = cx->p;
     const cdc_type_t *query_type = cx->query_type;
     const cdc_type_t *ks = cx->sink_def->schema;
-    int nq = query_type->nchildren;
+    int nk = ks->nchildren;
     p->stages = cdc_xrealloc(p->stages, sizeof(*p->stages) * (size_t)(p->nstages + 1));
     cdc_stage_t *st = &p->stages[p->nstages];
     memset(st, 0, sizeof(*st));
     st->out_type = cdc_type_new_row();
-    st->items = cdc_xcalloc((size_t)nq, sizeof(*st->items));
+    st->items = cdc_xcalloc((size_t)nk, sizeof(*st->items));
+    p->nstages++;
     cdc_buf_t ex = {0};
     cdc_buf_puts(&ex, "select=[");
     cdc_expr_env_t env = {.row_type = query_type, .text = cx->penv->text, .len = cx->penv->len};
-    for (int i = 0; i < nq; i++) {
+    int rc = 0;
+    for (int i = 0; i < nk && rc == 0; i++) {
         cdc_sql_expr_t ref = {.kind = CDC_SQL_EXPR_COLUMN, .line = 1, .col = 1};
-        char *parts[1] = {query_type->names[order[i]]};
+        cdc_sql_expr_t *fill = order[i] < 0 ? fill_expr(cx, i) : NULL;
+        char *parts[1] = {order[i] < 0 ? NULL : query_type->names[order[i]]};
         ref.column.parts = parts;
         ref.column.nparts = 1;
-        if (cdc_expr_compile(&ref, &env, &st->items[i], cx->err) < 0) {
-            cdc_buf_free(&ex);
-            p->nstages++;
-            return -1;
+        rc = cdc_expr_compile(fill ? fill : &ref, &env, &st->items[i], cx->err);
+        if (rc == 0) {
+            st->nitems++;
+            cdc_type_row_add(st->out_type, ks->names[i],
+                             cdc_type_copy(cdc_expr_type(st->items[i])));
+            char *text = fill ? cdc_sql_expr_to_string(fill) : NULL;
+            if (fill)
+                cdc_buf_printf(&ex, "%s%s AS %s", i ? ", " : "", text, ks->names[i]);
+            else
+                cdc_buf_printf(&ex, "%s%s", i ? ", " : "", parts[0]);
+            free(text);
         }
-        st->nitems++;
-        cdc_type_row_add(st->out_type, ks->names[i], cdc_type_copy(query_type->children[order[i]]));
-        cdc_buf_printf(&ex, "%s%s", i ? ", " : "", query_type->names[order[i]]);
+        cdc_sql_expr_destroy(fill);
     }
     cdc_buf_putc(&ex, ']');
     st->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
     cdc_buf_free(&ex);
-    p->nstages++;
-    return 0;
+    return rc;
 }
 
-/* Checks each sink column can take its query column (type, nullability). Returns 0 or -1. */
+/* Checks each sink column can take its query column (type, nullability); a filled column
+   (order[i] < 0) gets NULL unless it is a static partition column. Returns 0 or -1. */
 static int check_assignable(plan_ctx_t *cx, const int *order)
 {
     const cdc_plan_env_t *penv = cx->penv;
@@ -1048,10 +1138,25 @@ static int check_assignable(plan_ctx_t *cx, const int *order)
     const cdc_type_t *query_type = cx->query_type;
     const cdc_type_t *ks = sink_def->schema;
     cdc_error_t **err = cx->err;
-    for (int i = 0; i < query_type->nchildren; i++) {
-        int qi = order ? order[i] : i;
-        const cdc_type_t *from = query_type->children[qi];
+    for (int i = 0; i < ks->nchildren; i++) {
+        int qi = order[i];
         const cdc_type_t *to = ks->children[i];
+        if (qi < 0) {
+            if (!to->nullable && !cdc_sql_options_find(&ins->partition, ks->names[i])) {
+                *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
+                                        ins->table.line, ins->table.col,
+                                        "column \"%s\" of \"%s\" is NOT NULL but the INSERT "
+                                        "gives it no value",
+                                        ks->names[i], sink_def->qualified);
+                cdc_error_set_hint(*err,
+                                   "name \"%s\" in the INSERT's column list and select a "
+                                   "value for it",
+                                   ks->names[i]);
+                return -1;
+            }
+            continue;
+        }
+        const cdc_type_t *from = query_type->children[qi];
         if (!assignable(from, to)) {
             char *a = cdc_type_to_string(from), *b = cdc_type_to_string(to);
             *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
@@ -1064,18 +1169,54 @@ static int check_assignable(plan_ctx_t *cx, const int *order)
             return -1;
         }
         if (!to->nullable && from->nullable) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
-                                    ins->query->line, ins->query->col,
-                                    "column \"%s\" may be NULL but column \"%s\" of \"%s\" is "
-                                    "NOT NULL",
-                                    query_type->names[qi], ks->names[i], sink_def->qualified);
-            return -1;
+            /* checked per row, as Flink's table.exec.sink.not-null-enforcer */
+            cdc_pipe_t *p = cx->p;
+            p->not_null_cols =
+                cdc_xrealloc(p->not_null_cols, sizeof(int) * (size_t)(p->nnot_null + 1));
+            p->not_null_cols[p->nnot_null++] = i;
+            p->not_null_drop = penv->not_null_drop;
         }
     }
     return 0;
 }
 
-/* map the query's columns onto the sink's */
+/* The sink column order[] entry of each target column: the INSERT's column list, or every
+   column that is not a static partition column, in table order. Returns the count, or -1. */
+static int target_columns(plan_ctx_t *cx, int *order)
+{
+    const cdc_plan_env_t *penv = cx->penv;
+    const cdc_sql_insert_t *ins = cx->ins;
+    const cdc_table_def_t *sink_def = cx->sink_def;
+    const cdc_type_t *ks = sink_def->schema;
+    int n = 0;
+    if (!ins->columns.count) {
+        for (int i = 0; i < ks->nchildren; i++)
+            if (!cdc_sql_options_find(&ins->partition, ks->names[i]))
+                order[i] = n++;
+        return n;
+    }
+    for (size_t i = 0; i < ins->columns.count; i++) {
+        const cdc_sql_ident_t *id = &ins->columns.items[i];
+        int idx = cdc_type_field_index(ks, id->name);
+        const char *why = idx < 0                                           ? "not found in"
+                          : order[idx] >= 0                                 ? "named twice for"
+                          : cdc_sql_options_find(&ins->partition, id->name) ? "a static partition "
+                                                                              "column of"
+                                                                            : NULL;
+        if (why) {
+            *cx->err =
+                cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename, id->line,
+                                 id->col, "column \"%s\" %s%s table \"%s\"", id->name,
+                                 idx >= 0 && order[idx] < 0 ? "is " : "", why, sink_def->qualified);
+            return -1;
+        }
+        order[idx] = n++;
+    }
+    return n;
+}
+
+/* map the query's columns onto the sink's: a target column list may leave columns out (they
+   get NULL) and static partition columns get their PARTITION value, as in Flink */
 static int plan_column_map(plan_ctx_t *cx)
 {
     const cdc_plan_env_t *penv = cx->penv;
@@ -1084,46 +1225,35 @@ static int plan_column_map(plan_ctx_t *cx)
     cdc_error_t **err = cx->err;
     const cdc_type_t *ks = sink_def->schema;
     int nq = cx->query_type->nchildren;
-    int *order = NULL; /* sink column -> query column */
-    if (ins->columns.count) {
-        if ((int)ins->columns.count != ks->nchildren) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
-                                    ins->columns.items[0].line, ins->columns.items[0].col,
-                                    "the column list must name every column of \"%s\" (%d "
-                                    "columns)",
-                                    sink_def->qualified, ks->nchildren);
-            return -1;
-        }
-        order = cdc_xcalloc((size_t)ks->nchildren + 1, sizeof(int));
-        for (size_t i = 0; i < ins->columns.count; i++) {
-            int idx = cdc_type_field_index(ks, ins->columns.items[i].name);
-            if (idx < 0) {
-                *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
-                                        ins->columns.items[i].line, ins->columns.items[i].col,
-                                        "column \"%s\" not found in table \"%s\"",
-                                        ins->columns.items[i].name, sink_def->qualified);
-                free(order);
-                return -1;
-            }
-            order[idx] = (int)i;
-        }
+    int *order = cdc_xcalloc((size_t)ks->nchildren + 1, sizeof(int)); /* sink -> query column */
+    for (int i = 0; i < ks->nchildren; i++)
+        order[i] = -1;
+    int ntarget = target_columns(cx, order);
+    if (ntarget < 0) {
+        free(order);
+        return -1;
     }
-    if (nq != ks->nchildren) {
-        *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
-                                ins->query->line, ins->query->col,
-                                "the query produces %d columns but table \"%s\" has %d", nq,
-                                sink_def->qualified, ks->nchildren);
+    if (nq != ntarget) {
+        *err = cdc_sql_error_at(
+            CDC_ERR_SQL, penv->text, penv->len, penv->filename, ins->query->line, ins->query->col,
+            ins->columns.count     ? "the query produces %d columns but the column list of "
+                                     "table \"%s\" names %d"
+            : ins->partition.count ? "the query produces %d columns but table \"%s\" has %d "
+                                     "besides its static partition columns"
+                                   : "the query produces %d columns but table \"%s\" has %d",
+            nq, sink_def->qualified, ntarget);
+        if (ins->partition.count && !ins->columns.count)
+            cdc_error_set_hint(*err, "static partition columns take their value from "
+                                     "PARTITION (...): leave them out of the SELECT");
         free(order);
         return -1;
     }
     int rc = check_assignable(cx, order);
-    if (rc == 0 && order) {
-        bool identity = true;
-        for (int i = 0; i < nq; i++)
-            identity = identity && order[i] == i;
-        if (!identity)
-            rc = reorder_stage(cx, order);
-    }
+    bool identity = nq == ks->nchildren;
+    for (int i = 0; identity && i < ks->nchildren; i++)
+        identity = order[i] == i;
+    if (rc == 0 && !identity)
+        rc = reorder_stage(cx, order);
     free(order);
     return rc;
 }

@@ -12,6 +12,7 @@
 #define CDC_PLANNER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "cdc_catalog.h"
 #include "cdc_expr.h"
@@ -102,6 +103,13 @@ typedef struct cdc_pipe_s {
     cdc_changelog_mode_t mode;      /* what reaches the sink */
     int parallelism;
     bool skip_bad_rows; /* per-record expression errors: skip and count instead of failing */
+
+    /* table.exec.sink.not-null-enforcer: the sink's NOT NULL columns the query may leave NULL
+       (indexes into the sink row), checked on every row written */
+    int *not_null_cols;
+    int nnot_null;
+    bool not_null_drop;             /* DROP: such rows are dropped and counted; else ERROR */
+    atomic_ullong not_null_dropped; /* rows dropped so far (all splits) */
 } cdc_pipe_t;
 
 /** Planner inputs besides the statement. */
@@ -110,9 +118,11 @@ typedef struct cdc_plan_env_s {
     const char *text; /* the script */
     size_t len;
     const char *filename;
-    int parallelism;           /* the run's default (>= 1) */
-    bool cdc_events_duplicate; /* table.exec.source.cdc-events-duplicate */
-    bool skip_bad_rows;        /* table.exec.expression-error.policy = skip */
+    int parallelism;               /* the run's default (>= 1) */
+    bool cdc_events_duplicate;     /* table.exec.source.cdc-events-duplicate */
+    bool skip_bad_rows;            /* table.exec.expression-error.policy = skip */
+    bool dynamic_options_disabled; /* table.dynamic-table-options.enabled = false */
+    bool not_null_drop;            /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
 } cdc_plan_env_t;
 
 /**
@@ -143,8 +153,10 @@ void cdc_pipe_split_close(cdc_pipe_split_t *ps); /* NULL is accepted */
  * rows for the sink to `out`, with the state of the split (from
  * cdc_pipe_split_open; NULL only for a pipe without a lookup join). Returns
  * 0; -1 with a reason in errbuf for a row that failed (unless the pipe skips
- * bad rows; *skipped counts those); or -2 when a lookup failed after its
- * retries (cdc_pipe_split_take_error).
+ * bad rows; *skipped counts those); -2 when a lookup failed after its
+ * retries (cdc_pipe_split_take_error); or -3 with the column and the row in
+ * errbuf when a NOT NULL sink column got NULL under not-null-enforcer ERROR
+ * (under DROP the row is dropped and counted in not_null_dropped).
  */
 int cdc_pipe_transform(cdc_pipe_t *pipe, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc_batch_t *out,
                        uint64_t *skipped, char *errbuf, size_t errlen);

@@ -502,9 +502,14 @@ cdc_catalog_t *cdc_catalog_new(void)
     return cat;
 }
 
-cdc_catalog_t *cdc_catalog_new_with_dir(const char *dir, cdc_error_t **err)
+cdc_catalog_t *cdc_catalog_new_with_dir(const char *dir, bool dry_run, cdc_error_t **err)
 {
     cdc_catalog_t *cat = new_manager();
+    cat->dry_run = dry_run;
+    if (!dir) {
+        cdc_cat_add_ctlg(cat, cdc_cat_ctlg_new_memory(DEFAULT_CATALOG, DEFAULT_DATABASE));
+        return cat;
+    }
     if (cdc_cat_ctlg_open_file(cat, DEFAULT_CATALOG, dir, DEFAULT_DATABASE, err) < 0) {
         cdc_error_add_context(*err, "catalog directory \"%s\"", dir);
         cdc_catalog_destroy(cat);

@@ -147,10 +147,14 @@ cdc_catalog_t *cdc_catalog_new(void);
 
 /**
  * A new catalog manager whose default_catalog is a file catalog in @p dir
- * (created, with default_database, when missing). Returns NULL with *err when
- * the directory cannot be created or locked, or a file in it does not load.
+ * (created, with default_database, when missing; in memory when @p dir is
+ * NULL). Returns NULL with *err when the directory cannot be created or
+ * locked, or a file in it does not load. With @p dry_run (cdcflow explain)
+ * every file catalog, this one and those CREATE CATALOG adds, is only read:
+ * nothing is created, and DDL changes the catalogs in memory, never on disk.
+ * The caller frees the result with cdc_catalog_destroy().
  */
-cdc_catalog_t *cdc_catalog_new_with_dir(const char *dir, cdc_error_t **err);
+cdc_catalog_t *cdc_catalog_new_with_dir(const char *dir, bool dry_run, cdc_error_t **err);
 
 void cdc_catalog_destroy(cdc_catalog_t *cat);
 const char *cdc_catalog_current_catalog(const cdc_catalog_t *cat);

@@ -948,11 +948,51 @@ static void put_expr(cdc_buf_t *b, const cdc_sql_expr_t *e)
     free(s);
 }
 
+/* A quoted SQL string: 'it''s'. */
+static void put_string(cdc_buf_t *b, const char *s)
+{
+    cdc_buf_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            cdc_buf_putc(b, '\'');
+        cdc_buf_putc(b, *s);
+    }
+    cdc_buf_putc(b, '\'');
+}
+
+/* The hints as a hint comment, " /" "*+ OPTIONS('k' = 'v'), NAME *" "/", or nothing. Other
+ * hints keep their name only: the planner refuses them by name. */
+static void put_hints(cdc_buf_t *b, const cdc_sql_hints_t *h)
+{
+    if (!h->options.count && !h->others.count)
+        return;
+    cdc_buf_puts(b, " /*+ ");
+    if (h->options.count) {
+        cdc_buf_puts(b, "OPTIONS(");
+        for (size_t i = 0; i < h->options.count; i++) {
+            if (i)
+                cdc_buf_puts(b, ", ");
+            put_string(b, h->options.items[i].key);
+            cdc_buf_puts(b, " = ");
+            put_string(b, h->options.items[i].value);
+        }
+        cdc_buf_putc(b, ')');
+    }
+    for (size_t i = 0; i < h->others.count; i++) {
+        if (i || h->options.count)
+            cdc_buf_puts(b, ", ");
+        cdc_sql_put_ident(b, h->others.items[i].name);
+    }
+    cdc_buf_puts(b, " */");
+}
+
 /* The query with every table name fully qualified, so the view means the same in any session. */
 static char *expand_query(const cdc_catalog_t *cat, const cdc_sql_query_t *q)
 {
     cdc_buf_t b = {0};
-    cdc_buf_puts(&b, q->distinct ? "SELECT DISTINCT " : "SELECT ");
+    cdc_buf_puts(&b, "SELECT");
+    put_hints(&b, &q->hints);
+    cdc_buf_puts(&b, q->distinct ? " DISTINCT " : " ");
     for (size_t i = 0; i < q->nitems; i++) {
         if (i)
             cdc_buf_puts(&b, ", ");
@@ -964,6 +1004,7 @@ static char *expand_query(const cdc_catalog_t *cat, const cdc_sql_query_t *q)
     }
     cdc_buf_puts(&b, " FROM ");
     put_table_ref(&b, cat, &q->from.name);
+    put_hints(&b, &q->from.hints);
     if (q->from.alias) {
         cdc_buf_puts(&b, " AS ");
         cdc_sql_put_ident(&b, q->from.alias);
@@ -972,6 +1013,7 @@ static char *expand_query(const cdc_catalog_t *cat, const cdc_sql_query_t *q)
         const cdc_sql_join_t *j = &q->joins[i];
         cdc_buf_puts(&b, j->kind == CDC_SQL_JOIN_LEFT ? " LEFT JOIN " : " JOIN ");
         put_table_ref(&b, cat, &j->table.name);
+        put_hints(&b, &j->table.hints);
         if (j->system_time) {
             cdc_buf_puts(&b, " FOR SYSTEM_TIME AS OF ");
             put_expr(&b, j->system_time);

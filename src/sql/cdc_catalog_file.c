@@ -160,7 +160,7 @@ static int mkdir_p(const char *path, cdc_error_t **err)
 
 static int ctlg_lock(ctlg_t *k, int mode, cdc_error_t **err)
 {
-    if (k->type != CTLG_FILE)
+    if (k->type != CTLG_FILE || k->lock_fd < 0) /* no lock file: a dry run reading */
         return 0;
     if (k->lock_depth++ > 0)
         return 0; /* already held: exclusive covers shared */
@@ -176,7 +176,7 @@ static int ctlg_lock(ctlg_t *k, int mode, cdc_error_t **err)
 
 static void ctlg_unlock(ctlg_t *k)
 {
-    if (k->type != CTLG_FILE)
+    if (k->type != CTLG_FILE || k->lock_fd < 0)
         return;
     if (--k->lock_depth == 0)
         flock(k->lock_fd, LOCK_UN);
@@ -536,11 +536,47 @@ void cdc_cat_add_ctlg(cdc_catalog_t *cat, ctlg_t *k)
     cat->cats[cat->ncats++] = k;
 }
 
+/* The dry run of cdc_cat_ctlg_open_file (cdcflow explain): reads what @p dir holds, if it
+ * exists, creating and locking nothing, then keeps it as an in-memory catalog, so that later
+ * DDL changes nothing on disk and a second run sees the directory unchanged. */
+static int open_file_dry(cdc_catalog_t *cat, const char *name, const char *dir,
+                         const char *default_db, cdc_error_t **err)
+{
+    ctlg_t *k = cdc_xcalloc(1, sizeof(*k));
+    k->name = cdc_xstrdup(name);
+    k->type = CTLG_FILE;
+    k->dir = cdc_xstrdup(dir);
+    k->default_db = cdc_xstrdup(default_db);
+    k->lock_fd = -1;
+    cdc_cat_add_ctlg(cat, k);
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        char *lock = cdc_strdup_printf("%s/.lock", dir);
+        /* shared-locked while reading; without a .lock no writer ever took it */
+        k->lock_fd = open(lock, O_RDWR | O_CLOEXEC);
+        free(lock);
+        if (cdc_cat_ctlg_sync(cat, k, err) < 0) {
+            cat->ncats--;
+            cdc_cat_ctlg_free(cat, k);
+            return -1;
+        }
+    }
+    k->type = CTLG_IN_MEMORY;
+    if (!cdc_cat_find_db(k, default_db)) {
+        k->dbs = cdc_xrealloc(k->dbs, sizeof(*k->dbs) * (size_t)(k->ndbs + 1));
+        k->dbs[k->ndbs++] = cdc_cat_db_new(default_db);
+    }
+    return 0;
+}
+
 /* Opens a file catalog in @p dir, creating the directory and the default database, and
- * registers it (first: reading it may resolve functions of the catalog itself). */
+ * registers it (first: reading it may resolve functions of the catalog itself). In a dry run
+ * (cdcflow explain) nothing is created: see open_file_dry. */
 int cdc_cat_ctlg_open_file(cdc_catalog_t *cat, const char *name, const char *dir,
                            const char *default_db, cdc_error_t **err)
 {
+    if (cat->dry_run)
+        return open_file_dry(cat, name, dir, default_db, err);
     if (mkdir_p(dir, err) < 0)
         return -1;
     ctlg_t *k = cdc_xcalloc(1, sizeof(*k));

@@ -77,6 +77,7 @@ struct cdc_catalog_s {
     int nsysfns;
     obj_t **graveyard; /* dropped or re-read objects: freed with the catalog */
     int ngrave;
+    bool dry_run; /* cdcflow explain: file catalogs are read, never written */
 };
 
 /* A fully qualified identifier; parts borrowed (obj owned when lowered). */

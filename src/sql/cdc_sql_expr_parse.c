@@ -293,6 +293,11 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
         advance(p);
         return e;
     }
+    case CDC_SQL_TOK_USTRING: { /* U&'...' [UESCAPE 'c'] */
+        int line, col;
+        char *text = cdc_sqlp_parse_ustring(p, &line, &col);
+        return text ? literal_new(CDC_SQL_LIT_STRING, t, text) : NULL;
+    }
     case CDC_SQL_TOK_LPAREN: {
         advance(p);
         cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
@@ -676,7 +681,8 @@ static bool parse_select_item(parser_t *p, cdc_sql_select_item_t *item)
 
 static bool parse_table_ref(parser_t *p, cdc_sql_table_ref_t *ref, bool lookup)
 {
-    if (!cdc_sqlp_parse_name(p, &ref->name, 3, "table name"))
+    if (!cdc_sqlp_parse_name(p, &ref->name, 3, "table name") ||
+        !cdc_sqlp_parse_hints(p, &ref->hints))
         return false;
     if (lookup)
         return true; /* the alias comes after FOR SYSTEM_TIME AS OF */
@@ -746,6 +752,8 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     q->line = start->line;
     q->col = start->col;
     advance(p);
+    if (!cdc_sqlp_parse_hints(p, &q->hints))
+        goto fail;
     if (accept_kw(p, "DISTINCT"))
         q->distinct = true;
     else

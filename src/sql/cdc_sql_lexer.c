@@ -104,6 +104,12 @@ const char *cdc_sql_token_kind_name(cdc_sql_token_kind_t kind)
         return "\"%\"";
     case CDC_SQL_TOK_CONCAT:
         return "\"||\"";
+    case CDC_SQL_TOK_HINT_START:
+        return "\"/*+\"";
+    case CDC_SQL_TOK_HINT_END:
+        return "\"*/\"";
+    case CDC_SQL_TOK_USTRING:
+        return "Unicode string literal";
     }
     return "token";
 }
@@ -239,7 +245,7 @@ static int skip_space(cdc_sql_lexer_t *lex, cdc_error_t **err)
         } else if (c == '-' && peek_at(lex, 1) == '-') {
             while (lex->pos < lex->len && lex->text[lex->pos] != '\n')
                 bump(lex);
-        } else if (c == '/' && peek_at(lex, 1) == '*') {
+        } else if (c == '/' && peek_at(lex, 1) == '*' && peek_at(lex, 2) != '+') {
             int line = lex->line, col = lex->col;
             bump(lex);
             bump(lex);
@@ -334,7 +340,22 @@ int cdc_sql_lexer_next(cdc_sql_lexer_t *lex, cdc_sql_token_t *tok, cdc_error_t *
     cdc_sql_token_kind_t kind;
     size_t width = 1; /* for operators */
 
-    if (is_ident_start(c)) {
+    if ((c == 'U' || c == 'u') && n == '&' && peek_at(lex, 2) == '\'') {
+        bump(lex);
+        bump(lex);
+        if (scan_quoted(lex, '\'', err, tok->line, tok->col) < 0)
+            return -1;
+        kind = CDC_SQL_TOK_USTRING;
+        width = 0;
+    } else if (c == '/' && n == '*' && peek_at(lex, 2) == '+') {
+        kind = CDC_SQL_TOK_HINT_START;
+        width = 3;
+        lex->in_hint = true;
+    } else if (lex->in_hint && c == '*' && n == '/') {
+        kind = CDC_SQL_TOK_HINT_END;
+        width = 2;
+        lex->in_hint = false;
+    } else if (is_ident_start(c)) {
         kind = CDC_SQL_TOK_IDENT;
         while (is_ident_part(peek_at(lex, 0)))
             bump(lex);
@@ -450,6 +471,13 @@ bad_char:;
 char *cdc_sql_token_value(const char *text, const cdc_sql_token_t *tok)
 {
     const char *raw = text + tok->offset;
+    if (tok->kind == CDC_SQL_TOK_USTRING && tok->len >= 4) {
+        cdc_sql_token_t inner = *tok;
+        inner.kind = CDC_SQL_TOK_STRING;
+        inner.offset += 2;
+        inner.len -= 2;
+        return cdc_sql_token_value(text, &inner);
+    }
     if ((tok->kind != CDC_SQL_TOK_STRING && tok->kind != CDC_SQL_TOK_QUOTED_IDENT) || tok->len < 2)
         return cdc_xstrndup(raw, tok->len);
     char quote = raw[0];

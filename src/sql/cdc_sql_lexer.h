@@ -45,7 +45,10 @@ typedef enum cdc_sql_token_kind {
     CDC_SQL_TOK_STAR,         /* * */
     CDC_SQL_TOK_SLASH,        /* / */
     CDC_SQL_TOK_PERCENT,      /* % */
-    CDC_SQL_TOK_CONCAT        /* || */
+    CDC_SQL_TOK_CONCAT,       /* || */
+    CDC_SQL_TOK_HINT_START,   /* the slash, star, plus that opens a hint comment */
+    CDC_SQL_TOK_HINT_END,     /* the star, slash that closes it */
+    CDC_SQL_TOK_USTRING /* U&'text': a Unicode string literal (escapes undone by the parser) */
 } cdc_sql_token_kind_t;
 
 typedef struct cdc_sql_token {
@@ -66,6 +69,7 @@ typedef struct cdc_sql_lexer {
     int col;
     int end_line; /* position just after the last token returned */
     int end_col;
+    bool in_hint; /* inside a hint comment */
 } cdc_sql_lexer_t;
 
 /**

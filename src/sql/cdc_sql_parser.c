@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
@@ -184,6 +185,99 @@ bool cdc_sqlp_parse_string(parser_t *p, char **out, int *line, int *col)
     return true;
 }
 
+/* The value of hex digit @p c, or -1. */
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/*
+ * A Unicode string literal U&'...' [UESCAPE 'c'] (current token): escapes are <c>XXXX and
+ * <c>+XXXXXX (hex code points) and <c><c> for the escape character itself; the escape
+ * character is \ unless UESCAPE names another. Returns the UTF-8 text (the caller frees it)
+ * and its position in line/col, or NULL after recording the error.
+ */
+char *cdc_sqlp_parse_ustring(parser_t *p, int *line, int *col)
+{
+    const tok_t *t = cur(p);
+    char *raw = tok_value(p, t);
+    *line = t->line;
+    *col = t->col;
+    advance(p);
+    char esc = '\\';
+    if (accept_kw(p, "UESCAPE")) {
+        const tok_t *e = cur(p);
+        char *ev = NULL;
+        if (!cdc_sqlp_parse_string(p, &ev, NULL, NULL)) {
+            free(raw);
+            return NULL;
+        }
+        bool ok = strlen(ev) == 1 && hex_value(ev[0]) < 0 && ev[0] != '+' && ev[0] != '\'' &&
+                  ev[0] != '"' && ev[0] != ' ';
+        esc = ev[0];
+        free(ev);
+        if (!ok) {
+            cdc_sqlp_fail_at(p, e,
+                             "write UESCAPE with one character that is not a hex digit, "
+                             "'+', a quote or a blank",
+                             "invalid UESCAPE character");
+            free(raw);
+            return NULL;
+        }
+    }
+    char *s = cdc_xmalloc(strlen(raw) + 1); /* never longer than the escaped text */
+    size_t n = 0;
+    for (size_t i = 0; raw[i];) {
+        if (raw[i] != esc) {
+            s[n++] = raw[i++];
+            continue;
+        }
+        if (raw[i + 1] == esc) {
+            s[n++] = esc;
+            i += 2;
+            continue;
+        }
+        size_t start = i, ndig = raw[i + 1] == '+' ? 6 : 4;
+        i += raw[i + 1] == '+' ? 2 : 1;
+        unsigned long cp = 0;
+        size_t d = 0;
+        for (; d < ndig && hex_value(raw[i]) >= 0; d++, i++)
+            cp = cp * 16 + (unsigned long)hex_value(raw[i]);
+        if (d < ndig || cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            cdc_sqlp_fail_at(p, t,
+                             "write <escape>XXXX or <escape>+XXXXXX with a code point from "
+                             "U+0001 to U+10FFFF (not a surrogate), <escape><escape> for the "
+                             "escape character itself",
+                             "invalid Unicode escape \"%.*s\" in string literal",
+                             (int)(i - start + (d < ndig && raw[i] ? 1 : 0)), raw + start);
+            free(raw);
+            free(s);
+            return NULL;
+        }
+        if (cp < 0x80) {
+            s[n++] = (char)cp;
+        } else if (cp < 0x800) {
+            s[n++] = (char)(0xC0 | (cp >> 6));
+            s[n++] = (char)(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            s[n++] = (char)(0xE0 | (cp >> 12));
+            s[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            s[n++] = (char)(0x80 | (cp & 0x3F));
+        } else {
+            s[n++] = (char)(0xF0 | (cp >> 18));
+            s[n++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+            s[n++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            s[n++] = (char)(0x80 | (cp & 0x3F));
+        }
+    }
+    free(raw);
+    s[n] = '\0';
+    return s;
+}
+
 /* ( ident, ident, ... ) */
 static bool parse_paren_ident_list(parser_t *p, cdc_sql_ident_list_t *list, const char *what)
 {
@@ -226,6 +320,49 @@ static bool parse_options(parser_t *p, cdc_sql_options_t *opts)
         if (accept(p, CDC_SQL_TOK_RPAREN))
             return true;
         return cdc_sqlp_fail_expected(p, "\",\" or \")\"");
+    }
+}
+
+/* Skips a balanced ( ... ) group: the arguments of a hint that is kept by name only. */
+static bool skip_group(parser_t *p)
+{
+    int depth = 0;
+    do {
+        if (at(p, CDC_SQL_TOK_EOF) || at(p, CDC_SQL_TOK_HINT_END))
+            return cdc_sqlp_fail_expected(p, "\")\"");
+        depth += at(p, CDC_SQL_TOK_LPAREN) ? 1 : at(p, CDC_SQL_TOK_RPAREN) ? -1 : 0;
+        advance(p);
+    } while (depth > 0);
+    return true;
+}
+
+/*
+ * A hint comment, "/" "*+" hint [, hint ...] "*" "/", if one opens here: a hint is OPTIONS('k' =
+ * 'v', ...) (into hints->options) or any other NAME [(args)] (its name into hints->others). Nothing
+ * when no hint opens here.
+ */
+bool cdc_sqlp_parse_hints(parser_t *p, cdc_sql_hints_t *hints)
+{
+    if (!accept(p, CDC_SQL_TOK_HINT_START))
+        return true;
+    for (;;) {
+        cdc_sql_ident_t id;
+        if (!cdc_sqlp_parse_ident(p, &id, "hint name"))
+            return false;
+        if (strcasecmp(id.name, "OPTIONS") == 0) {
+            free(id.name);
+            if (!parse_options(p, &hints->options))
+                return false;
+        } else {
+            PUSH(hints->others.items, hints->others.count, id);
+            if (at(p, CDC_SQL_TOK_LPAREN) && !skip_group(p))
+                return false;
+        }
+        if (accept(p, CDC_SQL_TOK_COMMA))
+            continue;
+        if (accept(p, CDC_SQL_TOK_HINT_END))
+            return true;
+        return cdc_sqlp_fail_expected(p, "\",\" or \"*/\"");
     }
 }
 
@@ -722,26 +859,52 @@ static bool parse_show(parser_t *p, cdc_sql_stmt_t *stmt)
            "\"CURRENT\", \"PARTITIONS\" or \"CREATE\"");
 }
 
-/* SET ['k' = 'v'] and RESET ['k']. */
+/*
+ * A SET key or value as the SQL client takes it: a quoted string, or unquoted source text.
+ * An unquoted key is one run of words, dots, dashes and digits without blanks
+ * (execution.checkpointing.interval, restart-strategy.type); an unquoted value is the text up
+ * to the ";" with its blanks trimmed (3s, 8, true, my job).
+ */
+static bool parse_set_word(parser_t *p, bool value, char **out, int *line, int *col)
+{
+    static const char *hint = "write SET 'key' = 'value' (quotes are optional when the key is "
+                              "one dotted word and the value has no ';')";
+    if (at(p, CDC_SQL_TOK_STRING))
+        return cdc_sqlp_parse_string(p, out, line, col);
+    const tok_t *first = cur(p);
+    size_t start = first->offset;
+    while (!at(p, CDC_SQL_TOK_SEMICOLON) && !at(p, CDC_SQL_TOK_EOF) &&
+           (value || (!at(p, CDC_SQL_TOK_EQ) &&
+                      (p->pos == 0 || cur(p) == first || cur(p)->offset == p->prev_end)))) {
+        cdc_sql_token_kind_t k = cur(p)->kind;
+        if (!value && k != CDC_SQL_TOK_IDENT && k != CDC_SQL_TOK_DOT && k != CDC_SQL_TOK_MINUS &&
+            k != CDC_SQL_TOK_INTEGER && k != CDC_SQL_TOK_DECIMAL)
+            break;
+        advance(p);
+    }
+    if (cur(p) == first)
+        return fail_expected_hint(p, value ? "value" : "key", hint);
+    *out = source_text(p, start, p->prev_end);
+    *line = first->line;
+    *col = first->col;
+    return true;
+}
+
+/* SET [k = v] and RESET [k]: k and v quoted ('k' = 'v') or not (k = v), as in the SQL client. */
 static bool parse_set(parser_t *p, cdc_sql_stmt_t *stmt, bool reset)
 {
-    static const char *hint = "quote the key and the value: SET 'key' = 'value'";
     cdc_sql_set_t *s = &stmt->set;
     stmt->kind = reset ? CDC_SQL_STMT_RESET : CDC_SQL_STMT_SET;
     advance(p);
     if (at(p, CDC_SQL_TOK_SEMICOLON) || at(p, CDC_SQL_TOK_EOF))
         return true;
-    if (!at(p, CDC_SQL_TOK_STRING))
-        return fail_expected_hint(p, "string literal", reset ? NULL : hint);
-    cdc_sqlp_parse_string(p, &s->key, &s->key_line, &s->key_col);
+    if (!parse_set_word(p, false, &s->key, &s->key_line, &s->key_col))
+        return false;
     if (reset)
         return true;
     if (!cdc_sqlp_expect(p, CDC_SQL_TOK_EQ))
         return false;
-    if (!at(p, CDC_SQL_TOK_STRING))
-        return fail_expected_hint(p, "string literal", hint);
-    cdc_sqlp_parse_string(p, &s->value, &s->value_line, &s->value_col);
-    return true;
+    return parse_set_word(p, true, &s->value, &s->value_line, &s->value_col);
 }
 
 /* PARTITION (k = 'v', k2 = 12) */
@@ -785,7 +948,8 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         ins->overwrite = true;
     else if (!accept_kw(p, "INTO"))
         return cdc_sqlp_fail_expected(p, "\"INTO\" or \"OVERWRITE\"");
-    if (!cdc_sqlp_parse_name(p, &ins->table, 3, "table name"))
+    if (!cdc_sqlp_parse_name(p, &ins->table, 3, "table name") ||
+        !cdc_sqlp_parse_hints(p, &ins->hints))
         return false;
     if (accept_kw(p, "PARTITION") && !parse_partition_spec(p, &ins->partition))
         return false;

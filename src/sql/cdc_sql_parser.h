@@ -212,6 +212,14 @@ struct cdc_sql_expr {
 
 /* ---- queries --------------------------------------------------------------------------------- */
 
+/** The hints of a hint comment (slash, star, plus ... star, slash): OPTIONS('k' = 'v', ...) pairs
+ * in source order (the last of a key wins, as cdc_sql_options_find finds it), and every other hint
+ * by name (its arguments are skipped; the planner refuses it by name). */
+typedef struct cdc_sql_hints {
+    cdc_sql_options_t options;
+    cdc_sql_ident_list_t others;
+} cdc_sql_hints_t;
+
 typedef struct cdc_sql_select_item {
     cdc_sql_expr_t *expr; /* CDC_SQL_EXPR_STAR for * and t.* */
     char *alias;          /* NULL when none */
@@ -220,7 +228,8 @@ typedef struct cdc_sql_select_item {
 
 typedef struct cdc_sql_table_ref {
     cdc_sql_name_t name;
-    char *alias; /* NULL when none */
+    cdc_sql_hints_t hints; /* table hints: name, then a hint comment */
+    char *alias;           /* NULL when none */
     int alias_line, alias_col;
 } cdc_sql_table_ref_t;
 
@@ -236,8 +245,9 @@ typedef struct cdc_sql_join {
 } cdc_sql_join_t;
 
 typedef struct cdc_sql_query {
-    int line, col; /* of SELECT */
-    char *text;    /* exact source text of the query */
+    int line, col;         /* of SELECT */
+    char *text;            /* exact source text of the query */
+    cdc_sql_hints_t hints; /* query hints: SELECT, then a hint comment */
     bool distinct;
     cdc_sql_select_item_t *items;
     size_t nitems;
@@ -384,7 +394,8 @@ typedef struct cdc_sql_show_create {
     bool view; /* SHOW CREATE VIEW; false for SHOW CREATE TABLE */
 } cdc_sql_show_create_t;
 
-/** SET 'k' = 'v' / SET / RESET 'k' / RESET: key and value NULL when absent. */
+/** SET 'k' = 'v' / SET / RESET 'k' / RESET: key and value NULL when absent. Quotes are
+ * optional as in the SQL client (SET a.b-c = 3s): an unquoted key or value is its source text. */
 typedef struct cdc_sql_set {
     char *key;
     char *value;
@@ -395,6 +406,7 @@ typedef struct cdc_sql_set {
 typedef struct cdc_sql_insert {
     bool overwrite;
     cdc_sql_name_t table;
+    cdc_sql_hints_t hints;        /* INSERT INTO t, then a hint comment */
     cdc_sql_options_t partition;  /* PARTITION (k='v', ...): key = column, value = literal text */
     cdc_sql_ident_list_t columns; /* optional target column list */
     cdc_sql_query_t *query;
@@ -495,6 +507,9 @@ void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt);
 
 /** Frees one query and everything under it; NULL is accepted. */
 void cdc_sql_query_destroy(cdc_sql_query_t *query);
+
+/** Frees what @p hints holds (not the struct itself). */
+void cdc_sql_hints_free(cdc_sql_hints_t *hints);
 
 /** Frees one expression tree; NULL is accepted. */
 void cdc_sql_expr_destroy(cdc_sql_expr_t *expr);

@@ -139,7 +139,9 @@ void cdc_sqlp_leave(parser_t *p);
 bool cdc_sqlp_parse_ident(parser_t *p, cdc_sql_ident_t *out, const char *what);
 bool cdc_sqlp_parse_name(parser_t *p, cdc_sql_name_t *out, int max_parts, const char *what);
 bool cdc_sqlp_parse_string(parser_t *p, char **out, int *line, int *col);
+char *cdc_sqlp_parse_ustring(parser_t *p, int *line, int *col);
 bool cdc_sqlp_parse_type_text(parser_t *p, cdc_sql_type_text_t *out);
+bool cdc_sqlp_parse_hints(parser_t *p, cdc_sql_hints_t *hints);
 
 /* ---- cdc_sql_expr_parse.c: expressions and queries ---- */
 

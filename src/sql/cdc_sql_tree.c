@@ -31,6 +31,12 @@ static void options_free(cdc_sql_options_t *opts)
     free(opts->items);
 }
 
+void cdc_sql_hints_free(cdc_sql_hints_t *hints)
+{
+    options_free(&hints->options);
+    ident_list_free(&hints->others);
+}
+
 static void expr_list_free(cdc_sql_expr_t **items, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -114,10 +120,13 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
         free(q->items[i].alias);
     }
     free(q->items);
+    cdc_sql_hints_free(&q->hints);
     cdc_sqlp_name_free(&q->from.name);
+    cdc_sql_hints_free(&q->from.hints);
     free(q->from.alias);
     for (size_t i = 0; i < q->njoins; i++) {
         cdc_sqlp_name_free(&q->joins[i].table.name);
+        cdc_sql_hints_free(&q->joins[i].table.hints);
         free(q->joins[i].table.alias);
         cdc_sql_expr_destroy(q->joins[i].system_time);
         cdc_sql_expr_destroy(q->joins[i].on);
@@ -215,6 +224,7 @@ void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt)
         break;
     case CDC_SQL_STMT_INSERT:
         cdc_sqlp_name_free(&stmt->insert.table);
+        cdc_sql_hints_free(&stmt->insert.hints);
         options_free(&stmt->insert.partition);
         ident_list_free(&stmt->insert.columns);
         cdc_sql_query_destroy(stmt->insert.query);

@@ -49,5 +49,29 @@ echo "USE inventory; SHOW TABLES;" >"$tmp/show.sql"
 "$bin" run --catalog-dir "$tmp/cat" "$tmp/show.sql" >"$tmp/o4" 2>&1
 [[ $(grep -c '^t[1-4]$' "$tmp/o4") -eq 4 ]] && ok || ko "concurrent creates: $(cat "$tmp/o4")"
 
+# cdcflow explain changes nothing: file-catalog DDL is planned but not written, so a second
+# explain of the same file succeeds; a missing catalog directory is not created
+cat >"$tmp/explain.sql" <<SQL
+CREATE DATABASE shop;
+CREATE TABLE shop.gen (id BIGINT NOT NULL) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
+CREATE TABLE shop.out (id BIGINT NOT NULL) WITH ('connector' = 'blackhole');
+CREATE CATALOG side WITH ('type' = 'file', 'path' = '$tmp/side');
+CREATE TABLE side.default_database.t (id INT) WITH ('connector' = 'blackhole');
+INSERT INTO shop.out SELECT id FROM shop.gen;
+SQL
+before=$(cd "$tmp/cat" && find . -exec stat -c '%n %s %Y' {} + | sort)
+for k in 1 2; do
+  if "$bin" explain --catalog-dir "$tmp/cat" "$tmp/explain.sql" >"$tmp/oe$k" 2>&1; then
+    grep -q '^Sink(table=\[default_catalog.shop.out\]' "$tmp/oe$k" && ok || ko "explain $k: $(cat "$tmp/oe$k")"
+  else
+    ko "explain $k failed: $(cat "$tmp/oe$k")"
+  fi
+done
+[[ $(cd "$tmp/cat" && find . -exec stat -c '%n %s %Y' {} + | sort) == "$before" ]] && ok ||
+  ko "explain changed the catalog directory: $(ls -R "$tmp/cat")"
+[[ ! -e $tmp/side ]] && ok || ko "explain created the CREATE CATALOG directory"
+"$bin" explain --catalog-dir "$tmp/none" "$tmp/explain.sql" >"$tmp/oe3" 2>&1 && [[ ! -e $tmp/none ]] && ok ||
+  ko "explain with a missing catalog directory: $(cat "$tmp/oe3"; ls -d "$tmp/none" 2>&1)"
+
 echo "catalog_dir: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

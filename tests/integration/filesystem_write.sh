@@ -70,7 +70,7 @@ CREATE TABLE src (id BIGINT NOT NULL, dt STRING) WITH ('connector' = 'values',
   'data' = '+I[1, d1]; +I[2, d1]; +I[3, d2]; +I[4, d3]');
 $tbl
 INSERT INTO ov SELECT * FROM src;
-INSERT INTO ov PARTITION (dt = 'd4') SELECT id, 'ignored' FROM src WHERE id = 1;
+INSERT INTO ov PARTITION (dt = 'd4') SELECT id FROM src WHERE id = 1;
 SHOW PARTITIONS ov;
 SQL
 if "$bin" run "$tmp/ov1.sql" >"$tmp/ov1" 2>&1; then
@@ -86,7 +86,7 @@ CREATE TABLE src (id BIGINT NOT NULL, dt STRING) WITH ('connector' = 'values',
   'data' = '+I[10, d1]; +I[11, d1]');
 $tbl
 INSERT OVERWRITE ov SELECT * FROM src;
-INSERT OVERWRITE ov PARTITION (dt = 'd4') SELECT id, 'd4' FROM src WHERE id = 99;
+INSERT OVERWRITE ov PARTITION (dt = 'd4') SELECT id FROM src WHERE id = 99;
 SELECT id, dt FROM ov;
 SQL
 if "$bin" run "$tmp/ov2.sql" >"$tmp/ov2" 2>&1; then

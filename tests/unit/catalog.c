@@ -1361,7 +1361,7 @@ Test(catalog, catalogs)
 static cdc_catalog_t *open_dir(const char *dir)
 {
     cdc_error_t *err = NULL;
-    cdc_catalog_t *cat = cdc_catalog_new_with_dir(dir, &err);
+    cdc_catalog_t *cat = cdc_catalog_new_with_dir(dir, false, &err);
     if (!cat) {
         char *msg = cdc_error_format(err);
         cr_assert_fail("could not open %s: %s", dir, msg);
@@ -1496,7 +1496,7 @@ Test(catalog, file_catalog_created_by_sql)
 static char *open_dir_fails(const char *dir)
 {
     cdc_error_t *err = NULL;
-    cr_assert_null(cdc_catalog_new_with_dir(dir, &err));
+    cr_assert_null(cdc_catalog_new_with_dir(dir, false, &err));
     cr_assert_not_null(err);
     char *msg = cdc_error_format(err);
     cdc_error_destroy(err);
@@ -1596,7 +1596,7 @@ Test(catalog, file_catalog_two_managers_one_directory)
 static void child_writer(const char *dir, int id, int n)
 {
     cdc_error_t *err = NULL;
-    cdc_catalog_t *cat = cdc_catalog_new_with_dir(dir, &err);
+    cdc_catalog_t *cat = cdc_catalog_new_with_dir(dir, false, &err);
     if (!cat)
         _exit(1);
     int status = 11;

@@ -1,3 +1,3 @@
 CREATE TABLE src (id INT NOT NULL) WITH ('connector' = 'values', 'data' = '+I[1]; +I[2]');
 CREATE TABLE out (id INT NOT NULL, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'values');
-INSERT OVERWRITE out PARTITION (dt = '2024-01-01') SELECT id, '2024-01-01' FROM src;
+INSERT OVERWRITE out PARTITION (dt = '2024-01-01') SELECT id FROM src;

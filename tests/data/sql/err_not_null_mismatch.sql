@@ -1,3 +1,0 @@
-CREATE TABLE gen (id INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
-CREATE TABLE out (id INT NOT NULL) WITH ('connector' = 'print');
-INSERT INTO out SELECT id FROM gen;

@@ -1,0 +1,1 @@
+SET 'table.exec.state.ttl' = '1 h';

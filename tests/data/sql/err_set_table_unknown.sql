@@ -1,0 +1,1 @@
+SET 'table.exec.emit.early-fire.enabled' = 'true';
