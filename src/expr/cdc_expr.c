@@ -45,6 +45,8 @@ void cdc_xnode_free(cdc_xnode_t *n)
     free(n->path);
     free((char *)n->colname);
     free(n->name);
+    if (n->aux_free)
+        n->aux_free(n->aux);
     free(n);
 }
 

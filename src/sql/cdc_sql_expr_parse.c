@@ -167,6 +167,67 @@ static cdc_sql_expr_t *parse_trim(parser_t *p)
     return e;
 }
 
+/* A unit word (HOUR, DAY...) as a SYMBOL literal, upper-cased; the compiler checks it. */
+static cdc_sql_expr_t *parse_unit_symbol(parser_t *p)
+{
+    const tok_t *t = cur(p);
+    if (t->kind != CDC_SQL_TOK_IDENT) {
+        cdc_sqlp_fail_expected(p, "a time unit such as \"HOUR\" or \"DAY\"");
+        return NULL;
+    }
+    char *word = tok_value(p, t);
+    cdc_sql_expr_t *e = literal_new(CDC_SQL_LIT_SYMBOL, t, upper_dup(word));
+    free(word);
+    advance(p);
+    return e;
+}
+
+/*
+ * The function forms with keywords between the arguments, normalized to calls:
+ *   POSITION(a IN b)          -> call "POSITION" {a, b}
+ *   EXTRACT(unit FROM x)      -> call "EXTRACT" {SYMBOL unit, x}
+ *   FLOOR/CEIL(x TO unit)     -> call "FLOOR"/"CEIL" {x, SYMBOL unit}
+ * The name token is current and "(" follows. Other FLOOR/CEIL/POSITION calls parse as usual.
+ */
+static cdc_sql_expr_t *parse_keyword_call(parser_t *p)
+{
+    const tok_t *name = cur(p);
+    bool extract = tok_kw(p, name, "EXTRACT"), position = tok_kw(p, name, "POSITION");
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, name);
+    char *word = tok_value(p, name);
+    e->call.name = upper_dup(word);
+    free(word);
+    advance(p);
+    advance(p);
+    cdc_sql_expr_t *first = extract    ? parse_unit_symbol(p)
+                            : position ? parse_concat(p)
+                                       : cdc_sqlp_parse_expr(p);
+    if (!first)
+        return drop_expr(e);
+    push_arg(e, first);
+    const char *kw = extract ? "FROM" : position ? "IN" : "TO";
+    if (accept_kw(p, kw)) {
+        cdc_sql_expr_t *second =
+            extract || position ? cdc_sqlp_parse_expr(p) : parse_unit_symbol(p);
+        if (!second)
+            return drop_expr(e);
+        push_arg(e, second);
+    } else if (extract) {
+        cdc_sqlp_fail_expected(p, "\"FROM\"");
+        return drop_expr(e);
+    } else {
+        while (accept(p, CDC_SQL_TOK_COMMA)) {
+            cdc_sql_expr_t *arg = cdc_sqlp_parse_expr(p);
+            if (!arg)
+                return drop_expr(e);
+            push_arg(e, arg);
+        }
+    }
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return drop_expr(e);
+    return e;
+}
+
 /* CAST / TRY_CAST ( expr AS type ) */
 static cdc_sql_expr_t *parse_cast(parser_t *p, bool try_cast)
 {
@@ -349,6 +410,9 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
             return parse_substring(p);
         if (tok_kw(p, t, "TRIM"))
             return parse_trim(p);
+        if (tok_kw(p, t, "EXTRACT") || tok_kw(p, t, "POSITION") || tok_kw(p, t, "FLOOR") ||
+            tok_kw(p, t, "CEIL") || tok_kw(p, t, "CEILING"))
+            return parse_keyword_call(p);
         if (is_ident_tok(p, t) || tok_kw(p, t, "LEFT") || tok_kw(p, t, "RIGHT"))
             return parse_call(p);
     }
@@ -538,6 +602,22 @@ static cdc_sql_expr_t *parse_comparison(parser_t *p)
             if (!right)
                 return drop_expr(left);
             left = binary_new(op, t, left, right);
+        } else if (tok_kw(p, t, "IS") && (peek_kw(p, 1, "DISTINCT") ||
+                                          (peek_kw(p, 1, "NOT") && peek_kw(p, 2, "DISTINCT")))) {
+            /* a IS [NOT] DISTINCT FROM b -> call "IS [NOT] DISTINCT FROM" {a, b} */
+            advance(p);
+            bool negated = accept_kw(p, "NOT");
+            advance(p); /* DISTINCT */
+            if (!cdc_sqlp_expect_kw(p, "FROM"))
+                return drop_expr(left);
+            cdc_sql_expr_t *right = parse_concat(p);
+            if (!right)
+                return drop_expr(left);
+            cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, t);
+            e->call.name = cdc_xstrdup(negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM");
+            push_arg(e, left);
+            push_arg(e, right);
+            left = e;
         } else if (tok_kw(p, t, "IS")) {
             advance(p);
             cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_IS_NULL, t);

@@ -931,6 +931,18 @@ Test(sql_expr, special_forms_normalize_to_calls)
     cdc_sql_script_destroy(script);
 }
 
+Test(sql_expr, keyword_function_forms_normalize_and_print_back)
+{
+    assert_canonical("POSITION('@' IN email)", "POSITION('@' IN email)");
+    assert_canonical("position(a || 'x' IN b)", "POSITION(a || 'x' IN b)");
+    assert_canonical("EXTRACT(hour FROM ts)", "EXTRACT(HOUR FROM ts)");
+    assert_canonical("FLOOR(ts TO HOUR)", "FLOOR(ts TO HOUR)");
+    assert_canonical("ceil(ts TO day)", "CEIL(ts TO DAY)");
+    assert_canonical("FLOOR(x)", "FLOOR(x)");
+    assert_canonical("a IS DISTINCT FROM b + 1", "(a IS DISTINCT FROM b + 1)");
+    assert_canonical("a IS NOT DISTINCT FROM NULL AND c", "(a IS NOT DISTINCT FROM NULL) AND c");
+}
+
 Test(sql_expr, node_details_and_positions)
 {
     cdc_sql_script_t *script;
