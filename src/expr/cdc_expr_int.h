@@ -206,6 +206,10 @@ extern const cdc_xfunc_def_t cdc_xfuncs_time[];
  * TIMESTAMPADD(unit, n, x)): sets *handled and compiles when @p ast is one (cdc_expr_time.c). */
 cdc_xnode_t *cdc_xtime_compile_special(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
                                        bool *handled);
+/* x + INTERVAL or x - INTERVAL (@p interval an INTERVAL literal; ast the binary node). */
+cdc_xnode_t *cdc_xtime_interval_arith(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                      const cdc_sql_expr_t *operand, const cdc_sql_expr_t *interval,
+                                      bool subtract);
 
 /* Helpers for the function tables (cdc_expr_func.c). */
 cdc_type_t *cdc_xtype_of(cdc_type_root_t root, bool nullable);

@@ -1180,8 +1180,8 @@ Test(expr, error_function_arguments)
                       "expected FLOOR(NUMERIC)");
     CHECK_COMPILE_ERR("COUNT(id)",
                       "test.sql:1:8: aggregate function \"COUNT\" is not supported here", NULL);
-    CHECK_COMPILE_ERR("CURRENT_TIMESTAMP",
-                      "test.sql:1:8: function \"CURRENT_TIMESTAMP\" is not supported", NULL);
+    CHECK_COMPILE_ERR("CURRENT_TIMESTAMP + 1",
+                      "test.sql:1:26: cannot apply \"+\" to TIMESTAMP_LTZ(3) and INT", NULL);
     CHECK_COMPILE_ERR("twice('a')", "test.sql:1:8: cannot apply \"twice\" to STRING",
                       "expected twice(BIGINT)");
     CHECK_COMPILE_ERR("twice(1.5e0)", "test.sql:1:8: cannot apply \"twice\" to DOUBLE",
@@ -1202,8 +1202,13 @@ Test(expr, error_function_arguments)
 Test(expr, error_other_forms)
 {
     CHECK_COMPILE_ERR("*", "test.sql:1:8: \"*\" is not allowed in an expression", NULL);
-    CHECK_COMPILE_ERR("INTERVAL '5' SECOND", "test.sql:1:8: INTERVAL literals are not supported",
-                      NULL);
+    CHECK_COMPILE_ERR("INTERVAL '5' SECOND",
+                      "test.sql:1:8: an INTERVAL is only supported in datetime +/- INTERVAL",
+                      "add it to or subtract it from a DATE, TIME or TIMESTAMP");
+    CHECK_COMPILE_ERR("DATE '2020-01-01' + INTERVAL '1:2' DAY",
+                      "test.sql:1:28: invalid INTERVAL '1:2' DAY",
+                      "e.g. INTERVAL '5' SECOND, INTERVAL '1-2' YEAR TO MONTH, "
+                      "INTERVAL '1 02:03:04.5' DAY TO SECOND");
     CHECK_COMPILE_ERR("DATE '2020-13-01'", "test.sql:1:8: invalid DATE literal '2020-13-01'",
                       "write dates as 'yyyy-mm-dd'");
     CHECK_COMPILE_ERR("TIME '25:00'", "test.sql:1:8: invalid TIME literal '25:00'",
