@@ -899,7 +899,8 @@ static const cdc_xfunc_def_t funcs[] = {
     {NULL, 0, 0, NULL, 0, NULL},
 };
 
-static const cdc_xfunc_def_t *const tables[] = {funcs, cdc_xfuncs_str, cdc_xfuncs_time};
+static const cdc_xfunc_def_t *const tables[] = {funcs, cdc_xfuncs_str, cdc_xfuncs_time,
+                                                cdc_xfuncs_json};
 #define NTABLES ((int)(sizeof(tables) / sizeof(tables[0])))
 #define MAX_FUNCS 256
 
@@ -993,6 +994,8 @@ cdc_xnode_t *cdc_xfunc_compile(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, b
 {
     bool handled = false;
     cdc_xnode_t *special = cdc_xtime_compile_special(cc, ast, &handled);
+    if (!handled)
+        special = cdc_xjson_compile_special(cc, ast, &handled);
     if (handled) {
         *unknown = false;
         return special;

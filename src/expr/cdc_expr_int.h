@@ -199,9 +199,15 @@ struct cdc_xfunc_def {
     int variant;
     const char *signature;
 };
-/* The tables of cdc_expr_str.c and cdc_expr_time.c, each ended by a NULL name. */
+/* The tables of cdc_expr_str.c, cdc_expr_time.c and cdc_expr_json.c, each ended by a NULL
+ * name. */
 extern const cdc_xfunc_def_t cdc_xfuncs_str[];
 extern const cdc_xfunc_def_t cdc_xfuncs_time[];
+extern const cdc_xfunc_def_t cdc_xfuncs_json[];
+/* JSON_OBJECT/JSON_ARRAY as the parser normalizes them ({SYMBOL on-null, args...}): sets
+ * *handled and compiles when @p ast is one (cdc_expr_json.c). */
+cdc_xnode_t *cdc_xjson_compile_special(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                       bool *handled);
 /* Calls whose arguments are not all expressions (EXTRACT(unit FROM x), FLOOR(x TO unit),
  * TIMESTAMPADD(unit, n, x)): sets *handled and compiles when @p ast is one (cdc_expr_time.c). */
 cdc_xnode_t *cdc_xtime_compile_special(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,

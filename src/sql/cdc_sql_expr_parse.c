@@ -228,6 +228,51 @@ static cdc_sql_expr_t *parse_keyword_call(parser_t *p)
     return e;
 }
 
+/*
+ * JSON_OBJECT([KEY] k VALUE v, ... [NULL | ABSENT ON NULL]) -> call "JSON_OBJECT"
+ *   {SYMBOL NULL|ABSENT, k1, v1, ...} (default NULL ON NULL);
+ * JSON_ARRAY(v, ... [NULL | ABSENT ON NULL]) -> call "JSON_ARRAY" {SYMBOL, v...} (default
+ *   ABSENT ON NULL). The name token is current and "(" follows.
+ */
+static cdc_sql_expr_t *parse_json_ctor(parser_t *p)
+{
+    const tok_t *name = cur(p);
+    bool object = tok_kw(p, name, "JSON_OBJECT");
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, name);
+    e->call.name = cdc_xstrdup(object ? "JSON_OBJECT" : "JSON_ARRAY");
+    push_arg(e, literal_new(CDC_SQL_LIT_SYMBOL, name, cdc_xstrdup(object ? "NULL" : "ABSENT")));
+    advance(p);
+    advance(p);
+    while (!at(p, CDC_SQL_TOK_RPAREN)) {
+        if ((at_kw(p, "NULL") || at_kw(p, "ABSENT")) && peek_kw(p, 1, "ON")) {
+            free(e->call.args[0]->literal.text);
+            e->call.args[0]->literal.text = cdc_xstrdup(at_kw(p, "NULL") ? "NULL" : "ABSENT");
+            advance(p);
+            advance(p);
+            if (!cdc_sqlp_expect_kw(p, "NULL"))
+                return drop_expr(e);
+            break;
+        }
+        if (e->call.nargs > 1 && !cdc_sqlp_expect(p, CDC_SQL_TOK_COMMA))
+            return drop_expr(e);
+        if (object && at_kw(p, "KEY") && peek(p, 1)->kind != CDC_SQL_TOK_COMMA &&
+            !peek_kw(p, 1, "VALUE"))
+            advance(p);
+        cdc_sql_expr_t *arg = object ? parse_concat(p) : cdc_sqlp_parse_expr(p);
+        if (!arg)
+            return drop_expr(e);
+        push_arg(e, arg);
+        if (object) {
+            if (!cdc_sqlp_expect_kw(p, "VALUE") || !(arg = cdc_sqlp_parse_expr(p)))
+                return drop_expr(e);
+            push_arg(e, arg);
+        }
+    }
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return drop_expr(e);
+    return e;
+}
+
 /* CAST / TRY_CAST ( expr AS type ) */
 static cdc_sql_expr_t *parse_cast(parser_t *p, bool try_cast)
 {
@@ -413,6 +458,8 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
         if (tok_kw(p, t, "EXTRACT") || tok_kw(p, t, "POSITION") || tok_kw(p, t, "FLOOR") ||
             tok_kw(p, t, "CEIL") || tok_kw(p, t, "CEILING"))
             return parse_keyword_call(p);
+        if (tok_kw(p, t, "JSON_OBJECT") || tok_kw(p, t, "JSON_ARRAY"))
+            return parse_json_ctor(p);
         if (is_ident_tok(p, t) || tok_kw(p, t, "LEFT") || tok_kw(p, t, "RIGHT"))
             return parse_call(p);
     }

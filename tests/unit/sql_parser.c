@@ -940,6 +940,11 @@ Test(sql_expr, keyword_function_forms_normalize_and_print_back)
     assert_canonical("ceil(ts TO day)", "CEIL(ts TO DAY)");
     assert_canonical("FLOOR(x)", "FLOOR(x)");
     assert_canonical("a IS DISTINCT FROM b + 1", "(a IS DISTINCT FROM b + 1)");
+    assert_canonical("JSON_OBJECT(KEY 'a' VALUE 1, 'b' VALUE x ABSENT ON NULL)",
+                     "JSON_OBJECT(KEY 'a' VALUE 1, KEY 'b' VALUE x ABSENT ON NULL)");
+    assert_canonical("JSON_OBJECT()", "JSON_OBJECT(NULL ON NULL)");
+    assert_canonical("json_array(1, JSON_ARRAY('x'))",
+                     "JSON_ARRAY(1, JSON_ARRAY('x' ABSENT ON NULL) ABSENT ON NULL)");
     assert_canonical("a IS NOT DISTINCT FROM NULL AND c", "(a IS NOT DISTINCT FROM NULL) AND c");
 }
 
