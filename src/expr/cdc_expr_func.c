@@ -618,7 +618,11 @@ bool cdc_xany_nullable(cdc_xnode_t **args, int nargs)
 cdc_xnode_t *cdc_xmake(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cdc_xeval_fn eval,
                        cdc_type_t *type, cdc_xnode_t **args, int nargs)
 {
-    cdc_xnode_t *n = cdc_xnode_new(eval, type, ast->line, ast->col);
+    return cdc_xadopt(cc, cdc_xnode_new(eval, type, ast->line, ast->col), args, nargs);
+}
+
+cdc_xnode_t *cdc_xadopt(cdc_xcompiler_t *cc, cdc_xnode_t *n, cdc_xnode_t **args, int nargs)
+{
     for (int i = 0; i < nargs; i++)
         cdc_xnode_add(n, args[i]);
     cdc_xmark_constant(n);

@@ -236,6 +236,8 @@ bool cdc_xany_nullable(cdc_xnode_t **args, int nargs);
 /* A node of @p eval and @p type (taken) over args (taken), folded when constant. */
 cdc_xnode_t *cdc_xmake(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cdc_xeval_fn eval,
                        cdc_type_t *type, cdc_xnode_t **args, int nargs);
+/* Adds args (taken) to n as its kids, marks n constant when they all are and folds it. */
+cdc_xnode_t *cdc_xadopt(cdc_xcompiler_t *cc, cdc_xnode_t *n, cdc_xnode_t **args, int nargs);
 /* Sets a non-NULL string value pointing at p[0..len). */
 void cdc_xset_str(cdc_value_t *out, const char *p, size_t len);
 

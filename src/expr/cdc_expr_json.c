@@ -578,10 +578,7 @@ static cdc_xnode_t *make_ctor(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, bo
     cdc_xnode_t *n = cdc_xnode_new(eval_json_ctor, cdc_xstring_type(false), ast->line, ast->col);
     n->aux = ct;
     n->aux_free = free;
-    for (int i = 0; i < nargs; i++)
-        cdc_xnode_add(n, args[i]);
-    cdc_xmark_constant(n);
-    return cdc_xfold(cc, n);
+    return cdc_xadopt(cc, n, args, nargs);
 }
 
 cdc_xnode_t *cdc_xjson_compile_special(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
@@ -633,10 +630,7 @@ static cdc_xnode_t *f_json_query(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
                         : cdc_xstring_type(true);
     cdc_xnode_t *n = cdc_xnode_new(eval_json_query, t, ast->line, ast->col);
     n->ival = def->variant;
-    for (int i = 0; i < nargs; i++)
-        cdc_xnode_add(n, args[i]);
-    cdc_xmark_constant(n);
-    return cdc_xfold(cc, n);
+    return cdc_xadopt(cc, n, args, nargs);
 }
 
 const cdc_xfunc_def_t cdc_xfuncs_json[] = {

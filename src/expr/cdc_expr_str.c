@@ -657,10 +657,7 @@ static cdc_xnode_t *f_str(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
         f->result == CDC_T_VARCHAR ? cdc_xstring_type(nullable) : cdc_xtype_of(f->result, nullable);
     cdc_xnode_t *n = cdc_xnode_new(f->eval, t, ast->line, ast->col);
     n->ival = def->variant == SF_RPAD || def->variant == SF_SHA256;
-    for (int i = 0; i < nargs; i++)
-        cdc_xnode_add(n, args[i]);
-    cdc_xmark_constant(n);
-    return cdc_xfold(cc, n);
+    return cdc_xadopt(cc, n, args, nargs);
 }
 
 static cdc_xnode_t *f_regexp(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
@@ -697,10 +694,7 @@ static cdc_xnode_t *f_regexp(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
     n->ival = def->variant;
     n->aux = re;
     n->aux_free = re ? rx_free : NULL;
-    for (int i = 0; i < nargs; i++)
-        cdc_xnode_add(n, args[i]);
-    cdc_xmark_constant(n);
-    return cdc_xfold(cc, n);
+    return cdc_xadopt(cc, n, args, nargs);
 }
 
 static cdc_xnode_t *f_distinct(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
@@ -715,10 +709,7 @@ static cdc_xnode_t *f_distinct(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
         cdc_xnode_new(eval_distinct, cdc_xtype_of(CDC_T_BOOLEAN, false), ast->line, ast->col);
     n->negated = def->variant != 0;
     n->cmp = cmp;
-    cdc_xnode_add(n, args[0]);
-    cdc_xnode_add(n, args[1]);
-    cdc_xmark_constant(n);
-    return cdc_xfold(cc, n);
+    return cdc_xadopt(cc, n, args, 2);
 }
 
 const cdc_xfunc_def_t cdc_xfuncs_str[] = {

@@ -779,10 +779,7 @@ static cdc_xnode_t *unit_node(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cd
     n->ival = unit;
     n->op = op;
     n->name = cdc_xstrdup(ast->call.name);
-    for (int i = 0; i < nkids; i++)
-        cdc_xnode_add(n, kids[i]);
-    cdc_xmark_constant(n);
-    return cdc_xfold(cc, n);
+    return cdc_xadopt(cc, n, kids, nkids);
 }
 
 /* EXTRACT(unit FROM x) and YEAR(x)...: x compiled; consumes it. */
@@ -990,10 +987,7 @@ cdc_xnode_t *cdc_xtime_interval_arith(cdc_xcompiler_t *cc, const cdc_sql_expr_t 
     cdc_xnode_t *n = cdc_xnode_new(eval_tsadd, t, ast->line, ast->col);
     n->ival = unit;
     n->name = cdc_xstrdup(subtract ? "-" : "+");
-    cdc_xnode_add(n, kids[0]);
-    cdc_xnode_add(n, kids[1]);
-    cdc_xmark_constant(n);
-    return cdc_xfold(cc, n);
+    return cdc_xadopt(cc, n, kids, 2);
 }
 
 /* YEAR(x), MONTH(x), ...: variant = unit. */
