@@ -538,6 +538,55 @@ static int eval_floor_ceil(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *ou
     return 0;
 }
 
+/* ---- collections ---------------------------------------------------------------------------- */
+
+/* CARDINALITY(array | map): the number of elements (entries). */
+static int eval_cardinality(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    cdc_value_t a;
+    EVAL_KID(0, &a);
+    if (cdc_value_is_null(&a)) {
+        cdc_xset_null(out);
+        return 0;
+    }
+    out->flags = 0;
+    out->v.i = a.v.arr.n;
+    return 0;
+}
+
+/* ELEMENT(array): the only element; NULL for an empty array; an error for more than one. */
+static int eval_element(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    cdc_value_t a;
+    EVAL_KID(0, &a);
+    if (cdc_value_is_null(&a) || a.v.arr.n == 0) {
+        cdc_xset_null(out);
+        return 0;
+    }
+    if (a.v.arr.n > 1)
+        return cdc_xerr(cx, "ELEMENT: the array has %u elements, expected at most one",
+                        (unsigned)a.v.arr.n);
+    *out = a.v.arr.elems[0];
+    return 0;
+}
+
+/* CARDINALITY (variant 0), ELEMENT (variant 1) */
+static cdc_xnode_t *f_collection(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                 const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
+{
+    cdc_type_root_t r = args[0]->type->root;
+    if (args[0]->untyped_null || (r != CDC_T_ARRAY && (r != CDC_T_MAP || def->variant == 1)))
+        return cdc_xbad(cc, ast, def, args, nargs);
+    cdc_type_t *t;
+    if (def->variant == 1) {
+        t = cdc_type_copy(args[0]->type->children[0]);
+        t->nullable = true;
+    } else {
+        t = cdc_xtype_of(CDC_T_INT, args[0]->type->nullable);
+    }
+    return cdc_xmake(cc, ast, def->variant ? eval_element : eval_cardinality, t, args, nargs);
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
 cdc_type_t *cdc_xtype_of(cdc_type_root_t root, bool nullable)
@@ -900,6 +949,8 @@ static const cdc_xfunc_def_t funcs[] = {
     {"COALESCE", 1, -1, f_coalesce, 0, NULL},
     {"IF", 3, 3, f_if, 0, "IF(BOOLEAN, value, value)"},
     {"NULLIF", 2, 2, f_nullif, 0, NULL},
+    {"CARDINALITY", 1, 1, f_collection, 0, "CARDINALITY(ARRAY | MAP)"},
+    {"ELEMENT", 1, 1, f_collection, 1, "ELEMENT(ARRAY)"},
     {NULL, 0, 0, NULL, 0, NULL},
 };
 

@@ -427,6 +427,25 @@ Test(expr, subscripts)
     CHECK("UPPER(tags[1 + 1])", "B", "STRING");
 }
 
+Test(expr, cardinality_and_element)
+{
+    CHECK("CARDINALITY(tags)", "2", "INT");
+    CHECK("CARDINALITY(attrs)", "2", "INT");
+    CHECK_COMPILE_ERR("CARDINALITY(name)", "test.sql:1:8: cannot apply \"CARDINALITY\" to STRING",
+                      "expected CARDINALITY(ARRAY | MAP)");
+    CHECK_COMPILE_ERR("ELEMENT(attrs)",
+                      "test.sql:1:8: cannot apply \"ELEMENT\" to MAP<STRING, INT>",
+                      "expected ELEMENT(ARRAY)");
+    CHECK_EVAL_ERR("ELEMENT(tags)", "ELEMENT: the array has 2 elements, expected at most one");
+    g_row->values[F_TAGS].v.arr.n = 1;
+    CHECK("ELEMENT(tags)", "a", "STRING");
+    g_row->values[F_TAGS].v.arr.n = 0;
+    CHECK("ELEMENT(tags)", "null", "STRING");
+    CHECK("CARDINALITY(tags)", "0", "INT");
+    g_row->values[F_TAGS].flags = CDC_V_NULL;
+    CHECK("CARDINALITY(tags)", "null", "INT");
+}
+
 /* ---- arithmetic ----------------------------------------------------------------------------- */
 
 Test(expr, integer_arithmetic)
