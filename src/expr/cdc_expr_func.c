@@ -58,6 +58,7 @@ void cdc_xset_str(cdc_value_t *out, const char *p, size_t len)
 }
 
 #define EVAL_KID CDC_XEVAL_KID
+#define EVAL_KID_OR_NULL CDC_XEVAL_KID_OR_NULL
 
 /* ---- LIKE ----------------------------------------------------------------------------------- */
 
@@ -544,11 +545,7 @@ static int eval_floor_ceil(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *ou
 static int eval_cardinality(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     out->flags = 0;
     out->v.i = a.v.arr.n;
     return 0;

@@ -246,6 +246,15 @@ void cdc_xset_str(cdc_value_t *out, const char *p, size_t len);
         if (n->kids[i]->eval(n->kids[i], cx, (v)) < 0)                                             \
             return -1;                                                                             \
     } while (0)
+/* Evaluates kid i into *v; a NULL makes the node's result NULL (returns 0). */
+#define CDC_XEVAL_KID_OR_NULL(i, v)                                                                \
+    do {                                                                                           \
+        CDC_XEVAL_KID(i, v);                                                                       \
+        if (cdc_value_is_null(v)) {                                                                \
+            cdc_xset_null(out);                                                                    \
+            return 0;                                                                              \
+        }                                                                                          \
+    } while (0)
 
 /* Compiles built-in function @p name; returns the node, NULL with an error, or sets *unknown
  * when the name is not a built-in. */

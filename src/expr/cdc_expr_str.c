@@ -21,6 +21,7 @@
 #include "cdc_value_text.h"
 
 #define EVAL_KID CDC_XEVAL_KID
+#define EVAL_KID_OR_NULL CDC_XEVAL_KID_OR_NULL
 
 /* Evaluates every kid into v[]; true when one is NULL (out is then set NULL). */
 static int eval_all(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *v, cdc_value_t *out,
@@ -385,11 +386,7 @@ static bool is_alnum_ascii(unsigned char c)
 static int eval_initcap(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     char *p = alloc_str(cx, a.v.s.len);
     bool start = true;
     for (uint32_t i = 0; i < a.v.s.len; i++) {
@@ -412,11 +409,7 @@ static int eval_initcap(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 static int eval_reverse(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     size_t len = a.v.s.len;
     char *p = alloc_str(cx, len);
     for (size_t i = 0; i < len;) {
@@ -450,11 +443,7 @@ static uint32_t utf8_decode(const char *s, size_t len, size_t *cl)
 static int eval_hash_code(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     uint32_t h = 0;
     for (size_t i = 0; i < a.v.s.len;) {
         size_t cl;
@@ -476,11 +465,7 @@ static int eval_hash_code(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out
 static int eval_ascii(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     size_t cl;
     out->flags = 0;
     out->v.i = a.v.s.len ? (int64_t)utf8_decode(a.v.s.ptr, a.v.s.len, &cl) : 0;
@@ -491,11 +476,7 @@ static int eval_ascii(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 static int eval_chr(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     char *p = alloc_str(cx, 2);
     size_t len = 0;
     if (a.v.i >= 0) {
@@ -517,11 +498,7 @@ static int eval_chr(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 static int eval_digest(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     unsigned char d[32];
     size_t dlen = n->ival ? 32 : 16;
     if (n->ival)
@@ -537,11 +514,7 @@ static int eval_digest(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 static int eval_to_base64(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     size_t cap = ((size_t)a.v.s.len + 2) / 3 * 4 + 1;
     cdc_buf_t b = {alloc_str(cx, cap), 0, cap}; /* big enough: the encoder never grows it */
     cdc_text_base64_encode(&b, (const unsigned char *)a.v.s.ptr, a.v.s.len);
@@ -552,11 +525,7 @@ static int eval_to_base64(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out
 static int eval_from_base64(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     unsigned char *p = (unsigned char *)alloc_str(cx, (size_t)a.v.s.len / 4 * 3 + 3);
     long len = cdc_text_base64_decode(a.v.s.ptr, a.v.s.len, false, p);
     if (len < 0)

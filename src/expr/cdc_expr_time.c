@@ -21,6 +21,7 @@
 #include "cdc_value_text.h"
 
 #define EVAL_KID CDC_XEVAL_KID
+#define EVAL_KID_OR_NULL CDC_XEVAL_KID_OR_NULL
 #define MS_PER_DAY 86400000LL
 
 /* ---- units ---------------------------------------------------------------------------------- */
@@ -198,11 +199,7 @@ static int64_t extract(int unit, const tparts_t *p)
 static int eval_extract(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     tparts_t p;
     parts_from_ts(as_ts(cdc_xcat(n->kids[0]->type), &a), &p);
     out->flags = 0;
@@ -255,11 +252,7 @@ static cdc_ts_t add_units(cdc_ts_t ts, int unit, int64_t n)
 static int eval_floor_to(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     cdc_xcat_t c = cdc_xcat(n->type);
     cdc_ts_t ts = as_ts(c, &a), f = floor_to(ts, n->ival);
     if (n->op && (f.millis != ts.millis || f.nanos != ts.nanos))
@@ -710,11 +703,7 @@ static int eval_format(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 static int eval_ltz_from_number(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
-    EVAL_KID(0, &a);
-    if (cdc_value_is_null(&a)) {
-        cdc_xset_null(out);
-        return 0;
-    }
+    EVAL_KID_OR_NULL(0, &a);
     int64_t v = a.v.i;
     if (n->ival == 0 && (v > INT64_MAX / 1000 || v < INT64_MIN / 1000))
         return cdc_xerr(cx, "TO_TIMESTAMP_LTZ: %lld seconds is out of range", (long long)v);
