@@ -393,7 +393,7 @@ static char pat_check(const char *pat, size_t len)
 static size_t put_num(char *w, int64_t v, int width)
 {
     char tmp[32];
-    int n = snprintf(tmp, sizeof(tmp), "%0*lld", width, (long long)v);
+    int n = snprintf(tmp, sizeof(tmp), "%0*lld", width > 20 ? 20 : width, (long long)v);
     memcpy(w, tmp, (size_t)n);
     return (size_t)n;
 }
@@ -512,6 +512,15 @@ static bool parse_ts(const char *s, size_t len, const char *pat, size_t plen, cd
     size_t litlen;
     while (pat_next(pat, plen, &i, &letter, &count, &lit, &litlen, q)) {
         int64_t v = 0;
+        /* a number followed directly by another one takes exactly its letter count of digits
+         * (Java's adjacent value parsing: "yyyyMMdd") */
+        size_t peek_i = i, plitlen;
+        char next_letter = 0, pq[1];
+        int next_count = 0;
+        const char *plit;
+        pat_next(pat, plen, &peek_i, &next_letter, &next_count, &plit, &plitlen, pq);
+        bool fixed = next_letter && strchr("yMdHhmsSD", next_letter) &&
+                     (next_letter != 'M' || next_count < 3);
         if (!letter) {
             if (k + litlen > len || memcmp(s + k, lit, litlen) != 0)
                 return false;
@@ -520,7 +529,8 @@ static bool parse_ts(const char *s, size_t len, const char *pat, size_t plen, cd
         }
         switch (letter) {
         case 'y':
-            if (!read_num(s, len, &k, count == 2 ? 2 : 1, count == 2 ? 2 : 9, &v))
+            if (!read_num(s, len, &k, fixed || count == 2 ? count : 1,
+                          fixed || count == 2 ? count : 9, &v))
                 return false;
             p.year = count == 2 ? 2000 + v : v;
             break;
@@ -531,33 +541,33 @@ static bool parse_ts(const char *s, size_t len, const char *pat, size_t plen, cd
                     return false;
                 p.month = (unsigned)j + 1;
             } else {
-                if (!read_num(s, len, &k, count, 2, &v) || v < 1 || v > 12)
+                if (!read_num(s, len, &k, count, fixed ? count : 2, &v) || v < 1 || v > 12)
                     return false;
                 p.month = (unsigned)v;
             }
             break;
         case 'd':
-            if (!read_num(s, len, &k, count, 2, &v) || v < 1 || v > 31)
+            if (!read_num(s, len, &k, count, fixed ? count : 2, &v) || v < 1 || v > 31)
                 return false;
             p.day = (unsigned)v;
             break;
         case 'H':
-            if (!read_num(s, len, &k, count, 2, &v) || v > 23)
+            if (!read_num(s, len, &k, count, fixed ? count : 2, &v) || v > 23)
                 return false;
             p.hour = (int)v;
             break;
         case 'h':
-            if (!read_num(s, len, &k, count, 2, &v) || v < 1 || v > 12)
+            if (!read_num(s, len, &k, count, fixed ? count : 2, &v) || v < 1 || v > 12)
                 return false;
             hour12 = (int)v % 12;
             break;
         case 'm':
-            if (!read_num(s, len, &k, count, 2, &v) || v > 59)
+            if (!read_num(s, len, &k, count, fixed ? count : 2, &v) || v > 59)
                 return false;
             p.minute = (int)v;
             break;
         case 's':
-            if (!read_num(s, len, &k, count, 2, &v) || v > 59)
+            if (!read_num(s, len, &k, count, fixed ? count : 2, &v) || v > 59)
                 return false;
             p.second = (int)v;
             break;
