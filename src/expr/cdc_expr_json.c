@@ -9,9 +9,9 @@
  * `["name"]`, `[n]` (0-based), an optional `lax`/`strict` prefix (both act
  * as lax); no wildcards, filters or array unwrapping. A document that is not
  * JSON, or a path that finds nothing, gives NULL (JSON_EXISTS: FALSE) as
- * Flink's defaults (NULL ON EMPTY, NULL ON ERROR, FALSE ON ERROR); the
- * RETURNING and ON EMPTY/ON ERROR clauses are not supported (CAST the
- * result instead). A constant path that does not parse is a plan-time error.
+ * Flink's defaults (NULL ON EMPTY, NULL ON ERROR, FALSE ON ERROR); the parser
+ * accepts only those clauses and turns RETURNING into TRY_CAST. A constant
+ * path that does not parse is a plan-time error.
  */
 #include <stdio.h>
 #include <stdlib.h>

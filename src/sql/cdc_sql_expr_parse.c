@@ -273,6 +273,70 @@ static cdc_sql_expr_t *parse_json_ctor(parser_t *p)
     return e;
 }
 
+/*
+ * JSON_VALUE(doc, path [RETURNING type] [NULL ON EMPTY] [NULL ON ERROR]),
+ * JSON_QUERY(doc, path [WITHOUT [ARRAY] WRAPPER] [NULL ON EMPTY] [NULL ON ERROR]),
+ * JSON_EXISTS(doc, path [FALSE ON ERROR]): the default clauses are accepted, RETURNING becomes
+ * TRY_CAST(JSON_VALUE(doc, path) AS type) (a value that does not convert is NULL, as NULL ON
+ * ERROR); other clauses are refused by name. The name token is current and "(" follows.
+ */
+static cdc_sql_expr_t *parse_json_query(parser_t *p)
+{
+    const tok_t *name = cur(p);
+    bool value = tok_kw(p, name, "JSON_VALUE"), query = tok_kw(p, name, "JSON_QUERY");
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, name), *cast = NULL, *arg;
+    char *word = tok_value(p, name);
+    e->call.name = upper_dup(word);
+    free(word);
+    advance(p);
+    advance(p);
+    if (!(arg = cdc_sqlp_parse_expr(p)))
+        return drop_expr(e);
+    push_arg(e, arg);
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_COMMA) || !(arg = cdc_sqlp_parse_expr(p)))
+        return drop_expr(e);
+    push_arg(e, arg);
+    if (value && at_kw(p, "RETURNING")) {
+        cast = expr_new(CDC_SQL_EXPR_CAST, name);
+        cast->cast.try_cast = true;
+        cast->cast.operand = e;
+        e = cast;
+        advance(p);
+        if (!cdc_sqlp_parse_type_text(p, &cast->cast.type))
+            return drop_expr(e);
+    }
+    while (!at(p, CDC_SQL_TOK_RPAREN)) {
+        const tok_t *t = cur(p);
+        if (query && accept_kw(p, "WITHOUT")) {
+            accept_kw(p, "ARRAY");
+            if (!cdc_sqlp_expect_kw(p, "WRAPPER"))
+                return drop_expr(e);
+            continue;
+        }
+        bool dflt = value || query ? at_kw(p, "NULL") : at_kw(p, "FALSE");
+        if (dflt && peek_kw(p, 1, "ON") && (peek_kw(p, 2, "EMPTY") || peek_kw(p, 2, "ERROR"))) {
+            advance(p);
+            advance(p);
+            advance(p);
+            continue;
+        }
+        char *what = cdc_sqlp_describe_tok(p, t);
+        cdc_sqlp_fail_at(p, t,
+                         value ? "supported: RETURNING type, NULL ON EMPTY, NULL ON ERROR"
+                         : query
+                             ? "supported: WITHOUT [ARRAY] WRAPPER, NULL ON EMPTY, NULL ON ERROR"
+                             : "supported: FALSE ON ERROR",
+                         "%s is not supported in this clause of %s", what,
+                         value   ? "JSON_VALUE"
+                         : query ? "JSON_QUERY"
+                                 : "JSON_EXISTS");
+        free(what);
+        return drop_expr(e);
+    }
+    advance(p);
+    return e;
+}
+
 /* CAST / TRY_CAST ( expr AS type ) */
 static cdc_sql_expr_t *parse_cast(parser_t *p, bool try_cast)
 {
@@ -460,6 +524,8 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
             return parse_keyword_call(p);
         if (tok_kw(p, t, "JSON_OBJECT") || tok_kw(p, t, "JSON_ARRAY"))
             return parse_json_ctor(p);
+        if (tok_kw(p, t, "JSON_VALUE") || tok_kw(p, t, "JSON_QUERY") || tok_kw(p, t, "JSON_EXISTS"))
+            return parse_json_query(p);
         if (is_ident_tok(p, t) || tok_kw(p, t, "LEFT") || tok_kw(p, t, "RIGHT"))
             return parse_call(p);
     }

@@ -945,6 +945,10 @@ Test(sql_expr, keyword_function_forms_normalize_and_print_back)
     assert_canonical("JSON_OBJECT()", "JSON_OBJECT(NULL ON NULL)");
     assert_canonical("json_array(1, JSON_ARRAY('x'))",
                      "JSON_ARRAY(1, JSON_ARRAY('x' ABSENT ON NULL) ABSENT ON NULL)");
+    assert_canonical("JSON_VALUE(doc, '$.a' RETURNING INT NULL ON EMPTY NULL ON ERROR)",
+                     "TRY_CAST(JSON_VALUE(doc, '$.a') AS INT)");
+    assert_canonical("JSON_QUERY(doc, '$.a' WITHOUT ARRAY WRAPPER)", "JSON_QUERY(doc, '$.a')");
+    assert_canonical("JSON_EXISTS(doc, '$.a' FALSE ON ERROR)", "JSON_EXISTS(doc, '$.a')");
     assert_canonical("a IS NOT DISTINCT FROM NULL AND c", "(a IS NOT DISTINCT FROM NULL) AND c");
 }
 

@@ -16,5 +16,8 @@ INSERT INTO out SELECT id, CONCAT_WS(' | ',
     COALESCE(JSON_QUERY(doc, '$.a'), 'N'),
     COALESCE(JSON_QUERY(doc, '$.a.b[0]'), 'N'),
     COALESCE(CAST(JSON_EXISTS(doc, 'strict $.a.b[4]') AS STRING), 'N'),
-    COALESCE(CAST(JSON_EXISTS(doc, '$.a.b[5]') AS STRING), 'N'))
+    COALESCE(CAST(JSON_EXISTS(doc, '$.a.b[5]') AS STRING), 'N'),
+    COALESCE(CAST(JSON_VALUE(doc, '$.a.b[0]' RETURNING INT NULL ON ERROR) * 2 AS STRING), 'N'),
+    COALESCE(CAST(JSON_VALUE(doc, '$.a.b[1]' RETURNING INT) AS STRING), 'N'),
+    COALESCE(JSON_QUERY(doc, '$.a.b[4]' WITHOUT WRAPPER NULL ON EMPTY), 'N'))
 FROM src;
