@@ -381,8 +381,9 @@ static bool is_alnum_ascii(unsigned char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* INITCAP: the first letter or digit of each word upper-case, the rest lower-case (ASCII
- * letters; other characters are word characters that keep their case). */
+/* INITCAP as Flink's (Calcite's): words are runs of ASCII letters and digits; the first
+ * character of each is upper-cased, the others lower-cased; every other character (non-ASCII
+ * ones included) separates words and is kept. */
 static int eval_initcap(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
     cdc_value_t a;
@@ -391,7 +392,7 @@ static int eval_initcap(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
     bool start = true;
     for (uint32_t i = 0; i < a.v.s.len; i++) {
         unsigned char c = (unsigned char)a.v.s.ptr[i];
-        if (is_alnum_ascii(c) || c >= 0x80) {
+        if (is_alnum_ascii(c)) {
             if (start && c >= 'a' && c <= 'z')
                 c = (unsigned char)(c - 'a' + 'A');
             else if (!start && c >= 'A' && c <= 'Z')
