@@ -8,9 +8,12 @@
  * regular expression or an out-of-range group gives NULL (REGEXP: FALSE)
  * at run time; a constant pattern is compiled once, at plan time, where a
  * bad one is an error. Regular expressions are POSIX extended (regcomp) with
- * \d and \D translated; other Java-only syntax (lazy quantifiers, (?i),
- * lookaround, \p{..}) is not supported. Positions count code points.
+ * \d and \D translated, matched on characters (the C.UTF-8 locale); other
+ * Java-only syntax (lazy quantifiers, (?i), lookaround, \p{..}) is not
+ * supported. Positions count code points.
  */
+#include <locale.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +122,29 @@ static int eval_replace(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 
 enum { RX_MATCH, RX_REPLACE, RX_EXTRACT };
 
+/* Patterns and strings are UTF-8: regcomp/regexec run under the C.UTF-8 locale of the calling
+ * thread only (uselocale), so '.' and classes match whole characters; without that locale they
+ * match bytes. */
+static locale_t rx_loc;
+static pthread_once_t rx_loc_once = PTHREAD_ONCE_INIT;
+
+static void rx_loc_init(void)
+{
+    rx_loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+static locale_t rx_enter(void)
+{
+    pthread_once(&rx_loc_once, rx_loc_init);
+    return rx_loc ? uselocale(rx_loc) : (locale_t)0;
+}
+
+static void rx_leave(locale_t prev)
+{
+    if (rx_loc)
+        uselocale(prev);
+}
+
 /* Java regex text -> POSIX ERE: \d and \D become classes. Returns the regcomp code. */
 static int rx_compile(regex_t *re, const char *p, size_t len, char *text)
 {
@@ -146,7 +172,10 @@ static int rx_compile(regex_t *re, const char *p, size_t len, char *text)
         text[w++] = c;
     }
     text[w] = '\0';
-    return regcomp(re, text, REG_EXTENDED);
+    locale_t prev = rx_enter();
+    int rc = regcomp(re, text, REG_EXTENDED);
+    rx_leave(prev);
+    return rc;
 }
 
 static void rx_free(void *aux)
@@ -179,7 +208,10 @@ static int rx_exec(const regex_t *re, const char *s, size_t from, size_t len, re
 {
     m[0].rm_so = (regoff_t)from;
     m[0].rm_eo = (regoff_t)len;
-    return regexec(re, s ? s : "", nm, m, REG_STARTEND | (from > 0 ? REG_NOTBOL : 0));
+    locale_t prev = rx_enter();
+    int rc = regexec(re, s ? s : "", nm, m, REG_STARTEND | (from > 0 ? REG_NOTBOL : 0));
+    rx_leave(prev);
+    return rc;
 }
 
 /* REGEXP(s, re) -> BOOLEAN; REGEXP_REPLACE(s, re, literal); REGEXP_EXTRACT(s, re [, group]). */
