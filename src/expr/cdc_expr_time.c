@@ -1082,7 +1082,7 @@ static cdc_xnode_t *f_conv(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
         t = cdc_xtype_of(CDC_T_BIGINT, nullable);
     else
         t = cdc_type_new_sized(v == P_TO_TIMESTAMP_LTZ ? CDC_T_TIMESTAMP_LTZ : CDC_T_TIMESTAMP, 3);
-    t->nullable = t->nullable || nullable || !format;
+    t->nullable = t->nullable || nullable || (!format && v != P_UNIX_TIMESTAMP);
     return unit_node(cc, ast, eval, t, format ? v - 10 : v, 0, args, nargs);
 }
 

@@ -427,6 +427,67 @@ Test(expr, subscripts)
     CHECK("UPPER(tags[1 + 1])", "B", "STRING");
 }
 
+/* Result types and values of the issue-20 built-ins; rows and NULL cases are golden tests
+ * (tests/data/sql/functions_*.sql). */
+Test(expr, string_builtin_types)
+{
+    CHECK("POSITION('li' IN name)", "2", "INT");
+    CHECK("LOCATE('l', uni, 5)", "10", "INT");
+    CHECK("REPLACE(name, 'l', 'L')", "ALice", "STRING");
+    CHECK("LPAD(name, 7, '*')", "**Alice", "STRING");
+    CHECK("RPAD(nstr, 3, 'x')", "null", "STRING");
+    CHECK("SPLIT_INDEX(uni, ' ', 1)", "w\xc3\xb6rld", "STRING");
+    CHECK("REGEXP(name, '^A')", "true", "BOOLEAN");
+    CHECK("REGEXP_EXTRACT(name, 'l(i)', 1)", "i", "STRING");
+    CHECK("HASH_CODE(name)", "63350368", "INT");
+    CHECK("ASCII(name)", "65", "INT");
+    CHECK("CHR(66)", "B", "STRING NOT NULL");
+    CHECK("name IS DISTINCT FROM nstr", "true", "BOOLEAN NOT NULL");
+    CHECK("nstr IS NOT DISTINCT FROM NULL", "true", "BOOLEAN NOT NULL");
+    CHECK_COMPILE_ERR("LPAD(name, 'x', '*')",
+                      "test.sql:1:8: cannot apply \"LPAD\" to STRING, STRING and STRING",
+                      "expected LPAD(STRING, INT, STRING)");
+}
+
+Test(expr, time_builtin_types)
+{
+    CHECK("EXTRACT(MINUTE FROM ts)", "34", "BIGINT");
+    CHECK("EXTRACT(YEAR FROM born)", "2020", "BIGINT");
+    CHECK("HOUR(tm)", "12", "BIGINT");
+    CHECK("FLOOR(ts TO DAY)", "2020-07-30T00:00:00.000", "TIMESTAMP(3)");
+    CHECK("CEIL(ltz TO HOUR)", "2020-07-30T13:00:00.000Z", "TIMESTAMP_LTZ(3)");
+    CHECK("TIMESTAMPADD(DAY, 2, born)", "2020-08-01", "DATE");
+    CHECK("TIMESTAMPDIFF(HOUR, born, ts)", "12", "INT");
+    CHECK("ts + INTERVAL '1' MINUTE", "2020-07-30T12:35:56.789", "TIMESTAMP(3)");
+    CHECK("DATE_FORMAT(ts, 'yy/M/d h:mm a')", "20/7/30 12:34 PM", "STRING");
+    CHECK("TO_TIMESTAMP('2020-07-30 12:34:56')", "2020-07-30T12:34:56.000", "TIMESTAMP(3)");
+    CHECK("TO_DATE('nope')", "null", "DATE");
+    CHECK("UNIX_TIMESTAMP('1970-01-02 00:00:00')", "86400", "BIGINT NOT NULL");
+    CHECK("TO_TIMESTAMP_LTZ(86400, 0)", "1970-01-02T00:00:00.000Z", "TIMESTAMP_LTZ(3) NOT NULL");
+    CHECK_COMPILE_ERR("EXTRACT(DAY FROM tm)",
+                      "test.sql:1:16: \"EXTRACT\" cannot use unit DAY on TIME(0)",
+                      "units: YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, "
+                      "MILLISECOND (EXTRACT also MICROSECOND, NANOSECOND, DOY, DOW)");
+    CHECK_COMPILE_ERR("TO_TIMESTAMP_LTZ(qty, 6)",
+                      "test.sql:1:30: the precision of \"TO_TIMESTAMP_LTZ\" must be the constant "
+                      "0 or 3",
+                      "0 for seconds, 3 for milliseconds");
+}
+
+Test(expr, json_builtin_types)
+{
+    CHECK("JSON_VALUE('{\"a\": [1, {\"b\": \"x\"}]}', '$.a[1].b')", "x", "STRING");
+    CHECK("JSON_EXISTS(name, '$')", "false", "BOOLEAN");
+    CHECK("JSON_QUERY('[1, [2]]', '$[1]')", "[2]", "STRING");
+    CHECK("JSON_OBJECT('n' VALUE name, 'q' VALUE qty)", "{\"n\":\"Alice\",\"q\":3}",
+          "STRING NOT NULL");
+    CHECK("JSON_ARRAY(nstr, flag)", "[true]", "STRING NOT NULL");
+    CHECK_COMPILE_ERR("JSON_OBJECT('t' VALUE tags)",
+                      "test.sql:1:30: \"JSON_OBJECT\" cannot take ARRAY<STRING> as a value",
+                      "values are strings, numbers, booleans, dates and times, or nested "
+                      "JSON_OBJECT/JSON_ARRAY");
+}
+
 Test(expr, cardinality_and_element)
 {
     CHECK("CARDINALITY(tags)", "2", "INT");
