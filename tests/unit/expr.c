@@ -488,6 +488,31 @@ Test(expr, json_builtin_types)
                       "JSON_OBJECT/JSON_ARRAY");
 }
 
+/* Malformed documents give NULL, never a read past the text (run under the sanitizers). */
+Test(expr, json_malformed_documents)
+{
+    static const char *const bad[] = {
+        "{\"a\":", "\"\\u12\"", "[1,]",  "{\"a\" 1}", "01",  "-",       "1.",
+        "1e",      "[",         "\"abc", "{,}",       "nul", "[1 2]",   "{\"a\":1,}",
+        "\"\t\"",  "",          "   ",   "[\"\\x\"]", "tru", "{\"a\"}", "[1]]"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        g_row->values[F_NAME].v.s.ptr = bad[i];
+        g_row->values[F_NAME].v.s.len = (uint32_t)strlen(bad[i]);
+        CHECK("JSON_VALUE(name, '$')", "null", "STRING");
+        CHECK("JSON_EXISTS(name, '$[0]')", "false", "BOOLEAN");
+    }
+    g_row->values[F_NAME].v.s.ptr = "\"\\ud800x\\u00e9\"";
+    g_row->values[F_NAME].v.s.len = (uint32_t)strlen(g_row->values[F_NAME].v.s.ptr);
+    CHECK("JSON_VALUE(name, '$')", "\xef\xbf\xbdx\xc3\xa9", "STRING");
+    char deep[1201];
+    memset(deep, '[', 600);
+    memset(deep + 600, ']', 600);
+    deep[1200] = '\0';
+    g_row->values[F_NAME].v.s.ptr = deep;
+    g_row->values[F_NAME].v.s.len = 1200;
+    CHECK("JSON_QUERY(name, '$[0]')", "null", "STRING");
+}
+
 Test(expr, cardinality_and_element)
 {
     CHECK("CARDINALITY(tags)", "2", "INT");
