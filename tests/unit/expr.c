@@ -513,6 +513,32 @@ Test(expr, json_malformed_documents)
     CHECK("JSON_QUERY(name, '$[0]')", "null", "STRING");
 }
 
+/* Patterns from a column: odd ones format and parse without reading or writing out of bounds. */
+Test(expr, date_patterns_from_a_column)
+{
+    static const struct {
+        const char *pattern, *formatted;
+    } cases[] = {
+        {"dddddddddddddddddddddddddddddddddddddddd", "00000000000000000030"},
+        {"'abc", "abc"},
+        {"''yy''", "'20'"},
+        {"SSSSSSSSSSSS", "789000000000"},
+        {"MMMM EEEE", "July Thursday"},
+        {"Q", "null"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        g_row->values[F_NAME].v.s.ptr = cases[i].pattern;
+        g_row->values[F_NAME].v.s.len = (uint32_t)strlen(cases[i].pattern);
+        CHECK("DATE_FORMAT(ts, name)", cases[i].formatted, "STRING");
+    }
+    g_row->values[F_NAME].v.s.ptr = "yyyyMMddHHmmssSSS";
+    g_row->values[F_NAME].v.s.len = 17;
+    CHECK("TO_TIMESTAMP(DATE_FORMAT(ts, name), name)", "2020-07-30T12:34:56.789", "TIMESTAMP(3)");
+    CHECK("TO_TIMESTAMP('2020', name)", "null", "TIMESTAMP(3)");
+    CHECK("TO_TIMESTAMP('20200730123456789x', name)", "null", "TIMESTAMP(3)");
+}
+
 Test(expr, cardinality_and_element)
 {
     CHECK("CARDINALITY(tags)", "2", "INT");
