@@ -4,7 +4,9 @@
  *
  * Built-ins: UPPER, LOWER, TRIM, LTRIM, RTRIM, CONCAT, CONCAT_WS,
  * SUBSTRING/SUBSTR, CHAR_LENGTH/CHARACTER_LENGTH, ABS, MOD, ROUND, FLOOR,
- * CEIL/CEILING, COALESCE, IF, NULLIF. Names compare case-insensitively.
+ * CEIL/CEILING, COALESCE, IF, NULLIF, CARDINALITY, ELEMENT; the lookup also
+ * searches the tables of cdc_expr_str.c, cdc_expr_time.c and cdc_expr_json.c,
+ * and the helpers they share are here. Names compare case-insensitively.
  * Strings are UTF-8: lengths and positions count code points (an invalid
  * byte counts as one character); UPPER/LOWER change ASCII letters only.
  */
