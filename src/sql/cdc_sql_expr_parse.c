@@ -519,8 +519,9 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
             return parse_substring(p);
         if (tok_kw(p, t, "TRIM"))
             return parse_trim(p);
-        if (tok_kw(p, t, "EXTRACT") || tok_kw(p, t, "POSITION") || tok_kw(p, t, "FLOOR") ||
-            tok_kw(p, t, "CEIL") || tok_kw(p, t, "CEILING"))
+        if ((tok_kw(p, t, "EXTRACT") || tok_kw(p, t, "POSITION") || tok_kw(p, t, "FLOOR") ||
+             tok_kw(p, t, "CEIL") || tok_kw(p, t, "CEILING")) &&
+            peek(p, 2)->kind != CDC_SQL_TOK_RPAREN)
             return parse_keyword_call(p);
         if (tok_kw(p, t, "JSON_OBJECT") || tok_kw(p, t, "JSON_ARRAY"))
             return parse_json_ctor(p);

@@ -1309,6 +1309,8 @@ Test(expr, error_function_arguments)
                       NULL);
     CHECK_COMPILE_ERR("FLOOR(name)", "test.sql:1:8: cannot apply \"FLOOR\" to STRING",
                       "expected FLOOR(NUMERIC)");
+    CHECK_COMPILE_ERR("FLOOR()", "test.sql:1:8: function \"FLOOR\" takes 1 argument, found 0",
+                      NULL);
     CHECK_COMPILE_ERR("COUNT(id)",
                       "test.sql:1:8: aggregate function \"COUNT\" is not supported here", NULL);
     CHECK_COMPILE_ERR("CURRENT_TIMESTAMP + 1",
