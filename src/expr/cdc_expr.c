@@ -45,6 +45,8 @@ void cdc_xnode_free(cdc_xnode_t *n)
     free(n->path);
     free((char *)n->colname);
     free(n->name);
+    if (n->aux_free)
+        n->aux_free(n->aux);
     free(n);
 }
 
@@ -643,7 +645,9 @@ static cdc_xnode_t *compile_literal(cdc_xcompiler_t *cc, const cdc_sql_expr_t *a
         return n;
     }
     case CDC_SQL_LIT_INTERVAL:
-        return cdc_xcerr(cc, ast->line, ast->col, NULL, "INTERVAL literals are not supported");
+        return cdc_xcerr(cc, ast->line, ast->col,
+                         "add it to or subtract it from a DATE, TIME or TIMESTAMP",
+                         "an INTERVAL is only supported in datetime +/- INTERVAL");
     default:
         return cdc_xcerr(cc, ast->line, ast->col, NULL, "unexpected keyword %s", text);
     }
@@ -963,10 +967,22 @@ static cdc_xnode_t *compile_compare(cdc_xcompiler_t *cc, const cdc_sql_expr_t *a
     return finish(cc, n);
 }
 
+static bool is_interval(const cdc_sql_expr_t *e)
+{
+    return e->kind == CDC_SQL_EXPR_LITERAL && e->literal.kind == CDC_SQL_LIT_INTERVAL;
+}
+
 static cdc_xnode_t *compile_binary(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast)
 {
     cdc_sql_binary_op_t op = ast->binary.op;
     const char *name = binary_op_name(op);
+    const cdc_sql_expr_t *l = ast->binary.left, *r = ast->binary.right;
+    if (op == CDC_SQL_BINARY_ADD || op == CDC_SQL_BINARY_SUB) { /* datetime +/- INTERVAL */
+        if (is_interval(r))
+            return cdc_xtime_interval_arith(cc, ast, l, r, op == CDC_SQL_BINARY_SUB);
+        if (op == CDC_SQL_BINARY_ADD && is_interval(l))
+            return cdc_xtime_interval_arith(cc, ast, r, l, false);
+    }
     cdc_xnode_t *a = cdc_xcompile(cc, ast->binary.left);
     if (!a)
         return NULL;
@@ -1358,8 +1374,13 @@ static bool is_aggregate(const char *name)
 static cdc_xnode_t *compile_call(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast)
 {
     const char *name = ast->call.name;
-    if (ast->call.niladic)
+    if (ast->call.niladic) { /* CURRENT_TIMESTAMP etc. */
+        bool unknown_niladic = false;
+        cdc_xnode_t *n = cdc_xfunc_compile(cc, ast, &unknown_niladic);
+        if (!unknown_niladic)
+            return n;
         return cdc_xcerr(cc, ast->line, ast->col, NULL, "function \"%s\" is not supported", name);
+    }
     if (is_aggregate(name))
         return cdc_xcerr(cc, ast->line, ast->col, NULL,
                          "aggregate function \"%s\" is not supported here", name);

@@ -4,7 +4,9 @@
  *
  * Built-ins: UPPER, LOWER, TRIM, LTRIM, RTRIM, CONCAT, CONCAT_WS,
  * SUBSTRING/SUBSTR, CHAR_LENGTH/CHARACTER_LENGTH, ABS, MOD, ROUND, FLOOR,
- * CEIL/CEILING, COALESCE, IF, NULLIF. Names compare case-insensitively.
+ * CEIL/CEILING, COALESCE, IF, NULLIF, CARDINALITY, ELEMENT; the lookup also
+ * searches the tables of cdc_expr_str.c, cdc_expr_time.c and cdc_expr_json.c,
+ * and the helpers they share are here. Names compare case-insensitively.
  * Strings are UTF-8: lengths and positions count code points (an invalid
  * byte counts as one character); UPPER/LOWER change ASCII letters only.
  */
@@ -50,18 +52,15 @@ size_t cdc_xutf8_offset(const char *s, size_t len, size_t nchars)
     return i;
 }
 
-static void set_str(cdc_value_t *out, const char *p, size_t len)
+void cdc_xset_str(cdc_value_t *out, const char *p, size_t len)
 {
     out->flags = 0;
     out->v.s.ptr = p;
     out->v.s.len = (uint32_t)len;
 }
 
-#define EVAL_KID(i, v)                                                                             \
-    do {                                                                                           \
-        if (n->kids[i]->eval(n->kids[i], cx, (v)) < 0)                                             \
-            return -1;                                                                             \
-    } while (0)
+#define EVAL_KID CDC_XEVAL_KID
+#define EVAL_KID_OR_NULL CDC_XEVAL_KID_OR_NULL
 
 /* ---- LIKE ----------------------------------------------------------------------------------- */
 
@@ -207,7 +206,7 @@ static int eval_case_map(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
             c = (char)(c - 'A' + 'a');
         p[i] = c;
     }
-    set_str(out, p, a.v.s.len);
+    cdc_xset_str(out, p, a.v.s.len);
     return 0;
 }
 
@@ -259,7 +258,7 @@ static int eval_trim(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
             end = b;
         }
     }
-    set_str(out, p + start, end - start);
+    cdc_xset_str(out, p + start, end - start);
     return 0;
 }
 
@@ -284,7 +283,7 @@ static int eval_concat(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
         memcpy(w, v[i].v.s.ptr, v[i].v.s.len);
         w += v[i].v.s.len;
     }
-    set_str(out, p, len);
+    cdc_xset_str(out, p, len);
     return 0;
 }
 
@@ -320,7 +319,7 @@ static int eval_concat_ws(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out
         memcpy(w, v[i].v.s.ptr, v[i].v.s.len);
         w += v[i].v.s.len;
     }
-    set_str(out, p, len);
+    cdc_xset_str(out, p, len);
     return 0;
 }
 
@@ -347,12 +346,12 @@ static int eval_substring(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out
     if (pos.v.i > 0) {
         start = pos.v.i - 1;
         if (start >= nchars) {
-            set_str(out, s.v.s.ptr, 0);
+            cdc_xset_str(out, s.v.s.ptr, 0);
             return 0;
         }
     } else if (pos.v.i < 0) {
         if (pos.v.i < -nchars) {
-            set_str(out, s.v.s.ptr, 0);
+            cdc_xset_str(out, s.v.s.ptr, 0);
             return 0;
         }
         start = nchars + pos.v.i;
@@ -362,7 +361,7 @@ static int eval_substring(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out
     int64_t end = nchars - start < len.v.i ? nchars : start + len.v.i;
     size_t b0 = cdc_xutf8_offset(s.v.s.ptr, s.v.s.len, (size_t)start);
     size_t b1 = b0 + cdc_xutf8_offset(s.v.s.ptr + b0, s.v.s.len - b0, (size_t)(end - start));
-    set_str(out, s.v.s.ptr + b0, b1 - b0);
+    cdc_xset_str(out, s.v.s.ptr + b0, b1 - b0);
     return 0;
 }
 
@@ -542,43 +541,76 @@ static int eval_floor_ceil(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *ou
     return 0;
 }
 
+/* ---- collections ---------------------------------------------------------------------------- */
+
+/* CARDINALITY(array | map): the number of elements (entries). */
+static int eval_cardinality(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    cdc_value_t a;
+    EVAL_KID_OR_NULL(0, &a);
+    out->flags = 0;
+    out->v.i = a.v.arr.n;
+    return 0;
+}
+
+/* ELEMENT(array): the only element; NULL for an empty array; an error for more than one. */
+static int eval_element(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    cdc_value_t a;
+    EVAL_KID(0, &a);
+    if (cdc_value_is_null(&a) || a.v.arr.n == 0) {
+        cdc_xset_null(out);
+        return 0;
+    }
+    if (a.v.arr.n > 1)
+        return cdc_xerr(cx, "ELEMENT: the array has %u elements, expected at most one",
+                        (unsigned)a.v.arr.n);
+    *out = a.v.arr.elems[0];
+    return 0;
+}
+
+/* CARDINALITY (variant 0), ELEMENT (variant 1) */
+static cdc_xnode_t *f_collection(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                 const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
+{
+    cdc_type_root_t r = args[0]->type->root;
+    if (args[0]->untyped_null || (r != CDC_T_ARRAY && (r != CDC_T_MAP || def->variant == 1)))
+        return cdc_xbad(cc, ast, def, args, nargs);
+    cdc_type_t *t;
+    if (def->variant == 1) {
+        t = cdc_type_copy(args[0]->type->children[0]);
+        t->nullable = true;
+    } else {
+        t = cdc_xtype_of(CDC_T_INT, args[0]->type->nullable);
+    }
+    return cdc_xmake(cc, ast, def->variant ? eval_element : eval_cardinality, t, args, nargs);
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
-typedef struct func_def func_def_t;
-typedef cdc_xnode_t *(*fcompile_fn)(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
-                                    const func_def_t *def, cdc_xnode_t **args, int nargs);
-
-struct func_def {
-    const char *name;
-    int min, max; /* max -1: any number */
-    fcompile_fn compile;
-    int variant;
-    const char *signature;
-};
-
-static cdc_type_t *type_of(cdc_type_root_t root, bool nullable)
+cdc_type_t *cdc_xtype_of(cdc_type_root_t root, bool nullable)
 {
     cdc_type_t *t = cdc_type_new(root);
     t->nullable = nullable;
     return t;
 }
 
-static cdc_type_t *string_type(bool nullable)
+cdc_type_t *cdc_xstring_type(bool nullable)
 {
     cdc_type_t *t = cdc_type_new_sized(CDC_T_VARCHAR, CDC_MAX_LENGTH);
     t->nullable = nullable;
     return t;
 }
 
-static void free_args(cdc_xnode_t **args, int nargs)
+void cdc_xfree_args(cdc_xnode_t **args, int nargs)
 {
     for (int i = 0; i < nargs; i++)
         cdc_xnode_free(args[i]);
 }
 
 /* "cannot apply "F" to A, B and C" + the signature as a hint; frees the arguments. */
-static cdc_xnode_t *bad_args(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const char *name,
-                             const char *signature, cdc_xnode_t **args, int nargs)
+cdc_xnode_t *cdc_xbad_args(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const char *name,
+                           const char *signature, cdc_xnode_t **args, int nargs)
 {
     char list[512] = "", buf[128];
     for (int i = 0; i < nargs; i++) {
@@ -590,40 +622,40 @@ static cdc_xnode_t *bad_args(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, con
     char *hint = signature ? cdc_strdup_printf("expected %s", signature) : NULL;
     cdc_xcerr(cc, ast->line, ast->col, hint, "cannot apply \"%s\" to %s", name, list);
     free(hint);
-    free_args(args, nargs);
+    cdc_xfree_args(args, nargs);
     return NULL;
 }
 
-static cdc_xnode_t *bad(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
-                        cdc_xnode_t **args, int nargs)
+cdc_xnode_t *cdc_xbad(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const cdc_xfunc_def_t *def,
+                      cdc_xnode_t **args, int nargs)
 {
-    return bad_args(cc, ast, def->name, def->signature, args, nargs);
+    return cdc_xbad_args(cc, ast, def->name, def->signature, args, nargs);
 }
 
-static bool is_str(const cdc_xnode_t *n)
+bool cdc_xis_str(const cdc_xnode_t *n)
 {
     return cdc_xcat(n->type) == CDC_XC_STR;
 }
 
-static bool is_int(const cdc_xnode_t *n)
+bool cdc_xis_int(const cdc_xnode_t *n)
 {
     return cdc_xcat(n->type) == CDC_XC_INT;
 }
 
-static bool is_num(const cdc_xnode_t *n)
+bool cdc_xis_num(const cdc_xnode_t *n)
 {
     cdc_xcat_t c = cdc_xcat(n->type);
     return c == CDC_XC_INT || c == CDC_XC_FLOAT || c == CDC_XC_DOUBLE || c == CDC_XC_DEC;
 }
 
-static void coerce_all(cdc_xnode_t **args, int nargs, cdc_type_t *t)
+void cdc_xcoerce_all(cdc_xnode_t **args, int nargs, cdc_type_t *t)
 {
     for (int i = 0; i < nargs; i++)
         cdc_xcoerce_null(args[i], t);
     cdc_type_destroy(t);
 }
 
-static bool any_nullable(cdc_xnode_t **args, int nargs)
+bool cdc_xany_nullable(cdc_xnode_t **args, int nargs)
 {
     for (int i = 0; i < nargs; i++)
         if (args[i]->type->nullable)
@@ -631,10 +663,14 @@ static bool any_nullable(cdc_xnode_t **args, int nargs)
     return false;
 }
 
-static cdc_xnode_t *make(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cdc_xeval_fn eval,
-                         cdc_type_t *type, cdc_xnode_t **args, int nargs)
+cdc_xnode_t *cdc_xmake(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cdc_xeval_fn eval,
+                       cdc_type_t *type, cdc_xnode_t **args, int nargs)
 {
-    cdc_xnode_t *n = cdc_xnode_new(eval, type, ast->line, ast->col);
+    return cdc_xadopt(cc, cdc_xnode_new(eval, type, ast->line, ast->col), args, nargs);
+}
+
+cdc_xnode_t *cdc_xadopt(cdc_xcompiler_t *cc, cdc_xnode_t *n, cdc_xnode_t **args, int nargs)
+{
     for (int i = 0; i < nargs; i++)
         cdc_xnode_add(n, args[i]);
     cdc_xmark_constant(n);
@@ -642,13 +678,13 @@ static cdc_xnode_t *make(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cdc_xev
 }
 
 static cdc_xnode_t *f_case_map(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
-                               const func_def_t *def, cdc_xnode_t **args, int nargs)
+                               const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
-    coerce_all(args, nargs, string_type(true));
-    if (!is_str(args[0]))
-        return bad(cc, ast, def, args, nargs);
-    cdc_xnode_t *n =
-        cdc_xnode_new(eval_case_map, string_type(args[0]->type->nullable), ast->line, ast->col);
+    cdc_xcoerce_all(args, nargs, cdc_xstring_type(true));
+    if (!cdc_xis_str(args[0]))
+        return cdc_xbad(cc, ast, def, args, nargs);
+    cdc_xnode_t *n = cdc_xnode_new(eval_case_map, cdc_xstring_type(args[0]->type->nullable),
+                                   ast->line, ast->col);
     n->ival = def->variant;
     cdc_xnode_add(n, args[0]);
     cdc_xmark_constant(n);
@@ -657,7 +693,7 @@ static cdc_xnode_t *f_case_map(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
 
 static cdc_xnode_t *space_literal(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast)
 {
-    cdc_xnode_t *n = cdc_xnode_new(cdc_xeval_literal, string_type(false), ast->line, ast->col);
+    cdc_xnode_t *n = cdc_xnode_new(cdc_xeval_literal, cdc_xstring_type(false), ast->line, ast->col);
     n->constant = true;
     n->lit.v.s.ptr = cdc_arena_strdup(cc->consts, " ");
     n->lit.v.s.len = 1;
@@ -665,17 +701,17 @@ static cdc_xnode_t *space_literal(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast
 }
 
 /* TRIM(s) (a call the parser did not normalize), LTRIM/RTRIM(s [, chars]) */
-static cdc_xnode_t *f_trim(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
-                           cdc_xnode_t **args, int nargs)
+static cdc_xnode_t *f_trim(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                           const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
-    coerce_all(args, nargs, string_type(true));
+    cdc_xcoerce_all(args, nargs, cdc_xstring_type(true));
     for (int i = 0; i < nargs; i++)
-        if (!is_str(args[i]))
-            return bad(cc, ast, def, args, nargs);
+        if (!cdc_xis_str(args[i]))
+            return cdc_xbad(cc, ast, def, args, nargs);
     /* s [, chars] -> kids: chars, s */
     cdc_xnode_t *kids[2] = {nargs > 1 ? args[1] : space_literal(cc, ast), args[0]};
     cdc_xnode_t *n =
-        cdc_xnode_new(eval_trim, string_type(any_nullable(kids, 2)), ast->line, ast->col);
+        cdc_xnode_new(eval_trim, cdc_xstring_type(cdc_xany_nullable(kids, 2)), ast->line, ast->col);
     n->ival = def->variant;
     cdc_xnode_add(n, kids[0]);
     cdc_xnode_add(n, kids[1]);
@@ -683,73 +719,75 @@ static cdc_xnode_t *f_trim(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const
     return cdc_xfold(cc, n);
 }
 
-static cdc_xnode_t *f_concat(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
-                             cdc_xnode_t **args, int nargs)
+static cdc_xnode_t *f_concat(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                             const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
-    coerce_all(args, nargs, string_type(true));
+    cdc_xcoerce_all(args, nargs, cdc_xstring_type(true));
     for (int i = 0; i < nargs; i++)
-        if (!is_str(args[i]))
-            return bad(cc, ast, def, args, nargs);
+        if (!cdc_xis_str(args[i]))
+            return cdc_xbad(cc, ast, def, args, nargs);
     if (def->variant) /* CONCAT_WS: nullable only through the separator */
-        return make(cc, ast, eval_concat_ws, string_type(args[0]->type->nullable), args, nargs);
-    return make(cc, ast, eval_concat, string_type(any_nullable(args, nargs)), args, nargs);
+        return cdc_xmake(cc, ast, eval_concat_ws, cdc_xstring_type(args[0]->type->nullable), args,
+                         nargs);
+    return cdc_xmake(cc, ast, eval_concat, cdc_xstring_type(cdc_xany_nullable(args, nargs)), args,
+                     nargs);
 }
 
 static cdc_xnode_t *f_substring(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
-                                const func_def_t *def, cdc_xnode_t **args, int nargs)
+                                const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
-    cdc_type_t *t = string_type(true);
+    cdc_type_t *t = cdc_xstring_type(true);
     cdc_xcoerce_null(args[0], t);
     cdc_type_destroy(t);
-    t = type_of(CDC_T_INT, true);
+    t = cdc_xtype_of(CDC_T_INT, true);
     for (int i = 1; i < nargs; i++)
         cdc_xcoerce_null(args[i], t);
     cdc_type_destroy(t);
-    if (!is_str(args[0]) || !is_int(args[1]) || (nargs > 2 && !is_int(args[2])))
-        return bad(cc, ast, def, args, nargs);
-    bool nullable = any_nullable(args, nargs);
+    if (!cdc_xis_str(args[0]) || !cdc_xis_int(args[1]) || (nargs > 2 && !cdc_xis_int(args[2])))
+        return cdc_xbad(cc, ast, def, args, nargs);
+    bool nullable = cdc_xany_nullable(args, nargs);
     if (nargs > 2) { /* a negative length gives NULL */
         const cdc_xnode_t *len = args[2];
         if (!(len->eval == cdc_xeval_literal && !cdc_value_is_null(&len->lit) && len->lit.v.i >= 0))
             nullable = true;
     }
-    return make(cc, ast, eval_substring, string_type(nullable), args, nargs);
+    return cdc_xmake(cc, ast, eval_substring, cdc_xstring_type(nullable), args, nargs);
 }
 
 static cdc_xnode_t *f_char_length(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
-                                  const func_def_t *def, cdc_xnode_t **args, int nargs)
+                                  const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
-    coerce_all(args, nargs, string_type(true));
-    if (!is_str(args[0]))
-        return bad(cc, ast, def, args, nargs);
-    return make(cc, ast, eval_char_length, type_of(CDC_T_INT, args[0]->type->nullable), args,
-                nargs);
+    cdc_xcoerce_all(args, nargs, cdc_xstring_type(true));
+    if (!cdc_xis_str(args[0]))
+        return cdc_xbad(cc, ast, def, args, nargs);
+    return cdc_xmake(cc, ast, eval_char_length, cdc_xtype_of(CDC_T_INT, args[0]->type->nullable),
+                     args, nargs);
 }
 
-static cdc_xnode_t *f_abs(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
-                          cdc_xnode_t **args, int nargs)
+static cdc_xnode_t *f_abs(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                          const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
     (void)nargs;
-    if (!args[0]->untyped_null && !is_num(args[0]))
-        return bad(cc, ast, def, args, 1);
+    if (!args[0]->untyped_null && !cdc_xis_num(args[0]))
+        return cdc_xbad(cc, ast, def, args, 1);
     return cdc_xarith(cc, CDC_XOP_ABS, "ABS", args[0], NULL, ast->line, ast->col);
 }
 
-static cdc_xnode_t *f_mod(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
-                          cdc_xnode_t **args, int nargs)
+static cdc_xnode_t *f_mod(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                          const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
     (void)def;
     (void)nargs;
     return cdc_xarith(cc, CDC_XOP_MOD, "MOD", args[0], args[1], ast->line, ast->col);
 }
 
-static cdc_xnode_t *f_round(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
-                            cdc_xnode_t **args, int nargs)
+static cdc_xnode_t *f_round(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                            const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
     if (args[0]->untyped_null)
-        return bad(cc, ast, def, args, nargs);
-    if (!is_num(args[0]) || (nargs > 1 && !args[1]->untyped_null && !is_int(args[1])))
-        return bad(cc, ast, def, args, nargs);
+        return cdc_xbad(cc, ast, def, args, nargs);
+    if (!cdc_xis_num(args[0]) || (nargs > 1 && !args[1]->untyped_null && !cdc_xis_int(args[1])))
+        return cdc_xbad(cc, ast, def, args, nargs);
     int d = 0;
     if (nargs > 1) {
         const cdc_xnode_t *dn = args[1];
@@ -759,7 +797,7 @@ static cdc_xnode_t *f_round(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cons
             cdc_xcerr(cc, at->line, at->col, NULL,
                       "the second argument of \"ROUND\" must be a constant integer between -38 "
                       "and 38");
-            free_args(args, nargs);
+            cdc_xfree_args(args, nargs);
             return NULL;
         }
         d = (int)dn->lit.v.i;
@@ -798,12 +836,12 @@ static cdc_xnode_t *f_round(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cons
 }
 
 static cdc_xnode_t *f_floor_ceil(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
-                                 const func_def_t *def, cdc_xnode_t **args, int nargs)
+                                 const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
-    if (args[0]->untyped_null || !is_num(args[0]))
-        return bad(cc, ast, def, args, nargs);
+    if (args[0]->untyped_null || !cdc_xis_num(args[0]))
+        return cdc_xbad(cc, ast, def, args, nargs);
     const cdc_type_t *t = args[0]->type;
-    if (is_int(args[0]) || (t->root == CDC_T_DECIMAL && t->scale == 0))
+    if (cdc_xis_int(args[0]) || (t->root == CDC_T_DECIMAL && t->scale == 0))
         return args[0];
     cdc_type_t *rt;
     if (t->root == CDC_T_DECIMAL) {
@@ -822,12 +860,12 @@ static cdc_xnode_t *f_floor_ceil(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
 }
 
 static cdc_xnode_t *f_coalesce(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
-                               const func_def_t *def, cdc_xnode_t **args, int nargs)
+                               const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
     (void)def;
     cdc_type_t *t = cdc_xunify(cc, args, nargs, "COALESCE", ast->line, ast->col);
     if (!t) {
-        free_args(args, nargs);
+        cdc_xfree_args(args, nargs);
         return NULL;
     }
     bool nullable = true;
@@ -835,14 +873,14 @@ static cdc_xnode_t *f_coalesce(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
         if (!args[i]->type->nullable)
             nullable = false;
     t->nullable = nullable;
-    return make(cc, ast, cdc_xeval_coalesce, t, args, nargs);
+    return cdc_xmake(cc, ast, cdc_xeval_coalesce, t, args, nargs);
 }
 
-static cdc_xnode_t *f_if(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
+static cdc_xnode_t *f_if(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const cdc_xfunc_def_t *def,
                          cdc_xnode_t **args, int nargs)
 {
     (void)def;
-    cdc_type_t *boolean = type_of(CDC_T_BOOLEAN, true);
+    cdc_type_t *boolean = cdc_xtype_of(CDC_T_BOOLEAN, true);
     cdc_xcoerce_null(args[0], boolean);
     cdc_type_destroy(boolean);
     if (args[0]->type->root != CDC_T_BOOLEAN) {
@@ -851,12 +889,12 @@ static cdc_xnode_t *f_if(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const f
         cdc_xcerr(cc, at->line, at->col, "expected IF(BOOLEAN, value, value)",
                   "the condition of \"IF\" must be BOOLEAN, found %s",
                   cdc_xtype_name(args[0]->type, buf));
-        free_args(args, nargs);
+        cdc_xfree_args(args, nargs);
         return NULL;
     }
     cdc_type_t *t = cdc_xunify(cc, args + 1, 2, "IF", ast->line, ast->col);
     if (!t) {
-        free_args(args, nargs);
+        cdc_xfree_args(args, nargs);
         return NULL;
     }
     cdc_xnode_t *n = cdc_xnode_new(cdc_xeval_case, t, ast->line, ast->col);
@@ -867,18 +905,18 @@ static cdc_xnode_t *f_if(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const f
     return cdc_xfold(cc, n);
 }
 
-static cdc_xnode_t *f_nullif(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const func_def_t *def,
-                             cdc_xnode_t **args, int nargs)
+static cdc_xnode_t *f_nullif(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                             const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
     cdc_type_t *t = cdc_xunify(cc, args, nargs, "NULLIF", ast->line, ast->col);
     if (!t) {
-        free_args(args, nargs);
+        cdc_xfree_args(args, nargs);
         return NULL;
     }
     cdc_xcmp_fn cmp = cdc_xcmp_for(t);
     if (!cmp) {
         cdc_type_destroy(t);
-        return bad(cc, ast, def, args, nargs);
+        return cdc_xbad(cc, ast, def, args, nargs);
     }
     t->nullable = true;
     cdc_xnode_t *n = cdc_xnode_new(cdc_xeval_nullif, t, ast->line, ast->col);
@@ -889,7 +927,7 @@ static cdc_xnode_t *f_nullif(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, con
     return cdc_xfold(cc, n);
 }
 
-static const func_def_t funcs[] = {
+static const cdc_xfunc_def_t funcs[] = {
     {"UPPER", 1, 1, f_case_map, 1, "UPPER(STRING)"},
     {"LOWER", 1, 1, f_case_map, 0, "LOWER(STRING)"},
     {"TRIM", 1, 1, f_trim, TRIM_BOTH, "TRIM([BOTH | LEADING | TRAILING] [STRING FROM] STRING)"},
@@ -910,30 +948,50 @@ static const func_def_t funcs[] = {
     {"COALESCE", 1, -1, f_coalesce, 0, NULL},
     {"IF", 3, 3, f_if, 0, "IF(BOOLEAN, value, value)"},
     {"NULLIF", 2, 2, f_nullif, 0, NULL},
+    {"CARDINALITY", 1, 1, f_collection, 0, "CARDINALITY(ARRAY | MAP)"},
+    {"ELEMENT", 1, 1, f_collection, 1, "ELEMENT(ARRAY)"},
+    {NULL, 0, 0, NULL, 0, NULL},
 };
 
-#define NFUNCS ((int)(sizeof(funcs) / sizeof(funcs[0])))
+static const cdc_xfunc_def_t *const tables[] = {funcs, cdc_xfuncs_str, cdc_xfuncs_time,
+                                                cdc_xfuncs_json};
+#define NTABLES ((int)(sizeof(tables) / sizeof(tables[0])))
+#define MAX_FUNCS 256
 
 const char *const *cdc_expr_builtin_functions(void)
 {
-    static const char *names[NFUNCS + 1];
-    if (!names[0])
-        for (int k = 0; k < NFUNCS; k++)
-            names[k] = funcs[k].name;
+    static const char *names[MAX_FUNCS + 1];
+    if (!names[0]) {
+        int k = 0;
+        for (int t = 0; t < NTABLES; t++)
+            for (const cdc_xfunc_def_t *d = tables[t]; d->name && k < MAX_FUNCS; d++)
+                if (!strchr(d->name, ' ')) /* not the operators (IS DISTINCT FROM) */
+                    names[k++] = d->name;
+    }
     return names;
+}
+
+static const cdc_xfunc_def_t *func_find(const char *name)
+{
+    for (int t = 0; t < NTABLES; t++)
+        for (const cdc_xfunc_def_t *d = tables[t]; d->name; d++)
+            if (strcasecmp(d->name, name) == 0)
+                return d;
+    return NULL;
 }
 
 const char *cdc_xfunc_suggest(const char *name)
 {
-    const char *names[NFUNCS];
+    const char *const *names = cdc_expr_builtin_functions();
     char upper[64];
     size_t i = 0;
     for (; name[i] && i + 1 < sizeof(upper); i++)
         upper[i] = (char)toupper((unsigned char)name[i]);
     upper[i] = '\0';
-    for (int k = 0; k < NFUNCS; k++)
-        names[k] = funcs[k].name;
-    const char *sug = cdc_closest(upper, names, NFUNCS);
+    int count = 0;
+    while (names[count])
+        count++;
+    const char *sug = cdc_closest(upper, names, count);
     if (sug && cdc_edit_distance(upper, sug) >= (int)strlen(upper))
         return NULL;
     return sug;
@@ -957,7 +1015,7 @@ static cdc_xnode_t *arity_error(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, 
 
 /* TRIM as the parser normalizes it: {SYMBOL mode, chars, s}. */
 static cdc_xnode_t *compile_trim3(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
-                                  const func_def_t *def)
+                                  const cdc_xfunc_def_t *def)
 {
     const cdc_sql_expr_t *mode = ast->call.args[0];
     const char *m = mode->literal.text ? mode->literal.text : "BOTH";
@@ -967,18 +1025,18 @@ static cdc_xnode_t *compile_trim3(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast
     cdc_xnode_t *args[2];
     if (!cdc_xcompile_args(cc, (const cdc_sql_expr_t *const *)ast->call.args + 1, 2, args))
         return NULL;
-    cdc_type_t *str = string_type(true);
+    cdc_type_t *str = cdc_xstring_type(true);
     for (int i = 0; i < 2; i++)
         cdc_xcoerce_null(args[i], str);
     cdc_type_destroy(str);
-    if (is_str(args[0]) && !is_str(args[1])) { /* name the operand alone */
+    if (cdc_xis_str(args[0]) && !cdc_xis_str(args[1])) { /* name the operand alone */
         cdc_xnode_free(args[0]);
-        return bad(cc, ast, def, args + 1, 1);
+        return cdc_xbad(cc, ast, def, args + 1, 1);
     }
-    if (!is_str(args[0]) || !is_str(args[1]))
-        return bad(cc, ast, def, args, 2);
+    if (!cdc_xis_str(args[0]) || !cdc_xis_str(args[1]))
+        return cdc_xbad(cc, ast, def, args, 2);
     cdc_xnode_t *n =
-        cdc_xnode_new(eval_trim, string_type(any_nullable(args, 2)), ast->line, ast->col);
+        cdc_xnode_new(eval_trim, cdc_xstring_type(cdc_xany_nullable(args, 2)), ast->line, ast->col);
     n->ival = variant;
     cdc_xnode_add(n, args[0]);
     cdc_xnode_add(n, args[1]);
@@ -988,10 +1046,15 @@ static cdc_xnode_t *compile_trim3(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast
 
 cdc_xnode_t *cdc_xfunc_compile(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, bool *unknown)
 {
-    const func_def_t *def = NULL;
-    for (int i = 0; i < NFUNCS && !def; i++)
-        if (strcasecmp(funcs[i].name, ast->call.name) == 0)
-            def = &funcs[i];
+    bool handled = false;
+    cdc_xnode_t *special = cdc_xtime_compile_special(cc, ast, &handled);
+    if (!handled)
+        special = cdc_xjson_compile_special(cc, ast, &handled);
+    if (handled) {
+        *unknown = false;
+        return special;
+    }
+    const cdc_xfunc_def_t *def = func_find(ast->call.name);
     *unknown = def == NULL;
     if (!def)
         return NULL;
@@ -1208,7 +1271,7 @@ cdc_xnode_t *cdc_xudf_compile(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
     for (int i = 0; i < nargs; i++) {
         cdc_xcoerce_null(args[i], types[i]);
         if (!udf_arg_ok(args[i]->type, types[i])) {
-            bad_args(cc, ast, name, sig, args, nargs);
+            cdc_xbad_args(cc, ast, name, sig, args, nargs);
             memset(args, 0, sizeof(*args) * (size_t)nargs);
             goto out;
         }

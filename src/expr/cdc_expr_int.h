@@ -97,6 +97,8 @@ struct cdc_xnode {
     int ival;            /* function variant: ROUND digits, TRIM side, UPPER, CEIL */
     const cdc_udf_def_t *udf;
     char *name; /* for messages: a function's name or a result type's text (owned) */
+    void *aux;  /* a function's compiled state (a constant regex), freed by aux_free */
+    void (*aux_free)(void *aux);
 };
 
 /* ---- node helpers (cdc_expr.c) -------------------------------------------------------------- */
@@ -184,6 +186,76 @@ size_t cdc_xutf8_offset(const char *s, size_t len, size_t nchars);
 int cdc_xeval_like(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out);
 
 typedef struct cdc_xcompiler cdc_xcompiler_t;
+
+/* A built-in function: one table row. compile gets the compiled arguments (it owns them, and
+ * frees them on error). */
+typedef struct cdc_xfunc_def cdc_xfunc_def_t;
+typedef cdc_xnode_t *(*cdc_xfcompile_fn)(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                         const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs);
+struct cdc_xfunc_def {
+    const char *name; /* NULL ends a table */
+    int min, max;     /* max -1: any number */
+    cdc_xfcompile_fn compile;
+    int variant;
+    const char *signature;
+};
+/* The tables of cdc_expr_str.c, cdc_expr_time.c and cdc_expr_json.c, each ended by a NULL
+ * name. */
+extern const cdc_xfunc_def_t cdc_xfuncs_str[];
+extern const cdc_xfunc_def_t cdc_xfuncs_time[];
+extern const cdc_xfunc_def_t cdc_xfuncs_json[];
+/* JSON_OBJECT/JSON_ARRAY as the parser normalizes them ({SYMBOL on-null, args...}): sets
+ * *handled and compiles when @p ast is one (cdc_expr_json.c). */
+cdc_xnode_t *cdc_xjson_compile_special(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                       bool *handled);
+/* Calls whose arguments are not all expressions (EXTRACT(unit FROM x), FLOOR(x TO unit),
+ * TIMESTAMPADD(unit, n, x)): sets *handled and compiles when @p ast is one (cdc_expr_time.c). */
+cdc_xnode_t *cdc_xtime_compile_special(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                       bool *handled);
+/* x + INTERVAL or x - INTERVAL (@p interval an INTERVAL literal; ast the binary node). */
+cdc_xnode_t *cdc_xtime_interval_arith(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                      const cdc_sql_expr_t *operand, const cdc_sql_expr_t *interval,
+                                      bool subtract);
+
+/* Helpers for the function tables (cdc_expr_func.c). */
+cdc_type_t *cdc_xtype_of(cdc_type_root_t root, bool nullable);
+/* VARCHAR(max) (STRING). */
+cdc_type_t *cdc_xstring_type(bool nullable);
+void cdc_xfree_args(cdc_xnode_t **args, int nargs);
+/* "cannot apply "F" to A, B and C" + the signature as a hint; frees the arguments; NULL. */
+cdc_xnode_t *cdc_xbad_args(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const char *name,
+                           const char *signature, cdc_xnode_t **args, int nargs);
+cdc_xnode_t *cdc_xbad(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const cdc_xfunc_def_t *def,
+                      cdc_xnode_t **args, int nargs);
+bool cdc_xis_str(const cdc_xnode_t *n);
+bool cdc_xis_int(const cdc_xnode_t *n);
+bool cdc_xis_num(const cdc_xnode_t *n);
+/* Types the untyped NULLs among args as @p t, then destroys t. */
+void cdc_xcoerce_all(cdc_xnode_t **args, int nargs, cdc_type_t *t);
+bool cdc_xany_nullable(cdc_xnode_t **args, int nargs);
+/* A node of @p eval and @p type (taken) over args (taken), folded when constant. */
+cdc_xnode_t *cdc_xmake(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, cdc_xeval_fn eval,
+                       cdc_type_t *type, cdc_xnode_t **args, int nargs);
+/* Adds args (taken) to n as its kids, marks n constant when they all are and folds it. */
+cdc_xnode_t *cdc_xadopt(cdc_xcompiler_t *cc, cdc_xnode_t *n, cdc_xnode_t **args, int nargs);
+/* Sets a non-NULL string value pointing at p[0..len). */
+void cdc_xset_str(cdc_value_t *out, const char *p, size_t len);
+
+#define CDC_XEVAL_KID(i, v)                                                                        \
+    do {                                                                                           \
+        if (n->kids[i]->eval(n->kids[i], cx, (v)) < 0)                                             \
+            return -1;                                                                             \
+    } while (0)
+/* Evaluates kid i into *v; a NULL makes the node's result NULL (returns 0). */
+#define CDC_XEVAL_KID_OR_NULL(i, v)                                                                \
+    do {                                                                                           \
+        CDC_XEVAL_KID(i, v);                                                                       \
+        if (cdc_value_is_null(v)) {                                                                \
+            cdc_xset_null(out);                                                                    \
+            return 0;                                                                              \
+        }                                                                                          \
+    } while (0)
+
 /* Compiles built-in function @p name; returns the node, NULL with an error, or sets *unknown
  * when the name is not a built-in. */
 cdc_xnode_t *cdc_xfunc_compile(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, bool *unknown);

@@ -167,6 +167,176 @@ static cdc_sql_expr_t *parse_trim(parser_t *p)
     return e;
 }
 
+/* A unit word (HOUR, DAY...) as a SYMBOL literal, upper-cased; the compiler checks it. */
+static cdc_sql_expr_t *parse_unit_symbol(parser_t *p)
+{
+    const tok_t *t = cur(p);
+    if (t->kind != CDC_SQL_TOK_IDENT) {
+        cdc_sqlp_fail_expected(p, "a time unit such as \"HOUR\" or \"DAY\"");
+        return NULL;
+    }
+    char *word = tok_value(p, t);
+    cdc_sql_expr_t *e = literal_new(CDC_SQL_LIT_SYMBOL, t, upper_dup(word));
+    free(word);
+    advance(p);
+    return e;
+}
+
+/*
+ * The function forms with keywords between the arguments, normalized to calls:
+ *   POSITION(a IN b)          -> call "POSITION" {a, b}
+ *   EXTRACT(unit FROM x)      -> call "EXTRACT" {SYMBOL unit, x}
+ *   FLOOR/CEIL(x TO unit)     -> call "FLOOR"/"CEIL" {x, SYMBOL unit}
+ * The name token is current and "(" follows. Other FLOOR/CEIL/POSITION calls parse as usual.
+ */
+static cdc_sql_expr_t *parse_keyword_call(parser_t *p)
+{
+    const tok_t *name = cur(p);
+    bool extract = tok_kw(p, name, "EXTRACT"), position = tok_kw(p, name, "POSITION");
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, name);
+    char *word = tok_value(p, name);
+    e->call.name = upper_dup(word);
+    free(word);
+    advance(p);
+    advance(p);
+    cdc_sql_expr_t *first = extract    ? parse_unit_symbol(p)
+                            : position ? parse_concat(p)
+                                       : cdc_sqlp_parse_expr(p);
+    if (!first)
+        return drop_expr(e);
+    push_arg(e, first);
+    const char *kw = extract ? "FROM" : position ? "IN" : "TO";
+    if (accept_kw(p, kw)) {
+        cdc_sql_expr_t *second =
+            extract || position ? cdc_sqlp_parse_expr(p) : parse_unit_symbol(p);
+        if (!second)
+            return drop_expr(e);
+        push_arg(e, second);
+    } else if (extract) {
+        cdc_sqlp_fail_expected(p, "\"FROM\"");
+        return drop_expr(e);
+    } else {
+        while (accept(p, CDC_SQL_TOK_COMMA)) {
+            cdc_sql_expr_t *arg = cdc_sqlp_parse_expr(p);
+            if (!arg)
+                return drop_expr(e);
+            push_arg(e, arg);
+        }
+    }
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return drop_expr(e);
+    return e;
+}
+
+/*
+ * JSON_OBJECT([KEY] k VALUE v, ... [NULL | ABSENT ON NULL]) -> call "JSON_OBJECT"
+ *   {SYMBOL NULL|ABSENT, k1, v1, ...} (default NULL ON NULL);
+ * JSON_ARRAY(v, ... [NULL | ABSENT ON NULL]) -> call "JSON_ARRAY" {SYMBOL, v...} (default
+ *   ABSENT ON NULL). The name token is current and "(" follows.
+ */
+static cdc_sql_expr_t *parse_json_ctor(parser_t *p)
+{
+    const tok_t *name = cur(p);
+    bool object = tok_kw(p, name, "JSON_OBJECT");
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, name);
+    e->call.name = cdc_xstrdup(object ? "JSON_OBJECT" : "JSON_ARRAY");
+    push_arg(e, literal_new(CDC_SQL_LIT_SYMBOL, name, cdc_xstrdup(object ? "NULL" : "ABSENT")));
+    advance(p);
+    advance(p);
+    while (!at(p, CDC_SQL_TOK_RPAREN)) {
+        if ((at_kw(p, "NULL") || at_kw(p, "ABSENT")) && peek_kw(p, 1, "ON")) {
+            free(e->call.args[0]->literal.text);
+            e->call.args[0]->literal.text = cdc_xstrdup(at_kw(p, "NULL") ? "NULL" : "ABSENT");
+            advance(p);
+            advance(p);
+            if (!cdc_sqlp_expect_kw(p, "NULL"))
+                return drop_expr(e);
+            break;
+        }
+        if (e->call.nargs > 1 && !cdc_sqlp_expect(p, CDC_SQL_TOK_COMMA))
+            return drop_expr(e);
+        if (object && at_kw(p, "KEY") && peek(p, 1)->kind != CDC_SQL_TOK_COMMA &&
+            !peek_kw(p, 1, "VALUE"))
+            advance(p);
+        cdc_sql_expr_t *arg = object ? parse_concat(p) : cdc_sqlp_parse_expr(p);
+        if (!arg)
+            return drop_expr(e);
+        push_arg(e, arg);
+        if (object) {
+            if (!cdc_sqlp_expect_kw(p, "VALUE") || !(arg = cdc_sqlp_parse_expr(p)))
+                return drop_expr(e);
+            push_arg(e, arg);
+        }
+    }
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return drop_expr(e);
+    return e;
+}
+
+/*
+ * JSON_VALUE(doc, path [RETURNING type] [NULL ON EMPTY] [NULL ON ERROR]),
+ * JSON_QUERY(doc, path [WITHOUT [ARRAY] WRAPPER] [NULL ON EMPTY] [NULL ON ERROR]),
+ * JSON_EXISTS(doc, path [FALSE ON ERROR]): the default clauses are accepted, RETURNING becomes
+ * TRY_CAST(JSON_VALUE(doc, path) AS type) (a value that does not convert is NULL, as NULL ON
+ * ERROR); other clauses are refused by name. The name token is current and "(" follows.
+ */
+static cdc_sql_expr_t *parse_json_query(parser_t *p)
+{
+    const tok_t *name = cur(p);
+    bool value = tok_kw(p, name, "JSON_VALUE"), query = tok_kw(p, name, "JSON_QUERY");
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, name), *cast = NULL, *arg;
+    char *word = tok_value(p, name);
+    e->call.name = upper_dup(word);
+    free(word);
+    advance(p);
+    advance(p);
+    if (!(arg = cdc_sqlp_parse_expr(p)))
+        return drop_expr(e);
+    push_arg(e, arg);
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_COMMA) || !(arg = cdc_sqlp_parse_expr(p)))
+        return drop_expr(e);
+    push_arg(e, arg);
+    if (value && at_kw(p, "RETURNING")) {
+        cast = expr_new(CDC_SQL_EXPR_CAST, name);
+        cast->cast.try_cast = true;
+        cast->cast.operand = e;
+        e = cast;
+        advance(p);
+        if (!cdc_sqlp_parse_type_text(p, &cast->cast.type))
+            return drop_expr(e);
+    }
+    while (!at(p, CDC_SQL_TOK_RPAREN)) {
+        const tok_t *t = cur(p);
+        if (query && accept_kw(p, "WITHOUT")) {
+            accept_kw(p, "ARRAY");
+            if (!cdc_sqlp_expect_kw(p, "WRAPPER"))
+                return drop_expr(e);
+            continue;
+        }
+        bool dflt = value || query ? at_kw(p, "NULL") : at_kw(p, "FALSE");
+        if (dflt && peek_kw(p, 1, "ON") && (peek_kw(p, 2, "EMPTY") || peek_kw(p, 2, "ERROR"))) {
+            advance(p);
+            advance(p);
+            advance(p);
+            continue;
+        }
+        char *what = cdc_sqlp_describe_tok(p, t);
+        cdc_sqlp_fail_at(p, t,
+                         value ? "supported: RETURNING type, NULL ON EMPTY, NULL ON ERROR"
+                         : query
+                             ? "supported: WITHOUT [ARRAY] WRAPPER, NULL ON EMPTY, NULL ON ERROR"
+                             : "supported: FALSE ON ERROR",
+                         "%s is not supported in this clause of %s", what,
+                         value   ? "JSON_VALUE"
+                         : query ? "JSON_QUERY"
+                                 : "JSON_EXISTS");
+        free(what);
+        return drop_expr(e);
+    }
+    advance(p);
+    return e;
+}
+
 /* CAST / TRY_CAST ( expr AS type ) */
 static cdc_sql_expr_t *parse_cast(parser_t *p, bool try_cast)
 {
@@ -354,6 +524,14 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
             return parse_substring(p);
         if (tok_kw(p, t, "TRIM"))
             return parse_trim(p);
+        if ((tok_kw(p, t, "EXTRACT") || tok_kw(p, t, "POSITION") || tok_kw(p, t, "FLOOR") ||
+             tok_kw(p, t, "CEIL") || tok_kw(p, t, "CEILING")) &&
+            peek(p, 2)->kind != CDC_SQL_TOK_RPAREN)
+            return parse_keyword_call(p);
+        if (tok_kw(p, t, "JSON_OBJECT") || tok_kw(p, t, "JSON_ARRAY"))
+            return parse_json_ctor(p);
+        if (tok_kw(p, t, "JSON_VALUE") || tok_kw(p, t, "JSON_QUERY") || tok_kw(p, t, "JSON_EXISTS"))
+            return parse_json_query(p);
         if (is_ident_tok(p, t) || tok_kw(p, t, "LEFT") || tok_kw(p, t, "RIGHT"))
             return parse_call(p);
     }
@@ -543,6 +721,22 @@ static cdc_sql_expr_t *parse_comparison(parser_t *p)
             if (!right)
                 return drop_expr(left);
             left = binary_new(op, t, left, right);
+        } else if (tok_kw(p, t, "IS") && (peek_kw(p, 1, "DISTINCT") ||
+                                          (peek_kw(p, 1, "NOT") && peek_kw(p, 2, "DISTINCT")))) {
+            /* a IS [NOT] DISTINCT FROM b -> call "IS [NOT] DISTINCT FROM" {a, b} */
+            advance(p);
+            bool negated = accept_kw(p, "NOT");
+            advance(p); /* DISTINCT */
+            if (!cdc_sqlp_expect_kw(p, "FROM"))
+                return drop_expr(left);
+            cdc_sql_expr_t *right = parse_concat(p);
+            if (!right)
+                return drop_expr(left);
+            cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, t);
+            e->call.name = cdc_xstrdup(negated ? "IS NOT DISTINCT FROM" : "IS DISTINCT FROM");
+            push_arg(e, left);
+            push_arg(e, right);
+            left = e;
         } else if (tok_kw(p, t, "IS")) {
             advance(p);
             cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_IS_NULL, t);

@@ -561,9 +561,76 @@ static void print_literal(sbuf_t *sb, const cdc_sql_expr_t *e)
     }
 }
 
+static bool is_symbol(const cdc_sql_expr_t *e)
+{
+    return e && e->kind == CDC_SQL_EXPR_LITERAL && e->literal.kind == CDC_SQL_LIT_SYMBOL;
+}
+
+/* The keyword forms the parser normalized (cdc_sql_expr_parse.c); false for other calls. */
+static bool print_keyword_call(sbuf_t *sb, const cdc_sql_expr_t *e)
+{
+    const char *name = e->call.name ? e->call.name : "";
+    if (e->call.nargs != 2)
+        return false;
+    cdc_sql_expr_t *a = e->call.args[0], *b = e->call.args[1];
+    if (strcmp(name, "IS DISTINCT FROM") == 0 || strcmp(name, "IS NOT DISTINCT FROM") == 0) {
+        sb_puts(sb, "(");
+        print_expr(sb, a);
+        sb_puts(sb, " ");
+        sb_puts(sb, name);
+        sb_puts(sb, " ");
+        print_expr(sb, b);
+        sb_puts(sb, ")");
+        return true;
+    }
+    const char *sep = strcasecmp(name, "POSITION") == 0                  ? " IN "
+                      : strcasecmp(name, "EXTRACT") == 0 && is_symbol(a) ? " FROM "
+                      : is_symbol(b)                                     ? " TO "
+                                                                         : NULL;
+    if (!sep)
+        return false;
+    sb_puts(sb, name);
+    sb_puts(sb, "(");
+    print_expr(sb, a);
+    sb_puts(sb, sep);
+    print_expr(sb, b);
+    sb_puts(sb, ")");
+    return true;
+}
+
+/* JSON_OBJECT/JSON_ARRAY as the parser normalized them: {SYMBOL on-null, args...}. */
+static bool print_json_ctor(sbuf_t *sb, const cdc_sql_expr_t *e)
+{
+    const char *name = e->call.name ? e->call.name : "";
+    bool object = strcmp(name, "JSON_OBJECT") == 0;
+    if ((!object && strcmp(name, "JSON_ARRAY") != 0) || e->call.nargs < 1 ||
+        !is_symbol(e->call.args[0]))
+        return false;
+    sb_puts(sb, name);
+    sb_puts(sb, "(");
+    for (size_t i = 1; i < e->call.nargs; i += object ? 2 : 1) {
+        if (i > 1)
+            sb_puts(sb, ", ");
+        if (object) {
+            sb_puts(sb, "KEY ");
+            print_expr(sb, e->call.args[i]);
+            sb_puts(sb, " VALUE ");
+            print_expr(sb, i + 1 < e->call.nargs ? e->call.args[i + 1] : NULL);
+        } else {
+            print_expr(sb, e->call.args[i]);
+        }
+    }
+    sb_puts(sb, e->call.nargs > 1 ? " " : "");
+    print_expr(sb, e->call.args[0]);
+    sb_puts(sb, " ON NULL)");
+    return true;
+}
+
 static void print_call(sbuf_t *sb, const cdc_sql_expr_t *e)
 {
     const char *name = e->call.name ? e->call.name : "";
+    if (print_json_ctor(sb, e) || print_keyword_call(sb, e))
+        return;
     if (is_plain_word(name)) {
         char *upper = upper_dup(name);
         sb_puts(sb, upper);

@@ -20,11 +20,11 @@ while IFS= read -r w; do
   fi
 done <<<"$words"
 
-# identifiers: lower-case C names with an underscore (functions, types, ops)
+# identifiers: lower-case C names with an underscore (functions, types, ops, tables)
 code_dirs=("$src/src" "$src/formats" "$src/connectors")
 while IFS= read -r w; do
   [[ $w =~ ^[a-z][a-z0-9_]*_[a-z0-9_]+$ ]] || continue
-  if grep -rqE "(^|[^a-z0-9_])$w *(\(|\)|=| \*|;|$|,)" --include='*.[ch]' "${code_dirs[@]}"; then
+  if grep -rqE "(^|[^a-z0-9_])$w *(\(|\)|=| \*|;|$|,|\[)" --include='*.[ch]' "${code_dirs[@]}"; then
     ok
   else
     bad "ARCHITECTURE.md names $w, which no source defines"

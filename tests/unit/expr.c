@@ -427,6 +427,137 @@ Test(expr, subscripts)
     CHECK("UPPER(tags[1 + 1])", "B", "STRING");
 }
 
+/* Result types and values of the issue-20 built-ins; rows and NULL cases are golden tests
+ * (tests/data/sql/functions_*.sql). */
+Test(expr, string_builtin_types)
+{
+    CHECK("POSITION('li' IN name)", "2", "INT");
+    CHECK("LOCATE('l', uni, 5)", "10", "INT");
+    CHECK("REPLACE(name, 'l', 'L')", "ALice", "STRING");
+    CHECK("LPAD(name, 7, '*')", "**Alice", "STRING");
+    CHECK("RPAD(nstr, 3, 'x')", "null", "STRING");
+    CHECK("SPLIT_INDEX(uni, ' ', 1)", "w\xc3\xb6rld", "STRING");
+    CHECK("REGEXP(name, '^A')", "true", "BOOLEAN");
+    CHECK("REGEXP_EXTRACT(name, 'l(i)', 1)", "i", "STRING");
+    CHECK("HASH_CODE(name)", "63350368", "INT");
+    CHECK("ASCII(name)", "65", "INT");
+    CHECK("CHR(66)", "B", "STRING NOT NULL");
+    CHECK("name IS DISTINCT FROM nstr", "true", "BOOLEAN NOT NULL");
+    CHECK("nstr IS NOT DISTINCT FROM NULL", "true", "BOOLEAN NOT NULL");
+    CHECK_COMPILE_ERR("LPAD(name, 'x', '*')",
+                      "test.sql:1:8: cannot apply \"LPAD\" to STRING, STRING and STRING",
+                      "expected LPAD(STRING, INT, STRING)");
+}
+
+Test(expr, time_builtin_types)
+{
+    CHECK("EXTRACT(MINUTE FROM ts)", "34", "BIGINT");
+    CHECK("EXTRACT(YEAR FROM born)", "2020", "BIGINT");
+    CHECK("HOUR(tm)", "12", "BIGINT");
+    CHECK("FLOOR(ts TO DAY)", "2020-07-30T00:00:00.000", "TIMESTAMP(3)");
+    CHECK("CEIL(ltz TO HOUR)", "2020-07-30T13:00:00.000Z", "TIMESTAMP_LTZ(3)");
+    CHECK("TIMESTAMPADD(DAY, 2, born)", "2020-08-01", "DATE");
+    CHECK("TIMESTAMPDIFF(HOUR, born, ts)", "12", "INT");
+    CHECK("ts + INTERVAL '1' MINUTE", "2020-07-30T12:35:56.789", "TIMESTAMP(3)");
+    CHECK("DATE_FORMAT(ts, 'yy/M/d h:mm a')", "20/7/30 12:34 PM", "STRING");
+    CHECK("TO_TIMESTAMP('2020-07-30 12:34:56')", "2020-07-30T12:34:56.000", "TIMESTAMP(3)");
+    CHECK("TO_DATE('nope')", "null", "DATE");
+    CHECK("UNIX_TIMESTAMP('1970-01-02 00:00:00')", "86400", "BIGINT NOT NULL");
+    CHECK("TO_TIMESTAMP_LTZ(86400, 0)", "1970-01-02T00:00:00.000Z", "TIMESTAMP_LTZ(3) NOT NULL");
+    CHECK_COMPILE_ERR("EXTRACT(DAY FROM tm)",
+                      "test.sql:1:16: \"EXTRACT\" cannot use unit DAY on TIME(0)",
+                      "units: YEAR, QUARTER, MONTH, WEEK, DAY, HOUR, MINUTE, SECOND, "
+                      "MILLISECOND (EXTRACT also MICROSECOND, NANOSECOND, DOY, DOW)");
+    CHECK_COMPILE_ERR("TO_TIMESTAMP_LTZ(qty, 6)",
+                      "test.sql:1:30: the precision of \"TO_TIMESTAMP_LTZ\" must be the constant "
+                      "0 or 3",
+                      "0 for seconds, 3 for milliseconds");
+}
+
+Test(expr, json_builtin_types)
+{
+    CHECK("JSON_VALUE('{\"a\": [1, {\"b\": \"x\"}]}', '$.a[1].b')", "x", "STRING");
+    CHECK("JSON_EXISTS(name, '$')", "false", "BOOLEAN");
+    CHECK("JSON_QUERY('[1, [2]]', '$[1]')", "[2]", "STRING");
+    CHECK("JSON_OBJECT('n' VALUE name, 'q' VALUE qty)", "{\"n\":\"Alice\",\"q\":3}",
+          "STRING NOT NULL");
+    CHECK("JSON_ARRAY(nstr, flag)", "[true]", "STRING NOT NULL");
+    CHECK_COMPILE_ERR("JSON_OBJECT('t' VALUE tags)",
+                      "test.sql:1:30: \"JSON_OBJECT\" cannot take ARRAY<STRING> as a value",
+                      "values are strings, numbers, booleans, dates and times, or nested "
+                      "JSON_OBJECT/JSON_ARRAY");
+}
+
+/* Malformed documents give NULL, never a read past the text (run under the sanitizers). */
+Test(expr, json_malformed_documents)
+{
+    static const char *const bad[] = {
+        "{\"a\":", "\"\\u12\"", "[1,]",  "{\"a\" 1}", "01",  "-",       "1.",
+        "1e",      "[",         "\"abc", "{,}",       "nul", "[1 2]",   "{\"a\":1,}",
+        "\"\t\"",  "",          "   ",   "[\"\\x\"]", "tru", "{\"a\"}", "[1]]"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        g_row->values[F_NAME].v.s.ptr = bad[i];
+        g_row->values[F_NAME].v.s.len = (uint32_t)strlen(bad[i]);
+        CHECK("JSON_VALUE(name, '$')", "null", "STRING");
+        CHECK("JSON_EXISTS(name, '$[0]')", "false", "BOOLEAN");
+    }
+    g_row->values[F_NAME].v.s.ptr = "\"\\ud800x\\u00e9\"";
+    g_row->values[F_NAME].v.s.len = (uint32_t)strlen(g_row->values[F_NAME].v.s.ptr);
+    CHECK("JSON_VALUE(name, '$')", "\xef\xbf\xbdx\xc3\xa9", "STRING");
+    char deep[1201];
+    memset(deep, '[', 600);
+    memset(deep + 600, ']', 600);
+    deep[1200] = '\0';
+    g_row->values[F_NAME].v.s.ptr = deep;
+    g_row->values[F_NAME].v.s.len = 1200;
+    CHECK("JSON_QUERY(name, '$[0]')", "null", "STRING");
+}
+
+/* Patterns from a column: odd ones format and parse without reading or writing out of bounds. */
+Test(expr, date_patterns_from_a_column)
+{
+    static const struct {
+        const char *pattern, *formatted;
+    } cases[] = {
+        {"dddddddddddddddddddddddddddddddddddddddd", "00000000000000000030"},
+        {"'abc", "abc"},
+        {"''yy''", "'20'"},
+        {"SSSSSSSSSSSS", "789000000000"},
+        {"MMMM EEEE", "July Thursday"},
+        {"Q", "null"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        g_row->values[F_NAME].v.s.ptr = cases[i].pattern;
+        g_row->values[F_NAME].v.s.len = (uint32_t)strlen(cases[i].pattern);
+        CHECK("DATE_FORMAT(ts, name)", cases[i].formatted, "STRING");
+    }
+    g_row->values[F_NAME].v.s.ptr = "yyyyMMddHHmmssSSS";
+    g_row->values[F_NAME].v.s.len = 17;
+    CHECK("TO_TIMESTAMP(DATE_FORMAT(ts, name), name)", "2020-07-30T12:34:56.789", "TIMESTAMP(3)");
+    CHECK("TO_TIMESTAMP('2020', name)", "null", "TIMESTAMP(3)");
+    CHECK("TO_TIMESTAMP('20200730123456789x', name)", "null", "TIMESTAMP(3)");
+}
+
+Test(expr, cardinality_and_element)
+{
+    CHECK("CARDINALITY(tags)", "2", "INT");
+    CHECK("CARDINALITY(attrs)", "2", "INT");
+    CHECK_COMPILE_ERR("CARDINALITY(name)", "test.sql:1:8: cannot apply \"CARDINALITY\" to STRING",
+                      "expected CARDINALITY(ARRAY | MAP)");
+    CHECK_COMPILE_ERR("ELEMENT(attrs)",
+                      "test.sql:1:8: cannot apply \"ELEMENT\" to MAP<STRING, INT>",
+                      "expected ELEMENT(ARRAY)");
+    CHECK_EVAL_ERR("ELEMENT(tags)", "ELEMENT: the array has 2 elements, expected at most one");
+    g_row->values[F_TAGS].v.arr.n = 1;
+    CHECK("ELEMENT(tags)", "a", "STRING");
+    g_row->values[F_TAGS].v.arr.n = 0;
+    CHECK("ELEMENT(tags)", "null", "STRING");
+    CHECK("CARDINALITY(tags)", "0", "INT");
+    g_row->values[F_TAGS].flags = CDC_V_NULL;
+    CHECK("CARDINALITY(tags)", "null", "INT");
+}
+
 /* ---- arithmetic ----------------------------------------------------------------------------- */
 
 Test(expr, integer_arithmetic)
@@ -1178,10 +1309,12 @@ Test(expr, error_function_arguments)
                       NULL);
     CHECK_COMPILE_ERR("FLOOR(name)", "test.sql:1:8: cannot apply \"FLOOR\" to STRING",
                       "expected FLOOR(NUMERIC)");
+    CHECK_COMPILE_ERR("FLOOR()", "test.sql:1:8: function \"FLOOR\" takes 1 argument, found 0",
+                      NULL);
     CHECK_COMPILE_ERR("COUNT(id)",
                       "test.sql:1:8: aggregate function \"COUNT\" is not supported here", NULL);
-    CHECK_COMPILE_ERR("CURRENT_TIMESTAMP",
-                      "test.sql:1:8: function \"CURRENT_TIMESTAMP\" is not supported", NULL);
+    CHECK_COMPILE_ERR("CURRENT_TIMESTAMP + 1",
+                      "test.sql:1:26: cannot apply \"+\" to TIMESTAMP_LTZ(3) and INT", NULL);
     CHECK_COMPILE_ERR("twice('a')", "test.sql:1:8: cannot apply \"twice\" to STRING",
                       "expected twice(BIGINT)");
     CHECK_COMPILE_ERR("twice(1.5e0)", "test.sql:1:8: cannot apply \"twice\" to DOUBLE",
@@ -1202,8 +1335,13 @@ Test(expr, error_function_arguments)
 Test(expr, error_other_forms)
 {
     CHECK_COMPILE_ERR("*", "test.sql:1:8: \"*\" is not allowed in an expression", NULL);
-    CHECK_COMPILE_ERR("INTERVAL '5' SECOND", "test.sql:1:8: INTERVAL literals are not supported",
-                      NULL);
+    CHECK_COMPILE_ERR("INTERVAL '5' SECOND",
+                      "test.sql:1:8: an INTERVAL is only supported in datetime +/- INTERVAL",
+                      "add it to or subtract it from a DATE, TIME or TIMESTAMP");
+    CHECK_COMPILE_ERR("DATE '2020-01-01' + INTERVAL '1:2' DAY",
+                      "test.sql:1:28: invalid INTERVAL '1:2' DAY",
+                      "e.g. INTERVAL '5' SECOND, INTERVAL '1-2' YEAR TO MONTH, "
+                      "INTERVAL '1 02:03:04.5' DAY TO SECOND");
     CHECK_COMPILE_ERR("DATE '2020-13-01'", "test.sql:1:8: invalid DATE literal '2020-13-01'",
                       "write dates as 'yyyy-mm-dd'");
     CHECK_COMPILE_ERR("TIME '25:00'", "test.sql:1:8: invalid TIME literal '25:00'",

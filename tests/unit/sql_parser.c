@@ -931,6 +931,27 @@ Test(sql_expr, special_forms_normalize_to_calls)
     cdc_sql_script_destroy(script);
 }
 
+Test(sql_expr, keyword_function_forms_normalize_and_print_back)
+{
+    assert_canonical("POSITION('@' IN email)", "POSITION('@' IN email)");
+    assert_canonical("position(a || 'x' IN b)", "POSITION(a || 'x' IN b)");
+    assert_canonical("EXTRACT(hour FROM ts)", "EXTRACT(HOUR FROM ts)");
+    assert_canonical("FLOOR(ts TO HOUR)", "FLOOR(ts TO HOUR)");
+    assert_canonical("ceil(ts TO day)", "CEIL(ts TO DAY)");
+    assert_canonical("FLOOR(x)", "FLOOR(x)");
+    assert_canonical("a IS DISTINCT FROM b + 1", "(a IS DISTINCT FROM b + 1)");
+    assert_canonical("JSON_OBJECT(KEY 'a' VALUE 1, 'b' VALUE x ABSENT ON NULL)",
+                     "JSON_OBJECT(KEY 'a' VALUE 1, KEY 'b' VALUE x ABSENT ON NULL)");
+    assert_canonical("JSON_OBJECT()", "JSON_OBJECT(NULL ON NULL)");
+    assert_canonical("json_array(1, JSON_ARRAY('x'))",
+                     "JSON_ARRAY(1, JSON_ARRAY('x' ABSENT ON NULL) ABSENT ON NULL)");
+    assert_canonical("JSON_VALUE(doc, '$.a' RETURNING INT NULL ON EMPTY NULL ON ERROR)",
+                     "TRY_CAST(JSON_VALUE(doc, '$.a') AS INT)");
+    assert_canonical("JSON_QUERY(doc, '$.a' WITHOUT ARRAY WRAPPER)", "JSON_QUERY(doc, '$.a')");
+    assert_canonical("JSON_EXISTS(doc, '$.a' FALSE ON ERROR)", "JSON_EXISTS(doc, '$.a')");
+    assert_canonical("a IS NOT DISTINCT FROM NULL AND c", "(a IS NOT DISTINCT FROM NULL) AND c");
+}
+
 Test(sql_expr, node_details_and_positions)
 {
     cdc_sql_script_t *script;
