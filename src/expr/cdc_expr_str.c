@@ -344,7 +344,7 @@ static int eval_pad(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
  * found. */
 static int eval_locate(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
-    cdc_value_t v[3];
+    cdc_value_t v[3] = {0}; /* (two kids or three) */
     EVAL_ALL(v);
     const char *s = v[1].v.s.ptr;
     size_t slen = v[1].v.s.len;

@@ -508,8 +508,8 @@ static bool parse_ts(const char *s, size_t len, const char *pat, size_t plen, cd
     size_t i = 0, k = 0;
     char letter, q[1];
     int count;
-    const char *lit;
-    size_t litlen;
+    const char *lit = NULL;
+    size_t litlen = 0;
     while (pat_next(pat, plen, &i, &letter, &count, &lit, &litlen, q)) {
         int64_t v = 0;
         /* a number followed directly by another one takes exactly its letter count of digits
