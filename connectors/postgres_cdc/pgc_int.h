@@ -79,10 +79,11 @@ typedef struct pgc_reader {
     cdc_buf_t synth;
 
     /* the chunked snapshot (split 0: the stream emits the chunks; others read them) */
-    cdc_snapshot_t *snap; /* the source's while a keyed snapshot runs (split 0) */
-    bool resnap;          /* snap is an on-demand snapshot on the permanent slot's stream */
-    bool state_stale;     /* the state file still holds a finished on-demand snapshot's ranges */
-    int64_t resnap_ms;    /* when the on-demand snapshot started (ms), and the figures then */
+    cdc_snapshot_t *snap;      /* the source's while a keyed snapshot runs (split 0) */
+    cdc_snap_read_t *inflight; /* split 0: a chunk sent, its results not read yet */
+    bool resnap;               /* snap is an on-demand snapshot on the permanent slot's stream */
+    bool state_stale;  /* the state file still holds a finished on-demand snapshot's ranges */
+    int64_t resnap_ms; /* when the on-demand snapshot started (ms), and the figures then */
     cdc_snap_stats_t resnap_base;
     cdc_snap_pos_t cur;      /* split 0: max(last Commit's end, last logical message's LSN) */
     int64_t t_open;          /* when the reader opened (ms) */
@@ -91,6 +92,7 @@ typedef struct pgc_reader {
     const char *lastkey[16]; /* the key fields of the last row read (in its batch's arena) */
     size_t lastkeylen[16];
     cdc_buf_t sqlbuf;
+    cdc_buf_t filebuf; /* the state file's text */
     /* split 0: the last transactions streamed (xid of its Begin, end LSN of its Commit), for
        the check that a chunk's snapshot saw those streamed before the read was seen */
     struct {

@@ -536,10 +536,11 @@ static int slot_lost_error(pgc_reader_t *r, const char *server_text, cdc_error_t
                        slot, r->src->ckpt_file ? " and remove the state file" : "");
     /* where: the slot's last confirmed position (changes after it are the missed ones) */
     const char *params[1] = {slot};
-    PGresult *res = PQexecParams(r->meta,
-                                 "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE "
-                                 "slot_name = $1",
-                                 1, NULL, params, NULL, NULL, 0);
+    PGresult *res = r->inflight ? NULL /* (the connection reads a chunk) */
+                                : PQexecParams(r->meta,
+                                               "SELECT confirmed_flush_lsn FROM "
+                                               "pg_replication_slots WHERE slot_name = $1",
+                                               1, NULL, params, NULL, NULL, 0);
     if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
         cdc_error_add_context(*err, "replication slot \"%s\" confirmed up to LSN %s", slot,
                               PQgetvalue(res, 0, 0));
@@ -639,6 +640,8 @@ static int slot_guard(pgc_reader_t *r, cdc_error_t **err)
         if (status_message(r, true, err) < 0)
             return -1;
     }
+    if (r->inflight)
+        return 0; /* the normal connection reads a chunk: the rest waits for the next poll */
     const char *action = cdc_config_str(r->src->cfg, "heartbeat.action.query");
     if (hb > 0 && action && *action && now - r->last_action_ms >= hb)
         run_heartbeat_action(r, action);
@@ -1242,7 +1245,7 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
 static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
                            cdc_error_t **err)
 {
-    cdc_buf_t *b = &r->sqlbuf;
+    cdc_buf_t *b = &r->filebuf; /* (sqlbuf may hold the statements of a chunk in flight) */
     cdc_buf_clear(b);
     cdc_buf_printf(b, "%llu\t%X/%X\t%s\n", (unsigned long long)checkpoint, (unsigned)(lsn >> 32),
                    (unsigned)lsn, snapshot ? "snapshot" : "stream");
@@ -1385,6 +1388,7 @@ static void pgc_close(cdc_reader_t *base)
     for (int i = 0; i < 16; i++)
         cdc_buf_free(&r->keytext[i]);
     cdc_buf_free(&r->sqlbuf);
+    cdc_buf_free(&r->filebuf);
     cdc_buf_free(&r->ckpt_state);
     free(r);
 }

@@ -441,25 +441,30 @@ bool pgc_check_read(void *ctx, const cdc_snap_read_t *rd, cdc_snap_pos_t obs)
  * transaction has an xid, so its commit flushes the WAL and the walsender sends the message at
  * once. Hands the rows to the snapshot (filled), or abandons the read and fails.
  */
-static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
+/* The chunk key's columns among the table's (keyidx), for the next chunk's bound. */
+static int key_columns(pgc_reader_t *r, int *keyidx, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
-    int keyidx[16]; /* the key's columns among the table's (the next chunk's bound) */
     for (int k = 0; k < s->nkey; k++) {
         keyidx[k] = -1;
         for (int c = 0; c < r->ncols && keyidx[k] < 0; c++)
             if (strcmp(r->cols[c].name, s->physical->names[s->key[k]]) == 0)
                 keyidx[k] = c;
-        if (keyidx[k] < 0) {
-            cdc_error_set(err, CDC_ERR_PLAN,
-                          "postgres-cdc: the chunk key column \"%s\" is not a "
-                          "column of \"%s\"",
-                          s->physical->names[s->key[k]], s->table_label);
-            cdc_snapshot_abandon(s->snap, rd);
-            return -1;
-        }
+        if (keyidx[k] < 0)
+            return cdc_error_set(err, CDC_ERR_PLAN,
+                                 "postgres-cdc: the chunk key column \"%s\" is not a column of "
+                                 "\"%s\"",
+                                 s->physical->names[s->key[k]], s->table_label);
     }
-    /* one round trip: the statements go together and run back to back */
+    return 0;
+}
+
+/* Sends a chunk's statements (one round trip: they run back to back) without waiting for
+   them: the server reads the chunk while the reader goes on (read_chunk_end takes the
+   results). */
+static int read_chunk_send(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
     cdc_buf_t *q = &r->sqlbuf;
     cdc_buf_clear(q);
     cdc_buf_puts(q, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; "
@@ -475,6 +480,19 @@ static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
                    s->chunk_size, (unsigned long long)rd->id);
     if (send_sql(r, err) < 0)
         return chunk_fail(r, rd, NULL, NULL, err);
+    return 0;
+}
+
+/* The results of a chunk's statements (read_chunk_send): its rows, then the high watermark;
+   hands the rows to the snapshot (filled), or abandons the read and fails. */
+static int read_chunk_end(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    pgc_source_t *s = r->src;
+    int keyidx[16];
+    if (key_columns(r, keyidx, err) < 0) {
+        drain(r);
+        return chunk_fail(r, rd, NULL, NULL, err);
+    }
     PGresult *res = next_result(r, PGRES_COMMAND_OK, "starting a snapshot chunk", err);
     if (!res)
         return chunk_fail(r, rd, NULL, NULL, err);
@@ -530,6 +548,12 @@ static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
         last[k] = r->keytext[k].data;
     cdc_snapshot_filled(s->snap, rd, n >= (int)s->chunk_size ? last : NULL);
     return 0;
+}
+
+/* A chunk read start to end (the splits reading chunks). */
+static int read_chunk(pgc_reader_t *r, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    return read_chunk_send(r, rd, err) < 0 ? -1 : read_chunk_end(r, rd, err);
 }
 
 /* Plans a whole integer-keyed range for the splits: its min, max and the row estimate. */
@@ -659,8 +683,17 @@ int pgc_chunks_poll(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t
 {
     if (cdc_snapshot_emit(r->snap, out, max, r->cur) > 0)
         return CDC_POLL_OK;
-    if (cdc_snapshot_alive(r->snap) > 0)
+    int alive = cdc_snapshot_alive(r->snap);
+    if (r->inflight) { /* its rows are read once the reads before it are emitted */
+        if (alive > 1)
+            return PGC_STREAM;
+        cdc_snap_read_t *rd = r->inflight;
+        r->inflight = NULL;
+        if (read_chunk_end(r, rd, err) < 0)
+            return CDC_POLL_ERROR;
+    } else if (alive > 0) {
         return PGC_STREAM;
+    }
     if (cdc_snapshot_finished(r->snap)) {
         if (r->sp->in_txn || r->resnap) /* (an on-demand snapshot: pgc_poll ends it) */
             return PGC_STREAM;
@@ -668,9 +701,12 @@ int pgc_chunks_poll(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t
         r->awaiting_durable = true;
         return CDC_POLL_FLUSH; /* flush and commit: then the slot is made permanent */
     }
-    cdc_snap_read_t *rd = cdc_snapshot_take(r->snap, false, 1);
-    if (rd && read_chunk(r, rd, err) < 0)
+    /* the next chunk is sent now and read after this one is emitted: the server reads it
+       while the stream brings this one's watermark and its rows go out */
+    cdc_snap_read_t *rd = cdc_snapshot_take(r->snap, false, 2);
+    if (rd && read_chunk_send(r, rd, err) < 0)
         return CDC_POLL_ERROR;
+    r->inflight = rd;
     return cdc_snapshot_emit(r->snap, out, max, r->cur) > 0 ? CDC_POLL_OK : PGC_STREAM;
 }
 
