@@ -60,7 +60,7 @@ my_sql -e "GRANT REPLICATION SLAVE, BINLOG MONITOR, SELECT ON *.* TO 'writer'@'%
 SINK_PSQL=pg_psql
 
 cat >job.sql <<SQL
-SET 'execution.checkpointing.interval' = '500ms';
+SET 'execution.checkpointing.interval' = '100ms';
 CREATE TABLE src (id BIGINT NOT NULL, v INT, a STRING, b DOUBLE, c TIMESTAMP(3),
   d DECIMAL(12, 2), e INT, f STRING, g DATE, h BIGINT, PRIMARY KEY (id) NOT ENFORCED)
 WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',

@@ -58,7 +58,7 @@ SINK_PSQL=sink
 # job.sql with the slot $1
 write_job() {
   cat >job.sql <<SQL
-SET 'execution.checkpointing.interval' = '500ms';
+SET 'execution.checkpointing.interval' = '100ms';
 CREATE TABLE src (id BIGINT NOT NULL, v INT, a STRING, b DOUBLE, c TIMESTAMP(3),
   d DECIMAL(12, 2), e INT, f STRING, g DATE, h BIGINT, PRIMARY KEY (id) NOT ENFORCED)
 WITH ('connector' = 'postgres-cdc', 'hostname' = '127.0.0.1', 'port' = '$PG_PORT',
