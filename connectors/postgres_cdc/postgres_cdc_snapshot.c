@@ -701,12 +701,16 @@ int pgc_chunks_poll(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_error_t
         r->awaiting_durable = true;
         return CDC_POLL_FLUSH; /* flush and commit: then the slot is made permanent */
     }
-    /* the next chunk is sent now and read after this one is emitted: the server reads it
-       while the stream brings this one's watermark and its rows go out */
-    cdc_snap_read_t *rd = cdc_snapshot_take(r->snap, false, 2);
-    if (rd && read_chunk_send(r, rd, err) < 0)
+    /* Alone, the next chunk is sent now and read after this one is emitted: the server reads
+       it while the stream brings this one's watermark and its rows go out. With other splits
+       reading, they keep the server busy, and this split reads only when no read is alive (a
+       chunk sent ahead would wait for theirs). */
+    bool ahead = r->nsplits == 1;
+    cdc_snap_read_t *rd = cdc_snapshot_take(r->snap, false, ahead ? 2 : 1);
+    if (rd && (ahead ? read_chunk_send(r, rd, err) : read_chunk(r, rd, err)) < 0)
         return CDC_POLL_ERROR;
-    r->inflight = rd;
+    if (ahead)
+        r->inflight = rd;
     return cdc_snapshot_emit(r->snap, out, max, r->cur) > 0 ? CDC_POLL_OK : PGC_STREAM;
 }
 
