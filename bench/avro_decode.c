@@ -199,7 +199,7 @@ static uint64_t touch(avro_value_t *v)
     uint64_t sum = 0;
     switch (avro_value_get_type(v)) {
     case AVRO_RECORD: {
-        size_t n;
+        size_t n = 0;
         avro_value_get_size(v, &n);
         for (size_t i = 0; i < n; i++) {
             avro_value_t f;
@@ -214,28 +214,28 @@ static uint64_t touch(avro_value_t *v)
         return touch(&br);
     }
     case AVRO_STRING: {
-        const char *s;
-        size_t n;
+        const char *s = "";
+        size_t n = 0;
         avro_value_get_string(v, &s, &n);
         return n + (uint8_t)s[0];
     }
     case AVRO_INT32: {
-        int32_t x;
+        int32_t x = 0;
         avro_value_get_int(v, &x);
         return (uint64_t)x;
     }
     case AVRO_INT64: {
-        int64_t x;
+        int64_t x = 0;
         avro_value_get_long(v, &x);
         return (uint64_t)x;
     }
     case AVRO_DOUBLE: {
-        double x;
+        double x = 0;
         avro_value_get_double(v, &x);
         return (uint64_t)(x * 4);
     }
     case AVRO_BOOLEAN: {
-        int x;
+        int x = 0;
         avro_value_get_boolean(v, &x);
         return (uint64_t)x;
     }
