@@ -32,7 +32,7 @@ typedef struct run_ctx {
 typedef enum setting_kind {
     SETTING_ACTS = 1, /* implemented: job_params reads it */
     SETTING_HARMLESS, /* no effect on results here: accepted with one warning */
-    SETTING_REFUSED   /* would change results and is not implemented: an error */
+    SETTING_REFUSED   /* would change results, and cdcflow does not offer it: an error */
 } setting_kind_t;
 
 typedef struct setting {
