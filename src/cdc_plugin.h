@@ -25,6 +25,7 @@
 #include "core/cdc_log.h"
 #include "core/cdc_options.h"
 #include "core/cdc_row.h"
+#include "core/cdc_schema_change.h"
 #include "core/cdc_sink_buffer.h"
 #include "core/cdc_snapshot.h"
 #include "core/cdc_types.h"
@@ -64,6 +65,12 @@ typedef struct cdc_format_ctx_s {
 #define CDC_DECODE_OK 0
 #define CDC_DECODE_SKIPPED 1 /* a bad message dropped because ignore-parse-errors is set */
 #define CDC_DECODE_ERROR -1  /* reason in deser->errmsg */
+/*
+ * The message was, or carried, a schema change of a captured table
+ * (cdc_deser_ops_t.schema_change gives it): rows this call appended come
+ * after the change, and were decoded with the new columns.
+ */
+#define CDC_DECODE_SCHEMA 2
 
 typedef struct cdc_deser_s cdc_deser_t;
 
@@ -129,6 +136,12 @@ typedef struct cdc_deser_ops_s {
      */
     int (*decode_at)(cdc_deser_t *deser, const char *msg, size_t len, uint64_t pos,
                      cdc_batch_t *out);
+    /**
+     * Optional, for formats that see schema changes: the change the last
+     * decode() returned CDC_DECODE_SCHEMA for. Borrowed; valid until the next
+     * decode().
+     */
+    const cdc_schema_change_t *(*schema_change)(cdc_deser_t *deser);
 } cdc_deser_ops_t;
 
 /** Base of every deserializer: plugins embed it as their first member. */
@@ -234,6 +247,17 @@ typedef struct cdc_sink_s cdc_sink_t;
  * from them committed downstream and upstream.
  */
 #define CDC_POLL_FLUSH 2
+/*
+ * Every row added comes before a schema change of the source, which
+ * cdc_reader_ops_t.schema_change gives. The runtime writes the rows, flushes
+ * the writer, applies the pipeline's schema.change.behavior (README "Schema
+ * changes"): the sink's apply_schema_change, the catalog; then commits, so
+ * the reader's commit must cover the change (its position after the change
+ * and before the first row after it). Then it polls on; or, when the
+ * pipeline's columns change, closes the reader and opens one for the new
+ * plan, which resumes from that commit.
+ */
+#define CDC_POLL_SCHEMA 3
 
 /**
  * How readers and writers report gauges for the metrics endpoint: a name from
@@ -309,6 +333,11 @@ typedef struct cdc_reader_ops_s {
     void (*mark)(cdc_reader_t *reader);
     /** Makes the position noted by the last mark durable upstream; 0, or -1 with *err. */
     int (*commit_mark)(cdc_reader_t *reader, cdc_error_t **err);
+    /**
+     * Optional, for sources that see schema changes: the change the last poll
+     * returned CDC_POLL_SCHEMA for. Borrowed; valid until the next poll.
+     */
+    const cdc_schema_change_t *(*schema_change)(cdc_reader_t *reader);
 } cdc_reader_ops_t;
 
 struct cdc_reader_s {
@@ -592,6 +621,20 @@ typedef struct cdc_sink_ops_s {
     int (*open_writer)(cdc_sink_t *sink, int subtask, int nsubtasks, cdc_writer_t **out,
                        cdc_error_t **err);
     void (*destroy)(cdc_sink_t *sink);
+    /**
+     * Optional: changes the sink's table as `change` says (its items name the
+     * sink's columns; change->table is the sink's table name, change->after
+     * its columns afterwards). Called with no writer open or every writer
+     * flushed, before the writers for the new columns open. Must be
+     * idempotent: a change applied just before a crash comes again after the
+     * restart, so an ADD of a column the table has, a DROP of one it lacks or
+     * a type it has already is done, not an error. NULL: the sink cannot
+     * change its table (evolve fails; try_evolve and lenient go on without).
+     * A sink whose files or messages describe themselves (filesystem, kafka)
+     * has nothing to change but says so by returning 0.
+     */
+    int (*apply_schema_change)(cdc_sink_t *sink, const cdc_schema_change_t *change,
+                               cdc_error_t **err);
 } cdc_sink_ops_t;
 
 struct cdc_sink_s {
