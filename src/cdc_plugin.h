@@ -66,9 +66,9 @@ typedef struct cdc_format_ctx_s {
 #define CDC_DECODE_SKIPPED 1 /* a bad message dropped because ignore-parse-errors is set */
 #define CDC_DECODE_ERROR -1  /* reason in deser->errmsg */
 /*
- * The message was, or carried, a schema change of a captured table
- * (cdc_deser_ops_t.schema_change gives it): rows this call appended come
- * after the change, and were decoded with the new columns.
+ * The call met one or more schema changes of captured tables
+ * (cdc_deser_ops_t.schema_changes gives them and where they fall among the
+ * rows appended); rows after a change were decoded with its new columns.
  */
 #define CDC_DECODE_SCHEMA 2
 
@@ -137,11 +137,14 @@ typedef struct cdc_deser_ops_s {
     int (*decode_at)(cdc_deser_t *deser, const char *msg, size_t len, uint64_t pos,
                      cdc_batch_t *out);
     /**
-     * Optional, for formats that see schema changes: the change the last
-     * decode() returned CDC_DECODE_SCHEMA for. Borrowed; valid until the next
-     * decode().
+     * Optional, for formats that see schema changes: the changes the last
+     * decode() met (it returned CDC_DECODE_SCHEMA), in order, and for each
+     * where it falls: out->n when it was met (rows of `out` from that index on
+     * come after the change). Returns how many. Borrowed; valid until the next
+     * decode(). A source feeding one event per decode() gets at most one.
      */
-    const cdc_schema_change_t *(*schema_change)(cdc_deser_t *deser);
+    int (*schema_changes)(cdc_deser_t *deser, const cdc_schema_change_t *const **changes,
+                          const uint32_t **at);
 } cdc_deser_ops_t;
 
 /** Base of every deserializer: plugins embed it as their first member. */

@@ -103,15 +103,34 @@ static void print_error(FILE *errout, cdc_error_t *err)
     free(s);
 }
 
-/* Appends the rows added since `before`, each with its table when asked. */
-static void print_rows(const cdc_decode_args_t *args, cdc_deser_t *deser, const cdc_type_t *schema,
-                       const cdc_batch_t *batch, uint32_t before, cdc_buf_t *text)
+/* One line per schema change: "-- schema change: db.t at binlog f:pos: ADD COLUMN c INT". */
+static void print_change(const cdc_schema_change_t *c, cdc_buf_t *text)
 {
+    cdc_buf_printf(text, "-- schema change: %s at %s: ", c->table, c->position);
+    cdc_schema_change_describe(c, text);
+    cdc_buf_putc(text, '\n');
+}
+
+/*
+ * Appends the rows added since `before`, each with its table when asked, and
+ * the schema changes the last decode met (rc CDC_DECODE_SCHEMA) where they fall among them.
+ */
+static void print_rows(const cdc_decode_args_t *args, cdc_deser_t *deser, const cdc_type_t *schema,
+                       const cdc_batch_t *batch, uint32_t before, int rc, cdc_buf_t *text)
+{
+    const cdc_schema_change_t *const *changes = NULL;
+    const uint32_t *at = NULL;
+    int nchanges = rc == CDC_DECODE_SCHEMA && deser->ops->schema_changes
+                       ? deser->ops->schema_changes(deser, &changes, &at)
+                       : 0;
+    int next = 0;
     /* rows of one table follow each other: ask once per run of rows with the same origin (the
      * self-describing formats, mysql-binlog and pgoutput, find a row's type by that pointer) */
     const char *last_origin = NULL;
     const cdc_type_t *last_type = NULL;
     for (uint32_t i = before; i < batch->n && !args->count_only; i++) {
+        for (; next < nchanges && at[next] <= i; next++)
+            print_change(changes[next], text);
         const cdc_row_t *row = &batch->rows[i];
         const cdc_type_t *type = schema;
         if (!type && row->origin && row->origin == last_origin) {
@@ -130,6 +149,8 @@ static void print_rows(const cdc_decode_args_t *args, cdc_deser_t *deser, const 
         cdc_row_print(text, row, type);
         cdc_buf_putc(text, '\n');
     }
+    for (; next < nchanges && !args->count_only; next++)
+        print_change(changes[next], text);
 }
 
 static void flush_text(cdc_buf_t *text, FILE *out, bool force)
@@ -189,9 +210,9 @@ static int decode_stream(const cdc_decode_args_t *args, const cdc_format_factory
         cdc_buf_clear(&deser->errmsg);
         int rc = deser->ops->decode(deser, end ? NULL : chunk, n, &batch);
         *nrows += batch.n;
-        print_rows(args, deser, schema, &batch, 0, &text);
+        print_rows(args, deser, schema, &batch, 0, rc, &text);
         cdc_batch_reset(&batch);
-        flush_text(&text, out, rc != CDC_DECODE_OK);
+        flush_text(&text, out, rc == CDC_DECODE_ERROR);
         if (rc == CDC_DECODE_ERROR) {
             fflush(out);
             fprintf(errout, "cdcflow: error: cannot decode %s: %s\n", input_name(args),
@@ -244,7 +265,7 @@ static int decode_lines(const cdc_decode_args_t *args, const cdc_format_factory_
         } else {
             rc = deser->ops->decode(deser, mlen ? msg : NULL, mlen, &batch);
         }
-        if (rc != CDC_DECODE_OK) {
+        if (rc != CDC_DECODE_OK && rc != CDC_DECODE_SCHEMA) {
             cdc_batch_truncate(&batch, batch.n - before);
             if (rc == CDC_DECODE_ERROR) {
                 status = 1;
@@ -260,7 +281,7 @@ static int decode_lines(const cdc_decode_args_t *args, const cdc_format_factory_
             }
         }
         *nrows += batch.n - before;
-        print_rows(args, deser, schema, &batch, before, &text);
+        print_rows(args, deser, schema, &batch, before, rc, &text);
         cdc_batch_reset(&batch);
         flush_text(&text, out, false);
     }
