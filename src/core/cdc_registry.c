@@ -236,6 +236,9 @@ static int resolve_expanded(const cdc_kv_t *options, const char *table, cdc_reso
     cdc_kv_t given = {0};
     cdc_kv_copy(&given, options);
     cdc_kv_remove(&given, "connector");
+    /* the runtime's, for any source (README "Schema changes"; cdc_evolve.c checks them) */
+    cdc_kv_remove(&given, "schema.change.behavior");
+    cdc_kv_remove(&given, "schema.evolution.columns");
 
     cdc_option_scope_t scopes[5];
     char *labels[5] = {0};

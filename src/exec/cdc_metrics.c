@@ -326,6 +326,9 @@ void cdc_metrics_render(cdc_buf_t *b)
     counter_family(b, "cdcflow_records_skipped_total",
                    "Rows dropped by table.exec.expression-error.policy = SKIP.", true,
                    offsetof(cdc_pipe_metrics_t, skipped));
+    counter_family(b, "cdcflow_schema_changes_total",
+                   "Schema changes of the source table met (README \"Schema changes\").", true,
+                   offsetof(cdc_pipe_metrics_t, schema_changes));
     histogram(b, "cdcflow_sink_flush_duration_seconds",
               "Time a sink flush took until durable (then the source commits).", lat_bounds,
               CDC_METRICS_LAT_BUCKETS, offsetof(cdc_pipe_metrics_t, flush_lat),

@@ -36,9 +36,10 @@ typedef struct cdc_pipe_metrics_s {
     char *sink;         /* qualified sink table */
     int64_t total_rows; /* rows a bounded source will produce, -1 when unknown */
 
-    atomic_ullong read;    /* rows polled from the source */
-    atomic_ullong written; /* rows handed to the sink */
-    atomic_ullong skipped; /* rows dropped by the expression-error policy */
+    atomic_ullong read;           /* rows polled from the source */
+    atomic_ullong written;        /* rows handed to the sink */
+    atomic_ullong skipped;        /* rows dropped by the expression-error policy */
+    atomic_ullong schema_changes; /* schema changes of the source met (any policy) */
     atomic_ullong flushes;
     atomic_ullong flush_us_sum;
     atomic_ullong flush_lat[CDC_METRICS_LAT_BUCKETS + 1]; /* last: +Inf */

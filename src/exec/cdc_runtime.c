@@ -143,8 +143,19 @@ static void *watchdog_main(void *arg)
 
 /* ---- job execution ----------------------------------------------------------- */
 
+/* What the splits of one job share for schema changes (cdc_job.h, cdc_schema_hooks_t). */
+typedef struct job_shared {
+    pthread_mutex_t lock; /* one change decided at a time */
+    pthread_cond_t ended; /* a split ended (live went down) */
+    int live;             /* splits not yet ended */
+    atomic_int replan;    /* a split asked for a new plan: the others stop */
+    bool replan_ready;    /* its change is applied and committed */
+} job_shared_t;
+
 typedef struct split_task {
     cdc_pipe_t *pipe;
+    int pipe_index;
+    job_shared_t *job;
     int split;
     const cdc_job_settings_t *settings;
     atomic_llong *limit_left; /* shared by the splits of a pipe when the limit is not pushed */
@@ -344,6 +355,105 @@ static int overlap_poll(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *wri
     return 0;
 }
 
+/* "(id INT NOT NULL, v STRING)" of a ROW type, or "(unknown)". */
+static void put_columns(cdc_buf_t *b, const cdc_type_t *row)
+{
+    if (!row) {
+        cdc_buf_puts(b, "(unknown)");
+        return;
+    }
+    char *s = cdc_type_to_string(row);
+    /* "ROW<...>" -> "(...)" */
+    size_t n = strlen(s);
+    if (n > 5 && strncmp(s, "ROW<", 4) == 0)
+        cdc_buf_printf(b, "(%.*s)", (int)(n - 5), s + 4);
+    else
+        cdc_buf_puts(b, s);
+    free(s);
+}
+
+/*
+ * The reader stopped at a schema change (CDC_POLL_SCHEMA), every row before it
+ * written: logs and counts it, makes the rows durable, and asks the job's
+ * hooks. Returns 0 to go on (committed), 1 when the change was applied and
+ * committed and the job must re-plan (the writer is closed), 2 when another
+ * split is re-planning (flushed and committed: stop), -1 with t->err (nothing
+ * committed past the change).
+ */
+static int schema_change(split_task_t *t, cdc_reader_t *reader, cdc_writer_t **writerp,
+                         int64_t unflushed)
+{
+    cdc_pipe_t *p = t->pipe;
+    cdc_writer_t *writer = *writerp;
+    const cdc_schema_change_t *c =
+        reader->ops->schema_change ? reader->ops->schema_change(reader) : NULL;
+    if (!c) {
+        t->err = cdc_error_new(CDC_ERR_INTERNAL,
+                               "the reader of \"%s\" stopped at a schema "
+                               "change but does not say which",
+                               p->source_name);
+        return -1;
+    }
+    atomic_fetch_add(&t->metrics->schema_changes, 1);
+    cdc_buf_t b = {0};
+    cdc_schema_change_describe(c, &b);
+    if (c->ddl)
+        cdc_buf_printf(&b, " (DDL: %s)", c->ddl);
+    cdc_buf_puts(&b, "; columns before ");
+    put_columns(&b, c->before);
+    cdc_buf_puts(&b, ", after ");
+    put_columns(&b, c->after);
+    cdc_log(CDC_LOG_INFO, t->settings->job, p->source_name,
+            "split %d: schema change of %s at %s: %s", t->split + 1, c->table, c->position,
+            cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    if (writer->ops->flush(writer, &t->err) < 0) {
+        cdc_error_add_context(t->err, "flushing table \"%s\" before a schema change", p->sink_name);
+        return -1;
+    }
+    const cdc_schema_hooks_t *h = &t->settings->schema;
+    pthread_mutex_lock(&t->job->lock);
+    if (atomic_load(&t->job->replan)) {
+        pthread_mutex_unlock(&t->job->lock);
+        return flush_commit(t, reader, writer, unflushed) < 0 ? -1 : 2;
+    }
+    int d = h->decide ? h->decide(h->ctx, t->pipe_index, c, &t->err)
+                      : cdc_error_set(&t->err, CDC_ERR_PLAN,
+                                      "schema change of %s at %s: this "
+                                      "job cannot handle schema changes",
+                                      c->table, c->position);
+    if (d <= 0) {
+        pthread_mutex_unlock(&t->job->lock);
+        if (d < 0) {
+            cdc_error_add_context(t->err, "reading table \"%s\" (split %d of %d)", p->source_name,
+                                  t->split + 1, p->parallelism);
+            return -1;
+        }
+        return flush_commit(t, reader, writer, unflushed) < 0 ? -1 : 0;
+    }
+    atomic_store(&t->job->replan, 1);
+    /* sinks committing with the reader (two-phase, positions) take the change's position now;
+       their apply has nothing to undo */
+    bool early = t->two_phase || t->sink_positions;
+    if (early && flush_commit(t, reader, writer, unflushed) < 0) {
+        pthread_mutex_unlock(&t->job->lock);
+        return -1;
+    }
+    /* the sink changes with no writer open: the others stop (flushed, committed) */
+    writer->ops->close(writer);
+    *writerp = NULL;
+    cdc_metrics_set_writer(t->metrics, t->split, NULL);
+    while (t->job->live > 1)
+        pthread_cond_wait(&t->job->ended, &t->job->lock);
+    pthread_mutex_unlock(&t->job->lock);
+    if (h->apply(h->ctx, &t->err) < 0)
+        return -1;
+    if (!early && reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+        return -1;
+    t->job->replan_ready = true;
+    return 1;
+}
+
 static void *run_split(void *arg)
 {
     split_task_t *t = arg;
@@ -378,6 +488,13 @@ static void *run_split(void *arg)
         if (atomic_load(&stop_requested)) {
             cdc_log(CDC_LOG_INFO, t->settings->job, p->source_name,
                     "split %d: stop requested; flushing and committing", t->split + 1);
+            break;
+        }
+        if (atomic_load(&t->job->replan)) {
+            cdc_log(CDC_LOG_INFO, t->settings->job, p->source_name,
+                    "split %d: stopping for the new plan a schema change asks for; flushing and "
+                    "committing",
+                    t->split + 1);
             break;
         }
         cdc_batch_reset(&batch);
@@ -443,6 +560,19 @@ static void *run_split(void *arg)
         if (t->skipped != skipped_before)
             atomic_fetch_add(&t->metrics->skipped, t->skipped - skipped_before);
         unflushed += batch.n;
+        if (rc == CDC_POLL_SCHEMA) {
+            int sc = schema_change(t, reader, &writer, unflushed + (pf.ticket >= 0 ? pf.rows : 0));
+            if (sc < 0)
+                goto done;  /* nothing committed past the change */
+            pf.ticket = -1; /* the change's flush made every row durable */
+            if (sc == 1)
+                goto done; /* applied and committed: the job re-plans */
+            unflushed = 0;
+            if (sc == 2)
+                break; /* another split re-plans: stop here, flushed and committed */
+            last_flush = last_gauges = cdc_mono_ms();
+            continue;
+        }
         int64_t now = cdc_mono_ms();
         if (pf.on && overlap_poll(t, reader, writer, &pf) < 0)
             goto done;
@@ -485,6 +615,10 @@ static void *run_split(void *arg)
         goto done;
     }
 done:
+    pthread_mutex_lock(&t->job->lock);
+    t->job->live--;
+    pthread_cond_broadcast(&t->job->ended);
+    pthread_mutex_unlock(&t->job->lock);
     atomic_fetch_sub(&t->metrics->running_splits, 1);
     cdc_metrics_set_writer(t->metrics, t->split, NULL);
     cdc_pipe_split_close(ps);
@@ -505,6 +639,9 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
     for (int i = 0; i < npipes; i++)
         ntasks += pipes[i]->parallelism;
     split_task_t *tasks = cdc_xcalloc((size_t)ntasks, sizeof(*tasks));
+    job_shared_t job = {.live = ntasks};
+    pthread_mutex_init(&job.lock, NULL);
+    pthread_cond_init(&job.ended, NULL);
     pthread_t *threads = cdc_xcalloc((size_t)ntasks, sizeof(*threads));
     atomic_llong *limits = cdc_xcalloc((size_t)npipes, sizeof(*limits));
     int k = 0;
@@ -524,6 +661,8 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
                 pipes[i]->parallelism, cdc_changelog_mode_str(pipes[i]->mode, mbuf));
         for (int s = 0; s < pipes[i]->parallelism; s++, k++) {
             tasks[k] = (split_task_t){.pipe = pipes[i],
+                                      .pipe_index = i,
+                                      .job = &job,
                                       .split = s,
                                       .settings = settings,
                                       .limit_left = runtime_limit ? &limits[i] : NULL,
@@ -547,6 +686,13 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
         }
         started++;
     }
+    if (ntasks > 1 && started < ntasks) {
+        /* splits never started never end: a split waiting for the others must not wait for them */
+        pthread_mutex_lock(&job.lock);
+        job.live -= ntasks - started;
+        pthread_cond_broadcast(&job.ended);
+        pthread_mutex_unlock(&job.lock);
+    }
     for (k = 0; k < started; k++)
         pthread_join(threads[k], NULL);
     if (settings->status_line)
@@ -555,7 +701,10 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
     for (k = 0; k < ntasks; k++)
         total_rows += tasks[k].rows;
     cdc_log(CDC_LOG_INFO, settings->job, NULL, "job %s: %llu row(s) written",
-            atomic_load(&stop_requested) ? "stopped" : "finished", (unsigned long long)total_rows);
+            job.replan_ready               ? "stopped for a new plan"
+            : atomic_load(&stop_requested) ? "stopped"
+                                           : "finished",
+            (unsigned long long)total_rows);
     int rc = 0;
     uint64_t skipped = 0;
     for (k = 0; k < ntasks; k++)
@@ -580,6 +729,10 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
         }
         cdc_error_destroy(tasks[k].err);
     }
+    if (rc == 0 && job.replan_ready)
+        rc = CDC_JOB_REPLAN;
+    pthread_mutex_destroy(&job.lock);
+    pthread_cond_destroy(&job.ended);
     free(tasks);
     free(threads);
     free(limits);

@@ -9,6 +9,7 @@
 
 #include "cdc_catalog.h"
 #include "cdc_ddl.h"
+#include "cdc_evolve.h"
 #include "cdc_expr.h"
 #include "cdc_job.h"
 #include "cdc_log.h"
@@ -58,6 +59,12 @@ static const setting_t settings_table[] = {
     {"table.exec.expression-error.policy", SETTING_ACTS, NULL, NULL},
     {"table.dynamic-table-options.enabled", SETTING_ACTS, NULL, NULL},
     {"table.exec.sink.not-null-enforcer", SETTING_ACTS, NULL, NULL},
+    {"schema.change.behavior", SETTING_ACTS, "exception|evolve|try_evolve|lenient|ignore",
+     "Flink CDC's schema change behaviors are exception, evolve, try_evolve, lenient (the "
+     "default) and ignore"},
+    {"pipeline.schema.change.behavior", SETTING_ACTS, "exception|evolve|try_evolve|lenient|ignore",
+     "Flink CDC's schema change behaviors are exception, evolve, try_evolve, lenient (the "
+     "default) and ignore"},
     {"pipeline.max-parallelism", SETTING_HARMLESS, NULL, NULL},
     {"pipeline.operator-chaining", SETTING_HARMLESS, NULL, NULL},
     {"execution.checkpointing.*", SETTING_HARMLESS, NULL, NULL},
@@ -167,6 +174,73 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
     return 0;
 }
 
+/* The schema hooks of a job (cdc_job.h): the statements, pipes and the change being applied. */
+typedef struct evolve_ctx {
+    run_ctx_t *rc;
+    cdc_sql_stmt_t **inserts;
+    cdc_pipe_t **pipes;
+    const char *job;
+    cdc_sc_policy_t policy; /* SET 'schema.change.behavior' */
+    int pipe;               /* the pipe of the change being applied */
+    cdc_schema_change_t *change;
+    cdc_evolve_t ev;
+} evolve_ctx_t;
+
+static void log_edits(const evolve_ctx_t *x, const char *what, const cdc_schema_change_t *e)
+{
+    if (!e)
+        return;
+    cdc_buf_t b = {0};
+    cdc_schema_change_describe(e, &b);
+    cdc_log(CDC_LOG_INFO, x->job, x->pipes[x->pipe]->sink_name, "schema change: %s \"%s\": %s",
+            what, e->table, cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+}
+
+static int evolve_decide(void *ctx, int pipe, const cdc_schema_change_t *change, cdc_error_t **err)
+{
+    evolve_ctx_t *x = ctx;
+    cdc_evolve_clear(&x->ev);
+    cdc_evolve_action_t a = cdc_evolve_decide(x->rc->cat, &x->inserts[pipe]->insert, x->pipes[pipe],
+                                              change, x->policy, &x->ev, err);
+    if (a == CDC_EVOLVE_FAIL)
+        return -1;
+    x->pipe = pipe;
+    const char *sink = x->pipes[pipe]->sink_name;
+    if (x->ev.notes.len)
+        cdc_log(CDC_LOG_WARN, x->job, sink, "schema change of %s at %s ('%s'): %s", change->table,
+                change->position, cdc_sc_policy_name(x->ev.policy), cdc_buf_cstr(&x->ev.notes));
+    if (a == CDC_EVOLVE_GO_ON) {
+        cdc_log(CDC_LOG_INFO, x->job, sink,
+                "schema change of %s at %s ('%s'): the pipeline's columns stay as they are",
+                change->table, change->position, cdc_sc_policy_name(x->ev.policy));
+        return 0;
+    }
+    cdc_schema_change_free(x->change);
+    x->change = cdc_schema_change_copy(change);
+    log_edits(x, "source table", x->ev.src_edits);
+    log_edits(x, "sink table", x->ev.sink_edits);
+    return 1;
+}
+
+static int evolve_apply(void *ctx, cdc_error_t **err)
+{
+    evolve_ctx_t *x = ctx;
+    return cdc_evolve_apply(x->rc->cat, x->pipes[x->pipe], x->change, &x->ev, err);
+}
+
+/* The tables of an INSERT, evolved as an earlier run recorded (cdc_evolve_restore). */
+static int restore_tables(run_ctx_t *rc, const cdc_sql_insert_t *ins, cdc_error_t **err)
+{
+    if (rc->opts->explain_only)
+        return 0;
+    if (cdc_evolve_restore(rc->cat, &ins->table, err) < 0)
+        return -1;
+    return ins->query && ins->query->from.name.nparts
+               ? cdc_evolve_restore(rc->cat, &ins->query->from.name, err)
+               : 0;
+}
+
 static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool explain_only,
                       cdc_error_t **err)
 {
@@ -185,40 +259,68 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     }
     js.job = job;
     js.status_line = rc->opts->status_line;
+    evolve_ctx_t ex = {.rc = rc, .inserts = inserts, .job = job};
+    const char *pol = cdc_kv_get(&rc->settings, "schema.change.behavior");
+    if (!pol)
+        pol = cdc_kv_get(&rc->settings, "pipeline.schema.change.behavior");
+    if (pol)
+        cdc_sc_policy_parse(pol, &ex.policy); /* do_set checked the value */
+    js.schema = (cdc_schema_hooks_t){.decide = evolve_decide, .apply = evolve_apply, .ctx = &ex};
     cdc_pipe_t **pipes = cdc_xcalloc(n, sizeof(*pipes));
+    ex.pipes = pipes;
     int status = 0;
-    size_t planned = 0;
-    for (; planned < n; planned++) {
-        cdc_plan_env_t penv = {.cat = rc->cat,
-                               .text = rc->text,
-                               .len = rc->len,
-                               .filename = rc->filename,
-                               .parallelism = parallelism,
-                               .cdc_events_duplicate = js.cdc_events_duplicate,
-                               .skip_bad_rows = js.skip_bad_rows,
-                               .dynamic_options_disabled = base.dynamic_options_disabled,
-                               .not_null_drop = base.not_null_drop};
-        if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
-            status = -1;
+    for (int round = 0;; round++) {
+        size_t planned = 0;
+        for (; planned < n; planned++) {
+            cdc_plan_env_t penv = {.cat = rc->cat,
+                                   .text = rc->text,
+                                   .len = rc->len,
+                                   .filename = rc->filename,
+                                   .parallelism = parallelism,
+                                   .cdc_events_duplicate = js.cdc_events_duplicate,
+                                   .skip_bad_rows = js.skip_bad_rows,
+                                   .dynamic_options_disabled = base.dynamic_options_disabled,
+                                   .not_null_drop = base.not_null_drop};
+            if (round == 0 && restore_tables(rc, &inserts[planned]->insert, err) < 0) {
+                status = -1;
+                break;
+            }
+            if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
+                status = -1;
+                if (round > 0)
+                    cdc_error_add_context(*err, "planning the job again after a schema change");
+                break;
+            }
+        }
+        if (status == 0 && explain_only) {
+            cdc_buf_t b = {0};
+            cdc_buf_puts(&b, "== Physical Plan ==\n");
+            for (size_t i = 0; i < n; i++) {
+                if (i)
+                    cdc_buf_putc(&b, '\n');
+                cdc_pipe_explain(pipes[i], &b);
+            }
+            fwrite(b.data, 1, b.len, rc->opts->out);
+            fflush(rc->opts->out);
+            cdc_buf_free(&b);
+        } else if (status == 0) {
+            status = cdc_job_run(pipes, (int)n, &js, err);
+        }
+        for (size_t i = 0; i < planned; i++) {
+            cdc_pipe_destroy(pipes[i]);
+            pipes[i] = NULL;
+        }
+        if (status != CDC_JOB_REPLAN || cdc_runtime_stopping())
             break;
-        }
+        status = 0;
+        cdc_log(CDC_LOG_INFO, job, NULL,
+                "planning the job again with the columns the schema change gave; it resumes "
+                "where it stopped");
     }
-    if (status == 0 && explain_only) {
-        cdc_buf_t b = {0};
-        cdc_buf_puts(&b, "== Physical Plan ==\n");
-        for (size_t i = 0; i < n; i++) {
-            if (i)
-                cdc_buf_putc(&b, '\n');
-            cdc_pipe_explain(pipes[i], &b);
-        }
-        fwrite(b.data, 1, b.len, rc->opts->out);
-        fflush(rc->opts->out);
-        cdc_buf_free(&b);
-    } else if (status == 0) {
-        status = cdc_job_run(pipes, (int)n, &js, err);
-    }
-    for (size_t i = 0; i < planned; i++)
-        cdc_pipe_destroy(pipes[i]);
+    if (status == CDC_JOB_REPLAN)
+        status = 0;
+    cdc_evolve_clear(&ex.ev);
+    cdc_schema_change_free(ex.change);
     free(pipes);
     return status;
 }

@@ -263,6 +263,13 @@ void cdc_catalog_list_free(char **names);
  * `name`. Returns a new string the caller frees.
  */
 char *cdc_table_def_to_sql(const cdc_table_def_t *table, bool qualified);
+/**
+ * The same with the column items of `edits` applied (DROP, RENAME, ALTER_TYPE of
+ * physical columns; ADD appends physical columns after every other column).
+ * NULL with *err when an edit cannot be written (a primary key column dropped).
+ */
+char *cdc_table_def_to_sql_edited(const cdc_table_def_t *table, const cdc_schema_change_t *edits,
+                                  bool qualified, cdc_error_t **err);
 /** The normalized DDL of a view (the stored, qualified query). New string. */
 char *cdc_view_def_to_sql(const cdc_view_def_t *view, bool qualified);
 /** The normalized DDL of a function. New string. */

@@ -803,39 +803,118 @@ static void put_options(cdc_buf_t *b, const cdc_kv_t *opts)
     cdc_buf_putc(b, ')');
 }
 
-char *cdc_table_def_to_sql(const cdc_table_def_t *t, bool qualified)
+/* The edit of physical column `name` by `edits`: the item, or NULL when none touches it. */
+static const cdc_sc_item_t *column_edit(const cdc_schema_change_t *edits, const char *name)
 {
-    cdc_buf_t b = {0};
+    for (int i = 0; edits && i < edits->nitems; i++) {
+        const cdc_sc_item_t *it = &edits->items[i];
+        if (it->column && strcmp(it->column, name) == 0 &&
+            (it->kind == CDC_SC_DROP_COLUMN || it->kind == CDC_SC_RENAME_COLUMN ||
+             it->kind == CDC_SC_ALTER_TYPE))
+            return it;
+    }
+    return NULL;
+}
+
+/* A physical column's name after the edits (a renamed one's new name); NULL when dropped. */
+static const char *edited_name(const cdc_schema_change_t *edits, const char *name)
+{
+    const cdc_sc_item_t *it = column_edit(edits, name);
+    if (it && it->kind == CDC_SC_DROP_COLUMN)
+        return NULL;
+    return it && it->kind == CDC_SC_RENAME_COLUMN ? it->new_name : name;
+}
+
+static void put_column_type(cdc_buf_t *b, const cdc_type_t *type)
+{
+    char *ty = cdc_type_to_string(type);
+    cdc_buf_printf(b, " %s", ty);
+    free(ty);
+}
+
+/* The column lines of CREATE TABLE, each without its separator, into lines (NUL-separated). */
+static int column_lines(const cdc_table_def_t *t, const cdc_schema_change_t *edits,
+                        cdc_buf_t *lines, cdc_error_t **err)
+{
+    int n = 0;
+    for (int i = 0; i < t->ncolumns; i++) {
+        const cdc_column_def_t *c = &t->columns[i];
+        const cdc_sc_item_t *ed =
+            c->kind == CDC_COLUMN_PHYSICAL ? column_edit(edits, c->name) : NULL;
+        if (ed && ed->kind == CDC_SC_DROP_COLUMN) {
+            for (int k = 0; k < t->npk; k++)
+                if (strcmp(t->schema->names[t->pk[k]], c->name) == 0)
+                    return cdc_error_set(err, CDC_ERR_CATALOG,
+                                         "table \"%s\": column \"%s\" is part of the primary "
+                                         "key and cannot be dropped",
+                                         t->qualified, c->name);
+            continue;
+        }
+        cdc_buf_puts(lines, "  ");
+        cdc_sql_put_ident(lines, ed && ed->kind == CDC_SC_RENAME_COLUMN ? ed->new_name : c->name);
+        if (c->kind == CDC_COLUMN_COMPUTED) {
+            cdc_buf_printf(lines, " AS %s", c->expr_text);
+        } else {
+            put_column_type(lines, ed && ed->kind == CDC_SC_ALTER_TYPE ? ed->type : c->type);
+            if (c->kind == CDC_COLUMN_METADATA) {
+                cdc_buf_puts(lines, " METADATA");
+                if (c->metadata_from) {
+                    cdc_buf_puts(lines, " FROM ");
+                    cdc_sql_put_string(lines, c->metadata_key);
+                }
+                if (c->is_virtual)
+                    cdc_buf_puts(lines, " VIRTUAL");
+            }
+        }
+        if (c->comment) {
+            cdc_buf_puts(lines, " COMMENT ");
+            cdc_sql_put_string(lines, c->comment);
+        }
+        cdc_buf_putc(lines, '\0');
+        n++;
+    }
+    /* added columns go last (a query's * then ends with them) */
+    for (int i = 0; edits && i < edits->nitems; i++) {
+        const cdc_sc_item_t *it = &edits->items[i];
+        if (it->kind != CDC_SC_ADD_COLUMN)
+            continue;
+        cdc_buf_puts(lines, "  ");
+        cdc_sql_put_ident(lines, it->column);
+        put_column_type(lines, it->type);
+        cdc_buf_putc(lines, '\0');
+        n++;
+    }
+    return n;
+}
+
+static void put_key_list(cdc_buf_t *b, const cdc_table_def_t *t, const int *keys, int n,
+                         const cdc_schema_change_t *edits)
+{
+    for (int i = 0; i < n; i++) {
+        const char *nm = edited_name(edits, t->schema->names[keys[i]]);
+        if (i)
+            cdc_buf_puts(b, ", ");
+        cdc_sql_put_ident(b, nm ? nm : t->schema->names[keys[i]]);
+    }
+}
+
+char *cdc_table_def_to_sql_edited(const cdc_table_def_t *t, const cdc_schema_change_t *edits,
+                                  bool qualified, cdc_error_t **err)
+{
+    cdc_buf_t b = {0}, lines = {0};
+    int ncols = column_lines(t, edits, &lines, err);
+    if (ncols < 0) {
+        cdc_buf_free(&lines);
+        return NULL;
+    }
     cdc_buf_puts(&b, t->temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ");
     put_name(&b, t->catalog, t->database, t->name, qualified);
-    int nitems = t->ncolumns + (t->watermark_column ? 1 : 0) + (t->npk ? 1 : 0);
+    int nitems = ncols + (t->watermark_column ? 1 : 0) + (t->npk ? 1 : 0);
     if (nitems) {
         cdc_buf_puts(&b, " (\n");
         int k = 0;
-        for (int i = 0; i < t->ncolumns; i++) {
-            const cdc_column_def_t *c = &t->columns[i];
-            cdc_buf_puts(&b, "  ");
-            cdc_sql_put_ident(&b, c->name);
-            if (c->kind == CDC_COLUMN_COMPUTED) {
-                cdc_buf_printf(&b, " AS %s", c->expr_text);
-            } else {
-                char *ty = cdc_type_to_string(c->type);
-                cdc_buf_printf(&b, " %s", ty);
-                free(ty);
-                if (c->kind == CDC_COLUMN_METADATA) {
-                    cdc_buf_puts(&b, " METADATA");
-                    if (c->metadata_from) {
-                        cdc_buf_puts(&b, " FROM ");
-                        cdc_sql_put_string(&b, c->metadata_key);
-                    }
-                    if (c->is_virtual)
-                        cdc_buf_puts(&b, " VIRTUAL");
-                }
-            }
-            if (c->comment) {
-                cdc_buf_puts(&b, " COMMENT ");
-                cdc_sql_put_string(&b, c->comment);
-            }
+        for (size_t off = 0; off < lines.len; off += strlen(lines.data + off) + 1) {
+            cdc_buf_puts(&b, lines.data + off);
             cdc_buf_puts(&b, ++k < nitems ? ",\n" : "\n");
         }
         if (t->watermark_column) {
@@ -852,26 +931,19 @@ char *cdc_table_def_to_sql(const cdc_table_def_t *t, bool qualified)
                 cdc_buf_putc(&b, ' ');
             }
             cdc_buf_puts(&b, "PRIMARY KEY (");
-            for (int i = 0; i < t->npk; i++) {
-                if (i)
-                    cdc_buf_puts(&b, ", ");
-                cdc_sql_put_ident(&b, t->schema->names[t->pk[i]]);
-            }
+            put_key_list(&b, t, t->pk, t->npk, edits);
             cdc_buf_puts(&b, ") NOT ENFORCED\n");
         }
         cdc_buf_putc(&b, ')');
     }
+    cdc_buf_free(&lines);
     if (t->comment) {
         cdc_buf_puts(&b, " COMMENT ");
         cdc_sql_put_string(&b, t->comment);
     }
     if (t->npartition_keys) {
         cdc_buf_puts(&b, "\nPARTITIONED BY (");
-        for (int i = 0; i < t->npartition_keys; i++) {
-            if (i)
-                cdc_buf_puts(&b, ", ");
-            cdc_sql_put_ident(&b, t->schema->names[t->partition_keys[i]]);
-        }
+        put_key_list(&b, t, t->partition_keys, t->npartition_keys, edits);
         cdc_buf_putc(&b, ')');
     }
     if (t->options.n) {
@@ -879,6 +951,11 @@ char *cdc_table_def_to_sql(const cdc_table_def_t *t, bool qualified)
         put_options(&b, &t->options);
     }
     return cdc_cat_buf_take(&b);
+}
+
+char *cdc_table_def_to_sql(const cdc_table_def_t *t, bool qualified)
+{
+    return cdc_table_def_to_sql_edited(t, NULL, qualified, NULL);
 }
 
 char *cdc_view_def_to_sql(const cdc_view_def_t *v, bool qualified)
