@@ -278,6 +278,10 @@ typedef struct mc_reader {
     uint64_t checkpoint;        /* two-phase: the id stored with the position (0: none) */
     int nsplits;
     bool snap_saved_done; /* the finished snapshot's state is in the position file */
+    /* schema changes the format found, given one per poll (copies; [0] is the current one) */
+    cdc_schema_change_t **chg;
+    int nchg, capchg;
+    bool chg_given; /* chg[0] was returned by the last poll: the next poll drops it */
 } mc_reader_t;
 
 /* Where snapshot rows come from, for the metadata columns (the format fills stream rows'). */
@@ -775,7 +779,8 @@ static int read_signals(mc_reader_t *r, const char *bytes, size_t n, cdc_error_t
 {
     cdc_batch_reset(&r->sig_batch);
     cdc_buf_clear(&r->sig_deser->errmsg);
-    if (r->sig_deser->ops->decode(r->sig_deser, bytes, n, &r->sig_batch) != CDC_DECODE_OK)
+    int rc = r->sig_deser->ops->decode(r->sig_deser, bytes, n, &r->sig_batch);
+    if (rc != CDC_DECODE_OK && rc != CDC_DECODE_SCHEMA) /* (the signal table's own DDL) */
         return cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: signal table %s: %s", r->src->signal,
                              cdc_buf_cstr(&r->sig_deser->errmsg));
     for (uint32_t i = 0; i < r->sig_batch.n; i++) {
@@ -815,6 +820,42 @@ static int read_signals(mc_reader_t *r, const char *bytes, size_t n, cdc_error_t
     return 0;
 }
 
+/*
+ * Copies the changes the last decode found: an event gives them before any
+ * of its rows (a TABLE_MAP or a QUERY has none), and a poll returns each.
+ */
+static void keep_changes(mc_reader_t *r)
+{
+    const cdc_schema_change_t *const *changes;
+    const uint32_t *at;
+    int n = r->deser->ops->schema_changes(r->deser, &changes, &at);
+    for (int i = 0; i < n; i++) {
+        if (r->nchg == r->capchg) {
+            r->capchg = r->capchg ? r->capchg * 2 : 4;
+            r->chg = cdc_xrealloc(r->chg, (size_t)r->capchg * sizeof(*r->chg));
+        }
+        r->chg[r->nchg++] = cdc_schema_change_copy(changes[i]);
+    }
+}
+
+/* The change the last poll returned CDC_POLL_SCHEMA for goes; the next, if any, is due. */
+static bool next_change(mc_reader_t *r)
+{
+    if (r->chg_given && r->nchg) {
+        cdc_schema_change_free(r->chg[0]);
+        memmove(r->chg, r->chg + 1, (size_t)(r->nchg - 1) * sizeof(*r->chg));
+        r->nchg--;
+    }
+    r->chg_given = r->nchg > 0;
+    return r->chg_given;
+}
+
+static const cdc_schema_change_t *mc_schema_change(cdc_reader_t *base)
+{
+    mc_reader_t *r = (mc_reader_t *)base;
+    return r->chg_given && r->nchg ? r->chg[0] : NULL;
+}
+
 static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     while (out->n < max_rows) {
@@ -835,10 +876,13 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
         size_t n = ev->raw_data_size - ev->raw_data_ofs;
         cdc_buf_clear(&r->deser->errmsg);
         uint32_t from = out->n;
-        if (r->deser->ops->decode(r->deser, (const char *)bytes, n, out) != CDC_DECODE_OK) {
+        int drc = r->deser->ops->decode(r->deser, (const char *)bytes, n, out);
+        if (drc != CDC_DECODE_OK && drc != CDC_DECODE_SCHEMA) {
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
         }
+        if (drc == CDC_DECODE_SCHEMA)
+            keep_changes(r);
         if (r->sig_deser && read_signals(r, (const char *)bytes, n, err) < 0)
             return CDC_POLL_ERROR;
         const cdc_source_pos_t *sp = r->sp;
@@ -879,6 +923,10 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
         }
         if (out->n > from && sp->ts_ms < r->since_ms)
             cdc_batch_truncate(out, out->n - from); /* 'timestamp': before the start time */
+        if (r->nchg) { /* one event: its change falls before any row of it */
+            r->chg_given = true;
+            return CDC_POLL_SCHEMA;
+        }
     }
     return CDC_POLL_OK;
 }
@@ -945,6 +993,8 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
 {
     mc_reader_t *r = (mc_reader_t *)base;
     release_held(r);
+    if (next_change(r)) /* several changes of one event (DROP TABLE a, b): one per poll */
+        return CDC_POLL_SCHEMA;
     if (r->reopen) {
         r->reopen = false;
         mariadb_rpl_close(r->rpl);
@@ -1047,6 +1097,9 @@ static void mc_close(cdc_reader_t *base)
         return;
     release_held(r);
     free(r->held);
+    for (int i = 0; i < r->nchg; i++)
+        cdc_schema_change_free(r->chg[i]);
+    free(r->chg);
     if (r->snap) /* split 0 ends: so do the splits reading chunks */
         cdc_snapshot_stop(r->snap);
     if (r->rpl)
@@ -1073,6 +1126,7 @@ static const cdc_reader_ops_t mc_reader_ops = {
     .poll = mc_poll,
     .commit = mc_commit,
     .close = mc_close,
+    .schema_change = mc_schema_change,
 };
 
 /* With a position file: also the two-phase commit's source half (exactly-once files). */
@@ -1083,6 +1137,7 @@ static const cdc_reader_ops_t mc_reader_ops_2pc = {
     .commit_checkpoint = mc_commit_checkpoint,
     .last_checkpoint = mc_last_checkpoint,
     .at_boundary = mc_at_boundary,
+    .schema_change = mc_schema_change,
 };
 
 /*
@@ -1299,6 +1354,10 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     snprintf(off, sizeof(off), "%d", s->tz_offset);
     if (s->tz_fixed)
         cdc_kv_set(&kv, "datetime-zone-offset", off);
+    char *history = s->pos_file ? cdc_strdup_printf("%s.schema", s->pos_file) : NULL;
+    if (history) /* the column lists with the positions they hold from, beside the position */
+        cdc_kv_set(&kv, "schema-history", history);
+    free(history);
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
     cdc_kv_free(&kv);
     const char *keys[sizeof(s->md) / sizeof(s->md[0])];

@@ -65,6 +65,8 @@ typedef struct bl_table {
     int njson;        /* JSON columns (a partial after image has a bit for each) */
     uint8_t *raw;     /* the TABLE_MAP after the table id, to recognise a repeat */
     size_t rawlen;
+    cdc_type_t *crow;     /* captured, with names: the columns (nullability set), owned */
+    uint64_t checked_gen; /* bl_schemas_gen when cols was last compared with the lists */
     struct bl_table *next;
 } bl_table_t;
 
@@ -123,6 +125,7 @@ typedef struct bl_deser {
     ZSTD_DCtx *zstd;
     bool payload_txn_end;      /* its events ended the transaction (XID, a QUERY but BEGIN) */
     cdc_buf_t jd_out, jd_work; /* PARTIAL_UPDATE_ROWS: a JSON value with its diffs applied */
+    bl_schemas_t *schemas;     /* the captured tables' columns, the changes found */
 } bl_deser_t;
 
 /* ---- errors and reading --------------------------------------------------------------------- */
@@ -236,6 +239,7 @@ static void table_free(bl_table_t *t)
     free(t->qname);
     free(t->raw);
     cdc_type_destroy(t->type);
+    cdc_type_destroy(t->crow);
     free(t);
 }
 
@@ -446,6 +450,40 @@ static bool table_matches(const char *only, const char *qname)
     return !strchr(only, '.') && dot && strcmp(only, dot + 1) == 0;
 }
 
+/* Whether the table's changes count: the one table or the pattern, else every table. */
+static bool captured(void *ctx, const char *qname)
+{
+    bl_deser_t *d = ctx;
+    if (!d->row_type)
+        return true;
+    return !(d->only_table && !table_matches(d->only_table, qname)) &&
+           !(d->has_re && regexec(&d->only_re, qname, 0, NULL, 0) != 0);
+}
+
+/*
+ * A captured table's TABLE_MAP (a new one, or one seen again after a DDL): its
+ * columns are the truth the lists are checked against. Without COLUMN_NAME
+ * metadata there is nothing to check by.
+ */
+static void check_map(bl_deser_t *d, bl_table_t *t, cdc_batch_t *out)
+{
+    if (!t->crow && !t->skip && captured(d, t->qname)) {
+        for (int i = 0; i < t->ncols; i++)
+            if (!t->cols[i].name)
+                return;
+        t->crow = cdc_type_new_row();
+        for (int i = 0; i < t->ncols; i++) {
+            cdc_type_t *ty = bl_type_for(&t->cols[i]);
+            ty->nullable = t->cols[i].nullable;
+            cdc_type_row_add(t->crow, t->cols[i].name, ty);
+        }
+    }
+    if (!t->crow || t->checked_gen == bl_schemas_gen(d->schemas) + 1)
+        return;
+    bl_schemas_on_map(d->schemas, t->qname, t->crow, d->file, d->ev_pos, out->n);
+    t->checked_gen = bl_schemas_gen(d->schemas) + 1; /* (+1: 0 is never checked) */
+}
+
 static bool compatible(const cdc_type_t *nat, const cdc_type_t *decl)
 {
     bool str_n = nat->root == CDC_T_CHAR || nat->root == CDC_T_VARCHAR;
@@ -505,7 +543,7 @@ static int table_bind(bl_deser_t *d, bl_table_t *t)
     return 0;
 }
 
-static int on_table_map(bl_deser_t *d, bl_cur_t *c)
+static int on_table_map(bl_deser_t *d, bl_cur_t *c, cdc_batch_t *out)
 {
     int idlen = d->post_len[EV_TABLE_MAP - 1] == 6 ? 4 : 6;
     if (!has(c, (size_t)idlen + 2))
@@ -515,8 +553,10 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
     const uint8_t *raw = c->p;
     size_t rawlen = (size_t)(c->end - c->p);
     for (bl_table_t *t = d->tables; t; t = t->next)
-        if (t->id == id && t->rawlen == rawlen && memcmp(t->raw, raw, rawlen) == 0)
-            return CDC_DECODE_OK; /* the same map again (every transaction repeats it) */
+        if (t->id == id && t->rawlen == rawlen && memcmp(t->raw, raw, rawlen) == 0) {
+            check_map(d, t, out); /* the same map again (every transaction repeats it) */
+            return CDC_DECODE_OK;
+        }
     /* a map retired by a FORMAT_DESCRIPTION (a new binlog file) comes back unchanged: reuse
      * it, so a long stream of rotations does not pile up copies */
     for (bl_table_t **pp = &d->retired; *pp; pp = &(*pp)->next) {
@@ -530,6 +570,7 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
             *pp = t->next;
             t->next = d->tables;
             d->tables = t;
+            check_map(d, t, out);
             return CDC_DECODE_OK;
         }
     }
@@ -608,6 +649,7 @@ static int on_table_map(bl_deser_t *d, bl_cur_t *c)
     }
     t->next = d->tables;
     d->tables = t;
+    check_map(d, t, out);
     return CDC_DECODE_OK;
 bad:
     table_free(t);
@@ -932,10 +974,12 @@ static int on_rotate(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *nex
     free(d->file);
     d->file = cdc_xstrndup(name, len);
     *next_pos = pos;
+    if (!d->file_input) /* a stream starts with a ROTATE naming where */
+        bl_schemas_start(d->schemas, d->file, pos);
     return CDC_DECODE_OK;
 }
 
-static int on_query(bl_deser_t *d, const uint8_t *ev, size_t end)
+static int on_query(bl_deser_t *d, const uint8_t *ev, size_t end, cdc_batch_t *out)
 {
     bl_cur_t c = {ev + HEADER_LEN, ev + end};
     if (!has(&c, 13))
@@ -944,6 +988,12 @@ static int on_query(bl_deser_t *d, const uint8_t *ev, size_t end)
     uint16_t svlen = (uint16_t)le(c.p + 11, 2);
     if (!has(&c, 13 + (size_t)svlen + dblen + 1) || c.p[13 + svlen + dblen] != 0)
         return fail(d, "status variables or schema name run past the event");
+    char db[256];
+    memcpy(db, c.p + 13 + svlen, dblen);
+    db[dblen] = 0;
+    const char *sql = (const char *)c.p + 13 + svlen + dblen + 1;
+    bl_schemas_on_ddl(d->schemas, sql, (size_t)((const char *)c.end - sql), db, d->file, d->ev_pos,
+                      captured, d, out->n);
     return CDC_DECODE_OK;
 }
 
@@ -1050,7 +1100,7 @@ static int decode_body(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *n
     case EV_ROTATE:
         return on_rotate(d, ev, end, next);
     case EV_QUERY:
-        return on_query(d, ev, end);
+        return on_query(d, ev, end, out);
     case EV_XID:
         return min_body(d, body, 8);
     case EV_GTID:
@@ -1063,7 +1113,7 @@ static int decode_body(bl_deser_t *d, const uint8_t *ev, size_t end, uint64_t *n
             return CDC_DECODE_ERROR;
         return min_body(d, body, 4 + (size_t)(le(c.p, 4) & 0x0fffffff) * 16);
     case EV_TABLE_MAP:
-        return on_table_map(d, &c);
+        return on_table_map(d, &c, out);
     case EV_WRITE_ROWS_V1:
     case EV_UPDATE_ROWS_V1:
     case EV_DELETE_ROWS_V1:
@@ -1259,6 +1309,8 @@ static int bl_feed(bl_deser_t *d, const uint8_t *p, size_t n, cdc_batch_t *out)
             }
             d->magic_have++;
             d->offset++;
+            if (d->magic_have == 4)
+                bl_schemas_start(d->schemas, d->file ? d->file : "binlog", d->offset);
             p++;
             n--;
             continue;
@@ -1315,6 +1367,7 @@ static int bl_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t
 {
     bl_deser_t *d = (bl_deser_t *)base;
     d->spos.txn_end = d->spos.heartbeat = d->spos.rotate = d->spos.file_end = false;
+    bl_schemas_begin(d->schemas);
     if (!msg || !len) { /* the end of the input */
         d->ev_pos = d->offset;
         if (d->pending.len) {
@@ -1327,7 +1380,18 @@ static int bl_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t
         }
         return CDC_DECODE_OK;
     }
-    return bl_feed(d, (const uint8_t *)msg, len, out);
+    int rc = bl_feed(d, (const uint8_t *)msg, len, out);
+    const cdc_schema_change_t *const *changes;
+    const uint32_t *at;
+    if (rc == CDC_DECODE_OK && bl_schemas_pending(d->schemas, &changes, &at) > 0)
+        return CDC_DECODE_SCHEMA;
+    return rc;
+}
+
+static int bl_schema_changes(cdc_deser_t *base, const cdc_schema_change_t *const **changes,
+                             const uint32_t **at)
+{
+    return bl_schemas_pending(((bl_deser_t *)base)->schemas, changes, at);
 }
 
 static const cdc_type_t *bl_row_type(cdc_deser_t *base, const cdc_row_t *row)
@@ -1367,6 +1431,7 @@ static void bl_destroy(cdc_deser_t *base)
     cdc_buf_free(&d->jd_out);
     cdc_buf_free(&d->jd_work);
     ZSTD_freeDCtx(d->zstd);
+    bl_schemas_free(d->schemas);
     cdc_type_destroy(d->row_type_owned);
     if (d->has_re)
         regfree(&d->only_re);
@@ -1379,6 +1444,7 @@ static const cdc_deser_ops_t bl_deser_ops = {
     .destroy = bl_destroy,
     .row_type = bl_row_type,
     .source_pos = bl_source_pos,
+    .schema_changes = bl_schema_changes,
 };
 
 /* ---- factory -------------------------------------------------------------------------------- */
@@ -1409,6 +1475,13 @@ static const cdc_option_def_t bl_options[] = {
      .description = "With a declared schema: produce rows only for the tables whose \"db.table\" "
                     "this POSIX extended regular expression matches as a whole (the mysql-cdc "
                     "source's regex table-name)."},
+    {.key = "schema-history",
+     .type = CDC_OPT_STRING,
+     .description = "A file keeping the captured tables' column lists with the binlog position "
+                    "each holds from (written when one changes), so that a stream resumed at an "
+                    "older position reports a DDL at its own position against the columns that "
+                    "held before it (the mysql-cdc source sets it). Unset: the lists start from "
+                    "the first TABLE_MAP of each table."},
     {.key = "datetime-zone-offset",
      .type = CDC_OPT_INT,
      .min = -86400,
@@ -1463,6 +1536,7 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     }
     const char *file = cdc_config_str(ctx->cfg, "file-name");
     d->file = file && *file ? cdc_xstrdup(file) : NULL;
+    d->schemas = bl_schemas_new(cdc_config_str(ctx->cfg, "schema-history"));
     *out = &d->base;
     return 0;
 }

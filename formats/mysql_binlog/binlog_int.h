@@ -251,4 +251,75 @@ uint32_t bl_crc32(const uint8_t *p, size_t n);
 /** The same by tables only (what bl_crc32 does without PCLMULQDQ); for tests. */
 uint32_t bl_crc32_tables(const uint8_t *p, size_t n);
 
+/* ---- DDL of QUERY events (binlog_ddl.c) ---- */
+
+typedef enum bl_ddl_kind {
+    BL_DDL_ALTER,    /* edits: the column clauses in order (ADD, DROP, RENAME; MODIFY and CHANGE
+                        as DROP then ADD, so a move is one); new_table when it also renames */
+    BL_DDL_RENAME,   /* RENAME TABLE table TO new_table */
+    BL_DDL_TRUNCATE, /* TRUNCATE [TABLE] */
+    BL_DDL_CREATE,   /* columns: its columns, or NULL (LIKE, AS SELECT, unreadable) */
+    BL_DDL_DROP,     /* DROP TABLE */
+    BL_DDL_OTHER     /* a statement on the table that could not be read */
+} bl_ddl_kind_t;
+
+typedef struct bl_ddl_op {
+    bl_ddl_kind_t kind;
+    char *table;                /* "db.t", unqualified names qualified by the QUERY's default db */
+    char *new_table;            /* RENAME, ALTER ... RENAME TO; else NULL */
+    cdc_schema_change_t *edits; /* ALTER: items for cdc_schema_change_apply */
+    cdc_type_t *columns;        /* CREATE: ROW of the columns (nullability set), or NULL */
+    char **renames;             /* pairs old, new; NULL-terminated; or NULL */
+    char **defaults;            /* pairs column, SQL literal of ADD ... DEFAULT; or NULL */
+    int nrenames, ndefaults;
+} bl_ddl_op_t;
+
+typedef struct bl_ddl {
+    bl_ddl_op_t *ops;
+    int n, cap;
+} bl_ddl_t;
+
+/**
+ * Parses one statement of len bytes (db: the QUERY's default schema) into
+ * ddl's ops, replacing those of the last call; returns how many (0: not table
+ * DDL). lookup, when not NULL, gives a table's current columns (borrowed), so
+ * that MODIFY and CHANGE keep a column's place. Never fails: what cannot be
+ * read is BL_DDL_OTHER.
+ */
+int bl_ddl_parse(const char *sql, size_t len, const char *db, bl_ddl_t *ddl,
+                 const cdc_type_t *(*lookup)(void *ctx, const char *table), void *ctx);
+/** Drops the ops (keeps the array for the next parse). */
+void bl_ddl_clear(bl_ddl_t *ddl);
+/** Frees everything ddl holds (ddl itself is the caller's). */
+void bl_ddl_free(bl_ddl_t *ddl);
+
+/* ---- the captured tables' column lists and their changes (binlog_schema.c) ---- */
+
+typedef struct bl_schemas bl_schemas_t;
+
+/** New lists, loaded from the history file `history` when set and it exists. bl_schemas_free. */
+bl_schemas_t *bl_schemas_new(const char *history);
+void bl_schemas_free(bl_schemas_t *s);
+/** Where the stream starts (the first ROTATE): the history entries that hold there are kept. */
+void bl_schemas_start(bl_schemas_t *s, const char *file, uint64_t pos);
+/** A decode() begins: the changes of the last one are dropped. */
+void bl_schemas_begin(bl_schemas_t *s);
+/** The changes since bl_schemas_begin and the row index of each (borrowed). */
+int bl_schemas_pending(bl_schemas_t *s, const cdc_schema_change_t *const **changes,
+                       const uint32_t **at);
+/** A table's current columns (borrowed, until the next change), or NULL when not known. */
+const cdc_type_t *bl_schemas_columns(const bl_schemas_t *s, const char *table);
+/** Grows with every change of a list. */
+uint64_t bl_schemas_gen(const bl_schemas_t *s);
+/**
+ * The statement of a QUERY event that starts at (file, ev_pos): its changes
+ * of tables captured() says yes to, falling at row index `at`.
+ */
+void bl_schemas_on_ddl(bl_schemas_t *s, const char *sql, size_t n, const char *db, const char *file,
+                       uint64_t ev_pos, bool (*captured)(void *, const char *), void *ctx,
+                       uint32_t at);
+/** A captured table's TABLE_MAP with names: cols (a ROW) is the truth from (file, ev_pos). */
+void bl_schemas_on_map(bl_schemas_t *s, const char *table, const cdc_type_t *cols, const char *file,
+                       uint64_t ev_pos, uint32_t at);
+
 #endif

@@ -1,0 +1,1 @@
+alter table g add column (h TINYINT(1), i TEXT), add index ih (h)

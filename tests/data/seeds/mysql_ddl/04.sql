@@ -1,0 +1,1 @@
+/* leading comment */ ALTER TABLE g -- a line comment\n ADD COLUMN j JSON # a hash comment

@@ -1,0 +1,1 @@
+TRUNCATE g4
