@@ -59,6 +59,8 @@
 
 #include "cdc_plugin.h"
 
+#include "binlog_int.h" /* cdc_mysql_binlog_seed: the format's column lists */
+
 /* after mysql.h, which it needs */
 #include <mariadb_rpl.h>
 
@@ -1196,6 +1198,58 @@ static int list_tables(mc_reader_t *r, cdc_error_t **err)
 }
 
 /*
+ * A fresh start (no position file): each captured table's columns, from SHOW
+ * CREATE TABLE, start the format's column lists, so the stream's first DDL of
+ * a table is read against them. (A resumed job has its schema history.)
+ */
+static int seed_schemas(mc_reader_t *r, cdc_error_t **err)
+{
+    const char *q = "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE "
+                    "TABLE_TYPE = 'BASE TABLE' ORDER BY 1, 2";
+    if (mysql_query(r->sql, q))
+        return my_fail(err, r->sql, q);
+    MYSQL_RES *res = mysql_store_result(r->sql);
+    MYSQL_ROW row;
+    int n = 0;
+    char **names = NULL;
+    while (res && (row = mysql_fetch_row(res))) {
+        char *name = cdc_strdup_printf("%s.%s", row[0] ? row[0] : "", row[1] ? row[1] : "");
+        if (regexec(&r->src->re, name, 0, NULL, 0) == 0 &&
+            !(r->src->signal && strcmp(name, r->src->signal) == 0)) {
+            names = cdc_xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+            names[n++] = name;
+        } else {
+            free(name);
+        }
+    }
+    mysql_free_result(res);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        const char *dot = strchr(names[i], '.');
+        char *dbname = cdc_xstrndup(names[i], (size_t)(dot - names[i]));
+        char *db = ident(dbname);
+        free(dbname);
+        char *tb = ident(dot + 1);
+        char *sql = cdc_strdup_printf("SHOW CREATE TABLE %s.%s", db, tb);
+        if (rc == 0 && mysql_query(r->sql, sql)) {
+            rc = my_fail(err, r->sql, sql);
+        } else if (rc == 0) {
+            res = mysql_store_result(r->sql);
+            row = res ? mysql_fetch_row(res) : NULL;
+            if (row && row[1])
+                cdc_mysql_binlog_seed(r->deser, names[i], row[1], r->file);
+            mysql_free_result(res);
+        }
+        free(sql);
+        free(db);
+        free(tb);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+/*
  * The chunk key when neither chunk.key-column nor a declared PRIMARY KEY gave
  * it: the primary key of the first table, whose columns must be declared (the
  * stream's changes are matched to chunks by them).
@@ -1398,6 +1452,8 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         snprintf(r->file, sizeof(r->file), "%s", s->start_file ? s->start_file : "");
         r->start_pos = s->start_pos;
     }
+    if (!resumed && r->file[0] && seed_schemas(r, err) < 0)
+        goto fail;
     if (setup_snapshot(r, resumed, cdc_buf_cstr(&state), err) < 0)
         goto fail;
     cdc_buf_free(&state);

@@ -497,6 +497,21 @@ static bool compatible(const cdc_type_t *nat, const cdc_type_t *decl)
     return nat->root == decl->root;
 }
 
+/* Whether integer x fits a column of the integer type root. */
+static bool int_fits(int64_t x, cdc_type_root_t root)
+{
+    switch (root) {
+    case CDC_T_TINYINT:
+        return x >= INT8_MIN && x <= INT8_MAX;
+    case CDC_T_SMALLINT:
+        return x >= INT16_MIN && x <= INT16_MAX;
+    case CDC_T_INT:
+        return x >= INT32_MIN && x <= INT32_MAX;
+    default:
+        return true;
+    }
+}
+
 /* Sets each column's produced field and type. */
 static int table_bind(bl_deser_t *d, bl_table_t *t)
 {
@@ -529,7 +544,11 @@ static int table_bind(bl_deser_t *d, bl_table_t *t)
             continue;
         bool dt_as_ltz =
             d->dt_ltz && c->nat->root == CDC_T_TIMESTAMP && c->out->root == CDC_T_TIMESTAMP_LTZ;
-        if (!dt_as_ltz && !compatible(c->nat, c->out)) {
+        /* a source integer widened past the declared one (ALTER ... MODIFY n BIGINT): values
+           are checked one by one (schema.change.behavior ignore keeps the declared type) */
+        c->narrow = cdc_type_is_integer(c->nat) && cdc_type_is_integer(c->out) &&
+                    c->out->root < c->nat->root;
+        if (!dt_as_ltz && !c->narrow && !compatible(c->nat, c->out)) {
             char tn[48];
             bl_type_name(c, tn, sizeof(tn));
             char *ns = cdc_type_to_string(c->nat), *ds = cdc_type_to_string(c->out);
@@ -803,6 +822,17 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
             return fail(d, "row %ld of \"%s\", column %d%s%s%s (%s): %s", rowno, t->qname, i + 1,
                         col->name ? " \"" : "", col->name ? col->name : "", col->name ? "\"" : "",
                         tn, why);
+        }
+        if (v && col->narrow && !int_fits(v->v.i, col->out->root)) {
+            char *ds = cdc_type_to_string(col->out), *ns = cdc_type_to_string(col->nat);
+            fail(d,
+                 "row %ld of \"%s\", column \"%s\": %lld does not fit the declared %s (the "
+                 "source column is now %s): declare it %s, or let schema.change.behavior "
+                 "(lenient, evolve) widen it",
+                 rowno, t->qname, col->name ? col->name : "?", (long long)v->v.i, ds, ns, ns);
+            free(ds);
+            free(ns);
+            return -1;
         }
         p += used;
     }
@@ -1557,3 +1587,11 @@ const cdc_format_factory_t cdc_format_mysql_binlog = {
     .decode_input = CDC_INPUT_STREAM,
     .self_describing = true,
 };
+
+void cdc_mysql_binlog_seed(cdc_deser_t *deser, const char *table, const char *create_sql,
+                           const char *file)
+{
+    bl_deser_t *d = (bl_deser_t *)deser;
+    if (d->schemas)
+        bl_schemas_seed(d->schemas, table, create_sql, strlen(create_sql), file);
+}

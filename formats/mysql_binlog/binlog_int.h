@@ -81,6 +81,8 @@ typedef struct bl_col {
     uint8_t fast;          /* BL_FAST_*: decoded inline by bl_value_fast, or BL_FAST_NONE */
     int target;            /* produced field index, -1 = not produced */
     const cdc_type_t *out; /* the produced field's type */
+    bool narrow;           /* an integer declared narrower than the column is now (a widened
+                              source column): each value is checked against the declared type */
     cdc_type_t *nat;       /* the mapped type (owned), for columns not produced */
 } bl_col_t;
 
@@ -318,6 +320,18 @@ uint64_t bl_schemas_gen(const bl_schemas_t *s);
 void bl_schemas_on_ddl(bl_schemas_t *s, const char *sql, size_t n, const char *db, const char *file,
                        uint64_t ev_pos, bool (*captured)(void *, const char *), void *ctx,
                        uint32_t at);
+/**
+ * Starts table's list from its CREATE TABLE (SHOW CREATE TABLE) as holding from the start
+ * of binlog `file`, unless a list is known (history, map). For a stream that starts now.
+ */
+void bl_schemas_seed(bl_schemas_t *s, const char *table, const char *sql, size_t n,
+                     const char *file);
+/**
+ * The same through a mysql-binlog deserializer (for mysql-cdc, which depends on this format):
+ * table "db.t", create_sql its SHOW CREATE TABLE.
+ */
+void cdc_mysql_binlog_seed(cdc_deser_t *deser, const char *table, const char *create_sql,
+                           const char *file);
 /** A captured table's TABLE_MAP with names: cols (a ROW) is the truth from (file, ev_pos). */
 void bl_schemas_on_map(bl_schemas_t *s, const char *table, const cdc_type_t *cols, const char *file,
                        uint64_t ev_pos, uint32_t at);

@@ -365,6 +365,19 @@ void bl_schemas_on_ddl(bl_schemas_t *s, const char *sql, size_t n, const char *d
     free(text);
 }
 
+void bl_schemas_seed(bl_schemas_t *s, const char *table, const char *sql, size_t n,
+                     const char *file)
+{
+    if (bl_schemas_columns(s, table))
+        return; /* the history (or a map) knows it */
+    const char *dot = strchr(table, '.');
+    char *db = dot ? cdc_xstrndup(table, (size_t)(dot - table)) : NULL;
+    if (bl_ddl_parse(sql, n, db, &s->ddl, lookup, s) > 0 && s->ddl.ops[0].kind == BL_DDL_CREATE &&
+        s->ddl.ops[0].columns)
+        set_list(s, table, s->ddl.ops[0].columns, file, 0);
+    free(db);
+}
+
 void bl_schemas_on_map(bl_schemas_t *s, const char *table, const cdc_type_t *cols, const char *file,
                        uint64_t ev_pos, uint32_t at)
 {

@@ -214,7 +214,7 @@ check $T "ignore: rows after the changes" "id, a, n, d"
 stop_job
 
 # ---- declared columns only: an added column is not carried, the job goes on -------------------
-T=dec
+T=dcl
 setup_tables $T
 write_job $T "" ""
 start_job $T
