@@ -55,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cdc_plugin.h"
@@ -561,17 +562,23 @@ static void chunk_meta(const mc_source_t *s, cdc_snap_read_t *rd, const char *fi
  * high watermark. Hands the rows to the snapshot (filled), or abandons the
  * read and fails.
  */
-static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_t **err)
+/*
+ * A chunk's SELECT into sql: the declared columns (a column in `missing`, which
+ * the table no longer has after a DROP or RENAME at the source, as NULL), then
+ * the key as stored.
+ */
+static void chunk_sql(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, const char *qname,
+                      const bool *missing, cdc_buf_t *sql)
 {
     mc_source_t *s = r->src;
     const cdc_type_t *t = s->schema;
-    const char *qname = cdc_snapshot_table(s->snap, rd->table);
-    cdc_buf_t *sql = &r->sqlbuf;
     cdc_buf_clear(sql);
     cdc_buf_puts(sql, "SELECT ");
     for (int i = 0; i < t->nchildren; i++) {
         char *c = ident(t->names[i]);
-        if (t->children[i]->root == CDC_T_TIMESTAMP_LTZ) /* to UTC text */
+        if (missing && missing[i])
+            cdc_buf_puts(sql, "NULL, ");
+        else if (t->children[i]->root == CDC_T_TIMESTAMP_LTZ) /* to UTC text */
             cdc_buf_printf(sql, "CONVERT_TZ(%s, @@session.time_zone, '+00:00'), ", c);
         else
             cdc_buf_printf(sql, "%s, ", c);
@@ -590,6 +597,47 @@ static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_
         free(c);
     }
     cdc_buf_printf(sql, " LIMIT %u", s->chunk_size);
+}
+
+/* Marks the declared columns table qname does not have (now); 0, or -1 with *err. */
+static int missing_columns(mc_reader_t *r, MYSQL *my, const char *qname, bool *missing,
+                           cdc_error_t **err)
+{
+    const cdc_type_t *t = r->src->schema;
+    const char *dot = strchr(qname, '.');
+    cdc_buf_t q = {0};
+    cdc_buf_puts(&q, "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ");
+    char *db = cdc_xstrndup(qname, (size_t)(dot - qname));
+    put_literal(my, &q, db);
+    free(db);
+    cdc_buf_puts(&q, " AND TABLE_NAME = ");
+    put_literal(my, &q, dot + 1);
+    int rc = 0;
+    if (mysql_query(my, cdc_buf_cstr(&q))) {
+        rc = my_fail(err, my, "reading a table's columns");
+    } else {
+        for (int i = 0; i < t->nchildren; i++)
+            missing[i] = true;
+        MYSQL_RES *res = mysql_store_result(my);
+        MYSQL_ROW row;
+        while (res && (row = mysql_fetch_row(res)))
+            for (int i = 0; row[0] && i < t->nchildren; i++)
+                if (strcasecmp(row[0], t->names[i]) == 0)
+                    missing[i] = false;
+        mysql_free_result(res);
+    }
+    cdc_buf_free(&q);
+    return rc;
+}
+
+static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    const cdc_type_t *t = s->schema;
+    const char *qname = cdc_snapshot_table(s->snap, rd->table);
+    cdc_buf_t *sql = &r->sqlbuf;
+    bool *missing = NULL;
+    chunk_sql(r, my, rd, qname, NULL, sql);
     char file[512] = "";
     uint64_t pos = 0;
     bool exact = r->mariadb;
@@ -599,7 +647,23 @@ static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_
             goto fail;
         exact = file[0] && pos >= 4; /* (else a SHOW MASTER STATUS after the SELECT) */
     }
-    if (mysql_query(my, cdc_buf_cstr(sql))) {
+    if (mysql_query(my, cdc_buf_cstr(sql)) && mysql_errno(my) == 1054 /* ER_BAD_FIELD_ERROR */) {
+        /* a declared column the table lost (a DDL at the source): NULL for it */
+        missing = cdc_xcalloc((size_t)t->nchildren + 1, sizeof(*missing));
+        if (missing_columns(r, my, qname, missing, err) < 0)
+            goto fail;
+        for (int k = 0; k < s->nkey; k++)
+            if (missing[s->key[k]]) {
+                cdc_error_set(err, CDC_ERR_PLAN,
+                              "mysql-cdc: snapshot of %s: the chunk key column "
+                              "\"%s\" is gone from the table",
+                              qname, t->names[s->key[k]]);
+                goto fail;
+            }
+        chunk_sql(r, my, rd, qname, missing, sql);
+        mysql_query(my, cdc_buf_cstr(sql));
+    }
+    if (mysql_errno(my)) {
         my_fail(err, my, "a snapshot chunk's SELECT");
         if (err && *err)
             cdc_error_add_context(*err, "%s", cdc_buf_cstr(sql));
@@ -658,8 +722,10 @@ static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_
     for (int k = 0; k < s->nkey; k++)
         last[k] = r->keytext[k].data;
     cdc_snapshot_filled(s->snap, rd, n >= s->chunk_size ? last : NULL);
+    free(missing);
     return 0;
 fail:
+    free(missing);
     if (r->mariadb)
         mysql_query(my, "ROLLBACK");
     cdc_snapshot_abandon(s->snap, rd);
