@@ -729,3 +729,13 @@ Test(filesystem, schema_change_csv_files_start_anew)
 {
     schema_change_case("csv", "1,a\n2,a\n--\n3,b\n--\n4,c,9\n--\n");
 }
+
+Test(filesystem, schema_change_debezium_json_files_start_anew)
+{
+    schema_change_case(
+        "debezium-json",
+        "{\"before\":null,\"after\":{\"id\":1,\"p\":\"a\"},\"op\":\"c\"}\n"
+        "{\"before\":null,\"after\":{\"id\":2,\"p\":\"a\"},\"op\":\"c\"}\n--\n"
+        "{\"before\":null,\"after\":{\"id\":3,\"p\":\"b\"},\"op\":\"c\"}\n--\n"
+        "{\"before\":null,\"after\":{\"id\":4,\"p\":\"c\",\"c\":9},\"op\":\"c\"}\n--\n");
+}
