@@ -44,6 +44,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,9 @@ typedef struct fs_sink_s {
     void *dl;
     cdc_fs_commit_fn custom;
     char jobid[33];
+    /* the number of the next file: one sequence for every writer, so a writer opened again
+       for a subtask (after a schema change) never reuses the name of a file made visible */
+    _Atomic int64_t seq;
 
     int run_fd; /* the flock'ed mark of this run (fs_runs.c); -1 until the first writer */
 
@@ -121,7 +125,6 @@ typedef struct fs_writer_s {
     int nopen;
     fs_open_t *pending; /* rolled files waiting for the flush (fd closed) */
     int npending;
-    int64_t seq;
     bool dirty; /* rows written since the last successful flush */
     bool failed;
     bool pending_dir_synced; /* two-phase: FS_PENDING_DIR made durable once */
@@ -414,7 +417,7 @@ static int open_file(fs_writer_t *w, const char *rel, char **vals, cdc_error_t *
         free(dir);
         return -1;
     }
-    long long n = (long long)w->seq++;
+    long long n = (long long)atomic_fetch_add(&sink->seq, 1);
     fs_open_t f = {.fd = -1, .dir = dir, .rel = cdc_xstrdup(rel), .opened_ms = cdc_mono_ms()};
     f.tmp = cdc_strdup_printf("%s/.part-%s-%d-%lld.inprogress", dir, sink->jobid, w->subtask, n);
     f.final = cdc_strdup_printf("%s/part-%s-%d-%lld", dir, sink->jobid, w->subtask, n);
@@ -1223,12 +1226,28 @@ static void fsk_destroy(cdc_sink_t *base)
     free(sink);
 }
 
+/*
+ * Schema changes: files describe themselves (csv and json by the columns of their writer's
+ * row type, debezium-json by its schema), so there is nothing to change. A writer opened after
+ * the change starts new files: the previous writer's were ended by its flush or close, and
+ * file numbers are never reused within a sink.
+ */
+static int fsk_apply_schema_change(cdc_sink_t *base, const cdc_schema_change_t *change,
+                                   cdc_error_t **err)
+{
+    (void)base;
+    (void)change;
+    (void)err;
+    return 0;
+}
+
 static const cdc_sink_ops_t fs_sink_ops = {
     .changelog_mode = fsk_changelog_mode,
     .apply_static_partition = fsk_apply_static_partition,
     .apply_overwrite = fsk_apply_overwrite,
     .open_writer = fsk_open_writer,
     .destroy = fsk_destroy,
+    .apply_schema_change = fsk_apply_schema_change,
 };
 
 /* Loads 'sink.partition-commit.policy.class' = "lib.so[:symbol]". */

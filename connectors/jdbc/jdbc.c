@@ -751,10 +751,35 @@ static void jdbc_sink_destroy(cdc_sink_t *base)
     free(sink);
 }
 
+/*
+ * Changes the table as the runtime says (jdbc_schema.c), on a connection of its own. The sink
+ * keeps nothing of the table but its declared columns, which a re-plan replaces: writers
+ * opened afterwards name their columns, so columns the pipeline does not write are left alone.
+ */
+static int jdbc_apply_schema_change(cdc_sink_t *base, const cdc_schema_change_t *change,
+                                    cdc_error_t **err)
+{
+    jdbc_sink_t *sink = (jdbc_sink_t *)base;
+    jdbc_ddl_t t = {.d = sink->dialect,
+                    .table = sink->table_name,
+                    .qualified = sink->qualified,
+                    .schema = sink->schema,
+                    .pk = sink->pk,
+                    .npk = sink->npk};
+    if (t.d->connect(sink->target, sink->username, sink->password, &t.conn, err) < 0) {
+        cdc_error_add_context(*err, "jdbc sink of \"%s\"", sink->qualified);
+        return -1;
+    }
+    int rc = jdbc_schema_apply(&t, change, err);
+    t.d->disconnect(t.conn);
+    return rc;
+}
+
 static const cdc_sink_ops_t jdbc_sink_ops = {
     .changelog_mode = jdbc_changelog_mode,
     .open_writer = jdbc_open_writer,
     .destroy = jdbc_sink_destroy,
+    .apply_schema_change = jdbc_apply_schema_change,
 };
 
 static char *dup_opt(const cdc_config_t *cfg, const char *key)

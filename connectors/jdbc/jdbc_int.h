@@ -69,6 +69,15 @@ typedef int (*jdbc_row_fn)(void *ctx, const jdbc_cell_t *cells, int ncells);
 typedef struct jdbc_conn_s jdbc_conn_t; /* a dialect's connection */
 typedef struct jdbc_stmt_s jdbc_stmt_t; /* a dialect's prepared statement */
 
+/** A column type change (jdbc_schema.c): the column after a checked widening. */
+typedef struct jdbc_alter_s {
+    const char *table; /* the "table-name" option */
+    const char *column;
+    const cdc_type_t *type; /* the type after, nullable or NOT NULL */
+    bool key;               /* part of the sink's primary key */
+    bool notnull_now;       /* the column is NOT NULL in the table now */
+} jdbc_alter_t;
+
 typedef struct jdbc_dialect_s {
     const char *name;       /* "sqlite" */
     const char *url_prefix; /* "jdbc:sqlite:" */
@@ -158,6 +167,30 @@ typedef struct jdbc_dialect_s {
      * returned -1).
      */
     int (*query)(jdbc_stmt_t *stmt, jdbc_row_fn row, void *ctx);
+
+    /*
+     * Schema changes (jdbc_schema.c). Statements run with exec(), outside the flush
+     * transaction, on a connection of their own.
+     */
+    /** Starts a transaction DDL takes part in; NULL: DDL commits implicitly (MySQL). */
+    const char *ddl_begin;
+    /** ADD COLUMN IF NOT EXISTS and DROP COLUMN IF EXISTS are understood. */
+    bool ddl_if_exists;
+    /** Prefix of the statement deleting every row ("TRUNCATE TABLE "), the table follows. */
+    const char *truncate_sql;
+    /**
+     * A query of one text parameter, the table, giving one row per column of it: the
+     * column's name and 1/t when it is NOT NULL, else 0/f.
+     */
+    const char *columns_query;
+    /** The parameter of columns_query is the table quoted by quote_table (not verbatim). */
+    bool columns_by_quoted_name;
+    /**
+     * Changes a column's type and nullability to a->type (a widening jdbc_schema.c checked);
+     * nothing when the column has it already. Leaves the last statement in sql; -1 with the
+     * failure in conn.
+     */
+    int (*alter_type)(jdbc_conn_t *conn, const jdbc_alter_t *a, cdc_buf_t *sql);
 } jdbc_dialect_t;
 
 /* SQL text shared by the dialects (quoting and placeholders from the dialect). */
@@ -181,6 +214,24 @@ void jdbc_sql_delete(cdc_buf_t *out, const jdbc_dialect_t *d, const jdbc_table_t
 const jdbc_dialect_t *jdbc_dialect_for(const char *url);
 /** The parameter for one value of logical type t (never UNCHANGED). */
 void jdbc_to_param(jdbc_param_t *p, const cdc_value_t *v, const cdc_type_t *t);
+/** What jdbc_schema_apply changes: the sink's table on a connection of its own. */
+typedef struct jdbc_ddl_s {
+    const jdbc_dialect_t *d;
+    jdbc_conn_t *conn;
+    const char *table;        /* the "table-name" option */
+    const char *qualified;    /* the catalog table, for messages */
+    const cdc_type_t *schema; /* the sink's declared columns and key (for key column types) */
+    const int *pk;
+    int npk;
+} jdbc_ddl_t;
+
+/**
+ * Applies a schema change whose items name the sink's columns (jdbc_schema.c); idempotent.
+ * Returns 0, or -1 with *err naming the table, the statement and the server's message.
+ */
+int jdbc_schema_apply(const jdbc_ddl_t *t, const cdc_schema_change_t *change, cdc_error_t **err);
+/** True when every value of type `from` fits type `to` (a widening, or the same type). */
+bool jdbc_type_widens(const cdc_type_t *from, const cdc_type_t *to);
 /** The jdbc connector's lookup source (jdbc_lookup.c): a LookupTableSource, not scanned. */
 int jdbc_lookup_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
 

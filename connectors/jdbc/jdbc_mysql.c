@@ -851,6 +851,34 @@ static bool my_retriable(jdbc_conn_t *conn)
     return conn->lost || conn->errnum == 1213 || conn->errnum == 1205;
 }
 
+/* MODIFY COLUMN with the type CREATE TABLE uses and the nullability asked for (MODIFY keeps
+   nothing it is not told: a DEFAULT of the column is dropped). */
+static int my_alter_type(jdbc_conn_t *conn, const jdbc_alter_t *a, cdc_buf_t *sql)
+{
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "ALTER TABLE ");
+    my_quote_table(sql, a->table);
+    cdc_buf_puts(sql, " MODIFY COLUMN ");
+    my_quote_ident(sql, a->column);
+    cdc_buf_putc(sql, ' ');
+    if (a->key)
+        my_key_column_type(sql, a->type);
+    else
+        my_column_type(sql, a->type);
+    cdc_buf_puts(sql, a->type->nullable ? " NULL" : " NOT NULL");
+    return my_exec(conn, cdc_buf_cstr(sql));
+}
+
+/* DDL commits implicitly: one statement per item, each idempotent on its own. IF [NOT] EXISTS
+   is MariaDB's (MySQL 8 refuses it): used under "jdbc:mariadb:" only; either way the columns
+   are checked first. */
+#define MY_SCHEMA_OPS(if_exists)                                                                   \
+    .ddl_begin = NULL, .ddl_if_exists = if_exists, .truncate_sql = "TRUNCATE TABLE ",              \
+    .columns_query = "SELECT column_name, is_nullable = 'NO' FROM information_schema.columns "     \
+                     "WHERE table_schema = DATABASE() AND table_name = ? "                         \
+                     "ORDER BY ordinal_position",                                                  \
+    .alter_type = my_alter_type
+
 const jdbc_dialect_t jdbc_dialect_mysql = {
     .name = "mysql",
     .url_prefix = "jdbc:mysql:",
@@ -878,6 +906,7 @@ const jdbc_dialect_t jdbc_dialect_mysql = {
     .bulk_commit = my_bulk_commit,
     .bulk_min = 2,
     .query = my_query,
+    MY_SCHEMA_OPS(false),
 };
 
 /* The same dialect under MariaDB's url prefix. */
@@ -908,4 +937,5 @@ const jdbc_dialect_t jdbc_dialect_mariadb = {
     .bulk_commit = my_bulk_commit,
     .bulk_min = 2,
     .query = my_query,
+    MY_SCHEMA_OPS(true),
 };

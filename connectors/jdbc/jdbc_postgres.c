@@ -1009,6 +1009,27 @@ static bool pg_retriable(jdbc_conn_t *conn)
            strcmp(st, "57P01") == 0 || strcmp(st, "57P02") == 0 || strcmp(st, "57P03") == 0;
 }
 
+/* ALTER COLUMN c TYPE t USING c::t and the nullability, in one statement; a column that has
+   the type already is left as it is (PostgreSQL does not rewrite it). */
+static int pg_alter_type(jdbc_conn_t *conn, const jdbc_alter_t *a, cdc_buf_t *sql)
+{
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "ALTER TABLE ");
+    pg_quote_table(sql, a->table);
+    cdc_buf_puts(sql, " ALTER COLUMN ");
+    pg_quote_ident(sql, a->column);
+    cdc_buf_puts(sql, " TYPE ");
+    pg_column_type(sql, a->type);
+    cdc_buf_puts(sql, " USING ");
+    pg_quote_ident(sql, a->column);
+    cdc_buf_puts(sql, "::");
+    pg_column_type(sql, a->type);
+    cdc_buf_puts(sql, ", ALTER COLUMN ");
+    pg_quote_ident(sql, a->column);
+    cdc_buf_puts(sql, a->type->nullable ? " DROP NOT NULL" : " SET NOT NULL");
+    return pg_exec(conn, cdc_buf_cstr(sql));
+}
+
 const jdbc_dialect_t jdbc_dialect_postgres = {
     .name = "postgresql",
     .url_prefix = "jdbc:postgresql:",
@@ -1036,4 +1057,11 @@ const jdbc_dialect_t jdbc_dialect_postgres = {
     .bulk_row = pg_bulk_row,
     .bulk_commit = pg_bulk_commit,
     .query = pg_query,
+    .ddl_begin = "BEGIN",
+    .ddl_if_exists = true,
+    .truncate_sql = "TRUNCATE TABLE ",
+    .columns_query = "SELECT attname, attnotnull FROM pg_attribute WHERE attrelid = "
+                     "$1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+    .columns_by_quoted_name = true,
+    .alter_type = pg_alter_type,
 };

@@ -280,6 +280,132 @@ static bool sqlite_retriable(jdbc_conn_t *conn)
     return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
 }
 
+/* Fails with msg as the connection's message. */
+static int sqlite_fail(jdbc_conn_t *conn, const char *msg)
+{
+    conn->last_rc = SQLITE_ERROR;
+    snprintf(conn->msg, sizeof(conn->msg), "%s", msg);
+    return -1;
+}
+
+/* Runs the statement in sql (one text parameter, or none when param is NULL) and appends
+   the text of each row's columns to out, '\x1f' between columns, '\x1e' after each row. */
+static int sqlite_rows(jdbc_conn_t *conn, const char *sql, const char *param, cdc_buf_t *out)
+{
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(conn->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+        note_failure(conn, sqlite3_extended_errcode(conn->db));
+        return -1;
+    }
+    if (param)
+        sqlite3_bind_text(stmt, 1, param, -1, SQLITE_TRANSIENT);
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        for (int c = 0; c < sqlite3_column_count(stmt); c++) {
+            const char *text = (const char *)sqlite3_column_text(stmt, c);
+            cdc_buf_puts(out, text ? text : "");
+            cdc_buf_putc(out, '\x1f');
+        }
+        cdc_buf_putc(out, '\x1e');
+    }
+    if (rc != SQLITE_DONE)
+        note_failure(conn, sqlite3_extended_errcode(conn->db));
+    sqlite3_finalize(stmt);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * Column types are affinities here (INTEGER holds every integer, TEXT every length): a widening
+ * has nothing to change. Dropping NOT NULL does, and SQLite cannot alter a constraint: the table
+ * is rebuilt (a copy without the NOT NULL from PRAGMA table_info, the rows copied, the old table
+ * dropped and the copy renamed), inside the schema change's transaction. A table with indexes
+ * or triggers of its own is refused instead: the rebuild would lose them.
+ */
+static int sqlite_alter_type(jdbc_conn_t *conn, const jdbc_alter_t *a, cdc_buf_t *sql)
+{
+    cdc_buf_clear(sql);
+    if (!a->notnull_now || !a->type->nullable)
+        return 0;
+    cdc_buf_t rows = {0}, names = {0}, tmp = {0};
+    int rc = -1;
+    cdc_buf_puts(sql, "SELECT name FROM sqlite_schema WHERE tbl_name = ?1 AND type IN "
+                      "('index', 'trigger') AND sql IS NOT NULL");
+    if (sqlite_rows(conn, cdc_buf_cstr(sql), a->table, &rows) < 0)
+        goto out;
+    if (rows.len) {
+        sqlite_fail(conn, "the table has indexes or triggers, which the rebuild that drops NOT "
+                          "NULL in SQLite would lose; drop the NOT NULL by hand");
+        goto out;
+    }
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1) "
+                      "ORDER BY cid");
+    if (sqlite_rows(conn, cdc_buf_cstr(sql), a->table, &rows) < 0)
+        goto out;
+    cdc_buf_printf(&tmp, "%s__cdcflow_rebuild", a->table);
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "CREATE TABLE ");
+    sqlite_quote_table(sql, cdc_buf_cstr(&tmp));
+    cdc_buf_puts(sql, " (");
+    char *pk[64] = {0}; /* column name by its position in the key (1-based) */
+    int npk = 0;
+    for (char *row = rows.data, *end = rows.data + rows.len; row < end;) {
+        char *f[5];
+        for (int i = 0; i < 5; i++) {
+            f[i] = row;
+            row = strchr(row, '\x1f');
+            *row++ = '\0';
+        }
+        row++; /* the row's '\x1e' */
+        if (names.len)
+            cdc_buf_puts(&names, ", ");
+        sqlite_quote_ident(&names, f[0]);
+        if (sql->data[sql->len - 1] != '(')
+            cdc_buf_puts(sql, ", ");
+        sqlite_quote_ident(sql, f[0]);
+        cdc_buf_printf(sql, " %s", f[1]);
+        if (strcmp(f[2], "1") == 0 && strcmp(f[0], a->column) != 0)
+            cdc_buf_puts(sql, " NOT NULL");
+        if (f[3][0])
+            cdc_buf_printf(sql, " DEFAULT %s", f[3]);
+        int k = atoi(f[4]);
+        if (k > 0 && k < 64) {
+            pk[k] = f[0];
+            npk = k > npk ? k : npk;
+        }
+    }
+    for (int k = 1; k <= npk; k++) {
+        cdc_buf_puts(sql, k > 1 ? ", " : ", PRIMARY KEY (");
+        sqlite_quote_ident(sql, pk[k] ? pk[k] : "");
+    }
+    cdc_buf_puts(sql, npk ? "))" : ")");
+    if (sqlite_exec(conn, cdc_buf_cstr(sql)) < 0)
+        goto out;
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "INSERT INTO ");
+    sqlite_quote_table(sql, cdc_buf_cstr(&tmp));
+    cdc_buf_printf(sql, " (%s) SELECT %s FROM ", cdc_buf_cstr(&names), cdc_buf_cstr(&names));
+    sqlite_quote_table(sql, a->table);
+    if (sqlite_exec(conn, cdc_buf_cstr(sql)) < 0)
+        goto out;
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "DROP TABLE ");
+    sqlite_quote_table(sql, a->table);
+    if (sqlite_exec(conn, cdc_buf_cstr(sql)) < 0)
+        goto out;
+    cdc_buf_clear(sql);
+    cdc_buf_puts(sql, "ALTER TABLE ");
+    sqlite_quote_table(sql, cdc_buf_cstr(&tmp));
+    cdc_buf_puts(sql, " RENAME TO ");
+    sqlite_quote_table(sql, a->table);
+    rc = sqlite_exec(conn, cdc_buf_cstr(sql));
+out:
+    cdc_buf_free(&rows);
+    cdc_buf_free(&names);
+    cdc_buf_free(&tmp);
+    return rc;
+}
+
 const jdbc_dialect_t jdbc_dialect_sqlite = {
     .name = "sqlite",
     .url_prefix = "jdbc:sqlite:",
@@ -302,4 +428,9 @@ const jdbc_dialect_t jdbc_dialect_sqlite = {
     .errmsg = sqlite_errmsg,
     .retriable = sqlite_retriable,
     .query = sqlite_query,
+    .ddl_begin = "BEGIN IMMEDIATE",
+    .ddl_if_exists = false, /* SQLite has neither: the columns are checked first */
+    .truncate_sql = "DELETE FROM ",
+    .columns_query = "SELECT name, \"notnull\" FROM pragma_table_info(?1) ORDER BY cid",
+    .alter_type = sqlite_alter_type,
 };

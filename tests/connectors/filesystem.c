@@ -90,6 +90,17 @@ static cdc_source_t *ft_source(ft_t *t)
     return src;
 }
 
+static void sort_strings(char **s, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(s[i], s[j]) > 0) {
+                char *x = s[i];
+                s[i] = s[j];
+                s[j] = x;
+            }
+}
+
 /* Every row of every split, printed and sorted, '\n'-separated. */
 static char *read_all(cdc_source_t *src, int nsplits)
 {
@@ -117,13 +128,7 @@ static char *read_all(cdc_source_t *src, int nsplits)
         cdc_batch_free(&b);
         r->ops->close(r);
     }
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (strcmp(lines[i], lines[j]) > 0) {
-                char *x = lines[i];
-                lines[i] = lines[j];
-                lines[j] = x;
-            }
+    sort_strings(lines, n);
     cdc_buf_t out = {0};
     for (int i = 0; i < n; i++) {
         cdc_buf_printf(&out, "%s%s", i ? "\n" : "", lines[i]);
@@ -621,4 +626,116 @@ Test(filesystem, option_errors)
                        "%s", err->detail);
     cdc_error_destroy(err);
     cdc_kv_free(&kv);
+}
+
+/* The contents of every visible file under dir, sorted, each followed by "--\n". */
+static char *visible_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d);
+    char *files[16];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strncmp(e->d_name, "part-", 5) == 0) {
+            cr_assert_lt(n, 16);
+            char *path = cdc_strdup_printf("%s/%s", dir, e->d_name);
+            FILE *f = fopen(path, "r");
+            free(path);
+            cr_assert_not_null(f);
+            char buf[1024];
+            size_t len = fread(buf, 1, sizeof(buf) - 1, f);
+            fclose(f);
+            buf[len] = '\0';
+            files[n++] = strdup(buf);
+        }
+    closedir(d);
+    cr_assert_eq(count_files(dir, ".part-"), 0, "no file is left hidden");
+    sort_strings(files, n);
+    cdc_buf_t out = {0};
+    for (int i = 0; i < n; i++) {
+        cdc_buf_printf(&out, "%s--\n", files[i]);
+        free(files[i]);
+    }
+    char *s = strdup(cdc_buf_cstr(&out));
+    cdc_buf_free(&out);
+    return s;
+}
+
+/*
+ * A schema change (ADD COLUMN c): the sink has nothing to change; a writer opened again on the
+ * same sink starts new files (never replacing one made visible), and the re-planned sink's
+ * writers write files with the new column, while the files from before keep theirs.
+ */
+static void schema_change_case(const char *format, const char *want)
+{
+    ft_t t;
+    const char *const opts[] = {"format", format, NULL};
+    ft_open(&t, "ROW<id BIGINT, p STRING>", "", opts);
+    cdc_sink_t *sink = NULL;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(fs_sink_new(&t.ctx, &sink, &err), 0, "%s", err ? err->message : "");
+    cdc_writer_t *w = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0);
+    write_rows(w, t.schema, 1, 2, "a");
+    cr_assert_eq(w->ops->flush(w, &err), 0);
+    w->ops->close(w);
+
+    cdc_schema_change_t *change = cdc_schema_change_new("t", "LSN 0/16B3748", NULL);
+    cdc_type_t *c_type = cdc_type_parse("INT", &err);
+    cdc_schema_change_add(change, CDC_SC_ADD_COLUMN, "c", NULL, c_type, NULL, NULL);
+    cr_assert_eq(sink->ops->apply_schema_change(sink, change, &err), 0);
+    cdc_type_destroy(c_type);
+    cdc_schema_change_free(change);
+
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0);
+    write_rows(w, t.schema, 3, 3, "b");
+    cr_assert_eq(w->ops->flush(w, &err), 0);
+    w->ops->close(w);
+    sink->ops->destroy(sink);
+
+    cdc_type_t *old = t.schema;
+    t.schema = cdc_type_parse("ROW<id BIGINT, p STRING, c INT>", &err);
+    t.ctx.schema = t.schema;
+    cr_assert_eq(fs_sink_new(&t.ctx, &sink, &err), 0, "%s", err ? err->message : "");
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0);
+    cdc_batch_t b;
+    cdc_batch_init(&b);
+    cdc_row_t *row = cdc_batch_add(&b, CDC_INSERT, 3);
+    row->values[0] = (cdc_value_t){.v.i = 4};
+    row->values[1] = (cdc_value_t){.v.s = {.ptr = "c", .len = 1}};
+    row->values[2] = (cdc_value_t){.v.i = 9};
+    cr_assert_eq(w->ops->write(w, &b, &err), 0, "%s", err ? err->message : "");
+    cr_assert_eq(w->ops->flush(w, &err), 0);
+    w->ops->close(w);
+    cdc_batch_free(&b);
+    sink->ops->destroy(sink);
+
+    char *got = visible_files(t.dir);
+    cr_assert_str_eq(got, want);
+    free(got);
+    cdc_type_destroy(old);
+    ft_close(&t);
+}
+
+Test(filesystem, schema_change_json_files_start_anew)
+{
+    schema_change_case("json", "{\"id\":1,\"p\":\"a\"}\n{\"id\":2,\"p\":\"a\"}\n--\n"
+                               "{\"id\":3,\"p\":\"b\"}\n--\n"
+                               "{\"id\":4,\"p\":\"c\",\"c\":9}\n--\n");
+}
+
+Test(filesystem, schema_change_csv_files_start_anew)
+{
+    schema_change_case("csv", "1,a\n2,a\n--\n3,b\n--\n4,c,9\n--\n");
+}
+
+Test(filesystem, schema_change_debezium_json_files_start_anew)
+{
+    schema_change_case(
+        "debezium-json",
+        "{\"before\":null,\"after\":{\"id\":1,\"p\":\"a\"},\"op\":\"c\"}\n"
+        "{\"before\":null,\"after\":{\"id\":2,\"p\":\"a\"},\"op\":\"c\"}\n--\n"
+        "{\"before\":null,\"after\":{\"id\":3,\"p\":\"b\"},\"op\":\"c\"}\n--\n"
+        "{\"before\":null,\"after\":{\"id\":4,\"p\":\"c\",\"c\":9},\"op\":\"c\"}\n--\n");
 }

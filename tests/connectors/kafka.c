@@ -33,6 +33,7 @@ static void mock_up(void)
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "rt", 2, 1), 0);
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "rb", 2, 1), 0);
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "mk", 1, 1), 0);
+    cr_assert_eq(rd_kafka_mock_topic_create(mock, "sc", 1, 1), 0);
 }
 
 static void mock_down(void)
@@ -396,4 +397,96 @@ Test(kafka, option_errors)
     const char *const eo[] = {"topic",        "rt", "format", "json", "sink.delivery-guarantee",
                               "exactly-once", NULL};
     expect_error("ROW<id BIGINT>", eo, 0, true, "not supported");
+}
+
+/* The values of the first n messages of partition 0 of topic, each followed by '\n'. */
+static char *read_values(const char *topic, int n)
+{
+    char errstr[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr, sizeof(errstr));
+    rd_kafka_conf_set(conf, "group.id", "sc-reader", errstr, sizeof(errstr));
+    rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr));
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+    cr_assert_not_null(rk, "%s", errstr);
+    rd_kafka_topic_partition_list_t *parts = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(parts, topic, 0)->offset = RD_KAFKA_OFFSET_BEGINNING;
+    cr_assert_eq(rd_kafka_assign(rk, parts), RD_KAFKA_RESP_ERR_NO_ERROR);
+    rd_kafka_topic_partition_list_destroy(parts);
+    cdc_buf_t out = {0};
+    for (int got = 0, tries = 0; got < n && tries < 200; tries++) {
+        rd_kafka_message_t *m = rd_kafka_consumer_poll(rk, 100);
+        if (!m)
+            continue;
+        if (!m->err) {
+            cdc_buf_append(&out, m->payload, m->len);
+            cdc_buf_putc(&out, '\n');
+            got++;
+        }
+        rd_kafka_message_destroy(m);
+    }
+    rd_kafka_consumer_close(rk);
+    rd_kafka_destroy(rk);
+    char *s = cdc_xstrdup(out.len ? cdc_buf_cstr(&out) : "");
+    cdc_buf_free(&out);
+    return s;
+}
+
+/* Writes one row of `schema` (id, name[, c]) through a sink of `connector`: kafka with
+   debezium-json (whose serializer, as Flink's, has no schema-include: the row images name their
+   fields), upsert-kafka with json; applies `change` first when not NULL. */
+static void write_one(const char *connector, const char *schema, int64_t id, const char *name,
+                      const int64_t *c, const cdc_schema_change_t *change)
+{
+    const char *const opts[] = {"topic", "sc", "format", "debezium-json", NULL};
+    const char *const upsert_opts[] = {"connector", "upsert-kafka", "topic", "sc", "key.format",
+                                       "json",      "value.format", "json",  NULL};
+    bool upsert = strcmp(connector, "upsert-kafka") == 0;
+    table_t t;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(table_open(&t, schema, upsert ? upsert_opts : opts, upsert ? 1 : 0, &err), 0, "%s",
+                 err ? err->message : "");
+    cdc_sink_t *sink = NULL;
+    cr_assert_eq(t.res.connector->sink_new(&t.ctx, &sink, &err), 0, "%s", err ? err->message : "");
+    if (change)
+        cr_assert_eq(sink->ops->apply_schema_change(sink, change, &err), 0);
+    cdc_writer_t *w = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), 0, "%s", err ? err->message : "");
+    cdc_batch_t b;
+    cdc_batch_init(&b);
+    cdc_row_t *r = cdc_batch_add(&b, CDC_INSERT, c ? 3 : 2);
+    r->values[0] = (cdc_value_t){.v.i = id};
+    r->values[1] = (cdc_value_t){.v.s = {name, (uint32_t)strlen(name)}};
+    if (c)
+        r->values[2] = (cdc_value_t){.v.i = *c};
+    cr_assert_eq(w->ops->write(w, &b, &err), 0, "%s", err ? err->message : "");
+    cr_assert_eq(w->ops->flush(w, &err), 0, "%s", err ? err->message : "");
+    w->ops->close(w);
+    sink->ops->destroy(sink);
+    cdc_batch_free(&b);
+    table_close(&t);
+}
+
+/*
+ * A schema change (ADD COLUMN c): kafka and upsert-kafka have nothing to change, and a writer
+ * built on the new row type serializes the new column (debezium-json's row images, json).
+ */
+Test(kafka, schema_change_new_writers_serialize_the_new_column)
+{
+    cdc_schema_change_t *change = cdc_schema_change_new("db.t", "binlog mbin.000002:1234", NULL);
+    cdc_error_t *err = NULL;
+    cdc_type_t *c_type = cdc_type_parse("INT", &err);
+    cdc_schema_change_add(change, CDC_SC_ADD_COLUMN, "c", NULL, c_type, NULL, NULL);
+    cdc_type_destroy(c_type);
+    write_one("kafka", "ROW<id BIGINT, name STRING>", 1, "a", NULL, NULL);
+    int64_t c = 7;
+    write_one("kafka", "ROW<id BIGINT, name STRING, c INT>", 2, "b", &c, change);
+    write_one("upsert-kafka", "ROW<id BIGINT NOT NULL, name STRING, c INT>", 3, "u", &c, change);
+    cdc_schema_change_free(change);
+    char *values = read_values("sc", 3);
+    cr_expect_str_eq(values, "{\"before\":null,\"after\":{\"id\":1,\"name\":\"a\"},\"op\":\"c\"}\n"
+                             "{\"before\":null,\"after\":{\"id\":2,\"name\":\"b\",\"c\":7},"
+                             "\"op\":\"c\"}\n"
+                             "{\"id\":3,\"name\":\"u\",\"c\":7}\n");
+    free(values);
 }
