@@ -384,13 +384,26 @@ static bool at_clause_end(const lex_t *lx)
     return lx->t.kind == TK_END || is_punct(lx, ',') || is_punct(lx, ')') || is_punct(lx, ';');
 }
 
-/* A DEFAULT's value as a SQL literal, or NULL when it is NULL or an expression. */
+/* The text from st to the current token's start, trailing blanks removed (a new string). */
+static char *text_upto(const char *st, const lex_t *lx)
+{
+    const char *e = lx->t.p; /* (at the end: the end of the statement) */
+    while (e > st && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+        e--;
+    return cdc_xstrndup(st, (size_t)(e - st));
+}
+
+/*
+ * A DEFAULT's value as a SQL literal; an expression (CURRENT_TIMESTAMP, (x + 1)) as its
+ * text, which sinks refuse to copy (its value differs per row and per server); NULL for NULL.
+ */
 static char *default_literal(lex_t *lx)
 {
     char *lit = NULL;
     if (is_punct(lx, '(')) {
+        const char *st = lx->t.p;
         skip_group(lx);
-        return NULL;
+        return text_upto(st, lx);
     }
     if (is_punct(lx, '-') || is_punct(lx, '+')) {
         char sign = lx->t.p[0];
@@ -405,11 +418,12 @@ static char *default_literal(lex_t *lx)
     } else if (is_word(lx, "TRUE") || is_word(lx, "FALSE")) {
         lit = cdc_xstrdup(is_word(lx, "TRUE") ? "TRUE" : "FALSE");
     } else if (lx->t.kind == TK_WORD && !is_word(lx, "NULL")) {
-        /* CURRENT_TIMESTAMP[(n)], a function: no literal */
+        /* CURRENT_TIMESTAMP[(n)], a function: its text */
+        const char *st = lx->t.p;
         next(lx);
         if (is_punct(lx, '('))
             skip_group(lx);
-        return NULL;
+        return text_upto(st, lx);
     }
     if (lx->t.kind != TK_END)
         next(lx);

@@ -213,6 +213,34 @@ check $T "ignore: rows after the changes" "id, a, n, d"
 [[ $(sink_cols $T) == "id, a, n, d" ]] && ok || bad "ignore: sink columns $(sink_cols $T)"
 stop_job
 
+# ---- try_evolve: what the sink refuses is left, the rows go on; evolve fails on it ------------
+T=try
+setup_tables $T
+write_job $T try_evolve ", 'schema.evolution.columns' = 'all'"
+start_job $T
+check $T "try_evolve: the snapshot"
+my_sql -e "ALTER TABLE $T ADD COLUMN ts DATETIME DEFAULT CURRENT_TIMESTAMP;
+  UPDATE $T SET n = 60 WHERE id = 1"
+check $T "try_evolve: rows after a change the sink refused" "id, a, n, d"
+[[ $(sink_cols $T) == "id, a, n, d" ]] && ok || bad "try_evolve: sink columns $(sink_cols $T)"
+grep -q "is not applied to the sink" "job-$T.err" && ok || bad "try_evolve: no warning"
+my_sql -e "ALTER TABLE $T ADD COLUMN e INT; UPDATE $T SET e = 3 WHERE id = 2"
+check $T "try_evolve: a later change the sink takes" "id, a, n, d, e"
+stop_job
+T=evf
+setup_tables $T
+write_job $T evolve ", 'schema.evolution.columns' = 'all'"
+start_job $T
+check $T "evolve: the snapshot"
+my_sql -e "ALTER TABLE $T ADD COLUMN ts DATETIME DEFAULT CURRENT_TIMESTAMP"
+for i in $(seq 1 100); do kill -0 "$job" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$job" 2>/dev/null; then bad "evolve: the job went on past a change the sink refused"; stop_job; else
+  wait "$job" && bad "evolve: exit status 0 after a refused change"
+  job=
+  grep -q "applying ADD COLUMN ts .* to table .*schema.change.behavior' = 'evolve'" "job-$T.err" && ok ||
+    bad "evolve: the error does not say what failed: $(grep -i error "job-$T.err" | head -3)"
+fi
+
 # ---- declared columns only: an added column is not carried, the job goes on -------------------
 T=dcl
 setup_tables $T
