@@ -1243,23 +1243,43 @@ static bool read_pos_file(const char *path, char *file, size_t flen, uint64_t *p
     return ok;
 }
 
-/* The tables matched now, in name order, added to the snapshot (a whole range each). Tables
- * created later come whole through the stream. */
-static int list_tables(mc_reader_t *r, cdc_error_t **err)
+/* The tables the pattern matches now, in name order ("db.t" each, new strings); -1 with *err. */
+static int matched_tables(mc_reader_t *r, char ***out, int *n, cdc_error_t **err)
 {
     const char *q = "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE "
                     "TABLE_TYPE = 'BASE TABLE' ORDER BY 1, 2";
+    *out = NULL;
+    *n = 0;
     if (mysql_query(r->sql, q))
         return my_fail(err, r->sql, q);
     MYSQL_RES *res = mysql_store_result(r->sql);
     MYSQL_ROW row;
     while (res && (row = mysql_fetch_row(res))) {
         char *name = cdc_strdup_printf("%s.%s", row[0] ? row[0] : "", row[1] ? row[1] : "");
-        if (regexec(&r->src->re, name, 0, NULL, 0) == 0)
-            cdc_snapshot_add_table(r->src->snap, name);
-        free(name);
+        if (regexec(&r->src->re, name, 0, NULL, 0) != 0) {
+            free(name);
+            continue;
+        }
+        *out = cdc_xrealloc(*out, (size_t)(*n + 1) * sizeof(**out));
+        (*out)[(*n)++] = name;
     }
     mysql_free_result(res);
+    return 0;
+}
+
+/* The tables matched now, in name order, added to the snapshot (a whole range each). Tables
+ * created later come whole through the stream. */
+static int list_tables(mc_reader_t *r, cdc_error_t **err)
+{
+    char **names;
+    int n;
+    if (matched_tables(r, &names, &n, err) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        cdc_snapshot_add_table(r->src->snap, names[i]);
+        free(names[i]);
+    }
+    free(names);
     return 0;
 }
 
@@ -1270,25 +1290,10 @@ static int list_tables(mc_reader_t *r, cdc_error_t **err)
  */
 static int seed_schemas(mc_reader_t *r, cdc_error_t **err)
 {
-    const char *q = "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE "
-                    "TABLE_TYPE = 'BASE TABLE' ORDER BY 1, 2";
-    if (mysql_query(r->sql, q))
-        return my_fail(err, r->sql, q);
-    MYSQL_RES *res = mysql_store_result(r->sql);
-    MYSQL_ROW row;
-    int n = 0;
-    char **names = NULL;
-    while (res && (row = mysql_fetch_row(res))) {
-        char *name = cdc_strdup_printf("%s.%s", row[0] ? row[0] : "", row[1] ? row[1] : "");
-        if (regexec(&r->src->re, name, 0, NULL, 0) == 0 &&
-            !(r->src->signal && strcmp(name, r->src->signal) == 0)) {
-            names = cdc_xrealloc(names, (size_t)(n + 1) * sizeof(*names));
-            names[n++] = name;
-        } else {
-            free(name);
-        }
-    }
-    mysql_free_result(res);
+    char **names;
+    int n;
+    if (matched_tables(r, &names, &n, err) < 0)
+        return -1;
     int rc = 0;
     for (int i = 0; i < n; i++) {
         const char *dot = strchr(names[i], '.');
@@ -1300,8 +1305,8 @@ static int seed_schemas(mc_reader_t *r, cdc_error_t **err)
         if (rc == 0 && mysql_query(r->sql, sql)) {
             rc = my_fail(err, r->sql, sql);
         } else if (rc == 0) {
-            res = mysql_store_result(r->sql);
-            row = res ? mysql_fetch_row(res) : NULL;
+            MYSQL_RES *res = mysql_store_result(r->sql);
+            MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
             if (row && row[1])
                 cdc_mysql_binlog_seed(r->deser, names[i], row[1], r->file);
             mysql_free_result(res);
