@@ -261,6 +261,34 @@ check $T "declared: a snapshot after a declared column was dropped" "id, a, n"
   bad "declared: the dropped column's values stayed in the new snapshot's rows"
 stop_job
 
+# ---- a file catalog: the stored definitions follow -------------------------------------------
+T=fcat
+setup_tables $T
+cat >"job-$T.sql" <<SQL
+SET 'execution.checkpointing.interval' = '100ms';
+CREATE CATALOG fc WITH ('type' = 'file', 'path' = '$tmp/fc');
+CREATE TABLE IF NOT EXISTS fc.default_database.src (id INT NOT NULL, a VARCHAR(10) NOT NULL,
+  n INT, d STRING, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
+      'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdcflow',
+      'table-name' = '$T', 'server-id' = '988', 'schema.evolution.columns' = 'all');
+CREATE TABLE IF NOT EXISTS fc.default_database.dst (id INT NOT NULL, a VARCHAR(10) NOT NULL,
+  n INT, d STRING, PRIMARY KEY (id) NOT ENFORCED)
+WITH ('connector' = 'jdbc', 'url' = '$PG_URL', 'username' = 'postgres', 'table-name' = '$T');
+INSERT INTO fc.default_database.dst SELECT * FROM fc.default_database.src;
+SQL
+start_job $T
+check $T "file catalog: the snapshot"
+my_sql -e "ALTER TABLE $T ADD COLUMN f INT; UPDATE $T SET f = 5 WHERE id = 1"
+check $T "file catalog: ADD COLUMN"
+stop_job
+n=$(grep -rl '`f` INT' "$tmp/fc" 2>/dev/null | wc -l)
+((n == 2)) && ok || bad "file catalog: $n stored definitions have the new column, 2 expected"
+start_job $T
+my_sql -e "UPDATE $T SET f = 6 WHERE id = 2"
+check $T "file catalog: a restart plans with the stored, evolved definitions"
+stop_job
+
 grep -c "schema change of cdcflow.len at" "job-len.err" | grep -qv '^0$' && ok ||
   bad "no schema change lines"
 finish
