@@ -45,6 +45,7 @@ typedef struct pg_col {
     int32_t typmod;
     uint32_t at; /* byte offset of its type OID in the Relation message, for errors */
     bool key;
+    bool check_len;         /* a declared CHAR/VARCHAR(n) the source's type may exceed */
     int target;             /* field index in the produced row, -1 = not produced */
     const cdc_type_t *type; /* the produced field's type (NULL when not produced) */
 } pg_col_t;
@@ -244,6 +245,11 @@ static int rel_bind(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r)
         int f = cdc_type_field_index(d->row_type, r->cols[i].name);
         r->cols[i].target = f;
         r->cols[i].type = f >= 0 ? d->row_type->children[f] : NULL;
+        const cdc_type_t *t = r->cols[i].type, *nat = r->type->children[i];
+        r->cols[i].check_len =
+            t && (t->root == CDC_T_VARCHAR || t->root == CDC_T_CHAR) &&
+            t->length < CDC_MAX_LENGTH &&
+            !((nat->root == CDC_T_VARCHAR || nat->root == CDC_T_CHAR) && nat->length <= t->length);
         if (f >= 0 && !r->skip && !pg_type_compatible(r->cols[i].oid, r->cols[i].type)) {
             pg_cur_t at = {.p = d->msg + r->cols[i].at, .end = c->end};
             return fail(d, &at,
@@ -473,6 +479,15 @@ static void meta_fill(const pg_deser_t *d, const pg_rel_t *r, cdc_value_t *vals)
     }
 }
 
+/* The characters of UTF-8 text (its bytes but the continuation bytes). */
+static size_t utf8_chars(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((uint8_t)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
 /*
  * A value that does not parse into its field. When the source's type is no
  * longer the declared one (a widened column: INT -> BIGINT, VARCHAR(10) ->
@@ -540,6 +555,9 @@ static int read_tuple(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r, cdc_kind_t kind, 
                     text = cdc_arena_memdup(&out->arena, text, len);
                 const char *why =
                     pg_text_parse(r->cols[i].oid, text, len, r->cols[i].type, &out->arena, v);
+                if (!why && r->cols[i].check_len &&
+                    utf8_chars(text, len) > (size_t)r->cols[i].type->length)
+                    why = "longer than the declared length";
                 if (why)
                     return value_error(d, c, r, i, why, text, len);
             }

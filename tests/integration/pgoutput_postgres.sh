@@ -124,6 +124,16 @@ if grep -qx '+I\[5, 5\]' ddl_decl.out && grep -qx '+I\[1, null\]' ddl_decl.out &
 else
   bad "a widened column under its declared type: $(cat ddl_decl.out)"
 fi
+# the declared s VARCHAR(10) after varchar(10) -> varchar(100): values are checked one by one
+"$bin" decode --format pgoutput --schema 'id INT, s VARCHAR(10)' -o table-name=t_ddl ddl.hex \
+  >ddl_len.out 2>&1
+if grep -qx '+I\[6, six\]' ddl_len.out &&
+  grep -q 'column "s" of "public.t_ddl": value "seven, longer than ten" does not fit the declared VARCHAR(10) (longer than the declared length); the source column is now VARCHAR(100): declare it VARCHAR(100)' \
+    ddl_len.out; then
+  ok
+else
+  bad "a widened VARCHAR under its declared length: $(cat ddl_len.out)"
+fi
 
 echo "pgoutput_postgres: $pass passed, $fail failed"
 ((fail == 0))
