@@ -27,6 +27,13 @@
  * Messages live until the next poll, so decoded values point into them
  * (no copy). A message that cannot be decoded stops the job with its topic,
  * partition and offset, or goes to scan.dead-letter.topic.
+ *
+ * A schema change the value format meets (debezium-json's schema-include) ends
+ * the poll before the message whose row comes after it (CDC_POLL_SCHEMA, the
+ * change at "topic T partition P offset O"): that message is not consumed, so
+ * the commit after the change commits its offset, not the one after it; the
+ * next poll takes it (and the messages dequeued behind it) first, and the
+ * decoder, which has its schema now, reports no second change.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -95,6 +102,12 @@ typedef struct kafka_reader_s {
     cdc_batch_t vbatch, kbatch; /* scratch rows of the current poll */
     rd_kafka_message_t **held;  /* messages the current batch points into */
     uint32_t nheld, capheld;
+    /* a schema change (the value format's): the poll ended before the message whose row comes
+       after it; that message and the ones dequeued after it are taken first by the next poll */
+    cdc_schema_change_t *change;
+    bool change_ready;
+    rd_kafka_message_t **pending;
+    uint32_t npending, cappending, pending_next;
     kpos_t *pos;
     int npos, cappos, last;
     bool bounded;
@@ -713,6 +726,26 @@ static int decode_message(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_ba
     cdc_batch_t *vb = s->direct ? out : &r->vbatch;
     uint32_t v0 = vb->n;
     int rc = r->vdeser->ops->decode(r->vdeser, m->payload, m->len, vb);
+    if (rc == CDC_DECODE_SCHEMA) {
+        /* the poll ends before this message; the next one decodes it again (its decoder then
+           has the new schema: no second change) */
+        cdc_batch_truncate(vb, vb->n - v0);
+        const cdc_schema_change_t *const *changes = NULL;
+        const uint32_t *at = NULL;
+        if (r->vdeser->ops->schema_changes(r->vdeser, &changes, &at) < 1)
+            return 0;
+        cdc_schema_change_free(r->change);
+        r->change = cdc_schema_change_copy(changes[0]);
+        free(r->change->position);
+        r->change->position =
+            cdc_strdup_printf("topic %s partition %d offset %lld", rd_kafka_topic_name(m->rkt),
+                              (int)m->partition, (long long)m->offset);
+        if (strcmp(r->change->table, r->src->t.name) == 0) { /* no source block: the topic */
+            free(r->change->table);
+            r->change->table = cdc_xstrdup(rd_kafka_topic_name(m->rkt));
+        }
+        return 1;
+    }
     if (rc != CDC_DECODE_OK) {
         cdc_batch_truncate(vb, vb->n - v0);
         if (rc == CDC_DECODE_SKIPPED)
@@ -783,7 +816,9 @@ static int on_event(kafka_reader_t *r, const rd_kafka_message_t *m, cdc_error_t 
     return 0;
 }
 
-/* One message or event from the queue; returns 0 to go on, -1 when the job must stop. */
+/* One message or event from the queue; returns 0 to go on, 1 when the value format met a
+   schema change before this message (r->change; the message is not consumed), -1 when the job
+   must stop. */
 static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_error_t **err)
 {
     if (m->err) {
@@ -811,8 +846,13 @@ static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_
         }
     }
     hold(r, m);
-    if (decode_message(r, m, out, err) < 0)
+    int rc = decode_message(r, m, out, err);
+    if (rc < 0)
         return -1;
+    if (rc > 0) { /* a schema change before this message: it is not consumed yet */
+        r->nheld--;
+        return 1;
+    }
     p->next = m->offset + 1;
     if (r->bounded && p->next >= p->stop)
         mark_done(r, p);
@@ -839,10 +879,46 @@ static void kick_fetcher(kafka_reader_t *r)
     rd_kafka_query_watermark_offsets(r->rk, p->topic, p->partition, &lo, &hi, 100);
 }
 
+/* Keeps msgs[0..n) for the next poll, in order, after those still pending. */
+static void keep_pending(kafka_reader_t *r, rd_kafka_message_t **msgs, uint32_t n)
+{
+    if (r->pending_next > 0) { /* drop the taken front */
+        memmove(r->pending, r->pending + r->pending_next,
+                (r->npending - r->pending_next) * sizeof(*r->pending));
+        r->npending -= r->pending_next;
+        r->pending_next = 0;
+    }
+    if (r->npending + n > r->cappending) {
+        r->cappending = r->npending + n + 16;
+        r->pending = cdc_xrealloc(r->pending, r->cappending * sizeof(*r->pending));
+    }
+    memcpy(r->pending + r->npending, msgs, n * sizeof(*msgs));
+    r->npending += n;
+}
+
+/* Takes the messages a schema change left; CDC_POLL_SCHEMA when one meets another change. */
+static int take_pending(kafka_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
+{
+    while (r->pending_next < r->npending) {
+        rd_kafka_message_t *m = r->pending[r->pending_next++];
+        int rc = take(r, m, out, err);
+        if (rc < 0)
+            return CDC_POLL_ERROR;
+        if (rc > 0) {
+            r->pending[--r->pending_next] = m;
+            r->change_ready = true;
+            return CDC_POLL_SCHEMA;
+        }
+    }
+    r->npending = r->pending_next = 0;
+    return CDC_POLL_OK;
+}
+
 static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     kafka_reader_t *r = (kafka_reader_t *)base;
     release_held(r);
+    r->change_ready = false;
     cdc_batch_reset(&r->vbatch);
     cdc_batch_reset(&r->kbatch);
     if (r->store_err) {
@@ -858,6 +934,11 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
         if (assign_bounded(r, r->split, r->nsplits, err) < 0)
             return CDC_POLL_ERROR;
         r->assigned = true;
+    }
+    if (r->npending > 0) {
+        int rc = take_pending(r, out, err);
+        if (rc != CDC_POLL_OK)
+            return rc;
     }
     if (r->bounded && r->nlive == 0)
         return CDC_POLL_END;
@@ -877,10 +958,16 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
             break;
         waited = true;
         for (ssize_t i = 0; i < n; i++) {
-            if (take(r, msgs[i], out, err) < 0) {
+            int rc = take(r, msgs[i], out, err);
+            if (rc < 0) {
                 for (ssize_t j = i + 1; j < n; j++)
                     rd_kafka_message_destroy(msgs[j]);
                 return CDC_POLL_ERROR;
+            }
+            if (rc > 0) {
+                keep_pending(r, msgs + i, (uint32_t)(n - i));
+                r->change_ready = true;
+                return CDC_POLL_SCHEMA;
             }
         }
     }
@@ -1044,6 +1131,10 @@ static void kr_close(cdc_reader_t *base)
         return;
     r->closing = true;
     release_held(r);
+    for (uint32_t i = r->pending_next; i < r->npending; i++)
+        rd_kafka_message_destroy(r->pending[i]);
+    free(r->pending);
+    cdc_schema_change_free(r->change);
     if (r->rk && r->npos > 0 && !r->lost && !rd_kafka_assignment_lost(r->rk))
         commit_positions(r, true, true); /* the last async commits may still be in flight */
     if (r->rk && r->revoke_pending) {
@@ -1112,7 +1203,14 @@ static void kr_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
     emit(ctx, "cdcflow_source_decode_errors_total", "", (double)skipped);
 }
 
+static const cdc_schema_change_t *kr_schema_change(cdc_reader_t *base)
+{
+    kafka_reader_t *r = (kafka_reader_t *)base;
+    return r->change_ready ? r->change : NULL;
+}
+
 static const cdc_reader_ops_t kafka_reader_ops = {
+    .schema_change = kr_schema_change,
     .poll = kr_poll,
     .commit = kr_commit,
     .close = kr_close,

@@ -136,6 +136,16 @@ typedef struct pgc_reader {
     uint64_t ckpt_lsn;    /* stream from here: every transaction before it is committed */
     bool ckpt_snapshot;   /* a snapshot was committed (the slot copy may still be due) */
     cdc_buf_t ckpt_state; /* the lines after the first: "snapshot\tv2", table, ranges */
+
+    /* schema changes (postgres_cdc_schema.c) */
+    cdc_schema_change_t *change; /* the change the last poll ended at (owned) */
+    bool change_ready;           /* the last poll returned CDC_POLL_SCHEMA */
+    bool schema_dirty;           /* the history or the skip mark changed: the next commit saves */
+    cdc_buf_t hist;              /* the captured table's last Relation message */
+    uint64_t txn_final;          /* the open transaction's final LSN (its Begin) */
+    uint64_t txn_rows;           /* row messages (I, U, D, T) in it so far */
+    uint64_t skip_txn;           /* replaying this transaction (final LSN) ... */
+    uint64_t skip_rows;          /* ... its first skip_rows row messages are done */
 } pgc_reader_t;
 
 /* ---- postgres_cdc.c ---- */
@@ -153,7 +163,10 @@ PGresult *pgc_query(PGconn *conn, const char *sql, int nparams, const char *cons
 char *pgc_qualified(PGconn *conn, const char *schema, const char *table);
 /** Reads the table's relation id, columns and key into r (on r->meta) and checks them. */
 int pgc_load_table(pgc_reader_t *r, cdc_error_t **err);
-/** Decodes one pgoutput message into out: from the stream (lsn), or made here (stream false). */
+/**
+ * Decodes one pgoutput message into out: from the stream (lsn), or made here (stream false).
+ * 0, 1 when the decoder met a schema change, or -1 with *err.
+ */
 int pgc_feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uint64_t lsn,
              bool stream, cdc_error_t **err);
 /** CREATE_REPLICATION_SLOT; the exported snapshot's name into snapshot when export. */
@@ -163,6 +176,23 @@ int pgc_create_slot(pgc_reader_t *r, const char *name, bool export, char *snapsh
 int pgc_start_streaming(pgc_reader_t *r, const char *slot, cdc_error_t **err);
 /** The reader's pgoutput decoder (r->deser, r->fmt_cfg, r->sp; freed by the reader's close). */
 int pgc_make_deser(pgc_reader_t *r, cdc_error_t **err);
+
+/* ---- postgres_cdc_schema.c ---- */
+
+/** Before feeding a stream message: true when it is to be skipped (a replay before a change). */
+bool pgc_schema_skip(pgc_reader_t *r, const char *msg, size_t len);
+/** After feeding it: keeps the table's Relation; met: the decoder met a change (r->change). */
+void pgc_schema_after(pgc_reader_t *r, const char *msg, size_t len, bool met);
+/** The reader op: the change the last poll ended at (borrowed, until the next poll). */
+const cdc_schema_change_t *pgc_schema_change(cdc_reader_t *base);
+/** A commit made the stream durable up to confirmed: the history is the one to keep. */
+void pgc_schema_committed(pgc_reader_t *r, uint64_t confirmed);
+/** Appends the state file's schema lines (the history, the skip mark). */
+void pgc_schema_save(const pgc_reader_t *r, cdc_buf_t *b);
+/** Reads the schema lines of a state file's text; a malformed one is an error. */
+int pgc_schema_load(pgc_reader_t *r, const char *text, cdc_error_t **err);
+/** Feeds the decoder the history (the state file's, else this process's) before streaming. */
+int pgc_schema_prime(pgc_reader_t *r, cdc_error_t **err);
 
 /* ---- postgres_cdc_snapshot.c ---- */
 

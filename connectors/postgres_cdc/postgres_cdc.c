@@ -425,7 +425,7 @@ int pgc_feed(pgc_reader_t *r, const char *msg, size_t len, cdc_batch_t *out, uin
             cdc_error_add_context(*err, "in the initial snapshot");
         return -1;
     }
-    return 0;
+    return rc == CDC_DECODE_SCHEMA ? 1 : 0;
 }
 
 /* ---- streaming ------------------------------------------------------------------------------ */
@@ -882,7 +882,7 @@ static void end_on_demand(pgc_reader_t *r)
 }
 
 /* Handles one CopyData message: 0, 1 when it was a logical message during a chunked snapshot
-   (a chunk's watermark), -1 on an error. */
+   (a chunk's watermark), 2 at a schema change (r->change), -1 on an error. */
 static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_error_t **err)
 {
     const uint8_t *p = (const uint8_t *)buf;
@@ -917,8 +917,13 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
        returned (the end of its WAL record), a chunk's high watermark */
     uint64_t msg_lsn = plen >= 10 && payload[0] == 'M' ? get_u64((const uint8_t *)payload + 2) : 0;
     uint32_t from = out->n;
-    if (pgc_feed(r, payload, plen, out, start, true, err) < 0)
+    /* (a replay of the transaction of a schema change skips what came before it) */
+    bool skipped = pgc_schema_skip(r, payload, plen);
+    int fed = skipped ? 0 : pgc_feed(r, payload, plen, out, start, true, err);
+    if (fed < 0)
         return -1;
+    if (!skipped)
+        pgc_schema_after(r, payload, plen, fed == 1);
     if (r->sp->txn_end) /* a Commit: the server may release the WAL up to its end */
         r->pending_lsn = r->sp->pos;
     /* a snapshot runs, or a signal may start one: the position and the last transactions */
@@ -946,6 +951,8 @@ static int on_copy(pgc_reader_t *r, char *buf, int len, cdc_batch_t *out, cdc_er
     if (r->sig_deser && plen > 0 && (payload[0] == 'R' || payload[0] == 'I') &&
         read_signals(r, payload, plen, start, out, err) < 0)
         return -1;
+    if (fed == 1 && r->change_ready)
+        return 2;
     return r->snap && msg_lsn ? 1 : 0; /* a watermark: a chunk may be ready */
 }
 
@@ -961,7 +968,7 @@ static int poll_stream(pgc_reader_t *r, cdc_batch_t *out, uint32_t max, cdc_erro
             if (rc < 0)
                 return -1;
             if (rc > 0)
-                break; /* emit the chunk before reading on */
+                break; /* emit the chunk (or the rows before a schema change) before reading on */
             continue;
         }
         if (len == -1 || len == -2) {
@@ -1173,6 +1180,7 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
     if (r->worker)
         return pgc_worker_poll(r, out, err);
     release_held(r);
+    r->change_ready = false;
     if (r->awaiting_durable)
         return CDC_POLL_FLUSH;
     if (!r->snapshot && !r->streaming) {
@@ -1201,7 +1209,7 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
     }
     if (poll_stream(r, out, max, err) < 0)
         return CDC_POLL_ERROR;
-    return CDC_POLL_OK;
+    return r->change_ready ? CDC_POLL_SCHEMA : CDC_POLL_OK;
 }
 
 static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
@@ -1221,8 +1229,10 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
     }
     if (!r->streaming)
         return 0;
+    pgc_schema_committed(r, r->pending_lsn);
     /* with a state directory: the position and the snapshot's ranges left, for a restart */
-    if (r->src->ckpt_file && (r->snap || r->state_stale || r->pending_lsn > r->confirmed_lsn) &&
+    if (r->src->ckpt_file &&
+        (r->snap || r->state_stale || r->schema_dirty || r->pending_lsn > r->confirmed_lsn) &&
         save_checkpoint(r, r->checkpoint, lsn, false, err) < 0)
         return -1;
     if (r->pending_lsn <= r->confirmed_lsn)
@@ -1253,6 +1263,7 @@ static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, b
         cdc_buf_printf(b, "snapshot\tv2\ntable\t%s\n", r->src->table_label);
         cdc_snapshot_save(r->snap, b);
     }
+    pgc_schema_save(r, b);
     if (cdc_file_write_atomic(r->src->ckpt_file, b->data, b->len, err) < 0) {
         cdc_error_add_context(*err, "postgres-cdc \"%s\": saving the checkpoint",
                               r->src->table_label);
@@ -1262,6 +1273,7 @@ static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, b
     r->ckpt_lsn = lsn;
     r->ckpt_snapshot = r->ckpt_snapshot || snapshot;
     r->state_stale = false;
+    r->schema_dirty = false;
     return 0;
 }
 
@@ -1295,8 +1307,9 @@ static int load_checkpoint(pgc_reader_t *r, cdc_error_t **err)
     r->ckpt_snapshot = !(v2 && strstr(rest, "\nrange\t"));
     if (v2 && !r->ckpt_snapshot)
         cdc_buf_puts(&r->ckpt_state, rest + 1);
+    rc = pgc_schema_load(r, cdc_buf_cstr(&b), err);
     cdc_buf_free(&b);
-    return 0;
+    return rc;
 }
 
 static int pgc_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_error_t **err)
@@ -1315,6 +1328,8 @@ static int pgc_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_er
                              "postgres-cdc: a commit inside the snapshot of \"%s\"",
                              r->src->table_label);
     uint64_t lsn = r->pending_lsn > r->ckpt_lsn ? r->pending_lsn : r->ckpt_lsn;
+    if (r->streaming)
+        pgc_schema_committed(r, r->pending_lsn);
     if (save_checkpoint(r, checkpoint, lsn, false, err) < 0)
         return -1;
     if (!r->streaming || r->pending_lsn <= r->confirmed_lsn)
@@ -1390,6 +1405,8 @@ static void pgc_close(cdc_reader_t *base)
     cdc_buf_free(&r->sqlbuf);
     cdc_buf_free(&r->filebuf);
     cdc_buf_free(&r->ckpt_state);
+    cdc_schema_change_free(r->change);
+    cdc_buf_free(&r->hist);
     free(r);
 }
 
@@ -1398,6 +1415,7 @@ static const cdc_reader_ops_t pgc_reader_ops = {
     .commit = pgc_commit,
     .close = pgc_close,
     .metrics = pgc_metrics,
+    .schema_change = pgc_schema_change,
 };
 
 /* With a state directory: also the two-phase commit's source half (exactly-once files). */
@@ -1409,6 +1427,7 @@ static const cdc_reader_ops_t pgc_reader_ops_2pc = {
     .commit_checkpoint = pgc_commit_checkpoint,
     .last_checkpoint = pgc_last_checkpoint,
     .at_boundary = pgc_at_boundary,
+    .schema_change = pgc_schema_change,
 };
 
 static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
@@ -1428,7 +1447,7 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
         return 0;
     }
     if ((s->ckpt_file && load_checkpoint(r, err) < 0) || pgc_make_deser(r, err) < 0 ||
-        (s->signal && open_signals(r, err) < 0))
+        pgc_schema_prime(r, err) < 0 || (s->signal && open_signals(r, err) < 0))
         return -1; /* (the runtime closes the reader, which stops the other splits) */
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)

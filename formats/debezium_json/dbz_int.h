@@ -311,7 +311,24 @@ typedef struct dbz_deser_s {
     bool envf_is_row;
     char errbuf[512];
     cdc_buf_t parse_err;
+    /* schema changes (dbz_schema.c): the last row schema's text and columns */
+    uint64_t nmsgs; /* messages decoded, for a change's position */
+    cdc_buf_t sc_text;
+    cdc_type_t *sc_cols;
+    cdc_schema_change_t *sc_change; /* the change the last decode met (sc_met) */
+    uint32_t sc_at;
+    bool sc_met;
+    char *sc_table; /* ctx->table: a change's table when the message has no source block */
 } dbz_deser_t;
+
+/* ---- schema changes (dbz_schema.c) ----------------------------------------------------------- */
+
+/** After a decoded message: 1 when its row schema differs from the last one's (d->sc_change). */
+int dbz_schema_check(dbz_deser_t *d);
+/** The format op: the change the last decode met. */
+int dbz_schema_changes(cdc_deser_t *base, const cdc_schema_change_t *const **changes,
+                       const uint32_t **at);
+void dbz_schema_free(dbz_deser_t *d);
 
 /* ---- errors (dbz_rows.c): each returns 0, which cancels the parse ---------------------------- */
 

@@ -234,6 +234,11 @@ static int dbz_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_
         status = CDC_DECODE_ERROR;
     }
     cdc_json_rowdec_set_input(d->rowdec, NULL, 0);
+    d->sc_met = false;
+    if (status == CDC_DECODE_OK && d->schema_include && dbz_schema_check(d)) {
+        d->sc_met = true;
+        return CDC_DECODE_SCHEMA; /* the message's row comes after the change */
+    }
     if (status == CDC_DECODE_OK)
         return CDC_DECODE_OK;
     out->n = d->n0;
@@ -249,6 +254,7 @@ static void dbz_deser_destroy(cdc_deser_t *base)
     dbz_deser_t *d = (dbz_deser_t *)base;
     if (!d)
         return;
+    dbz_schema_free(d);
     cdc_json_parser_destroy(d->parser);
     cdc_json_rowdec_destroy(d->rowdec);
     cdc_json_parser_destroy(d->vsd_parser);
@@ -273,6 +279,7 @@ static void dbz_deser_destroy(cdc_deser_t *base)
 static const cdc_deser_ops_t dbz_deser_ops = {
     .decode = dbz_decode,
     .destroy = dbz_deser_destroy,
+    .schema_changes = dbz_schema_changes,
 };
 
 int dbz_check_row_type(const cdc_format_ctx_t *ctx, cdc_error_t **err)
@@ -321,6 +328,7 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     }
     dbz_deser_t *d = cdc_xcalloc(1, sizeof(*d));
     d->base.ops = &dbz_deser_ops;
+    d->sc_table = ctx->table ? cdc_xstrdup(ctx->table) : NULL;
     d->row_type = cdc_type_copy(ctx->row_type);
     d->nfields = (uint32_t)d->row_type->nchildren;
     d->arity = d->nfields + (uint32_t)nmd;

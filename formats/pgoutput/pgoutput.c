@@ -19,7 +19,10 @@
  *    old key is retracted first with -D (key columns set, the rest NULL).
  *    D gives -D with the key columns set, the rest NULL.
  *  - The unchanged-TOAST kind 'u' gives CDC_V_UNCHANGED | CDC_V_NULL: never data.
- *  - B, C, O, Y, T (truncate) and M (logical message) produce no rows.
+ *  - B, C, O, Y and M (logical message) produce no rows; T (truncate) is a
+ *    TRUNCATE TABLE schema change per captured relation it names.
+ *  - A Relation of a relation seen before whose columns differ is a schema
+ *    change (decode returns CDC_DECODE_SCHEMA; schema_changes gives them).
  *  - Streamed transactions (protocol 2: S/E, then c or A) are buffered as raw
  *    messages and decoded on c; A drops the aborted (sub)transaction as the
  *    apply worker does: from the first message of that subxact on.
@@ -42,6 +45,7 @@ typedef struct pg_col {
     int32_t typmod;
     uint32_t at; /* byte offset of its type OID in the Relation message, for errors */
     bool key;
+    bool check_len;         /* a declared CHAR/VARCHAR(n) the source's type may exceed */
     int target;             /* field index in the produced row, -1 = not produced */
     const cdc_type_t *type; /* the produced field's type (NULL when not produced) */
 } pg_col_t;
@@ -53,7 +57,8 @@ typedef struct pg_rel {
     char ident;  /* replica identity: d, n, f, i */
     int ncols;
     pg_col_t *cols;
-    cdc_type_t *type; /* natural ROW type (self-describing mode), owned */
+    cdc_type_t *type; /* natural ROW type (the OIDs mapped), owned; rows' type when
+                         self-describing, a schema change's before/after */
     uint8_t *raw;     /* the message after the relation OID, to recognise a repeat */
     size_t rawlen;
     bool skip; /* not the table this deserializer is for */
@@ -103,6 +108,12 @@ typedef struct pg_deser {
     uint8_t *meta;     /* MD_* of each requested key, in order */
     int nmeta;
     char *database; /* ctx->database, or NULL */
+    /* schema changes met by the last decode() (Relation messages that changed a relation's
+       columns, Truncate), and the row index where each falls */
+    cdc_schema_change_t **changes;
+    uint32_t *change_at;
+    int nchanges, cap_changes;
+    uint64_t txn_lsn; /* the open transaction's final LSN (Begin; c of a streamed one) */
 } pg_deser_t;
 
 /* ---- reading ------------------------------------------------------------------------------- */
@@ -218,15 +229,15 @@ static bool table_matches(const char *only, const char *qname)
 /* Maps the relation's columns to produced fields (natural type or declared schema). */
 static int rel_bind(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r)
 {
+    r->type = cdc_type_new_row();
+    for (int i = 0; i < r->ncols; i++)
+        cdc_type_row_add(r->type, r->cols[i].name,
+                         pg_type_for_oid(r->cols[i].oid, r->cols[i].typmod));
     if (!d->row_type) {
-        r->type = cdc_type_new_row();
         for (int i = 0; i < r->ncols; i++) {
-            cdc_type_row_add(r->type, r->cols[i].name,
-                             pg_type_for_oid(r->cols[i].oid, r->cols[i].typmod));
             r->cols[i].target = i;
-        }
-        for (int i = 0; i < r->ncols; i++)
             r->cols[i].type = r->type->children[i];
+        }
         return 0;
     }
     r->skip = d->only_table && !table_matches(d->only_table, r->qname);
@@ -234,6 +245,11 @@ static int rel_bind(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r)
         int f = cdc_type_field_index(d->row_type, r->cols[i].name);
         r->cols[i].target = f;
         r->cols[i].type = f >= 0 ? d->row_type->children[f] : NULL;
+        const cdc_type_t *t = r->cols[i].type, *nat = r->type->children[i];
+        r->cols[i].check_len =
+            t && (t->root == CDC_T_VARCHAR || t->root == CDC_T_CHAR) &&
+            t->length < CDC_MAX_LENGTH &&
+            !((nat->root == CDC_T_VARCHAR || nat->root == CDC_T_CHAR) && nat->length <= t->length);
         if (f >= 0 && !r->skip && !pg_type_compatible(r->cols[i].oid, r->cols[i].type)) {
             pg_cur_t at = {.p = d->msg + r->cols[i].at, .end = c->end};
             return fail(d, &at,
@@ -245,7 +261,93 @@ static int rel_bind(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r)
     return 0;
 }
 
-static int on_relation(pg_deser_t *d, pg_cur_t *c)
+/* ---- schema changes ------------------------------------------------------------------------- */
+
+/* "LSN X/Y": the message's WAL position (decode_at), else the open transaction's final LSN. */
+static char *change_position(const pg_deser_t *d)
+{
+    uint64_t lsn = d->msg_pos > 1 ? d->msg_pos : d->txn_lsn;
+    return cdc_strdup_printf("LSN %X/%X", (unsigned)(lsn >> 32), (unsigned)lsn);
+}
+
+/* Notes a change met by this decode(), falling before the rows from out->n on (takes it). */
+static void change_note(pg_deser_t *d, cdc_schema_change_t *change, const cdc_batch_t *out)
+{
+    if (d->nchanges == d->cap_changes) {
+        d->cap_changes = d->cap_changes ? d->cap_changes * 2 : 4;
+        d->changes = cdc_xrealloc(d->changes, (size_t)d->cap_changes * sizeof(*d->changes));
+        d->change_at = cdc_xrealloc(d->change_at, (size_t)d->cap_changes * sizeof(uint32_t));
+    }
+    d->changes[d->nchanges] = change;
+    d->change_at[d->nchanges++] = out->n;
+}
+
+static void changes_clear(pg_deser_t *d)
+{
+    for (int i = 0; i < d->nchanges; i++)
+        cdc_schema_change_free(d->changes[i]);
+    d->nchanges = 0;
+}
+
+static int col_index(const pg_rel_t *r, const char *name)
+{
+    for (int i = 0; i < r->ncols; i++)
+        if (strcmp(r->cols[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/*
+ * A Relation message replaced old by r: the change of its columns, or nothing
+ * when they are the same (names, type OIDs and typmods; the replica identity
+ * and key flags are no schema change). pgoutput sends no DDL: a column whose
+ * name is gone, at a position where a new name has the same type, is taken as
+ * renamed; any other pair is a drop and an add. pgoutput has no nullability:
+ * every column is nullable on both sides.
+ */
+static void relation_changed(pg_deser_t *d, const pg_rel_t *old, const pg_rel_t *r,
+                             const cdc_batch_t *out)
+{
+    bool same = old->ncols == r->ncols;
+    for (int i = 0; same && i < r->ncols; i++)
+        same = strcmp(old->cols[i].name, r->cols[i].name) == 0 &&
+               old->cols[i].oid == r->cols[i].oid && old->cols[i].typmod == r->cols[i].typmod;
+    if (same)
+        return;
+    char *pos = change_position(d);
+    cdc_schema_change_t *change = cdc_schema_change_new(r->qname, pos, NULL);
+    free(pos);
+    cdc_schema_change_set_columns(change, old->type, r->type);
+    const char **renames = cdc_xcalloc((size_t)r->ncols * 2 + 1, sizeof(char *));
+    int nren = 0;
+    for (int i = 0; i < r->ncols && i < old->ncols; i++) {
+        const pg_col_t *o = &old->cols[i], *n = &r->cols[i];
+        if (col_index(r, o->name) < 0 && col_index(old, n->name) < 0 && o->oid == n->oid &&
+            o->typmod == n->typmod) {
+            renames[nren++] = o->name;
+            renames[nren++] = n->name;
+        }
+    }
+    cdc_schema_change_diff(change, nren ? renames : NULL, NULL);
+    free(renames);
+    if (change->nitems == 0) { /* only a typmod the mapped types do not show */
+        cdc_schema_change_free(change);
+        return;
+    }
+    change_note(d, change, out);
+}
+
+/* The relation that r replaces: the same OID, else the same name (a table made again). */
+static pg_rel_t *rel_prior(pg_deser_t *d, const pg_rel_t *r)
+{
+    pg_rel_t *old = rel_find(d, r->relid);
+    for (pg_rel_t *x = d->rels; x && !old; x = x->next)
+        if (strcmp(x->qname, r->qname) == 0)
+            old = x;
+    return old;
+}
+
+static int on_relation(pg_deser_t *d, pg_cur_t *c, const cdc_batch_t *out)
 {
     uint32_t relid = 0;
     const char *nsp = NULL, *name = NULL;
@@ -300,9 +402,12 @@ static int on_relation(pg_deser_t *d, pg_cur_t *c)
     r->raw = cdc_xmalloc(rawlen ? rawlen : 1);
     memcpy(r->raw, raw, rawlen);
     r->rawlen = rawlen;
+    pg_rel_t *prior = rel_prior(d, r);
+    if (prior && !r->skip)
+        relation_changed(d, prior, r, out);
     /* replace: the old one moves to the retired list (rows may still use its type) */
     for (pg_rel_t **pp = &d->rels; *pp; pp = &(*pp)->next) {
-        if ((*pp)->relid == relid) {
+        if (*pp == prior) {
             pg_rel_t *old = *pp;
             *pp = old->next;
             old->next = d->retired;
@@ -318,7 +423,8 @@ bad:
     return CDC_DECODE_ERROR;
 }
 
-/* ---- tuples --------------------------------------------------------------------------------- */
+/* ---- tuples ---------------------------------------------------------------------------------
+ */
 
 static uint32_t out_arity(pg_deser_t *d, const pg_rel_t *r)
 {
@@ -373,6 +479,39 @@ static void meta_fill(const pg_deser_t *d, const pg_rel_t *r, cdc_value_t *vals)
     }
 }
 
+/* The characters of UTF-8 text (its bytes but the continuation bytes). */
+static size_t utf8_chars(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((uint8_t)s[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/*
+ * A value that does not parse into its field. When the source's type is no
+ * longer the declared one (a widened column: INT -> BIGINT, VARCHAR(10) ->
+ * TEXT), values are checked one by one and the error says what to declare.
+ */
+static int value_error(pg_deser_t *d, const pg_cur_t *c, const pg_rel_t *r, int i, const char *why,
+                       const char *text, uint32_t len)
+{
+    const cdc_type_t *now = r->type->children[i];
+    int show = (int)(len > 60 ? 60 : len);
+    if (!d->row_type || cdc_type_equals(now, r->cols[i].type))
+        return fail(d, c, "column \"%s\" of \"%s\": %s: \"%.*s\"", r->cols[i].name, r->qname, why,
+                    show, text);
+    char *src = cdc_type_to_string(now), *decl = cdc_type_to_string(r->cols[i].type);
+    fail(d, c,
+         "column \"%s\" of \"%s\": value \"%.*s\" does not fit the declared %s (%s); the "
+         "source column is now %s: declare it %s, or let schema.change.behavior evolve or "
+         "lenient widen it",
+         r->cols[i].name, r->qname, show, text, decl, why, src, src);
+    free(src);
+    free(decl);
+    return CDC_DECODE_ERROR;
+}
+
 /*
  * Reads a TupleData into a new row of the given kind. key_only keeps only the
  * key columns (a K tuple: the others are 'n' anyway).
@@ -416,9 +555,11 @@ static int read_tuple(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r, cdc_kind_t kind, 
                     text = cdc_arena_memdup(&out->arena, text, len);
                 const char *why =
                     pg_text_parse(r->cols[i].oid, text, len, r->cols[i].type, &out->arena, v);
+                if (!why && r->cols[i].check_len &&
+                    utf8_chars(text, len) > (size_t)r->cols[i].type->length)
+                    why = "longer than the declared length";
                 if (why)
-                    return fail(d, c, "column \"%s\" of \"%s\": %s: \"%.*s\"", r->cols[i].name,
-                                r->qname, why, (int)(len > 60 ? 60 : len), text);
+                    return value_error(d, c, r, i, why, text, len);
             }
             c->p += len;
             break;
@@ -496,7 +637,8 @@ static int on_delete(pg_deser_t *d, pg_cur_t *c, cdc_batch_t *out)
     return read_tuple(d, c, r, CDC_DELETE, out);
 }
 
-/* ---- messages without rows (checked for shape) ---------------------------------------------- */
+/* ---- messages without rows (checked for shape) ----------------------------------------------
+ */
 
 static int expect_end(pg_deser_t *d, pg_cur_t *c)
 {
@@ -516,7 +658,8 @@ static int on_type(pg_deser_t *d, pg_cur_t *c)
     return expect_end(d, c);
 }
 
-static int on_truncate(pg_deser_t *d, pg_cur_t *c)
+/* A Truncate: a TRUNCATE TABLE change per captured relation it names, in its order. */
+static int on_truncate(pg_deser_t *d, pg_cur_t *c, const cdc_batch_t *out)
 {
     uint32_t n;
     if ((d->in_stream && skip(d, c, 4, "the transaction id") < 0) ||
@@ -524,7 +667,23 @@ static int on_truncate(pg_deser_t *d, pg_cur_t *c)
         return CDC_DECODE_ERROR;
     if ((size_t)(c->end - c->p) / 4 < n)
         return fail(d, c, "%u relations announced, room for %zu", n, (size_t)(c->end - c->p) / 4);
-    c->p += (size_t)n * 4;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t relid = u32(c);
+        const pg_rel_t *r = rel_find(d, relid);
+        if (!r) {
+            c->p -= 4;
+            return fail(d, c, "truncate of relation OID %u, for which no Relation message was seen",
+                        relid);
+        }
+        if (r->skip)
+            continue;
+        char *pos = change_position(d);
+        cdc_schema_change_t *change = cdc_schema_change_new(r->qname, pos, NULL);
+        free(pos);
+        cdc_schema_change_set_columns(change, r->type, r->type);
+        cdc_schema_change_add(change, CDC_SC_TRUNCATE_TABLE, NULL, NULL, NULL, NULL, NULL);
+        change_note(d, change, out);
+    }
     return expect_end(d, c);
 }
 
@@ -553,7 +712,8 @@ static int on_origin(pg_deser_t *d, pg_cur_t *c)
     return expect_end(d, c);
 }
 
-/* ---- streamed transactions ------------------------------------------------------------------ */
+/* ---- streamed transactions ------------------------------------------------------------------
+ */
 
 static pg_stream_t *stream_get(pg_deser_t *d, uint32_t xid, bool create)
 {
@@ -600,6 +760,10 @@ static int on_stream_commit(pg_deser_t *d, pg_cur_t *c, cdc_batch_t *out)
     pg_stream_t *s = stream_get(d, xid, false);
     if (!s)
         return CDC_DECODE_OK; /* a streamed transaction without changes */
+    c->p -= 24;               /* its commit LSN, the position of the changes met in it */
+    d->txn_lsn = (uint64_t)u32(c) << 32;
+    d->txn_lsn |= u32(c);
+    c->p += 16;
     /* the buffer may move while replaying nothing else; decode from it in place */
     int rc = CDC_DECODE_OK;
     d->copy_strings = true;
@@ -640,7 +804,8 @@ static int on_stream_abort(pg_deser_t *d, pg_cur_t *c)
     return CDC_DECODE_OK;
 }
 
-/* ---- dispatch ------------------------------------------------------------------------------- */
+/* ---- dispatch -------------------------------------------------------------------------------
+ */
 
 static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t *out)
 {
@@ -674,7 +839,9 @@ static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t
     case 'B': /* final LSN, commit time (us since 2000-01-01), xid */
         rc = skip(d, &c, 20, "the begin fields") < 0 ? CDC_DECODE_ERROR : expect_end(d, &c);
         if (rc == CDC_DECODE_OK) {
-            c.p = msg + 9;
+            c.p = msg + 1;
+            d->txn_lsn = (uint64_t)u32(&c) << 32;
+            d->txn_lsn |= u32(&c);
             uint64_t us = (uint64_t)u32(&c) << 32;
             us |= u32(&c);
             d->commit_ms = (int64_t)us / 1000 + 946684800000LL;
@@ -701,7 +868,7 @@ static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t
             rc = CDC_DECODE_ERROR;
             break;
         }
-        rc = on_relation(d, &c);
+        rc = on_relation(d, &c, out);
         break;
     case 'Y':
         rc = on_type(d, &c);
@@ -716,7 +883,7 @@ static int decode_one(pg_deser_t *d, const uint8_t *msg, size_t len, cdc_batch_t
         rc = on_delete(d, &c, out);
         break;
     case 'T':
-        rc = on_truncate(d, &c);
+        rc = on_truncate(d, &c, out);
         break;
     case 'M':
         rc = on_message(d, &c);
@@ -768,11 +935,15 @@ static int pg_decode_at(cdc_deser_t *base, const char *msg, size_t len, uint64_t
     pg_deser_t *d = (pg_deser_t *)base;
     d->msg_pos = pos;
     d->spos.txn_end = false;
+    changes_clear(d);
     uint32_t before = out->n;
     int rc = decode_one(d, (const uint8_t *)msg, msg ? len : 0, out);
-    if (rc != CDC_DECODE_OK)
+    if (rc != CDC_DECODE_OK) {
         cdc_batch_truncate(out, out->n - before);
-    return rc;
+        changes_clear(d);
+        return rc;
+    }
+    return d->nchanges ? CDC_DECODE_SCHEMA : CDC_DECODE_OK;
 }
 
 static int pg_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_t *out)
@@ -799,11 +970,23 @@ static const cdc_type_t *pg_row_type(cdc_deser_t *base, const cdc_row_t *row)
     return NULL;
 }
 
+static int pg_schema_changes(cdc_deser_t *base, const cdc_schema_change_t *const **changes,
+                             const uint32_t **at)
+{
+    pg_deser_t *d = (pg_deser_t *)base;
+    *changes = (const cdc_schema_change_t *const *)d->changes;
+    *at = d->change_at;
+    return d->nchanges;
+}
+
 static void pg_destroy(cdc_deser_t *base)
 {
     pg_deser_t *d = (pg_deser_t *)base;
     if (!d)
         return;
+    changes_clear(d);
+    free(d->changes);
+    free(d->change_at);
     for (pg_rel_t *lists[2] = {d->rels, d->retired}, **l = lists; l < lists + 2; l++) {
         while (*l) {
             pg_rel_t *n = (*l)->next;
@@ -827,9 +1010,11 @@ static const cdc_deser_ops_t pg_deser_ops = {
     .row_type = pg_row_type,
     .source_pos = pg_source_pos,
     .decode_at = pg_decode_at,
+    .schema_changes = pg_schema_changes,
 };
 
-/* ---- factory -------------------------------------------------------------------------------- */
+/* ---- factory --------------------------------------------------------------------------------
+ */
 
 static const cdc_option_def_t pg_options[] = {
     {.key = "table-name",

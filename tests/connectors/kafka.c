@@ -490,3 +490,95 @@ Test(kafka, schema_change_new_writers_serialize_the_new_column)
                              "{\"id\":3,\"name\":\"u\",\"c\":7}\n");
     free(values);
 }
+
+/* ---- schema changes ---------------------------------------------------------------------------
+ */
+
+#define SC_ENV(cols, id)                                                                           \
+    "{\"schema\":{\"type\":\"struct\",\"fields\":[{\"type\":\"struct\",\"fields\":[" cols          \
+    "],\"optional\":true,\"field\":\"after\"}],\"optional\":false,\"name\":\"x.Envelope\"},"       \
+    "\"payload\":{\"before\":null,\"after\":{\"id\":" id "},\"op\":\"c\"}}"
+#define SC_INT "{\"type\":\"int32\",\"optional\":false,\"field\":\"id\"}"
+#define SC_BIG "{\"type\":\"int64\",\"optional\":false,\"field\":\"id\"}"
+
+static int poll_until(cdc_reader_t *r, cdc_batch_t *b, int64_t deadline)
+{
+    cdc_error_t *err = NULL;
+    for (;;) {
+        cdc_batch_reset(b);
+        int rc = r->ops->poll(r, b, 100, &err);
+        cr_assert_neq(rc, CDC_POLL_ERROR, "%s", err ? err->message : "");
+        if (b->n > 0 || rc == CDC_POLL_SCHEMA || now_ms() > deadline)
+            return rc;
+    }
+}
+
+/*
+ * debezium-json messages whose schema changes at offset 2: the poll ends before that message
+ * with CDC_POLL_SCHEMA and the change at its offset; the commit after it commits offset 2 (a
+ * new reader of the group starts there); the next poll gives its row, with no second change.
+ */
+Test(kafka, schema_change_ends_the_poll_before_its_message)
+{
+    const char *msgs[] = {SC_ENV(SC_INT, "1"), SC_ENV(SC_INT, "2"), SC_ENV(SC_BIG, "3"),
+                          SC_ENV(SC_BIG, "4")};
+    char errstr[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr, sizeof(errstr));
+    rd_kafka_t *prod = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
+    cr_assert_not_null(prod, "%s", errstr);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(rd_kafka_producev(prod, RD_KAFKA_V_TOPIC("sc"), RD_KAFKA_V_PARTITION(0),
+                                       RD_KAFKA_V_VALUE((void *)msgs[i], strlen(msgs[i])),
+                                       RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_END),
+                     0);
+    cr_assert_eq(rd_kafka_flush(prod, 10000), 0);
+    rd_kafka_destroy(prod);
+    const char *const opts[] = {"topic",
+                                "sc",
+                                "format",
+                                "debezium-json",
+                                "debezium-json.schema-include",
+                                "true",
+                                "properties.group.id",
+                                "gsc",
+                                "properties.auto.offset.reset",
+                                "earliest",
+                                "properties.session.timeout.ms",
+                                "6000",
+                                "properties.heartbeat.interval.ms",
+                                "300",
+                                NULL};
+    table_t t;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(table_open(&t, "ROW<id BIGINT>", opts, 0, &err), 0, "%s", err ? err->message : "");
+    cdc_source_t *src = NULL;
+    cr_assert_eq(t.res.connector->source_new(&t.ctx, &src, &err), 0);
+    cdc_reader_t *r = NULL;
+    cr_assert_eq(src->ops->open_reader(src, 0, 1, &r, &err), 0);
+    cdc_batch_t b;
+    cdc_batch_init(&b);
+    int64_t deadline = now_ms() + 30000;
+    int seen = 0, rc;
+    while ((rc = poll_until(r, &b, deadline)) != CDC_POLL_SCHEMA) {
+        cr_assert_lt(now_ms(), deadline, "no schema change came");
+        seen += (int)b.n;
+    }
+    seen += (int)b.n;
+    cr_expect_eq(seen, 2, "the rows before the change");
+    const cdc_schema_change_t *c = r->ops->schema_change(r);
+    cr_assert_not_null(c);
+    cr_expect_str_eq(c->position, "topic sc partition 0 offset 2");
+    cr_expect_str_eq(c->table, "sc");
+    cr_assert_eq(r->ops->commit(r, &err), 0);
+    r->ops->close(r); /* commits offset 2: the change's message is read again */
+    cr_assert_eq(src->ops->open_reader(src, 0, 1, &r, &err), 0);
+    rc = poll_until(r, &b, now_ms() + 30000);
+    cr_assert_eq(rc, CDC_POLL_OK, "a new reader's first schema is no change");
+    cr_assert_gt(b.n, 0);
+    cr_expect_eq(b.rows[0].values[0].v.i, 3);
+    r->ops->close(r);
+    cdc_batch_free(&b);
+    src->ops->destroy(src);
+    table_close(&t);
+}

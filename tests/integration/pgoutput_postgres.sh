@@ -3,7 +3,9 @@
 # the built-in types, REPLICA IDENTITY DEFAULT and FULL, unchanged TOAST, a rolled-back
 # transaction, logical messages and a truncate (tests/data/pgoutput/*.sql); the changes are
 # peeked hex-encoded from a pgoutput slot and `cdcflow decode --format pgoutput --table` must
-# print tests/data/pgoutput/changes.gold (expected rows written by hand from dml.sql). Then
+# print tests/data/pgoutput/changes.gold (expected rows written by hand from dml.sql; the
+# truncate as a `-- schema change:` line, LSNs masked). Schema changes between rows (ddl.sql)
+# must print ddl.gold. Then
 # protocol 2 with streaming of large transactions (S/E/c/A, a rolled-back savepoint, an
 # aborted transaction) must give exactly the rows protocol 1 gives for the same changes, and
 # test_decoding must agree on the number of changes. A server that cannot start is a failure.
@@ -45,7 +47,7 @@ if grep -q '^4d' p1.hex && grep -q '^54' p1.hex && grep -q '^59' p1.hex; then ok
 fi
 "$bin" decode --format pgoutput --table p1.hex >p1.out 2>p1.err
 code=$?
-sed -i "s/x\{4000\}/<4000 x>/" p1.out
+sed -i -E "s/x{4000}/<4000 x>/; s#LSN [0-9A-F]+/[0-9A-F]+#LSN <lsn>#" p1.out
 if [[ $code -eq 0 && ! -s p1.err ]] && diff -u "$data/changes.gold" p1.out; then ok; else
   bad "decode of protocol 1 (exit $code): $(head -3 p1.err)"
 fi
@@ -53,8 +55,10 @@ fi
 # 2. a declared schema: columns matched by name, the table chosen by table-name
 "$bin" decode --format pgoutput --schema 'v STRING, id BIGINT' -o table-name=t_full p1.hex \
   >named.out 2>&1
+sed -i -E "s#LSN [0-9A-F]+/[0-9A-F]+#LSN <lsn>#" named.out
 printf '%s\n' '+I[one, 1]' '-U[one, 1]' '+U[uno, 1]' '-D[uno, 1]' '+I[two, 2]' \
-  '+I[three, 3]' '-U[three, 3]' '+U[null, 3]' >named.want
+  '+I[three, 3]' '-U[three, 3]' '+U[null, 3]' \
+  '-- schema change: public.t_full at LSN <lsn>: TRUNCATE TABLE' >named.want
 if diff -u named.want named.out; then ok; else bad "decode with a declared schema"; fi
 
 # 3. protocol 2 with streamed transactions = protocol 1
@@ -98,6 +102,37 @@ printf '42\n%s\n' "$(head -c 30 <(grep '^49' p1.hex | head -1))" >bad.hex
 if grep -q "cannot decode line 1: message ends inside the begin fields (message 'B' at byte 1)" bad.out &&
   grep -q "cannot decode line 2: .*(message 'I' at byte" bad.out; then ok; else
   bad "error text: $(cat bad.out)"
+fi
+
+# 6. schema changes (ddl.sql): a new Relation message of a table seen before is a change
+# between the rows (ADD with and without DEFAULT, DROP, RENAME, int4 -> int8, varchar(10) ->
+# varchar(100) -> text; DROP NOT NULL shows nothing), one inside a transaction, TRUNCATE
+pg_psql -At -c "SELECT 'x' FROM pg_create_logical_replication_slot('slot6', 'pgoutput')" >/dev/null
+pg_psql -f "$data/ddl.sql" >/dev/null || bad "ddl.sql"
+peek slot6 1 >ddl.hex || bad "peek of the schema changes"
+"$bin" decode --format pgoutput --table ddl.hex 2>&1 | sed -E 's#LSN [0-9A-F]+/[0-9A-F]+#LSN <lsn>#' \
+  >ddl.out
+if diff -u "$data/ddl.gold" ddl.out; then ok; else bad "decode of the schema changes"; fi
+# the declared a2 INT: rows of the old relation are read, the widened value 5000000000 is an
+# error naming the column, the value and what to declare
+"$bin" decode --format pgoutput --schema 'id INT, a2 INT' -o table-name=t_ddl ddl.hex \
+  >ddl_decl.out 2>&1
+if grep -qx '+I\[5, 5\]' ddl_decl.out && grep -qx '+I\[1, null\]' ddl_decl.out &&
+  grep -q 'column "a2" of "public.t_ddl": value "5000000000" does not fit the declared INT' \
+    ddl_decl.out && grep -q 'the source column is now BIGINT: declare it BIGINT' ddl_decl.out; then
+  ok
+else
+  bad "a widened column under its declared type: $(cat ddl_decl.out)"
+fi
+# the declared s VARCHAR(10) after varchar(10) -> varchar(100): values are checked one by one
+"$bin" decode --format pgoutput --schema 'id INT, s VARCHAR(10)' -o table-name=t_ddl ddl.hex \
+  >ddl_len.out 2>&1
+if grep -qx '+I\[6, six\]' ddl_len.out &&
+  grep -q 'column "s" of "public.t_ddl": value "seven, longer than ten" does not fit the declared VARCHAR(10) (longer than the declared length); the source column is now VARCHAR(100): declare it VARCHAR(100)' \
+    ddl_len.out; then
+  ok
+else
+  bad "a widened VARCHAR under its declared length: $(cat ddl_len.out)"
 fi
 
 echo "pgoutput_postgres: $pass passed, $fail failed"
