@@ -223,6 +223,19 @@ typedef struct cdc_table_ctx_s {
  */
 const char *cdc_state_dir(void);
 
+/**
+ * Positions a reader leaves for the one that replaces it when the job is
+ * planned again after a schema change (CDC_POLL_SCHEMA) in the same process:
+ * a reader notes "key -> position" as it commits (key: stable, e.g.
+ * "kafka\t<table>\t<topic>\t<partition>"); a reader opened for the new plan
+ * gets it from cdc_resume_get, so a bounded reader goes on where the last one
+ * stopped instead of at its start position. Forgotten when the next
+ * statement's job starts. Thread-safe.
+ */
+void cdc_resume_note(const char *key, int64_t position);
+/** The position noted for key when this job is a re-planned one, else -1. */
+int64_t cdc_resume_get(const char *key);
+
 /** The format a table names through `option`, or NULL. */
 const cdc_table_format_t *cdc_table_format(const cdc_table_ctx_t *ctx, const char *option);
 

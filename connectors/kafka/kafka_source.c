@@ -406,6 +406,13 @@ static bool reset_is_earliest(const kafka_table_t *t)
                  strcmp(v, "beginning") == 0);
 }
 
+/* The key of a bounded partition's position kept across a re-plan (cdc_resume_note). */
+static void resume_key(const kafka_reader_t *r, const char *topic, int32_t partition,
+                       const char *what, char *out, size_t cap)
+{
+    snprintf(out, cap, "kafka\t%s\t%s\t%d\t%s", r->src->t.name, topic, (int)partition, what);
+}
+
 /* Resolves start and stop offsets of the split's partitions and assigns them. */
 static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t **err)
 {
@@ -477,6 +484,18 @@ static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t
         int64_t kept = stored_offset(r, p->topic, p->partition);
         if (kept >= 0)
             from = kept;
+        /* the job planned again after a schema change goes on where the last reader
+           stopped, up to the stop it had */
+        char key[512];
+        resume_key(r, p->topic, p->partition, "next", key, sizeof(key));
+        int64_t res = cdc_resume_get(key);
+        if (res >= 0)
+            from = res;
+        resume_key(r, p->topic, p->partition, "stop", key, sizeof(key));
+        res = cdc_resume_get(key);
+        if (res >= 0)
+            until = res;
+        cdc_resume_note(key, until);
         if (from < lo[i])
             from = lo[i];
         p->offset = from;
@@ -1024,6 +1043,12 @@ static void commit_positions(kafka_reader_t *r, bool sync, bool all)
             for (int i = 0; i < r->npos; i++)
                 if (r->pos[i].durable > r->pos[i].committed)
                     r->pos[i].committed = r->pos[i].durable;
+    }
+    for (int i = 0; r->bounded && i < r->npos; i++) {
+        char key[512];
+        resume_key(r, r->pos[i].topic, r->pos[i].partition, "next", key, sizeof(key));
+        if (r->pos[i].durable >= 0)
+            cdc_resume_note(key, r->pos[i].durable);
     }
     rd_kafka_topic_partition_list_destroy(l);
 }

@@ -193,6 +193,13 @@ void pgc_schema_save(const pgc_reader_t *r, cdc_buf_t *b);
 int pgc_schema_load(pgc_reader_t *r, const char *text, cdc_error_t **err);
 /** Feeds the decoder the history (the state file's, else this process's) before streaming. */
 int pgc_schema_prime(pgc_reader_t *r, cdc_error_t **err);
+/*
+ * At start, when neither the state file nor this process has the table's last
+ * Relation: the one pgoutput would send for the table as the catalog has it
+ * now (after pgc_load_table), so the first Relation of the stream is compared
+ * with it and a DDL made before it is reported.
+ */
+int pgc_schema_seed(pgc_reader_t *r, cdc_error_t **err);
 
 /* ---- postgres_cdc_snapshot.c ---- */
 

@@ -238,13 +238,30 @@ int pgc_load_table(pgc_reader_t *r, cdc_error_t **err)
         r->cols[i].key = PQgetvalue(res, i, 3)[0] == 't';
     }
     PQclear(res);
-    /* every declared column must exist upstream */
+    /* every declared column must exist upstream, unless the slot exists already: then the
+       table lost it since (a DROP or RENAME at the source that schema.change.behavior kept in
+       the pipeline) and its value is NULL */
     const cdc_type_t *row = s->physical;
+    int slot_known = -1;
     for (int f = 0; f < row->nchildren; f++) {
         bool found = false;
         for (int i = 0; i < r->ncols && !found; i++)
             found = strcmp(r->cols[i].name, row->names[f]) == 0;
-        if (!found) {
+        if (!found && slot_known < 0) {
+            const char *sp[1] = {pgc_opt(s->cfg, "slot.name")};
+            res = pgc_query(r->meta, "SELECT 1 FROM pg_replication_slots WHERE slot_name = $1", 1,
+                            sp, "looking up the replication slot", err);
+            if (!res)
+                return -1;
+            slot_known = PQntuples(res) == 1;
+            PQclear(res);
+        }
+        if (!found && slot_known == 1) {
+            cdc_log(CDC_LOG_WARN, NULL, s->table_label,
+                    "declared column \"%s\" is no longer in table \"%s\" (dropped or renamed at "
+                    "the source): its value is NULL",
+                    row->names[f], s->table_label);
+        } else if (!found) {
             cdc_error_set(err, CDC_ERR_CATALOG, "column \"%s\" does not exist in table \"%s\"",
                           row->names[f], s->table_label);
             cdc_buf_t names = {0};
@@ -1452,7 +1469,7 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)
         return -1;
-    if (pgc_load_table(r, err) < 0 || ensure_publication(r, err) < 0)
+    if (pgc_load_table(r, err) < 0 || pgc_schema_seed(r, err) < 0 || ensure_publication(r, err) < 0)
         return -1;
     r->repl = pgc_connect(s, true, err);
     if (!r->repl)

@@ -31,6 +31,11 @@
 
 #include "pgc_int.h"
 
+#include <stdio.h>
+#include <string.h>
+
+static void fill_defaults(pgc_reader_t *r, cdc_schema_change_t *c);
+
 /* ---- what this process remembers per slot (a re-plan opens a new source and reader) ---------- */
 
 typedef struct pgc_sc_mem {
@@ -127,12 +132,76 @@ void pgc_schema_after(pgc_reader_t *r, const char *msg, size_t len, bool met)
         return;
     cdc_schema_change_free(r->change);
     r->change = cdc_schema_change_copy(changes[0]); /* one message: one change of one table */
+    fill_defaults(r, r->change);
     r->change_ready = true;
     /* a replay of this transaction skips what came before the change; a Truncate is itself
        done once it is committed, a Relation is compared with the history again */
     r->skip_txn = r->txn_final;
     r->skip_rows = r->txn_rows; /* (a Truncate counts itself: it is done) */
     r->schema_dirty = true;
+}
+
+/*
+ * A column's DEFAULT as PostgreSQL prints it, as a SQL literal when it is one ("5",
+ * "'x'::text" -> "'x'", "(-1)" -> "-1"), else its text (sinks refuse to copy an
+ * expression); NULL when the column has none. pgoutput carries no DEFAULT: an added column's
+ * is read from the catalog (as it is now: the DDL is the latest one on the column, nearly
+ * always).
+ */
+static char *column_default(PGconn *c, uint32_t relid, const char *column)
+{
+    char rel[16];
+    snprintf(rel, sizeof(rel), "%u", relid);
+    const char *params[2] = {rel, column};
+    PGresult *res = PQexecParams(c,
+                                 "SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN "
+                                 "pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = "
+                                 "d.adnum WHERE a.attrelid = $1 AND a.attname = $2 AND NOT "
+                                 "a.attisdropped AND a.atthasdef",
+                                 2, NULL, params, NULL, NULL, 0);
+    char *out = NULL;
+    if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1) {
+        const char *e = PQgetvalue(res, 0, 0);
+        size_t n = strlen(e);
+        if (n > 2 && e[0] == '(' && e[n - 1] == ')') { /* (-1) */
+            e++;
+            n -= 2;
+        }
+        const char *cast = NULL;
+        if (e[0] == '\'') { /* 'x'::type: the quoted part, if the rest is only the cast */
+            const char *q = e + 1;
+            while (q < e + n && !(q[0] == '\'' && (q + 1 >= e + n || q[1] != '\'')))
+                q += q[0] == '\'' ? 2 : 1;
+            if (q < e + n && (q + 1 == e + n || strncmp(q + 1, "::", 2) == 0))
+                cast = q + 1;
+        }
+        out = cast ? cdc_xstrndup(e, (size_t)(cast - e)) : cdc_xstrndup(e, n);
+    }
+    PQclear(res);
+    return out;
+}
+
+/* Gives the change's added columns their DEFAULTs from the catalog (a connection of its own:
+   the reader's may have a chunk in flight). */
+static void fill_defaults(pgc_reader_t *r, cdc_schema_change_t *c)
+{
+    bool any = false;
+    for (int i = 0; i < c->nitems; i++)
+        any |= c->items[i].kind == CDC_SC_ADD_COLUMN && !c->items[i].default_sql;
+    if (!any)
+        return;
+    cdc_error_t *err = NULL;
+    PGconn *conn = pgc_connect(r->src, false, &err);
+    if (!conn) {
+        cdc_log(CDC_LOG_WARN, NULL, c->table, "the added columns' DEFAULTs are not known: %s",
+                err ? err->message : "?");
+        cdc_error_destroy(err);
+        return;
+    }
+    for (int i = 0; i < c->nitems; i++)
+        if (c->items[i].kind == CDC_SC_ADD_COLUMN && !c->items[i].default_sql)
+            c->items[i].default_sql = column_default(conn, r->relid, c->items[i].column);
+    PQfinish(conn);
 }
 
 const cdc_schema_change_t *pgc_schema_change(cdc_reader_t *base)
@@ -222,6 +291,55 @@ int pgc_schema_prime(pgc_reader_t *r, cdc_error_t **err)
     }
     if (!r->hist.len)
         return 0;
+    cdc_batch_t none;
+    cdc_batch_init(&none);
+    int rc = pgc_feed(r, r->hist.data, r->hist.len, &none, 0, false, err);
+    cdc_batch_free(&none);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Appends a big-endian integer of n bytes. */
+static void put_be(cdc_buf_t *b, uint32_t v, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        cdc_buf_putc(b, (char)(v >> (8 * i)));
+}
+
+int pgc_schema_seed(pgc_reader_t *r, cdc_error_t **err)
+{
+    if (r->hist.len)
+        return 0; /* the state file, or this process, has the table's last Relation */
+    /* only for a stream that starts now: a slot kept from before may be behind a DDL the
+       catalog already shows */
+    const char *slot = pgc_opt(r->src->cfg, "slot.name");
+    char *init = cdc_strdup_printf("%s_init", slot);
+    const char *params[2] = {slot, init};
+    PGresult *res =
+        pgc_query(r->meta, "SELECT 1 FROM pg_replication_slots WHERE slot_name IN ($1, $2)", 2,
+                  params, "looking up the replication slot", err);
+    free(init);
+    if (!res)
+        return -1;
+    bool fresh = PQntuples(res) == 0;
+    PQclear(res);
+    if (!fresh)
+        return 0;
+    /* the Relation pgoutput would send for the table as the catalog has it now */
+    const char *schema = pgc_opt(r->src->cfg, "schema-name");
+    const char *table = pgc_opt(r->src->cfg, "table-name");
+    cdc_buf_putc(&r->hist, 'R');
+    put_be(&r->hist, r->relid, 4);
+    cdc_buf_append(&r->hist, schema, strlen(schema) + 1);
+    cdc_buf_append(&r->hist, table, strlen(table) + 1);
+    cdc_buf_putc(&r->hist, r->ident);
+    put_be(&r->hist, (uint32_t)r->ncols, 2);
+    for (int i = 0; i < r->ncols; i++) {
+        cdc_buf_putc(&r->hist, r->cols[i].key ? 1 : 0);
+        cdc_buf_append(&r->hist, r->cols[i].name, strlen(r->cols[i].name) + 1);
+        put_be(&r->hist, r->cols[i].oid, 4);
+        put_be(&r->hist, (uint32_t)r->cols[i].typmod, 4);
+    }
+    r->schema_dirty = true;
     cdc_batch_t none;
     cdc_batch_init(&none);
     int rc = pgc_feed(r, r->hist.data, r->hist.len, &none, 0, false, err);

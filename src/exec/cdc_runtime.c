@@ -50,6 +50,39 @@ void cdc_runtime_set_state_dir(const char *dir)
     state_dir = dir;
 }
 
+/* ---- positions kept across a re-plan (cdc_plugin.h, cdc_resume_note) ---- */
+
+static pthread_mutex_t resume_lock = PTHREAD_MUTEX_INITIALIZER;
+static cdc_kv_t resume_pos; /* key -> decimal position */
+static bool resume_active;  /* the running job is a re-planned one */
+
+void cdc_resume_note(const char *key, int64_t position)
+{
+    char v[24];
+    snprintf(v, sizeof(v), "%lld", (long long)position);
+    pthread_mutex_lock(&resume_lock);
+    cdc_kv_set(&resume_pos, key, v);
+    pthread_mutex_unlock(&resume_lock);
+}
+
+int64_t cdc_resume_get(const char *key)
+{
+    pthread_mutex_lock(&resume_lock);
+    const char *v = resume_active ? cdc_kv_get(&resume_pos, key) : NULL;
+    int64_t pos = v ? strtoll(v, NULL, 10) : -1;
+    pthread_mutex_unlock(&resume_lock);
+    return pos;
+}
+
+void cdc_runtime_resume_begin(bool replanned)
+{
+    pthread_mutex_lock(&resume_lock);
+    if (!replanned)
+        cdc_kv_free(&resume_pos);
+    resume_active = replanned;
+    pthread_mutex_unlock(&resume_lock);
+}
+
 bool cdc_runtime_stopping(void)
 {
     return atomic_load(&stop_requested);

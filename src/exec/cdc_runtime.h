@@ -48,4 +48,10 @@ void cdc_runtime_watchdog_stop(void);
  */
 int cdc_runtime_main(int argc, char **argv, bool explain_only);
 
+/**
+ * A statement's job starts (replanned false: the positions readers noted are
+ * forgotten) or starts again after a schema change (true: readers get them).
+ */
+void cdc_runtime_resume_begin(bool replanned);
+
 #endif

@@ -304,6 +304,7 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
             fflush(rc->opts->out);
             cdc_buf_free(&b);
         } else if (status == 0) {
+            cdc_runtime_resume_begin(round > 0);
             status = cdc_job_run(pipes, (int)n, &js, err);
         }
         for (size_t i = 0; i < planned; i++) {

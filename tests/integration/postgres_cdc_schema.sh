@@ -66,7 +66,7 @@ expect "changes between rows, one inside a transaction, reopened after each" <<'
 -- reopened
 +I[2, 2, 20]
 +I[3, 3, 30]
--- schema change: public.t at LSN <lsn>: ADD COLUMN c INT
+-- schema change: public.t at LSN <lsn>: ADD COLUMN c INT DEFAULT 5
 -- reopened
 +I[4, 4, 40, 5]
 -U[3, 3, 30, 5]
@@ -112,7 +112,7 @@ SQL
 run s2 'id INT, b INT, c INT' --reopen >got.txt
 expect "a change inside a transaction without a state directory" <<'EOF2'
 +I[8, 80, 9]
--- schema change: public.t at LSN <lsn>: ADD COLUMN d STRING
+-- schema change: public.t at LSN <lsn>: ADD COLUMN d STRING DEFAULT 'x'
 -- reopened
 +I[9, 90, 10, x]
 EOF2

@@ -26,6 +26,7 @@ msg() {
   fi
   local before=null after="{$row}"
   [[ $op == d ]] && before="{$row}" && after=null
+  [[ $op == u ]] && before="{$row}"
   printf '{"schema":{"type":"struct","fields":[{"type":"struct","fields":[%s],"optional":true,"field":"before"},{"type":"struct","fields":[%s],"optional":true,"field":"after"},{"type":"string","optional":false,"field":"op"}],"optional":false,"name":"x.Envelope"},"payload":{"before":%s,"after":%s,"op":"%s"}}\n' \
     "$fields" "$fields" "$before" "$after" "$op"
 }
