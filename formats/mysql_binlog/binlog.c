@@ -824,12 +824,14 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
                         tn, why);
         }
         if (v && col->narrow && !int_fits(v->v.i, col->out->root)) {
+            char tn[48];
+            bl_type_name(col, tn, sizeof(tn));
             char *ds = cdc_type_to_string(col->out), *ns = cdc_type_to_string(col->nat);
             fail(d,
                  "row %ld of \"%s\", column \"%s\": %lld does not fit the declared %s (the "
-                 "source column is now %s): declare it %s, or let schema.change.behavior "
-                 "(lenient, evolve) widen it",
-                 rowno, t->qname, col->name ? col->name : "?", (long long)v->v.i, ds, ns, ns);
+                 "source column is %s, read as %s): declare it %s, or, after an ALTER at the "
+                 "source, let schema.change.behavior (lenient, evolve) widen it",
+                 rowno, t->qname, col->name ? col->name : "?", (long long)v->v.i, ds, tn, ns, ns);
             free(ds);
             free(ns);
             return -1;

@@ -182,6 +182,7 @@ typedef struct job_shared {
     pthread_cond_t ended; /* a split ended (live went down) */
     int live;             /* splits not yet ended */
     atomic_int replan;    /* a split asked for a new plan: the others stop */
+    atomic_int failed;    /* a split failed: the others stop (flushed and committed) */
     bool replan_ready;    /* its change is applied and committed */
 } job_shared_t;
 
@@ -523,6 +524,12 @@ static void *run_split(void *arg)
                     "split %d: stop requested; flushing and committing", t->split + 1);
             break;
         }
+        if (atomic_load(&t->job->failed)) {
+            cdc_log(CDC_LOG_INFO, t->settings->job, p->source_name,
+                    "split %d: another split failed; flushing, committing and stopping",
+                    t->split + 1);
+            break;
+        }
         if (atomic_load(&t->job->replan)) {
             cdc_log(CDC_LOG_INFO, t->settings->job, p->source_name,
                     "split %d: stopping for the new plan a schema change asks for; flushing and "
@@ -648,6 +655,8 @@ static void *run_split(void *arg)
         goto done;
     }
 done:
+    if (t->err)
+        atomic_store(&t->job->failed, 1);
     pthread_mutex_lock(&t->job->lock);
     t->job->live--;
     pthread_cond_broadcast(&t->job->ended);
