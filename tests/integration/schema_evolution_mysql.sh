@@ -201,10 +201,10 @@ start_job $T
 check $T "exception: resumed with lenient"
 stop_job
 
-# ---- ignore: the sink keeps its columns --------------------------------------------------------
+# ---- ignore (the table's own option, over the job's SET): the sink keeps its columns ----------
 T=ign
 setup_tables $T
-write_job $T ignore ", 'schema.evolution.columns' = 'all'"
+write_job $T evolve ", 'schema.evolution.columns' = 'all', 'schema.change.behavior' = 'ignore'"
 start_job $T
 check $T "ignore: the snapshot"
 my_sql -e "ALTER TABLE $T ADD COLUMN e INT; ALTER TABLE $T MODIFY n BIGINT;
