@@ -199,6 +199,20 @@ static bool skip_group(lex_t *lx)
     return true;
 }
 
+/* The current NUMBER token's digits as an integer (the token is not NUL-terminated); -2 when
+   it is not plain digits or above 2^30 (no column length or precision is). */
+static long tok_int(const lex_t *lx)
+{
+    long v = 0;
+    for (size_t i = 0; i < lx->t.n; i++) {
+        char c = lx->t.p[i];
+        if (c < '0' || c > '9' || v > (1L << 30) / 10)
+            return -2;
+        v = v * 10 + (c - '0');
+    }
+    return lx->t.n ? v : -2;
+}
+
 /* An integer in parentheses, e.g. the (10) of VARCHAR(10); -1 when absent, -2 when bad. */
 static long paren_int(lex_t *lx, long *second)
 {
@@ -209,16 +223,19 @@ static long paren_int(lex_t *lx, long *second)
     next(lx);
     if (lx->t.kind != TK_NUMBER)
         return -2;
-    long v = strtol(lx->t.p, NULL, 10);
+    long v = tok_int(lx);
     next(lx);
     if (accept_punct(lx, ',')) {
         if (lx->t.kind != TK_NUMBER)
             return -2;
+        long w = tok_int(lx);
+        if (w < 0)
+            return -2;
         if (second)
-            *second = strtol(lx->t.p, NULL, 10);
+            *second = w;
         next(lx);
     }
-    return accept_punct(lx, ')') ? v : -2;
+    return v >= 0 && accept_punct(lx, ')') ? v : -2;
 }
 
 /* ---- types ------------------------------------------------------------------------------------
