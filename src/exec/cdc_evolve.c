@@ -517,9 +517,23 @@ static char *record_path(const char *qualified)
     return dir ? cdc_strdup_printf("%s/%s.evolved.sql", dir, qualified) : NULL;
 }
 
-/* Scripts of the definitions made here: the catalog may point into their text. */
+/* Scripts (and their texts) of the definitions made here: the catalog may point into them. */
 static cdc_sql_script_t **kept;
+static char **kept_text;
 static int nkept;
+
+void cdc_evolve_release(void)
+{
+    for (int i = 0; i < nkept; i++) {
+        cdc_sql_script_destroy(kept[i]);
+        free(kept_text[i]);
+    }
+    free(kept);
+    free(kept_text);
+    kept = NULL;
+    kept_text = NULL;
+    nkept = 0;
+}
 
 /* Runs one generated statement against the catalog, keeping its text alive. */
 static int run_sql(cdc_catalog_t *cat, const char *sql, cdc_error_t **err)
@@ -537,7 +551,9 @@ static int run_sql(cdc_catalog_t *cat, const char *sql, cdc_error_t **err)
                  ? -1
                  : 0;
     kept = cdc_xrealloc(kept, (size_t)(nkept + 1) * sizeof(*kept));
-    kept[nkept++] = script; /* text leaks with it on purpose: definitions may point into it */
+    kept_text = cdc_xrealloc(kept_text, (size_t)(nkept + 1) * sizeof(*kept_text));
+    kept[nkept] = script;
+    kept_text[nkept++] = text;
     return rc;
 }
 

@@ -53,6 +53,9 @@ void cdc_evolve_clear(cdc_evolve_t *ev);
  */
 int cdc_evolve_restore(cdc_catalog_t *cat, const cdc_sql_name_t *name, cdc_error_t **err);
 
+/** Frees the statements the catalog's evolved definitions were made from (after the catalog). */
+void cdc_evolve_release(void);
+
 /** Parses a table's 'schema.change.behavior' / 'schema.evolution.columns'; 0 or -1 with *err. */
 int cdc_evolve_table_options(const cdc_table_def_t *t, cdc_sc_policy_t *policy, bool *has_policy,
                              bool *all_columns, cdc_error_t **err);

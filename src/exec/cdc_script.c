@@ -488,6 +488,7 @@ int cdc_runtime_run_script(const char *text, size_t len, const char *filename,
     cdc_kv_free(&rc.settings);
     cdc_kv_free(&rc.warned);
     cdc_catalog_destroy(rc.cat);
+    cdc_evolve_release(); /* after the catalog: its definitions may point into them */
     cdc_sql_script_destroy(script);
     return status;
 }
