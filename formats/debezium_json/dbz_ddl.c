@@ -717,7 +717,35 @@ static cdc_type_t *baseline(dbz_deser_t *d, const char *table, const cdc_type_t 
 
 /* ---- the event ------------------------------------------------------------------------------- */
 
-static void report(dbz_deser_t *d, cdc_schema_change_t *change)
+/*
+ * The event's fingerprint, noted when its change is reported: the kafka reader
+ * reads the message again after the change (the same decoder, or a new one when
+ * the job is planned again: cdc_resume_note carries it to that one), and that
+ * is no second change.
+ */
+static int64_t fingerprint(const dbz_deser_t *d)
+{
+    uint64_t h = 1469598103934665603ull ^ d->len;
+    for (size_t i = 0; i < d->len; i++)
+        h = (h ^ (unsigned char)d->msg[i]) * 1099511628211ull;
+    return (int64_t)(h >> 1);
+}
+
+static void resume_key(const dbz_deser_t *d, char *key, size_t cap)
+{
+    snprintf(key, cap, "debezium-json\t%s\tschema-change-event", d->sc_table ? d->sc_table : "");
+}
+
+static bool reported(dbz_deser_t *d, int64_t fp)
+{
+    if (fp == d->ddl_last)
+        return true;
+    char key[512];
+    resume_key(d, key, sizeof(key));
+    return cdc_resume_get(key) == fp;
+}
+
+static void report(dbz_deser_t *d, cdc_schema_change_t *change, int64_t fp)
 {
     char pos[32];
     snprintf(pos, sizeof(pos), "message %llu", (unsigned long long)d->nmsgs);
@@ -727,8 +755,10 @@ static void report(dbz_deser_t *d, cdc_schema_change_t *change)
     d->sc_change = change;
     d->sc_at = d->n0;
     d->sc_resync = true;
-    cdc_buf_clear(&d->ddl_last);
-    cdc_buf_append(&d->ddl_last, d->msg, d->len);
+    d->ddl_last = fp;
+    char key[512];
+    resume_key(d, key, sizeof(key));
+    cdc_resume_note(key, fp);
 }
 
 /* One tableChanges entry: a change to report, or NULL. */
@@ -791,26 +821,27 @@ static cdc_schema_change_t *truncate_change(dbz_deser_t *d, const char *table, c
 
 int dbz_ddl_check(dbz_deser_t *d)
 {
-    if (d->ddl_last.len == d->len && memcmp(d->ddl_last.data, d->msg, d->len) == 0)
-        return 0; /* the event just reported, read again (the kafka reader re-reads it) */
-    if (d->oplen == 1 && d->op[0] == 't') { /* a row topic's truncate event */
+    bool truncate = d->oplen == 1 && d->op[0] == 't'; /* a row topic's truncate event */
+    if (!truncate && !((d->seen | d->top_seen) & SEEN_CONTROL) && !d->schema_kind)
+        return 0;
+    int64_t fp = fingerprint(d);
+    if (reported(d, fp))
+        return 0;
+    cdc_schema_change_t *change = NULL;
+    if (truncate) {
         char name[256];
         size_t len = dbz_src_table(d, name, sizeof(name));
-        cdc_schema_change_t *change =
-            len && len < sizeof(name) ? truncate_change(d, name, NULL) : NULL;
+        change = len && len < sizeof(name) ? truncate_change(d, name, NULL) : NULL;
         if (change)
-            report(d, change);
+            report(d, change, fp);
         return change != NULL;
     }
-    if (!((d->seen | d->top_seen) & SEEN_CONTROL) && !d->schema_kind)
-        return 0;
     ddl_walk_t w = {.d = d};
     cdc_json_parser_t *p = cdc_json_parser_new(&dw_callbacks, &w);
     cdc_buf_t err = {0};
     int rc = cdc_json_parser_parse(p, d->msg, d->len, &err);
     cdc_json_parser_destroy(p);
     cdc_buf_free(&err);
-    cdc_schema_change_t *change = NULL;
     if (rc == CDC_JSON_PARSE_OK && w.nentries == 0 && w.ddl) {
         char *table = ddl_truncated(w.ddl, w.dbname);
         if (table)
@@ -825,7 +856,7 @@ int dbz_ddl_check(dbz_deser_t *d)
     }
     dw_free(&w);
     if (change)
-        report(d, change);
+        report(d, change, fp);
     return change != NULL;
 }
 
@@ -839,5 +870,4 @@ void dbz_ddl_free(dbz_deser_t *d)
     for (uint32_t i = 0; i < d->nrow_tables; i++)
         free(d->row_tables[i]);
     free(d->row_tables);
-    cdc_buf_free(&d->ddl_last);
 }

@@ -333,7 +333,7 @@ typedef struct dbz_deser_s {
     uint32_t nddl_tables;
     char **row_tables; /* "ns.table" of the tables row messages named */
     uint32_t nrow_tables;
-    cdc_buf_t ddl_last; /* the message of the last change reported (read again: none) */
+    int64_t ddl_last; /* the fingerprint of the last event reported (read again: none) */
 } dbz_deser_t;
 
 /* ---- schema changes (dbz_schema.c) ----------------------------------------------------------- */

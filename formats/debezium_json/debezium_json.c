@@ -361,6 +361,7 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
         d->want[md[k]] = true;
     d->schema_include = cdc_config_bool(ctx->cfg, "schema-include");
     d->ddl_events = cdc_config_bool(ctx->cfg, "schema-changes");
+    d->ddl_last = -1;
     d->ignore_errors = cdc_config_bool(ctx->cfg, "ignore-parse-errors");
     d->upsert = cdc_config_enum(ctx->cfg, "changelog-mode") == 1;
     d->iso8601 = cdc_config_enum(ctx->cfg, "timestamp-format.standard") == 1;
