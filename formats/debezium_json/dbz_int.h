@@ -215,6 +215,13 @@ typedef struct prop_s {
     cdc_value_t key, val;
 } prop_t;
 
+/* A table's columns as its last schema change event gave them (dbz_ddl.c). */
+typedef struct dbz_ddl_table_s {
+    char *table;      /* "db.t" */
+    cdc_type_t *cols; /* NULL when dropped */
+    bool dropped;
+} dbz_ddl_table_t;
+
 typedef struct dbz_deser_s {
     cdc_deser_t base;
     cdc_type_t *row_type;
@@ -319,6 +326,14 @@ typedef struct dbz_deser_s {
     uint32_t sc_at;
     bool sc_met;
     char *sc_table; /* ctx->table: a change's table when the message has no source block */
+    bool sc_resync; /* a schema change event was reported: the next Connect schema is taken */
+    /* Debezium's schema change events (dbz_ddl.c, option schema-changes) */
+    bool ddl_events;
+    dbz_ddl_table_t *ddl_tables; /* the columns each table's last event gave */
+    uint32_t nddl_tables;
+    char **row_tables; /* "ns.table" of the tables row messages named */
+    uint32_t nrow_tables;
+    int64_t ddl_last; /* the fingerprint of the last event reported (read again: none) */
 } dbz_deser_t;
 
 /* ---- schema changes (dbz_schema.c) ----------------------------------------------------------- */
@@ -329,6 +344,24 @@ int dbz_schema_check(dbz_deser_t *d);
 int dbz_schema_changes(cdc_deser_t *base, const cdc_schema_change_t *const **changes,
                        const uint32_t **at);
 void dbz_schema_free(dbz_deser_t *d);
+/**
+ * The message's table, "ns.table" from its source block, written to buf
+ * (NUL-terminated, cut at cap); returns its length, 0 when there is none.
+ */
+size_t dbz_src_table(const dbz_deser_t *d, char *buf, size_t cap);
+
+/* ---- Debezium's schema change events (dbz_ddl.c) ----------------------------------------------
+ */
+
+/**
+ * After a decoded message, with schema-changes on: 1 when it is a schema
+ * change event (or a truncate) of a captured table that changes something
+ * (d->sc_change), else 0.
+ */
+int dbz_ddl_check(dbz_deser_t *d);
+/** After a decoded row message: notes its table as captured (allocates only for a new one). */
+void dbz_ddl_note_row(dbz_deser_t *d);
+void dbz_ddl_free(dbz_deser_t *d);
 
 /* ---- errors (dbz_rows.c): each returns 0, which cancels the parse ---------------------------- */
 
@@ -356,6 +389,15 @@ static inline void dbz_str_value(dbz_deser_t *d, const char *s, size_t len, cdc_
     v->v.s.ptr = dbz_in_msg(d, s, len) ? s : cdc_arena_memdup(&d->out->arena, s, len);
     v->v.s.len = (uint32_t)len;
     v->flags = 0;
+}
+
+/* s[0..len) into dst[cap], cut to fit, NUL-terminated. */
+static inline void dbz_copy_str(char *dst, size_t cap, const char *s, size_t len)
+{
+    if (len >= cap)
+        len = cap - 1;
+    memcpy(dst, s, len);
+    dst[len] = '\0';
 }
 
 static inline bool dbz_is_placeholder(const dbz_deser_t *d, const char *s, size_t len)

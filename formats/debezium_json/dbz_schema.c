@@ -29,14 +29,6 @@ typedef struct sc_walk {
     long scale, prec;
 } sc_walk_t;
 
-static void copy_str(char *dst, size_t cap, const char *s, size_t len)
-{
-    if (len >= cap)
-        len = cap - 1;
-    memcpy(dst, s, len);
-    dst[len] = '\0';
-}
-
 /* The Flink type of a Connect schema node (its type, logical name and parameters). */
 static cdc_type_t *connect_type(const sc_walk_t *w)
 {
@@ -141,7 +133,7 @@ static int sc_key(void *ctx, const unsigned char *s, size_t len)
 {
     sc_walk_t *w = ctx;
     if (w->depth < SC_DEPTH)
-        copy_str(w->key[w->depth], sizeof(w->key[0]), (const char *)s, len);
+        dbz_copy_str(w->key[w->depth], sizeof(w->key[0]), (const char *)s, len);
     return 1;
 }
 
@@ -152,19 +144,19 @@ static int sc_scalar(sc_walk_t *w, const char *s, size_t len, bool is_true)
         return 1;
     const char *k = w->key[d];
     if (d == 3 && strcmp(k, "field") == 0) {
-        copy_str(w->envf, sizeof(w->envf), s, len);
+        dbz_copy_str(w->envf, sizeof(w->envf), s, len);
     } else if (d == 5) {
         if (strcmp(k, "field") == 0)
-            copy_str(w->col, sizeof(w->col), s, len);
+            dbz_copy_str(w->col, sizeof(w->col), s, len);
         else if (strcmp(k, "type") == 0)
-            copy_str(w->type, sizeof(w->type), s, len);
+            dbz_copy_str(w->type, sizeof(w->type), s, len);
         else if (strcmp(k, "name") == 0)
-            copy_str(w->lname, sizeof(w->lname), s, len);
+            dbz_copy_str(w->lname, sizeof(w->lname), s, len);
         else if (strcmp(k, "optional") == 0)
             w->optional = is_true;
     } else if (d == 6) {
         char num[24];
-        copy_str(num, sizeof(num), s, len);
+        dbz_copy_str(num, sizeof(num), s, len);
         if (strcmp(k, "scale") == 0)
             w->scale = strtol(num, NULL, 10);
         else if (strcmp(k, "connect.decimal.precision") == 0)
@@ -225,35 +217,52 @@ static cdc_type_t *schema_columns(const char *text, size_t len)
     return cols;
 }
 
-/* "ns.table" from the message's source block, else the format's table. */
-static char *change_table(const dbz_deser_t *d)
+size_t dbz_src_table(const dbz_deser_t *d, char *buf, size_t cap)
 {
     if (cdc_value_is_null(&d->src_table))
-        return cdc_xstrdup(d->sc_table ? d->sc_table : "");
+        return 0;
     const cdc_value_t *ns = !cdc_value_is_null(&d->src_schema) && d->src_schema.v.s.len > 0
                                 ? &d->src_schema
                                 : &d->src_db;
-    if (cdc_value_is_null(ns))
-        return cdc_xstrndup(d->src_table.v.s.ptr, d->src_table.v.s.len);
-    return cdc_strdup_printf("%.*s.%.*s", (int)ns->v.s.len, ns->v.s.ptr, (int)d->src_table.v.s.len,
-                             d->src_table.v.s.ptr);
+    int n = cdc_value_is_null(ns)
+                ? snprintf(buf, cap, "%.*s", (int)d->src_table.v.s.len, d->src_table.v.s.ptr)
+                : snprintf(buf, cap, "%.*s.%.*s", (int)ns->v.s.len, ns->v.s.ptr,
+                           (int)d->src_table.v.s.len, d->src_table.v.s.ptr);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* "ns.table" from the message's source block, else the format's table. */
+static char *change_table(const dbz_deser_t *d)
+{
+    char buf[256];
+    size_t len = dbz_src_table(d, buf, sizeof(buf));
+    if (len == 0)
+        return cdc_xstrdup(d->sc_table ? d->sc_table : "");
+    if (len < sizeof(buf))
+        return cdc_xstrdup(buf);
+    char *big = cdc_xmalloc(len + 1);
+    dbz_src_table(d, big, len + 1);
+    return big;
 }
 
 int dbz_schema_check(dbz_deser_t *d)
 {
-    d->nmsgs++;
     if (d->schema_kind || d->schema_end <= d->schema_start)
         return 0;
     const char *text = d->msg + d->schema_start;
     size_t len = d->schema_end - d->schema_start;
-    if (d->sc_text.len == len && memcmp(d->sc_text.data, text, len) == 0)
+    if (d->sc_text.len == len && memcmp(d->sc_text.data, text, len) == 0) {
+        d->sc_resync = false;
         return 0; /* the same schema as the last message's: the usual case */
+    }
     cdc_type_t *cols = schema_columns(text, len);
     if (!cols)
         return 0; /* no row schema (a control message's) */
     cdc_buf_clear(&d->sc_text);
     cdc_buf_append(&d->sc_text, text, len);
-    bool changed = d->sc_cols && !cdc_type_equals(d->sc_cols, cols);
+    /* after a schema change event, its change is reported: this schema is taken as it is */
+    bool changed = d->sc_cols && !d->sc_resync && !cdc_type_equals(d->sc_cols, cols);
+    d->sc_resync = false;
     if (changed) {
         char *table = change_table(d);
         char pos[32];

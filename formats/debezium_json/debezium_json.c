@@ -28,7 +28,9 @@
  *    as the placeholder for string and binary columns, null otherwise.
  *  - Heartbeats, transaction BEGIN/END, schema-change events, truncate (t),
  *    logical messages (m) and tombstones (empty, `null`, or the legacy
- *    {"schema":null,"payload":null}) give no row and no error.
+ *    {"schema":null,"payload":null}) give no row and no error; with
+ *    schema-changes, schema-change and truncate events of a captured table
+ *    are schema changes (dbz_ddl.c).
  *  - ignore-parse-errors drops the whole message and counts it in
  *    deser->skipped, as the json format does.
  *
@@ -62,6 +64,16 @@ static const cdc_option_def_t dbz_options[] = {
                     "is encoded (Debezium semantic types such as io.debezium.time.MicroTimestamp "
                     "or connect Decimal) and is readable as metadata 'schema'. Decoding only; a "
                     "payload before its schema is read in a second pass over its bytes."},
+    {.key = "schema-changes",
+     .type = CDC_OPT_BOOL,
+     .default_value = "false",
+     .description = "(cdcflow) Debezium's schema change events (the schema change topic's "
+                    "{\"ddl\", \"tableChanges\"} messages, with or without schema-include) and "
+                    "truncate events (op \"t\") are schema changes of the table they name "
+                    "(tableChanges[].id) instead of being skipped: the columns after from "
+                    "tableChanges, renames from the DDL, literal DEFAULTs; the pipeline's "
+                    "schema.change.behavior decides. Only tables the row messages name count "
+                    "(before any row message: the table named as the cdcflow table)."},
     {.key = "ignore-parse-errors",
      .type = CDC_OPT_BOOL,
      .default_value = "false",
@@ -235,6 +247,16 @@ static int dbz_decode(cdc_deser_t *base, const char *msg, size_t len, cdc_batch_
     }
     cdc_json_rowdec_set_input(d->rowdec, NULL, 0);
     d->sc_met = false;
+    if (status == CDC_DECODE_OK)
+        d->nmsgs++;
+    if (status == CDC_DECODE_OK && d->ddl_events) {
+        if (d->out->n > d->n0)
+            dbz_ddl_note_row(d);
+        else if (dbz_ddl_check(d)) {
+            d->sc_met = true;
+            return CDC_DECODE_SCHEMA; /* an event: no row */
+        }
+    }
     if (status == CDC_DECODE_OK && d->schema_include && dbz_schema_check(d)) {
         d->sc_met = true;
         return CDC_DECODE_SCHEMA; /* the message's row comes after the change */
@@ -255,6 +277,7 @@ static void dbz_deser_destroy(cdc_deser_t *base)
     if (!d)
         return;
     dbz_schema_free(d);
+    dbz_ddl_free(d);
     cdc_json_parser_destroy(d->parser);
     cdc_json_rowdec_destroy(d->rowdec);
     cdc_json_parser_destroy(d->vsd_parser);
@@ -337,6 +360,8 @@ static int dbz_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_err
     for (int k = 0; k < nmd; k++)
         d->want[md[k]] = true;
     d->schema_include = cdc_config_bool(ctx->cfg, "schema-include");
+    d->ddl_events = cdc_config_bool(ctx->cfg, "schema-changes");
+    d->ddl_last = -1;
     d->ignore_errors = cdc_config_bool(ctx->cfg, "ignore-parse-errors");
     d->upsert = cdc_config_enum(ctx->cfg, "changelog-mode") == 1;
     d->iso8601 = cdc_config_enum(ctx->cfg, "timestamp-format.standard") == 1;

@@ -15,6 +15,7 @@
 
 #include "cdc_decode.h"
 #include "cdc_plugin.h"
+#include "exec/cdc_runtime.h"
 
 /* ---- files ------------------------------------------------------------------------------- */
 
@@ -2257,5 +2258,143 @@ Test(debezium_schema, change_before_the_row_and_only_once)
     /* a new decoder: its first schema is no change */
     fx_open(&fx, "id INT, w DOUBLE", "schema-include=true");
     cr_assert_eq(fx.deser->ops->decode(fx.deser, b, strlen(b), &fx.batch), CDC_DECODE_OK);
+    fx_close(&fx);
+}
+
+/* ---- Debezium's schema change events (schema-changes) --------------------------------------- */
+
+/* A schema change event of table T (bare, schemas.enable=false) with TYPE, DDL and COLUMNS. */
+#define DDL_EVENT(table, type, ddl, cols)                                                          \
+    "{\"source\":{\"connector\":\"mysql\",\"db\":\"inventory\",\"table\":\"" table "\","           \
+    "\"file\":\"mysql-bin.000003\",\"pos\":4711},\"ts_ms\":1700000000000,\"databaseName\":"        \
+    "\"inventory\",\"ddl\":\"" ddl "\",\"tableChanges\":[{\"type\":\"" type "\",\"id\":"           \
+    "\"\\\"inventory\\\".\\\"" table "\\\"\",\"table\":{\"primaryKeyColumnNames\":[\"id\"],"       \
+    "\"columns\":[" cols "]}}]}"
+#define DDL_COL(name, jdbc, tname, len, scale, opt, dflt)                                          \
+    "{\"name\":\"" name "\",\"jdbcType\":" #jdbc ",\"typeName\":\"" tname "\",\"length\":" len     \
+    ",\"scale\":" scale ",\"optional\":" opt ",\"defaultValueExpression\":" dflt "}"
+#define DDL_ID DDL_COL("id", 4, "INT", "11", "null", "false", "null")
+
+static void reopen_as(fx_t *fx, const char *table)
+{
+    fx->deser->ops->destroy(fx->deser);
+    cdc_format_ctx_t ctx = {.cfg = fx->cfg, .row_type = fx->type, .table = table};
+    cdc_error_t *err = NULL;
+    cr_assert_eq(fx->fmt->deser_new(&ctx, &fx->deser, &err), 0, "%s", err ? err->message : "");
+}
+
+static char *change_text(fx_t *fx)
+{
+    const cdc_schema_change_t *const *changes;
+    const uint32_t *at;
+    cr_assert_eq(fx->deser->ops->schema_changes(fx->deser, &changes, &at), 1);
+    cdc_buf_t text = {0};
+    cdc_buf_printf(&text, "%s at %s: ", changes[0]->table, changes[0]->position);
+    cdc_schema_change_describe(changes[0], &text);
+    char *out = cdc_xstrdup(cdc_buf_cstr(&text));
+    cdc_buf_free(&text);
+    return out;
+}
+
+/*
+ * A topic of schema change events only: before any row message, the events of the table
+ * named as the cdcflow table count (another table's are skipped); the change's columns
+ * come from tableChanges with their types, nullability and literal DEFAULT; the same event
+ * read again is no second change; and without the option every event is skipped.
+ */
+Test(debezium_ddl, events_of_the_captured_table)
+{
+    fx_t fx;
+    fx_open(&fx, "id INT NOT NULL, name STRING", "schema-changes=true");
+    reopen_as(&fx, "products");
+    const char *other =
+        DDL_EVENT("customers", "ALTER", "ALTER TABLE customers ADD COLUMN x INT",
+                  DDL_ID "," DDL_COL("x", 4, "INT", "null", "null", "true", "null"));
+    const char *add = DDL_EVENT(
+        "products", "ALTER",
+        "ALTER TABLE products ADD COLUMN price DECIMAL(10,2) NOT NULL DEFAULT 0, ADD COLUMN "
+        "c CHAR(3) DEFAULT 'x'",
+        DDL_ID "," DDL_COL("name", 12, "VARCHAR", "255", "null", "true", "null") "," DDL_COL(
+            "price", 3, "DECIMAL", "10", "2", "false",
+            "\"0\"") "," DDL_COL("c", 1, "CHAR", "3", "null", "true", "\"x\""));
+    cr_assert_eq(fx_decode_str(&fx, other), CDC_DECODE_OK, "%s", fx_err(&fx));
+    cr_assert_eq(fx_decode_str(&fx, add), CDC_DECODE_SCHEMA, "%s", fx_err(&fx));
+    char *text = change_text(&fx);
+    cr_expect_str_eq(text, "inventory.products at message 2: ADD COLUMN price DECIMAL(10, 2) NOT "
+                           "NULL DEFAULT 0 AFTER name, ADD COLUMN c CHAR(3) DEFAULT 'x'");
+    free(text);
+    const cdc_schema_change_t *const *changes;
+    const uint32_t *at;
+    fx.deser->ops->schema_changes(fx.deser, &changes, &at);
+    cr_expect_str_eq(changes[0]->ddl, "ALTER TABLE products ADD COLUMN price DECIMAL(10,2) NOT "
+                                      "NULL DEFAULT 0, ADD COLUMN c CHAR(3) DEFAULT 'x'");
+    cr_expect_eq(changes[0]->after->nchildren, 4);
+    cr_expect_eq(fx.batch.n, 0);
+    /* read again (the kafka reader does after the change's commit): no second change */
+    cr_assert_eq(fx_decode_str(&fx, add), CDC_DECODE_OK, "%s", fx_err(&fx));
+    /* nor by the decoder of the job planned again after the change */
+    reopen_as(&fx, "products");
+    cdc_runtime_resume_begin(true);
+    cr_expect_eq(fx_decode_str(&fx, add), CDC_DECODE_OK, "%s", fx_err(&fx));
+    cdc_runtime_resume_begin(false);
+    reopen_as(&fx, "products");
+    cr_assert_eq(fx_decode_str(&fx, add), CDC_DECODE_SCHEMA, "a new job's decoder");
+    cr_assert_eq(fx_decode_str(&fx, add), CDC_DECODE_OK, "%s", fx_err(&fx));
+    /* a type the mapping does not know is STRING */
+    const char *geo = DDL_EVENT(
+        "products", "ALTER", "ALTER TABLE products ADD COLUMN g GEOMETRY",
+        DDL_ID "," DDL_COL("name", 12, "VARCHAR", "255", "null", "true", "null") "," DDL_COL(
+            "price", 3, "DECIMAL", "10", "2", "false",
+            "\"0\"") "," DDL_COL("c", 1, "CHAR", "3", "null", "true",
+                                 "\"x\"") "," DDL_COL("g", 1111, "GEOMETRY", "null", "null", "true",
+                                                      "null"));
+    cr_assert_eq(fx_decode_str(&fx, geo), CDC_DECODE_SCHEMA, "%s", fx_err(&fx));
+    text = change_text(&fx);
+    cr_expect_str_eq(text, "inventory.products at message 3: ADD COLUMN g STRING");
+    free(text);
+    fx_close(&fx);
+
+    fx_open(&fx, "id INT NOT NULL, name STRING", NULL);
+    reopen_as(&fx, "products");
+    cr_assert_eq(fx_decode_str(&fx, add), CDC_DECODE_OK, "%s", fx_err(&fx));
+    cr_expect_eq(fx.batch.n, 0);
+    fx_close(&fx);
+}
+
+/*
+ * Once a row message named its table, only that table's events count; the columns before
+ * are the last event's, a CHANGE in the statement is a rename, and a bare TRUNCATE statement
+ * (no tableChanges) and a truncate event (op "t") are TRUNCATE TABLE.
+ */
+Test(debezium_ddl, rename_and_truncate_after_rows)
+{
+    fx_t fx;
+    fx_open(&fx, "id INT NOT NULL, w DOUBLE", "schema-changes=true");
+    const char *row = "{\"before\":null,\"after\":{\"id\":1,\"w\":1.5},\"source\":{\"db\":"
+                      "\"inventory\",\"table\":\"orders\"},\"op\":\"c\"}";
+    cr_assert_eq(fx_decode_str(&fx, row), CDC_DECODE_OK, "%s", fx_err(&fx));
+    /* "products" is the fixture's table name, but the rows are about inventory.orders */
+    const char *prod = DDL_EVENT("test", "ALTER", "ALTER TABLE test ADD COLUMN x INT",
+                                 DDL_ID "," DDL_COL("x", 4, "INT", "null", "null", "true", "null"));
+    cr_assert_eq(fx_decode_str(&fx, prod), CDC_DECODE_OK, "%s", fx_err(&fx));
+    const char *change =
+        DDL_EVENT("orders", "ALTER", "ALTER TABLE orders CHANGE `w` `weight` DOUBLE NOT NULL",
+                  DDL_ID "," DDL_COL("weight", 8, "DOUBLE", "22", "null", "false", "null"));
+    cr_assert_eq(fx_decode_str(&fx, change), CDC_DECODE_SCHEMA, "%s", fx_err(&fx));
+    char *text = change_text(&fx);
+    cr_expect_str_eq(text, "inventory.orders at message 3: RENAME COLUMN w TO weight, ALTER "
+                           "COLUMN TYPE weight DOUBLE -> DOUBLE NOT NULL");
+    free(text);
+    const char *trunc = "{\"source\":{\"db\":\"inventory\",\"table\":\"orders\"},"
+                        "\"databaseName\":\"inventory\",\"ddl\":\"TRUNCATE TABLE orders\","
+                        "\"tableChanges\":[]}";
+    cr_assert_eq(fx_decode_str(&fx, trunc), CDC_DECODE_SCHEMA, "%s", fx_err(&fx));
+    text = change_text(&fx);
+    cr_expect_str_eq(text, "inventory.orders at message 4: TRUNCATE TABLE");
+    free(text);
+    const char *t = "{\"before\":null,\"after\":null,\"source\":{\"db\":\"inventory\",\"table\":"
+                    "\"orders\"},\"op\":\"t\"}";
+    cr_assert_eq(fx_decode_str(&fx, t), CDC_DECODE_SCHEMA, "%s", fx_err(&fx));
+    cr_assert_eq(fx_decode_str(&fx, t), CDC_DECODE_OK, "%s", fx_err(&fx));
     fx_close(&fx);
 }

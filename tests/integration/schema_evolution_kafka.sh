@@ -31,21 +31,9 @@ msg() {
     "$fields" "$fields" "$before" "$after" "$op"
 }
 
-job() { # TOPIC POLICY
-  cat >"$1.sql" <<SQL
-SET 'execution.checkpointing.interval' = '100ms';
-${2:+SET 'schema.change.behavior' = '$2';}
-CREATE TABLE src (id INT NOT NULL, a STRING, PRIMARY KEY (id) NOT ENFORCED)
-WITH ('connector' = 'kafka', 'topic' = '$1', 'properties.bootstrap.servers' = '$BS',
-      'properties.group.id' = 'g-$1', 'scan.startup.mode' = 'earliest-offset',
-      'scan.bounded.mode' = 'latest-offset', 'format' = 'debezium-json',
-      'debezium-json.schema-include' = 'true', 'schema.evolution.columns' = 'all');
-CREATE TABLE dst (id INT NOT NULL, a STRING, PRIMARY KEY (id) NOT ENFORCED)
-WITH ('connector' = 'jdbc', 'url' = 'jdbc:sqlite:$tmp/$1.db', 'table-name' = 't');
-INSERT INTO dst SELECT * FROM src;
-SQL
-  sqlite3 "$tmp/$1.db" "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT)"
-}
+# shellcheck source=lib/kafka_sqlite_job.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/kafka_sqlite_job.sh"
+job() { kafka_sqlite_job "$1" "$2" "'debezium-json.schema-include' = 'true'"; } # TOPIC POLICY
 
 # ---- lenient: columns added and widened by the messages' schemas ------------------------------
 {
