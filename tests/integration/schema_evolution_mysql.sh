@@ -289,6 +289,55 @@ my_sql -e "UPDATE $T SET f = 6 WHERE id = 2"
 check $T "file catalog: a restart plans with the stored, evolved definitions"
 stop_job
 
+# ---- every change under evolve, try_evolve and ignore (lenient: the first section) -----------
+# The same DDLs and rows as lenient's; the sink must equal the source on the columns the
+# policy carries (ignore: the declared ones the source still has).
+matrix() {
+  local P=$1 T=m_$1 cols big=5000000000 long='a value longer than ten'
+  setup_tables $T
+  write_job $T "$P" ", 'schema.evolution.columns' = 'all'"
+  start_job $T
+  carried() { if [[ $P == ignore ]]; then echo "$1"; else src_cols $T; fi; }
+  [[ $P == ignore ]] && big=42 && long=short
+  check $T "$P: the snapshot" "$(carried 'id, a, n, d')"
+  my_sql -e "ALTER TABLE $T ADD COLUMN c1 INT; UPDATE $T SET c1 = 11 WHERE id = 1;
+    INSERT INTO $T VALUES (4, 'four', 4, 'd4', 44)"
+  check $T "$P: ADD COLUMN" "$(carried 'id, a, n, d')"
+  my_sql -e "ALTER TABLE $T ADD COLUMN c2 VARCHAR(5) NOT NULL DEFAULT 'zz'"
+  check $T "$P: ADD COLUMN with a DEFAULT" "$(carried 'id, a, n, d')"
+  my_sql -e "ALTER TABLE $T MODIFY n BIGINT; UPDATE $T SET n = $big WHERE id = 2"
+  check $T "$P: INT -> BIGINT" "$(carried 'id, a, n, d')"
+  my_sql -e "ALTER TABLE $T MODIFY a VARCHAR(100) NULL; UPDATE $T SET a = '$long' WHERE id = 3"
+  [[ $P != ignore ]] && my_sql -e "UPDATE $T SET a = NULL WHERE id = 4"
+  check $T "$P: VARCHAR(10) NOT NULL -> VARCHAR(100) NULL" "$(carried 'id, a, n, d')"
+  my_sql -e "ALTER TABLE $T DROP COLUMN d; UPDATE $T SET n = 7 WHERE id = 1;
+    INSERT INTO $T (id, a, n) VALUES (5, 'five', 5)"
+  check $T "$P: DROP COLUMN" "$(carried 'id, a, n')"
+  my_sql -e "ALTER TABLE $T RENAME COLUMN c1 TO c1r; UPDATE $T SET c1r = COALESCE(c1r, 0) + 1"
+  check $T "$P: RENAME COLUMN" "$(carried 'id, a, n')"
+  my_sql -e "INSERT INTO $T (id, a, n) VALUES (6, 'six', 6); ALTER TABLE $T ADD COLUMN c4 INT;
+    INSERT INTO $T (id, a, n, c4) VALUES (7, 'seven', 7, 77); UPDATE $T SET c4 = 1 WHERE id = 6"
+  check $T "$P: a DDL between rows of one stream" "$(carried 'id, a, n')"
+  stop_job
+  my_sql -e "ALTER TABLE $T ADD COLUMN c3 INT DEFAULT 7; INSERT INTO $T (id, a, n) VALUES (8, 'eight', 8)"
+  start_job $T
+  check $T "$P: a DDL made while the job was stopped" "$(carried 'id, a, n')"
+  my_sql -e "TRUNCATE TABLE $T; INSERT INTO $T (id, a, n) VALUES (9, 'nine', 9)"
+  if [[ $P == ignore ]]; then
+    sleep 1
+    [[ $(pg_psql -At -c "SELECT COUNT(*) FROM $T") -gt 1 ]] && ok || bad "$P: TRUNCATE was carried"
+  else
+    check $T "$P: TRUNCATE"
+  fi
+  case $P in
+  evolve | try_evolve) cols="id, a, n, c1r, c2, c4, c3" ;;
+  ignore) cols="id, a, n, d" ;;
+  esac
+  [[ $(sink_cols $T) == "$cols" ]] && ok || bad "$P: sink columns $(sink_cols $T), expected $cols"
+  stop_job
+}
+for P in evolve try_evolve ignore; do matrix $P; done
+
 grep -c "schema change of cdcflow.len at" "job-len.err" | grep -qv '^0$' && ok ||
   bad "no schema change lines"
 finish
