@@ -338,6 +338,25 @@ matrix() {
 }
 for P in evolve try_evolve ignore; do matrix $P; done
 
+# ---- a DDL in the middle of a snapshot read by two splits ---------------------------------------
+T=snap
+my_sql -e "CREATE TABLE $T (id INT PRIMARY KEY, a VARCHAR(10) NOT NULL, n INT, d VARCHAR(20));
+  INSERT INTO $T SELECT seq, CONCAT('r', seq), seq, 'd' FROM seq_1_to_100000" || bad "source $T"
+pg_psql -q -c "CREATE TABLE $T (id INT PRIMARY KEY, a VARCHAR(10) NOT NULL, n INT, d TEXT)" ||
+  bad "sink $T"
+write_job $T "" ", 'schema.evolution.columns' = 'all', 'scan.parallelism' = '2',
+      'scan.incremental.snapshot.chunk.size' = '500'"
+start_job $T
+for i in $(seq 1 100); do
+  [[ $(pg_psql -At -c "SELECT COUNT(*) FROM $T") -gt 2000 ]] && break
+  sleep 0.05
+done
+my_sql -e "ALTER TABLE $T ADD COLUMN e INT DEFAULT 3; UPDATE $T SET e = 4, n = n + 1 WHERE id % 1000 = 0"
+check $T "a DDL during a snapshot read by two splits"
+grep -q "stopping for the new plan" "job-$T.err" && ok ||
+  bad "snapshot: the other split did not stop for the new plan"
+stop_job
+
 grep -c "schema change of cdcflow.len at" "job-len.err" | grep -qv '^0$' && ok ||
   bad "no schema change lines"
 finish
