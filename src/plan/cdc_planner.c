@@ -14,7 +14,7 @@
 
 #include "cdc_value_text.h" /* partition values and literals from their text */
 
-#define MAX_VIEW_DEPTH 8
+#define MAX_VIEW_DEPTH 8 /* views, subqueries and WITH queries in one chain */
 
 /* True when a query column of type `from` may be written to a sink column of type `to`. */
 static bool assignable(const cdc_type_t *from, const cdc_type_t *to)
@@ -349,10 +349,74 @@ static int check_level(const plan_ctx_t *cx, const cdc_plan_level_t *lv)
     }
     if (lv->q->has_limit && cx->nlevels > 1) {
         *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->limit_line,
-                                lv->q->limit_col, "LIMIT inside a view is not supported yet");
+                                lv->q->limit_col, "LIMIT inside a %s is not supported yet",
+                                lv->view ? "view" : "subquery");
+        return -1;
+    }
+    if (!lv->q->from.name.nparts && !lv->q->from.subquery) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->line,
+                                lv->q->col, "SELECT without FROM is not supported yet");
         return -1;
     }
     return 0;
+}
+
+/* The WITH query a one-part FROM name of level @p l means: its own WITH list, then those of
+ * the levels above it down to the top of its text (a view's query does not see the WITH
+ * queries of the query using the view). NULL when the name is a catalog object's. */
+static const cdc_sql_cte_t *find_cte(const plan_ctx_t *cx, int l, const cdc_sql_name_t *name)
+{
+    if (name->nparts != 1)
+        return NULL;
+    for (; l >= 0; l--) {
+        const cdc_plan_level_t *lv = &cx->levels[l];
+        for (size_t i = 0; i < lv->q->nctes; i++)
+            if (strcmp(lv->q->ctes[i].name.name, name->parts[0]) == 0)
+                return &lv->q->ctes[i];
+        if (lv->view)
+            break;
+    }
+    return NULL;
+}
+
+/* The level under @p lv when its FROM is a subquery or names a WITH query (inlined in the same
+ * text, as a view is); 0 when it names a catalog object, -1 with *err. */
+static int push_inline_level(plan_ctx_t *cx, const cdc_plan_level_t *lv)
+{
+    const cdc_sql_table_ref_t *from = &lv->q->from;
+    const cdc_sql_cte_t *cte = from->subquery ? NULL : find_cte(cx, cx->nlevels - 1, &from->name);
+    if (!from->subquery && !cte)
+        return 0;
+    const char *what = from->subquery ? "a subquery" : "a WITH query";
+    cdc_error_t **err = cx->err;
+    if (from->hints.options.count) {
+        const cdc_sql_option_t *o = &from->hints.options.items[0];
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, o->line, o->col,
+                                "%s cannot take an OPTIONS hint: hints apply to tables only", what);
+        return -1;
+    }
+    if (lv->q->njoins) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, from->name.line,
+                                from->name.col,
+                                "the probe side of a lookup join must be a table, not %s", what);
+        cdc_error_set_hint(*err, "join inside the subquery, on its table");
+        return -1;
+    }
+    if (cx->nlevels > MAX_VIEW_DEPTH) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, from->name.line,
+                                from->name.col,
+                                "views, subqueries and WITH queries nest deeper than %d levels "
+                                "(or a WITH query names itself)",
+                                MAX_VIEW_DEPTH);
+        return -1;
+    }
+    cx->levels[cx->nlevels++] = (cdc_plan_level_t){
+        .q = from->subquery ? from->subquery : cte->query,
+        .text = lv->text,
+        .len = lv->len,
+        .filename = lv->filename,
+        .rel_name = from->subquery ? (from->alias ? from->alias : "") : cte->name.name};
+    return 1;
 }
 
 /* the chain of queries: the INSERT's, then each view's down to a table */
@@ -373,6 +437,11 @@ static int plan_query_chain(plan_ctx_t *cx)
             if (hints[h] &&
                 cdc_plan_check_hints(penv, lv->text, lv->len, lv->filename, hints[h], err) < 0)
                 return -1;
+        int inl = push_inline_level(cx, lv);
+        if (inl < 0)
+            return -1;
+        if (inl > 0)
+            continue;
         const cdc_table_def_t *t = NULL;
         const cdc_view_def_t *v = NULL;
         int found = cdc_catalog_find(penv->cat, &lv->q->from.name, &t, &v, err);
@@ -417,7 +486,8 @@ static int plan_query_chain(plan_ctx_t *cx)
                                .len = strlen(v->query),
                                .filename = cdc_strdup_printf("view %s", v->qualified),
                                .owned_name = true,
-                               .view = v};
+                               .view = v,
+                               .rel_name = v->name};
     }
     cx->inner = &levels[cx->nlevels - 1];
     return 0;
@@ -993,7 +1063,7 @@ static int plan_stages(plan_ctx_t *cx)
             return -1;
         }
         in_type = p->stages[p->nstages].out_type;
-        rel_name = l > 0 ? cx->levels[l].view->name : NULL;
+        rel_name = cx->levels[l].rel_name;
         p->nstages++;
     }
     if (p->nstages == 1 && !p->stages[0].where && !p->join) {

@@ -1051,7 +1051,7 @@ static bool parse_explain(parser_t *p, cdc_sql_stmt_t *stmt)
     bool ok;
     if (at_kw(p, "INSERT")) {
         ok = parse_insert(p, inner);
-    } else if (at_kw(p, "SELECT")) {
+    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
         inner->kind = CDC_SQL_STMT_QUERY;
         ok = (inner->query = cdc_sqlp_parse_query(p)) != NULL;
     } else if (at_kw(p, "STATEMENT") || at_kw(p, "EXECUTE")) {
@@ -1093,7 +1093,7 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
         ok = parse_begin_set(p, stmt);
     } else if (at_kw(p, "EXPLAIN")) {
         ok = parse_explain(p, stmt);
-    } else if (at_kw(p, "SELECT")) {
+    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
         stmt->kind = CDC_SQL_STMT_QUERY;
         ok = (stmt->query = cdc_sqlp_parse_query(p)) != NULL;
     } else {

@@ -226,10 +226,13 @@ typedef struct cdc_sql_select_item {
     int alias_line, alias_col;
 } cdc_sql_select_item_t;
 
+typedef struct cdc_sql_query cdc_sql_query_t;
+
 typedef struct cdc_sql_table_ref {
-    cdc_sql_name_t name;
-    cdc_sql_hints_t hints; /* table hints: name, then a hint comment */
-    char *alias;           /* NULL when none */
+    cdc_sql_name_t name;       /* nparts 0 for a subquery */
+    cdc_sql_query_t *subquery; /* FROM (SELECT ...) [AS] alias; NULL for a table or view name */
+    cdc_sql_hints_t hints;     /* table hints: name, then a hint comment */
+    char *alias;               /* NULL when none */
     int alias_line, alias_col;
 } cdc_sql_table_ref_t;
 
@@ -244,21 +247,29 @@ typedef struct cdc_sql_join {
     int line, col; /* of LEFT/INNER/JOIN */
 } cdc_sql_join_t;
 
-typedef struct cdc_sql_query {
-    int line, col;         /* of SELECT */
+/** One common table expression of WITH: name AS (query). */
+typedef struct cdc_sql_cte {
+    cdc_sql_ident_t name;
+    cdc_sql_query_t *query;
+} cdc_sql_cte_t;
+
+struct cdc_sql_query {
+    int line, col;       /* of SELECT (of WITH when there are CTEs) */
+    cdc_sql_cte_t *ctes; /* WITH a AS (...), b AS (...) SELECT ...: in source order */
+    size_t nctes;
     char *text;            /* exact source text of the query */
     cdc_sql_hints_t hints; /* query hints: SELECT, then a hint comment */
     bool distinct;
     cdc_sql_select_item_t *items;
     size_t nitems;
-    cdc_sql_table_ref_t from;
+    cdc_sql_table_ref_t from; /* name nparts 0 and no subquery: SELECT without FROM */
     cdc_sql_join_t *joins;
     size_t njoins;
     cdc_sql_expr_t *where; /* may be NULL */
     bool has_limit;
     long long limit;
     int limit_line, limit_col;
-} cdc_sql_query_t;
+};
 
 /* ---- CREATE TABLE ---------------------------------------------------------------------------- */
 

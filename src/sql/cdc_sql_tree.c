@@ -121,7 +121,13 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     }
     free(q->items);
     cdc_sql_hints_free(&q->hints);
+    for (size_t i = 0; i < q->nctes; i++) {
+        free(q->ctes[i].name.name);
+        cdc_sql_query_destroy(q->ctes[i].query);
+    }
+    free(q->ctes);
     cdc_sqlp_name_free(&q->from.name);
+    cdc_sql_query_destroy(q->from.subquery);
     cdc_sql_hints_free(&q->from.hints);
     free(q->from.alias);
     for (size_t i = 0; i < q->njoins; i++) {

@@ -1324,3 +1324,46 @@ Test(sql_errors, every_prefix_fails_cleanly)
     cr_expect_eq(cdc_sql_parse(sql, total, "p.sql", &script, &err), 0);
     cdc_sql_script_destroy(script);
 }
+
+Test(sql_query, subquery_with_queries_and_no_from)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st =
+        parse_one("WITH a AS (SELECT x FROM t), b AS (SELECT x FROM a) "
+                  "SELECT y FROM (SELECT x AS y FROM b WHERE x > 1) AS s WHERE y < 9",
+                  &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_QUERY);
+    const cdc_sql_query_t *q = st->query;
+    cr_assert_eq(q->nctes, 2);
+    cr_expect_str_eq(q->ctes[0].name.name, "a");
+    cr_expect_str_eq(q->ctes[1].query->from.name.parts[0], "a");
+    cr_assert_not_null(q->from.subquery);
+    cr_expect_eq(q->from.name.nparts, 0);
+    cr_expect_str_eq(q->from.alias, "s");
+    cr_expect_str_eq(q->from.subquery->from.name.parts[0], "b");
+    cr_expect_not_null(q->from.subquery->where);
+    cr_expect_not_null(q->where);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("SELECT 1, 'x'", &s);
+    cr_expect_eq(st->query->nitems, 2);
+    cr_expect_eq(st->query->from.name.nparts, 0);
+    cr_expect_null(st->query->from.subquery);
+    cdc_sql_script_destroy(s);
+}
+
+Test(sql_query, unsupported_forms_are_named)
+{
+    assert_error("SELECT a FROM t GROUP BY a", "test.sql:1:17: GROUP BY is not supported yet",
+                 "SELECT a FROM t GROUP BY a\n                ^");
+    assert_error("SELECT a FROM t UNION ALL SELECT a FROM u",
+                 "test.sql:1:17: UNION is not supported yet",
+                 "SELECT a FROM t UNION ALL SELECT a FROM u\n                ^");
+    assert_error("SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))",
+                 "test.sql:1:15: a table function in FROM (the window functions TUMBLE, HOP, "
+                 "CUMULATE) is not supported yet",
+                 "SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))\n"
+                 "              ^");
+    assert_error("SELECT a FROM (VALUES (1))", "test.sql:1:16: VALUES in FROM is not supported yet",
+                 "SELECT a FROM (VALUES (1))\n               ^");
+}
