@@ -280,6 +280,8 @@ typedef struct plan_ctx {
     const cdc_plan_level_t *inner; /* the query over the table (rewritten under a lookup join) */
     bool result_mode;              /* a bare query whose rows are printed */
     const cdc_table_def_t *src_def, *sink_def;
+    cdc_table_def_t *values_def; /* the constant source of a level without FROM; then the pipe's */
+    cdc_sql_query_t *values_q;   /* VALUES rewritten to a query over it; then the pipe's */
     cdc_pipe_t *p;
     int ncols; /* columns of the source table */
     cdc_arena_t scratch;
@@ -353,10 +355,111 @@ static int check_level(const plan_ctx_t *cx, const cdc_plan_level_t *lv)
                                 lv->view ? "view" : "subquery");
         return -1;
     }
-    if (!lv->q->from.name.nparts && !lv->q->from.subquery) {
-        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->line,
-                                lv->q->col, "SELECT without FROM is not supported yet");
-        return -1;
+    return 0;
+}
+
+#define VALUES_ROW_COLUMN "$row" /* the constant source's one column: the row number */
+
+/* The bounded `values` source of SELECT without FROM (one row) and of VALUES (a row each):
+ * rows +I[0], +I[1], ... of the one column VALUES_ROW_COLUMN. Owned by the caller. */
+static cdc_table_def_t *values_source_def(size_t nrows, int line, int col)
+{
+    cdc_table_def_t *t = cdc_xcalloc(1, sizeof(*t));
+    t->catalog = cdc_xstrdup("");
+    t->database = cdc_xstrdup("");
+    t->name = cdc_xstrdup("*values*");
+    t->qualified = cdc_xstrdup("*values*");
+    t->temporary = true;
+    t->line = line;
+    t->col = col;
+    t->schema = cdc_type_new_row();
+    t->schema->nullable = false;
+    cdc_type_t *ty = cdc_type_new(CDC_T_BIGINT);
+    ty->nullable = false;
+    cdc_type_row_add(t->schema, VALUES_ROW_COLUMN, ty);
+    t->columns = cdc_xcalloc(1, sizeof(*t->columns));
+    t->ncolumns = 1;
+    t->columns[0] = (cdc_column_def_t){.name = cdc_xstrdup(VALUES_ROW_COLUMN),
+                                       .kind = CDC_COLUMN_PHYSICAL,
+                                       .type = t->schema->children[0],
+                                       .physical = 0,
+                                       .not_null = true};
+    cdc_buf_t data = {0};
+    for (size_t r = 0; r < nrows; r++)
+        cdc_buf_printf(&data, "%s+I[%zu]", r ? "; " : "", r);
+    cdc_kv_set(&t->options, "connector", "values");
+    cdc_kv_set(&t->options, "data", cdc_buf_cstr(&data));
+    cdc_buf_free(&data);
+    t->origin = cdc_xstrdup("<values>");
+    return t;
+}
+
+static cdc_sql_expr_t *values_expr_new(cdc_sql_expr_kind_t kind, int line, int col)
+{
+    cdc_sql_expr_t *e = cdc_xcalloc(1, sizeof(*e));
+    e->kind = kind;
+    e->line = line;
+    e->col = col;
+    return e;
+}
+
+/* VALUES (a0, b0), (a1, b1), ... as the query over the constant source:
+ * SELECT CASE $row WHEN 0 THEN a0 ... ELSE a_last END AS EXPR$0, ... (the last row is the ELSE,
+ * so the column is nullable only when a value is). New query the caller frees. */
+static cdc_sql_query_t *values_query(const cdc_sql_query_t *vq)
+{
+    cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+    q->line = vq->line;
+    q->col = vq->col;
+    q->text = cdc_xstrdup(vq->text ? vq->text : "");
+    q->nitems = vq->rows[0].nitems;
+    q->items = cdc_xcalloc(q->nitems, sizeof(*q->items));
+    for (size_t c = 0; c < q->nitems; c++) {
+        cdc_sql_select_item_t *item = &q->items[c];
+        item->alias = cdc_strdup_printf("EXPR$%zu", c);
+        if (vq->nrows == 1) {
+            item->expr = cdc_sql_expr_clone(vq->rows[0].items[c]);
+            continue;
+        }
+        const cdc_sql_values_row_t *first = &vq->rows[0];
+        cdc_sql_expr_t *e = values_expr_new(CDC_SQL_EXPR_CASE, first->line, first->col);
+        cdc_sql_expr_t *row = values_expr_new(CDC_SQL_EXPR_COLUMN, first->line, first->col);
+        row->column.parts = cdc_xcalloc(1, sizeof(char *));
+        row->column.parts[0] = cdc_xstrdup(VALUES_ROW_COLUMN);
+        row->column.nparts = 1;
+        e->case_expr.operand = row;
+        e->case_expr.nwhens = vq->nrows - 1;
+        e->case_expr.whens = cdc_xcalloc(e->case_expr.nwhens, sizeof(*e->case_expr.whens));
+        for (size_t r = 0; r + 1 < vq->nrows; r++) {
+            const cdc_sql_values_row_t *vr = &vq->rows[r];
+            cdc_sql_expr_t *n = values_expr_new(CDC_SQL_EXPR_LITERAL, vr->line, vr->col);
+            n->literal.kind = CDC_SQL_LIT_INTEGER;
+            n->literal.text = cdc_strdup_printf("%zu", r);
+            e->case_expr.whens[r].when = n;
+            e->case_expr.whens[r].then = cdc_sql_expr_clone(vr->items[c]);
+        }
+        e->case_expr.else_expr = cdc_sql_expr_clone(vq->rows[vq->nrows - 1].items[c]);
+        item->expr = e;
+    }
+    return q;
+}
+
+/* A level without FROM (SELECT without FROM, VALUES) reads the constant source. */
+static int plan_values_level(plan_ctx_t *cx, cdc_plan_level_t *lv)
+{
+    for (size_t i = 0; i < lv->q->nitems; i++) {
+        const cdc_sql_expr_t *e = lv->q->items[i].expr;
+        if (e->kind == CDC_SQL_EXPR_STAR) {
+            *cx->err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, e->line,
+                                        e->col, "SELECT * needs a FROM clause");
+            return -1;
+        }
+    }
+    cx->values_def = values_source_def(lv->q->nrows ? lv->q->nrows : 1, lv->q->line, lv->q->col);
+    cx->src_def = cx->values_def;
+    if (lv->q->nrows) {
+        cx->values_q = values_query(lv->q);
+        lv->q = cx->values_q;
     }
     return 0;
 }
@@ -442,6 +545,11 @@ static int plan_query_chain(plan_ctx_t *cx)
             return -1;
         if (inl > 0)
             continue;
+        if (!lv->q->from.name.nparts) {
+            if (plan_values_level(cx, lv) < 0)
+                return -1;
+            break;
+        }
         const cdc_table_def_t *t = NULL;
         const cdc_view_def_t *v = NULL;
         int found = cdc_catalog_find(penv->cat, &lv->q->from.name, &t, &v, err);
@@ -520,6 +628,10 @@ static int plan_source(plan_ctx_t *cx)
     const cdc_plan_level_t *inner = cx->inner;
     cdc_error_t **err = cx->err;
     cdc_pipe_t *p = cx->p = cdc_xcalloc(1, sizeof(*p));
+    p->values_def = cx->values_def;
+    p->values_query = cx->values_q;
+    cx->values_def = NULL;
+    cx->values_q = NULL;
     p->limit = cx->ins->query->has_limit ? cx->ins->query->limit : -1;
     p->row_count = -1;
     p->skip_bad_rows = penv->skip_bad_rows;
@@ -1059,6 +1171,12 @@ static int plan_stages(plan_ctx_t *cx)
     for (int l = cx->nlevels - 1; l >= 0; l--) {
         if (cdc_plan_compile_stage(cx->penv, &cx->levels[l], in_type, rel_name,
                                    &p->stages[p->nstages], cx->err) < 0) {
+            if (p->values_query && cx->levels[l].q == p->values_query)
+                cdc_error_add_context(*cx->err,
+                                      "in VALUES, whose rows are merged per column as CASE "
+                                      "row-number WHEN 0 THEN first-row-value ... ELSE "
+                                      "last-row-value END: the values of a column need a "
+                                      "common type");
             p->nstages++;
             return -1;
         }
@@ -1524,6 +1642,8 @@ static void plan_ctx_free(plan_ctx_t *cx)
     cdc_arena_free(&cx->scratch);
     cdc_plan_join_query_free(cx->join_q);
     cdc_sql_expr_destroy(cx->join_on);
+    cdc_table_def_destroy(cx->values_def);
+    cdc_sql_query_destroy(cx->values_q);
     for (int l = 0; l < cx->nlevels; l++)
         if (cx->levels[l].owned_name)
             free((char *)cx->levels[l].filename);

@@ -1032,6 +1032,43 @@ static bool at_query_end(const parser_t *p)
            at_kw(p, "END");
 }
 
+/* VALUES (e, ...), (e, ...): the rows of INSERT INTO t VALUES as a query (see nrows). */
+cdc_sql_query_t *cdc_sqlp_parse_values(parser_t *p)
+{
+    const tok_t *start = cur(p);
+    cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+    q->line = start->line;
+    q->col = start->col;
+    advance(p); /* VALUES */
+    do {
+        const tok_t *open = cur(p);
+        cdc_sql_values_row_t empty = {.line = open->line, .col = open->col};
+        PUSH(q->rows, q->nrows, empty);
+        cdc_sql_values_row_t *row = &q->rows[q->nrows - 1];
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+            goto fail;
+        do {
+            cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+            if (!e)
+                goto fail;
+            PUSH(row->items, row->nitems, e);
+        } while (accept(p, CDC_SQL_TOK_COMMA));
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+            goto fail;
+        if (row->nitems != q->rows[0].nitems) {
+            cdc_sqlp_fail_at(p, open, "every row of VALUES has the same number of values",
+                             "row %zu of VALUES has %zu values, the first row has %zu", q->nrows,
+                             row->nitems, q->rows[0].nitems);
+            goto fail;
+        }
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    q->text = source_text(p, start->offset, p->prev_end);
+    return q;
+fail:
+    cdc_sql_query_destroy(q);
+    return NULL;
+}
+
 cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
 {
     const tok_t *start = cur(p);

@@ -955,6 +955,10 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         return false;
     if (at(p, CDC_SQL_TOK_LPAREN) && !parse_paren_ident_list(p, &ins->columns, "column name"))
         return false;
+    if (at_kw(p, "VALUES"))
+        return (ins->query = cdc_sqlp_parse_values(p)) != NULL;
+    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\"");
     return (ins->query = cdc_sqlp_parse_query(p)) != NULL;
 }
 

@@ -247,6 +247,13 @@ typedef struct cdc_sql_join {
     int line, col; /* of LEFT/INNER/JOIN */
 } cdc_sql_join_t;
 
+/** One row of VALUES (e1, e2, ...). */
+typedef struct cdc_sql_values_row {
+    cdc_sql_expr_t **items;
+    size_t nitems;
+    int line, col; /* of "(" */
+} cdc_sql_values_row_t;
+
 /** One common table expression of WITH: name AS (query). */
 typedef struct cdc_sql_cte {
     cdc_sql_ident_t name;
@@ -266,6 +273,10 @@ struct cdc_sql_query {
     cdc_sql_join_t *joins;
     size_t njoins;
     cdc_sql_expr_t *where; /* may be NULL */
+    /* INSERT INTO t VALUES (...), (...): rows of the same length; then items, from, joins and
+     * where are empty (line:col is that of VALUES) */
+    cdc_sql_values_row_t *rows;
+    size_t nrows;
     bool has_limit;
     long long limit;
     int limit_line, limit_col;
@@ -420,7 +431,7 @@ typedef struct cdc_sql_insert {
     cdc_sql_hints_t hints;        /* INSERT INTO t, then a hint comment */
     cdc_sql_options_t partition;  /* PARTITION (k='v', ...): key = column, value = literal text */
     cdc_sql_ident_list_t columns; /* optional target column list */
-    cdc_sql_query_t *query;
+    cdc_sql_query_t *query;       /* a SELECT, or the rows of VALUES (query->nrows > 0) */
 } cdc_sql_insert_t;
 
 /** EXECUTE STATEMENT SET BEGIN ... END or BEGIN STATEMENT SET; ... END. */

@@ -139,6 +139,12 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     }
     free(q->joins);
     cdc_sql_expr_destroy(q->where);
+    for (size_t i = 0; i < q->nrows; i++) {
+        for (size_t k = 0; k < q->rows[i].nitems; k++)
+            cdc_sql_expr_destroy(q->rows[i].items[k]);
+        free(q->rows[i].items);
+    }
+    free(q->rows);
     free(q);
 }
 

@@ -1151,12 +1151,14 @@ Test(sql_errors, primary_key_without_not_enforced)
 Test(sql_errors, missing_select_after_insert)
 {
     assert_error("INSERT INTO t",
-                 "syntax error at test.sql:1:14: expected \"SELECT\", found end of input",
+                 "syntax error at test.sql:1:14: expected \"SELECT\", \"WITH\" or \"VALUES\", "
+                 "found end of input",
                  "INSERT INTO t\n"
                  "             ^");
-    assert_error("INSERT INTO t VALUES (1)",
-                 "syntax error at test.sql:1:15: expected \"SELECT\", found \"VALUES\"",
-                 "INSERT INTO t VALUES (1)\n"
+    assert_error("INSERT INTO t TABLE (1)",
+                 "syntax error at test.sql:1:15: expected \"SELECT\", \"WITH\" or \"VALUES\", "
+                 "found \"TABLE\"",
+                 "INSERT INTO t TABLE (1)\n"
                  "              ^");
 }
 
@@ -1366,4 +1368,22 @@ Test(sql_query, unsupported_forms_are_named)
                  "              ^");
     assert_error("SELECT a FROM (VALUES (1))", "test.sql:1:16: VALUES in FROM is not supported yet",
                  "SELECT a FROM (VALUES (1))\n               ^");
+}
+
+Test(sql_query, insert_values_rows)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st = parse_one("INSERT INTO t (a, b) VALUES (1, 'x'), (2 + 3, NULL)", &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_INSERT);
+    const cdc_sql_query_t *q = st->insert.query;
+    cr_assert_eq(q->nrows, 2);
+    cr_expect_eq(q->nitems, 0);
+    cr_expect_eq(q->rows[1].nitems, 2);
+    cr_expect_eq(q->rows[1].line, 1);
+    cr_expect_eq(q->rows[1].col, 39);
+    cr_expect_eq(q->rows[1].items[0]->kind, CDC_SQL_EXPR_BINARY);
+    cdc_sql_script_destroy(s);
+    assert_error("INSERT INTO t VALUES (1, 2), (3)",
+                 "syntax error at test.sql:1:30: row 2 of VALUES has 1 values, the first row has 2",
+                 "INSERT INTO t VALUES (1, 2), (3)\n                             ^");
 }
