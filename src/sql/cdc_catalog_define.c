@@ -16,7 +16,8 @@
  */
 
 /* Parses a column's type text, pointing at the problem inside the text on failure. */
-static cdc_type_t *parse_column_type(const src_t *s, const cdc_sql_column_t *col, cdc_error_t **err)
+cdc_type_t *cdc_cat_parse_column_type(const src_t *s, const cdc_sql_column_t *col,
+                                      cdc_error_t **err)
 {
     cdc_error_t *terr = NULL;
     cdc_type_t *type = cdc_type_parse(col->type.text ? col->type.text : "", &terr);
@@ -93,7 +94,7 @@ static int column_from_sql(const src_t *s, const cdc_sql_column_t *sc, cdc_colum
         col->expr = cdc_sql_expr_clone(sc->expr);
         col->expr_text = cdc_sql_expr_to_string(sc->expr);
     } else {
-        col->type = parse_column_type(s, sc, err);
+        col->type = cdc_cat_parse_column_type(s, sc, err);
         if (!col->type)
             return -1;
         col->kind = sc->kind == CDC_SQL_COLUMN_METADATA ? CDC_COLUMN_METADATA : CDC_COLUMN_PHYSICAL;

@@ -1,6 +1,6 @@
 /*
  * cdc_ddl.h — executing catalog statements: CREATE/DROP TABLE, VIEW,
- * FUNCTION, DATABASE, CATALOG; USE [CATALOG]; SHOW ...; SHOW CREATE
+ * FUNCTION, DATABASE, CATALOG; ALTER TABLE; USE [CATALOG]; SHOW ...; SHOW CREATE
  * TABLE/VIEW; DESCRIBE.
  *
  * Output (to the stream given) is plain text meant for people and golden files:

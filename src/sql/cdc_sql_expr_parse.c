@@ -935,37 +935,20 @@ static bool parse_limit(parser_t *p, cdc_sql_query_t *q)
     return true;
 }
 
-/* Records "X is not supported yet" at the current token (for constructs whose syntax is valid
- * Flink SQL but that cdcflow does not run). Always returns false. */
-static bool fail_unsupported(parser_t *p, const char *what, const char *hint)
-{
-    if (p->err)
-        return false;
-    const tok_t *t = cur(p);
-    p->err = cdc_error_new(CDC_ERR_SQL, "%s:%d:%d: %s is not supported yet",
-                           p->filename ? p->filename : "<input>", t->line, t->col, what);
-    char *caret = cdc_sql_caret(p->text, p->len, t->line, t->col);
-    cdc_error_set_detail(p->err, "%s", caret);
-    free(caret);
-    if (hint)
-        cdc_error_set_hint(p->err, "%s", hint);
-    return false;
-}
-
 /* WITH name AS (query) [, ...]: the current token is WITH. */
 static bool parse_with(parser_t *p, cdc_sql_query_t *q)
 {
     advance(p); /* WITH */
     if (at_kw(p, "RECURSIVE"))
-        return fail_unsupported(p, "WITH RECURSIVE", NULL);
+        return cdc_sqlp_fail_unsupported(p, "WITH RECURSIVE", NULL);
     for (;;) {
         cdc_sql_cte_t cte = {0};
         if (!cdc_sqlp_parse_ident(p, &cte.name, "name of a WITH query"))
             return false;
         PUSH(q->ctes, q->nctes, cte);
         if (at(p, CDC_SQL_TOK_LPAREN))
-            return fail_unsupported(p, "a column list on a WITH query",
-                                    "name the columns with AS aliases in its SELECT");
+            return cdc_sqlp_fail_unsupported(p, "a column list on a WITH query",
+                                             "name the columns with AS aliases in its SELECT");
         if (!cdc_sqlp_expect_kw(p, "AS") || !cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN) ||
             !(q->ctes[q->nctes - 1].query = cdc_sqlp_parse_query(p)) ||
             !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
@@ -980,18 +963,19 @@ static bool parse_with(parser_t *p, cdc_sql_query_t *q)
 static bool parse_from(parser_t *p, cdc_sql_query_t *q)
 {
     if (at_kw(p, "TABLE") && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
-        return fail_unsupported(p,
-                                "a table function in FROM (the window functions TUMBLE, HOP, "
-                                "CUMULATE)",
-                                NULL);
+        return cdc_sqlp_fail_unsupported(
+            p,
+            "a table function in FROM (the window functions TUMBLE, HOP, "
+            "CUMULATE)",
+            NULL);
     if (at_kw(p, "LATERAL") || at_kw(p, "UNNEST"))
-        return fail_unsupported(p, "LATERAL / UNNEST in FROM", NULL);
+        return cdc_sqlp_fail_unsupported(p, "LATERAL / UNNEST in FROM", NULL);
     if (!at(p, CDC_SQL_TOK_LPAREN))
         return parse_table_ref(p, &q->from, false);
     const tok_t *open = cur(p);
     advance(p);
     if (at_kw(p, "VALUES"))
-        return fail_unsupported(p, "VALUES in FROM", "write SELECT without FROM");
+        return cdc_sqlp_fail_unsupported(p, "VALUES in FROM", "write SELECT without FROM");
     if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
         return cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
     if (!(q->from.subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
@@ -1019,9 +1003,10 @@ static bool refuse_tail(parser_t *p)
     };
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (at_kw(p, words[i].word))
-            return fail_unsupported(p, words[i].what, words[i].hint);
+            return cdc_sqlp_fail_unsupported(p, words[i].what, words[i].hint);
     if (at(p, CDC_SQL_TOK_COMMA))
-        return fail_unsupported(p, "a join written with \",\" in FROM", "write JOIN ... ON");
+        return cdc_sqlp_fail_unsupported(p, "a join written with \",\" in FROM",
+                                         "write JOIN ... ON");
     return true;
 }
 
@@ -1112,7 +1097,7 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
             if (!parse_join(p, q))
                 goto fail;
         if (at_kw(p, "RIGHT") || at_kw(p, "FULL") || at_kw(p, "CROSS")) {
-            fail_unsupported(p, "RIGHT, FULL and CROSS joins", NULL);
+            cdc_sqlp_fail_unsupported(p, "RIGHT, FULL and CROSS joins", NULL);
             goto fail;
         }
         if (accept_kw(p, "WHERE") && !(q->where = cdc_sqlp_parse_expr(p)))

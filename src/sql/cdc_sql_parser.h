@@ -3,7 +3,7 @@
  * recursive-descent parser that builds it.
  *
  * A script is a sequence of statements separated by ";" (the last ";" is
- * optional): DDL (CREATE/DROP TABLE, VIEW, CATALOG, DATABASE, FUNCTION),
+ * optional): DDL (CREATE/DROP TABLE, VIEW, CATALOG, DATABASE, FUNCTION, ALTER TABLE),
  * USE/SHOW/DESCRIBE, SET/RESET, INSERT, statement sets, EXPLAIN and queries.
  *
  * The parser checks syntax only. Data types are not interpreted: their exact
@@ -425,6 +425,30 @@ typedef struct cdc_sql_set {
     int value_line, value_col;
 } cdc_sql_set_t;
 
+typedef enum cdc_sql_alter_action {
+    CDC_SQL_ALTER_RENAME_TABLE = 1, /* RENAME TO new_name */
+    CDC_SQL_ALTER_RENAME_COLUMN,    /* RENAME column TO new_column */
+    CDC_SQL_ALTER_SET,              /* SET ('k' = 'v', ...) */
+    CDC_SQL_ALTER_RESET,            /* RESET ('k', ...): the keys, values NULL */
+    CDC_SQL_ALTER_ADD,              /* ADD col TYPE / ADD (col TYPE, ...) */
+    CDC_SQL_ALTER_MODIFY,           /* MODIFY col TYPE / MODIFY (col TYPE, ...) */
+    CDC_SQL_ALTER_DROP              /* DROP col / DROP (a, b) */
+} cdc_sql_alter_action_t;
+
+/** ALTER TABLE [IF EXISTS] name action (Flink's forms, FLIP-273). */
+typedef struct cdc_sql_alter_table {
+    cdc_sql_name_t name;
+    bool if_exists;
+    cdc_sql_alter_action_t action;
+    int action_line, action_col;     /* of the action's word */
+    cdc_sql_name_t new_name;         /* RENAME TO */
+    cdc_sql_ident_t column;          /* RENAME column TO ... */
+    cdc_sql_ident_t new_column;      /* ... TO new_column */
+    cdc_sql_options_t options;       /* SET pairs; RESET keys (value NULL) */
+    cdc_sql_create_table_t elements; /* ADD, MODIFY: the columns as CREATE TABLE parses them */
+    cdc_sql_ident_list_t drop;       /* DROP */
+} cdc_sql_alter_table_t;
+
 typedef struct cdc_sql_insert {
     bool overwrite;
     cdc_sql_name_t table;
@@ -472,7 +496,8 @@ typedef enum cdc_sql_stmt_kind {
     CDC_SQL_STMT_STATEMENT_SET,
     CDC_SQL_STMT_EXPLAIN,
     CDC_SQL_STMT_QUERY,
-    CDC_SQL_STMT_SHOW_PARTITIONS /* SHOW PARTITIONS t: the name in show_create.name */
+    CDC_SQL_STMT_SHOW_PARTITIONS, /* SHOW PARTITIONS t: the name in show_create.name */
+    CDC_SQL_STMT_ALTER_TABLE
 } cdc_sql_stmt_kind_t;
 
 struct cdc_sql_stmt {
@@ -495,6 +520,7 @@ struct cdc_sql_stmt {
         cdc_sql_statement_set_t statement_set;     /* STATEMENT_SET */
         cdc_sql_explain_t explain;                 /* EXPLAIN */
         cdc_sql_query_t *query;                    /* QUERY */
+        cdc_sql_alter_table_t alter_table;         /* ALTER_TABLE */
     };
 };
 

@@ -189,6 +189,15 @@ void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt)
     case CDC_SQL_STMT_CREATE_TABLE:
         create_table_free(&stmt->create_table);
         break;
+    case CDC_SQL_STMT_ALTER_TABLE:
+        cdc_sqlp_name_free(&stmt->alter_table.name);
+        cdc_sqlp_name_free(&stmt->alter_table.new_name);
+        free(stmt->alter_table.column.name);
+        free(stmt->alter_table.new_column.name);
+        options_free(&stmt->alter_table.options);
+        create_table_free(&stmt->alter_table.elements);
+        ident_list_free(&stmt->alter_table.drop);
+        break;
     case CDC_SQL_STMT_CREATE_VIEW:
         cdc_sqlp_name_free(&stmt->create_view.name);
         ident_list_free(&stmt->create_view.columns);

@@ -1387,3 +1387,58 @@ Test(sql_query, insert_values_rows)
                  "syntax error at test.sql:1:30: row 2 of VALUES has 1 values, the first row has 2",
                  "INSERT INTO t VALUES (1, 2), (3)\n                             ^");
 }
+
+Test(sql_alter_table, forms)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st = parse_one("ALTER TABLE IF EXISTS db.t ADD (a INT NOT NULL, b STRING)", &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_ALTER_TABLE);
+    const cdc_sql_alter_table_t *al = &st->alter_table;
+    cr_expect(al->if_exists);
+    assert_name(&al->name, 2, "db", "t", NULL);
+    cr_expect_eq(al->action, CDC_SQL_ALTER_ADD);
+    cr_assert_eq(al->elements.ncolumns, 2);
+    cr_expect_str_eq(al->elements.columns[0].type.text, "INT");
+    cr_expect(al->elements.columns[0].not_null);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t MODIFY c BIGINT", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_MODIFY);
+    cr_expect_eq(st->alter_table.elements.ncolumns, 1);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t DROP (a, b)", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_DROP);
+    cr_expect_eq(st->alter_table.drop.count, 2);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t RENAME a TO b", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_RENAME_COLUMN);
+    cr_expect_str_eq(st->alter_table.column.name, "a");
+    cr_expect_str_eq(st->alter_table.new_column.name, "b");
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t RENAME TO c.d.u", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_RENAME_TABLE);
+    assert_name(&st->alter_table.new_name, 3, "c", "d", "u");
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t SET ('k' = 'v')", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_SET);
+    cr_expect_str_eq(st->alter_table.options.items[0].value, "v");
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t RESET ('k', 'k2')", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_RESET);
+    cr_expect_eq(st->alter_table.options.count, 2);
+    cr_expect_null(st->alter_table.options.items[1].value);
+    cdc_sql_script_destroy(s);
+
+    assert_error("ALTER TABLE t ADD a INT FIRST",
+                 "test.sql:1:25: FIRST / AFTER is not supported yet",
+                 "ALTER TABLE t ADD a INT FIRST\n                        ^");
+    assert_error("ALTER TABLE t DROP WATERMARK",
+                 "test.sql:1:20: ALTER TABLE ... DROP of a primary key, constraint or watermark "
+                 "is not supported yet",
+                 "ALTER TABLE t DROP WATERMARK\n                   ^");
+}
