@@ -1317,6 +1317,8 @@ int cdc_ddl_execute(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *te
     int rc;
     switch (st->kind) {
     case CDC_SQL_STMT_CREATE_TABLE:
+        if (st->create_table.as_query)
+            return 1; /* CREATE TABLE AS SELECT plans and runs a query: the runtime's */
         rc = cdc_catalog_create_table_stmt(cat, st, text, len, filename, err);
         break;
     case CDC_SQL_STMT_CREATE_VIEW:

@@ -676,7 +676,7 @@ static bool parse_create_table(parser_t *p, cdc_sql_stmt_t *stmt, bool temporary
         if (!parse_table_elements(p, ct))
             return false;
     } else if (!at_kw(p, "COMMENT") && !at_kw(p, "PARTITIONED") && !at_kw(p, "WITH") &&
-               !at_kw(p, "LIKE")) {
+               !at_kw(p, "LIKE") && !at_kw(p, "AS")) {
         return cdc_sqlp_fail_expected(p, "\"(\"");
     }
     if (accept_kw(p, "COMMENT") && !cdc_sqlp_parse_string(p, &ct->comment, NULL, NULL))
@@ -690,7 +690,17 @@ static bool parse_create_table(parser_t *p, cdc_sql_stmt_t *stmt, bool temporary
         return false;
     if (at_kw(p, "LIKE") && !parse_like_clause(p, ct))
         return false;
-    return true;
+    if (!at_kw(p, "AS"))
+        return true;
+    /* CREATE TABLE ... AS SELECT (Flink's CTAS): the query gives the columns */
+    if (ct->ncolumns || ct->primary_key || ct->watermark || ct->like)
+        return cdc_sqlp_fail_unsupported(
+            p, "CREATE TABLE ... AS SELECT with columns, constraints, a watermark or LIKE",
+            "leave them out: the table's columns are the query's");
+    ct->as_line = cur(p)->line;
+    ct->as_col = cur(p)->col;
+    advance(p);
+    return (ct->as_query = cdc_sqlp_parse_query(p)) != NULL;
 }
 
 /* ---- ALTER TABLE --------------------------------------------------------------------------- */

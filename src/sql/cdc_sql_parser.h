@@ -356,6 +356,10 @@ typedef struct cdc_sql_create_table {
     cdc_sql_ident_list_t partitioned_by;
     cdc_sql_options_t options; /* WITH (...) */
     cdc_sql_like_t *like;      /* NULL when none */
+    /* CREATE TABLE t [COMMENT] [PARTITIONED BY] [WITH (...)] AS query: the columns come from the
+     * query (columns, LIKE and constraints are refused with it); NULL for a plain CREATE TABLE */
+    cdc_sql_query_t *as_query;
+    int as_line, as_col; /* of AS */
 } cdc_sql_create_table_t;
 
 /* ---- other statements ------------------------------------------------------------------------ */

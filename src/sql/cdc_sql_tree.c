@@ -173,6 +173,7 @@ static void create_table_free(cdc_sql_create_table_t *ct)
     free(ct->comment);
     ident_list_free(&ct->partitioned_by);
     options_free(&ct->options);
+    cdc_sql_query_destroy(ct->as_query);
     if (ct->like) {
         cdc_sqlp_name_free(&ct->like->source);
         free(ct->like->options);

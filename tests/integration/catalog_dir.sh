@@ -103,5 +103,11 @@ printf "ALTER TABLE inventory.out RESET ('connector');\n" >"$tmp/alter_bad.sql"
 "$bin" run --catalog-dir "$tmp/cat" "$tmp/alter_bad.sql" >"$tmp/oa3" 2>&1 && ko "a failing ALTER succeeded" || ok
 cmp -s "$tmp/out_before" "$tmp/cat/inventory/out.table.sql" && ok || ko "a failing ALTER changed the file"
 
+# CREATE TABLE ... AS SELECT persists the table it creates, with the query's columns
+printf "CREATE TABLE inventory.copy WITH ('connector' = 'blackhole') AS SELECT id, name FROM inventory.gen2;\n" >"$tmp/ctas.sql"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/ctas.sql" >"$tmp/oc" 2>&1 && ok || ko "CTAS: $(cat "$tmp/oc")"
+grep -q '`id` BIGINT NOT NULL' "$tmp/cat/inventory/copy.table.sql" 2>/dev/null && ok ||
+  ko "CTAS table not persisted: $(ls "$tmp/cat/inventory")"
+
 echo "catalog_dir: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -1442,3 +1442,23 @@ Test(sql_alter_table, forms)
                  "is not supported yet",
                  "ALTER TABLE t DROP WATERMARK\n                   ^");
 }
+
+Test(sql_create_table, as_select)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st = parse_one("CREATE TABLE t WITH ('connector' = 'print') AS "
+                                   "WITH a AS (SELECT x FROM u) SELECT x FROM a",
+                                   &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_CREATE_TABLE);
+    const cdc_sql_create_table_t *ct = &st->create_table;
+    cr_expect_eq(ct->ncolumns, 0);
+    cr_expect_eq(ct->options.count, 1);
+    cr_assert_not_null(ct->as_query);
+    cr_expect_eq(ct->as_query->nctes, 1);
+    cr_expect_eq(ct->as_col, 45);
+    cdc_sql_script_destroy(s);
+    assert_error("CREATE TABLE t (a INT) AS SELECT 1",
+                 "test.sql:1:24: CREATE TABLE ... AS SELECT with columns, constraints, a "
+                 "watermark or LIKE is not supported yet",
+                 "CREATE TABLE t (a INT) AS SELECT 1\n                       ^");
+}
