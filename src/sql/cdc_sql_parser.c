@@ -79,21 +79,26 @@ static bool fail_expected_hint(parser_t *p, const char *expected, const char *hi
     return false;
 }
 
-/* Records "X is not supported yet" at the current token (for constructs whose syntax is valid
- * Flink SQL but that cdcflow does not run). Always returns false. */
-bool cdc_sqlp_fail_unsupported(parser_t *p, const char *what, const char *hint)
+/* Records "X is not supported yet" at line:col (for constructs whose syntax is valid Flink SQL
+ * but that cdcflow does not run), unless an error is already recorded. Returns false. */
+static bool fail_unsupported_at(parser_t *p, int line, int col, const char *what, const char *hint)
 {
     if (p->err)
         return false;
-    const tok_t *t = cur(p);
     p->err = cdc_error_new(CDC_ERR_SQL, "%s:%d:%d: %s is not supported yet",
-                           p->filename ? p->filename : "<input>", t->line, t->col, what);
-    char *caret = cdc_sql_caret(p->text, p->len, t->line, t->col);
+                           p->filename ? p->filename : "<input>", line, col, what);
+    char *caret = cdc_sql_caret(p->text, p->len, line, col);
     cdc_error_set_detail(p->err, "%s", caret);
     free(caret);
     if (hint)
         cdc_error_set_hint(p->err, "%s", hint);
     return false;
+}
+
+/* The same at the current token. */
+bool cdc_sqlp_fail_unsupported(parser_t *p, const char *what, const char *hint)
+{
+    return fail_unsupported_at(p, cur(p)->line, cur(p)->col, what, hint);
 }
 
 bool cdc_sqlp_fail_expected(parser_t *p, const char *expected)
@@ -725,11 +730,9 @@ static bool parse_alter_columns(parser_t *p, cdc_sql_alter_table_t *al)
         if (!cdc_sqlp_expect(p, CDC_SQL_TOK_COMMA))
             return false;
     }
-    if (al->elements.primary_key) {
-        const tok_t *t = cur(p);
-        cdc_sqlp_fail_at(p, t, NULL, "PRIMARY KEY on a column of ALTER TABLE is not supported yet");
-        return false;
-    }
+    if (al->elements.primary_key)
+        return fail_unsupported_at(p, al->elements.primary_key->line, al->elements.primary_key->col,
+                                   "a PRIMARY KEY in ALTER TABLE ... ADD/MODIFY", NULL);
     return true;
 }
 
