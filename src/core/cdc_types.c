@@ -417,6 +417,16 @@ static int32_t opt_size(tparser_t *p, int32_t def, int32_t min, int32_t max, con
 
 static cdc_type_t *parse_type(tparser_t *p, int depth);
 
+/* MULTISET<t> and t MULTISET: there is no multiset type (Flink's is a bag of counts). */
+static void unsupported_multiset(tparser_t *p)
+{
+    p->failed = true;
+    cdc_error_set(p->err, CDC_ERR_PARSE,
+                  "invalid data type at column %zu: MULTISET is not supported; use ARRAY<t> "
+                  "(or MAP<t, INT> for element counts)",
+                  p->tok_start + 1);
+}
+
 static char *unquote(tparser_t *p)
 {
     if (p->tok == TK_WORD)
@@ -672,12 +682,26 @@ static cdc_type_t *parse_type(tparser_t *p, int depth)
             fail(p, "\"<\" or \"(\"");
         if (p->failed)
             goto bad;
+    } else if (is_word(p, "MULTISET")) {
+        unsupported_multiset(p);
+        return NULL;
     } else {
         fail(p, "a data type");
         return NULL;
     }
     if (p->failed)
         goto bad;
+    /* Flink's postfix forms: INT ARRAY = ARRAY<INT>, INT ARRAY ARRAY = ARRAY<ARRAY<INT>> */
+    while (is_word(p, "ARRAY") || is_word(p, "MULTISET")) {
+        if (is_word(p, "MULTISET")) {
+            unsupported_multiset(p);
+            goto bad;
+        }
+        next_token(p);
+        cdc_type_t *arr = cdc_type_new(CDC_T_ARRAY);
+        add_child(arr, NULL, t);
+        t = arr;
+    }
     if (is_word(p, "NOT")) {
         next_token(p);
         if (!is_word(p, "NULL")) {

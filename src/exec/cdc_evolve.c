@@ -459,7 +459,8 @@ cdc_evolve_action_t cdc_evolve_decide(cdc_catalog_t *cat, const cdc_sql_insert_t
     memset(ev, 0, sizeof(*ev));
     const cdc_table_def_t *src = NULL, *sink = NULL;
     const cdc_view_def_t *view = NULL;
-    if (cdc_catalog_find(cat, &ins->query->from.name, &src, &view, err) <= 0 || !src ||
+    if (!ins->query->from.name.nparts ||
+        cdc_catalog_find(cat, &ins->query->from.name, &src, &view, err) <= 0 || !src ||
         cdc_catalog_find(cat, &ins->table, &sink, &view, err) <= 0 || !sink) {
         if (!*err)
             cdc_error_set(err, CDC_ERR_PLAN,

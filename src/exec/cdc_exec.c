@@ -405,15 +405,8 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
     free(p->pushed_filters);
     free(p->pushed_partitions);
     free(p->pushed_metadata);
-    if (p->result_def) {
-        cdc_table_def_t *rd = p->result_def;
-        free(rd->catalog);
-        free(rd->database);
-        free(rd->name);
-        free(rd->qualified);
-        cdc_type_destroy(rd->schema);
-        cdc_kv_free(&rd->options);
-        free(rd);
-    }
+    cdc_table_def_destroy(p->result_def);
+    cdc_table_def_destroy(p->values_def);
+    cdc_sql_query_destroy(p->values_query);
     free(p);
 }

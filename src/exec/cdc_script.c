@@ -241,6 +241,42 @@ static int restore_tables(run_ctx_t *rc, const cdc_sql_insert_t *ins, cdc_error_
                : 0;
 }
 
+/* The planner's environment for this run: its settings as job_params read them. */
+static cdc_plan_env_t plan_env(run_ctx_t *rc, const cdc_job_settings_t *js, int parallelism,
+                               const cdc_plan_env_t *base)
+{
+    return (cdc_plan_env_t){.cat = rc->cat,
+                            .text = rc->text,
+                            .len = rc->len,
+                            .filename = rc->filename,
+                            .parallelism = parallelism,
+                            .cdc_events_duplicate = js->cdc_events_duplicate,
+                            .skip_bad_rows = js->skip_bad_rows,
+                            .dynamic_options_disabled = base->dynamic_options_disabled,
+                            .not_null_drop = base->not_null_drop};
+}
+
+/* The row type (names and types) of query @p q, planned as a bare query and not run. A new type
+ * in *out the caller destroys; 0, or -1 with *err. */
+static int query_row_type(run_ctx_t *rc, cdc_sql_query_t *q, cdc_type_t **out, cdc_error_t **err)
+{
+    cdc_job_settings_t js;
+    int parallelism;
+    cdc_plan_env_t base = {0};
+    if (job_params(rc, &js, &parallelism, &base, err) < 0)
+        return -1;
+    cdc_plan_env_t penv = plan_env(rc, &js, parallelism, &base);
+    cdc_sql_insert_t ins = {.query = q};
+    ins.table.line = q->line;
+    ins.table.col = q->col;
+    cdc_pipe_t *p = NULL;
+    if (cdc_plan_insert(&penv, &ins, &p, err) < 0)
+        return -1;
+    *out = cdc_type_copy(p->result_def->schema);
+    cdc_pipe_destroy(p);
+    return 0;
+}
+
 static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool explain_only,
                       cdc_error_t **err)
 {
@@ -272,15 +308,7 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     for (int round = 0;; round++) {
         size_t planned = 0;
         for (; planned < n; planned++) {
-            cdc_plan_env_t penv = {.cat = rc->cat,
-                                   .text = rc->text,
-                                   .len = rc->len,
-                                   .filename = rc->filename,
-                                   .parallelism = parallelism,
-                                   .cdc_events_duplicate = js.cdc_events_duplicate,
-                                   .skip_bad_rows = js.skip_bad_rows,
-                                   .dynamic_options_disabled = base.dynamic_options_disabled,
-                                   .not_null_drop = base.not_null_drop};
+            cdc_plan_env_t penv = plan_env(rc, &js, parallelism, &base);
             if (round == 0 && restore_tables(rc, &inserts[planned]->insert, err) < 0) {
                 status = -1;
                 break;
@@ -324,6 +352,45 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     cdc_schema_change_free(ex.change);
     free(pipes);
     return status;
+}
+
+/*
+ * CREATE TABLE t [WITH (...)] AS SELECT ..., as Flink runs it: the table is created with the
+ * query's columns (their names and types as a bare query of it gives them), then the query is
+ * inserted into it. With IF NOT EXISTS and the table there, the rows go into that table.
+ */
+static int do_ctas(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
+{
+    cdc_sql_create_table_t *ct = &st->create_table;
+    const cdc_table_def_t *existing = NULL;
+    int found = cdc_catalog_find(rc->cat, &ct->name, &existing, NULL, err);
+    if (found < 0)
+        return -1;
+    if (!found || !ct->if_not_exists) {
+        cdc_type_t *row = NULL;
+        if (query_row_type(rc, ct->as_query, &row, err) < 0) {
+            cdc_error_add_context(*err, "deriving the columns of CREATE TABLE ... AS at %s:%d:%d",
+                                  rc->filename, ct->as_line, ct->as_col);
+            return -1;
+        }
+        ct->columns = cdc_xcalloc((size_t)row->nchildren, sizeof(*ct->columns));
+        for (int i = 0; i < row->nchildren; i++) {
+            cdc_sql_column_t *col = &ct->columns[ct->ncolumns++];
+            col->kind = CDC_SQL_COLUMN_PHYSICAL;
+            col->name = cdc_xstrdup(row->names[i]);
+            col->line = col->type.line = ct->as_line;
+            col->col = col->type.col = ct->as_col;
+            col->type.text = cdc_type_to_string(row->children[i]);
+        }
+        cdc_type_destroy(row);
+        if (cdc_catalog_create_table(rc->cat, ct, rc->text, rc->len, rc->filename, err) < 0)
+            return -1;
+    }
+    cdc_sql_stmt_t ins = {.kind = CDC_SQL_STMT_INSERT, .line = st->line, .col = st->col};
+    ins.insert.table = ct->name; /* borrowed, as the query */
+    ins.insert.query = ct->as_query;
+    cdc_sql_stmt_t *one = &ins;
+    return do_inserts(rc, &one, 1, rc->opts->explain_only, err);
 }
 
 /* A bare SELECT: planned as an INSERT whose sink prints the rows. */
@@ -425,6 +492,8 @@ static int exec_stmt(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
     if (ddl <= 0)
         return ddl;
     switch (st->kind) {
+    case CDC_SQL_STMT_CREATE_TABLE: /* with AS SELECT (a plain one is the catalog's) */
+        return do_ctas(rc, st, err);
     case CDC_SQL_STMT_SET:
         if (!st->set.key) {
             for (int i = 0; i < rc->settings.n; i++)

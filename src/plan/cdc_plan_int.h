@@ -1,7 +1,7 @@
 /*
  * cdc_plan_int.h — private to the planner (cdc_planner.c, cdc_plan_query.c,
  * cdc_plan_join.c): the query levels of an INSERT (its query, then each
- * view's), table contexts, what is read from a query's expressions
+ * view's, subquery's or WITH query's), table contexts, what is read from a query's expressions
  * (cdc_plan_query.c), and the lookup join planning (cdc_plan_join.c).
  */
 #ifndef CDC_PLAN_INT_H
@@ -19,6 +19,8 @@ typedef struct cdc_plan_level_s {
     const char *filename; /* owned when `owned_name` */
     bool owned_name;
     const cdc_view_def_t *view; /* the view whose query this is, NULL for the INSERT's */
+    const char *rel_name;       /* how the level above names this level's rows (the view's or
+                                   WITH query's name, a subquery's alias); NULL for the INSERT's */
 } cdc_plan_level_t;
 
 /**

@@ -14,7 +14,7 @@
 
 #include "cdc_value_text.h" /* partition values and literals from their text */
 
-#define MAX_VIEW_DEPTH 8
+#define MAX_VIEW_DEPTH 8 /* views, subqueries and WITH queries in one chain */
 
 /* True when a query column of type `from` may be written to a sink column of type `to`. */
 static bool assignable(const cdc_type_t *from, const cdc_type_t *to)
@@ -280,6 +280,8 @@ typedef struct plan_ctx {
     const cdc_plan_level_t *inner; /* the query over the table (rewritten under a lookup join) */
     bool result_mode;              /* a bare query whose rows are printed */
     const cdc_table_def_t *src_def, *sink_def;
+    cdc_table_def_t *values_def; /* the constant source of a level without FROM; then the pipe's */
+    cdc_sql_query_t *values_q;   /* VALUES rewritten to a query over it; then the pipe's */
     cdc_pipe_t *p;
     int ncols; /* columns of the source table */
     cdc_arena_t scratch;
@@ -349,10 +351,175 @@ static int check_level(const plan_ctx_t *cx, const cdc_plan_level_t *lv)
     }
     if (lv->q->has_limit && cx->nlevels > 1) {
         *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->limit_line,
-                                lv->q->limit_col, "LIMIT inside a view is not supported yet");
+                                lv->q->limit_col, "LIMIT inside a %s is not supported yet",
+                                lv->view ? "view" : "subquery");
         return -1;
     }
     return 0;
+}
+
+#define VALUES_ROW_COLUMN "$row" /* the constant source's one column: the row number */
+
+/* The bounded `values` source of SELECT without FROM (one row) and of VALUES (a row each):
+ * rows +I[0], +I[1], ... of the one column VALUES_ROW_COLUMN. Owned by the caller. */
+static cdc_table_def_t *values_source_def(size_t nrows, int line, int col)
+{
+    cdc_table_def_t *t = cdc_xcalloc(1, sizeof(*t));
+    t->catalog = cdc_xstrdup("");
+    t->database = cdc_xstrdup("");
+    t->name = cdc_xstrdup("*values*");
+    t->qualified = cdc_xstrdup("*values*");
+    t->temporary = true;
+    t->line = line;
+    t->col = col;
+    t->schema = cdc_type_new_row();
+    t->schema->nullable = false;
+    cdc_type_t *ty = cdc_type_new(CDC_T_BIGINT);
+    ty->nullable = false;
+    cdc_type_row_add(t->schema, VALUES_ROW_COLUMN, ty);
+    t->columns = cdc_xcalloc(1, sizeof(*t->columns));
+    t->ncolumns = 1;
+    t->columns[0] = (cdc_column_def_t){.name = cdc_xstrdup(VALUES_ROW_COLUMN),
+                                       .kind = CDC_COLUMN_PHYSICAL,
+                                       .type = t->schema->children[0],
+                                       .physical = 0,
+                                       .not_null = true};
+    cdc_buf_t data = {0};
+    for (size_t r = 0; r < nrows; r++)
+        cdc_buf_printf(&data, "%s+I[%zu]", r ? "; " : "", r);
+    cdc_kv_set(&t->options, "connector", "values");
+    cdc_kv_set(&t->options, "data", cdc_buf_cstr(&data));
+    cdc_buf_free(&data);
+    t->origin = cdc_xstrdup("<values>");
+    return t;
+}
+
+static cdc_sql_expr_t *values_expr_new(cdc_sql_expr_kind_t kind, int line, int col)
+{
+    cdc_sql_expr_t *e = cdc_xcalloc(1, sizeof(*e));
+    e->kind = kind;
+    e->line = line;
+    e->col = col;
+    return e;
+}
+
+/* VALUES (a0, b0), (a1, b1), ... as the query over the constant source:
+ * SELECT CASE $row WHEN 0 THEN a0 ... ELSE a_last END AS EXPR$0, ... (the last row is the ELSE,
+ * so the column is nullable only when a value is). New query the caller frees. */
+static cdc_sql_query_t *values_query(const cdc_sql_query_t *vq)
+{
+    cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+    q->line = vq->line;
+    q->col = vq->col;
+    q->text = cdc_xstrdup(vq->text ? vq->text : "");
+    q->nitems = vq->rows[0].nitems;
+    q->items = cdc_xcalloc(q->nitems, sizeof(*q->items));
+    for (size_t c = 0; c < q->nitems; c++) {
+        cdc_sql_select_item_t *item = &q->items[c];
+        item->alias = cdc_strdup_printf("EXPR$%zu", c);
+        if (vq->nrows == 1) {
+            item->expr = cdc_sql_expr_clone(vq->rows[0].items[c]);
+            continue;
+        }
+        const cdc_sql_values_row_t *first = &vq->rows[0];
+        cdc_sql_expr_t *e = values_expr_new(CDC_SQL_EXPR_CASE, first->line, first->col);
+        cdc_sql_expr_t *row = values_expr_new(CDC_SQL_EXPR_COLUMN, first->line, first->col);
+        row->column.parts = cdc_xcalloc(1, sizeof(char *));
+        row->column.parts[0] = cdc_xstrdup(VALUES_ROW_COLUMN);
+        row->column.nparts = 1;
+        e->case_expr.operand = row;
+        e->case_expr.nwhens = vq->nrows - 1;
+        e->case_expr.whens = cdc_xcalloc(e->case_expr.nwhens, sizeof(*e->case_expr.whens));
+        for (size_t r = 0; r + 1 < vq->nrows; r++) {
+            const cdc_sql_values_row_t *vr = &vq->rows[r];
+            cdc_sql_expr_t *n = values_expr_new(CDC_SQL_EXPR_LITERAL, vr->line, vr->col);
+            n->literal.kind = CDC_SQL_LIT_INTEGER;
+            n->literal.text = cdc_strdup_printf("%zu", r);
+            e->case_expr.whens[r].when = n;
+            e->case_expr.whens[r].then = cdc_sql_expr_clone(vr->items[c]);
+        }
+        e->case_expr.else_expr = cdc_sql_expr_clone(vq->rows[vq->nrows - 1].items[c]);
+        item->expr = e;
+    }
+    return q;
+}
+
+/* A level without FROM (SELECT without FROM, VALUES) reads the constant source. */
+static int plan_values_level(plan_ctx_t *cx, cdc_plan_level_t *lv)
+{
+    for (size_t i = 0; i < lv->q->nitems; i++) {
+        const cdc_sql_expr_t *e = lv->q->items[i].expr;
+        if (e->kind == CDC_SQL_EXPR_STAR) {
+            *cx->err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, e->line,
+                                        e->col, "SELECT * needs a FROM clause");
+            return -1;
+        }
+    }
+    cx->values_def = values_source_def(lv->q->nrows ? lv->q->nrows : 1, lv->q->line, lv->q->col);
+    cx->src_def = cx->values_def;
+    if (lv->q->nrows) {
+        cx->values_q = values_query(lv->q);
+        lv->q = cx->values_q;
+    }
+    return 0;
+}
+
+/* The WITH query a one-part FROM name of level @p l means: its own WITH list, then those of
+ * the levels above it down to the top of its text (a view's query does not see the WITH
+ * queries of the query using the view). NULL when the name is a catalog object's. */
+static const cdc_sql_cte_t *find_cte(const plan_ctx_t *cx, int l, const cdc_sql_name_t *name)
+{
+    if (name->nparts != 1)
+        return NULL;
+    for (; l >= 0; l--) {
+        const cdc_plan_level_t *lv = &cx->levels[l];
+        for (size_t i = 0; i < lv->q->nctes; i++)
+            if (strcmp(lv->q->ctes[i].name.name, name->parts[0]) == 0)
+                return &lv->q->ctes[i];
+        if (lv->view)
+            break;
+    }
+    return NULL;
+}
+
+/* The level under @p lv when its FROM is a subquery or names a WITH query (inlined in the same
+ * text, as a view is); 0 when it names a catalog object, -1 with *err. */
+static int push_inline_level(plan_ctx_t *cx, const cdc_plan_level_t *lv)
+{
+    const cdc_sql_table_ref_t *from = &lv->q->from;
+    const cdc_sql_cte_t *cte = from->subquery ? NULL : find_cte(cx, cx->nlevels - 1, &from->name);
+    if (!from->subquery && !cte)
+        return 0;
+    const char *what = from->subquery ? "a subquery" : "a WITH query";
+    cdc_error_t **err = cx->err;
+    if (from->hints.options.count) {
+        const cdc_sql_option_t *o = &from->hints.options.items[0];
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, o->line, o->col,
+                                "%s cannot take an OPTIONS hint: hints apply to tables only", what);
+        return -1;
+    }
+    if (lv->q->njoins) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, from->name.line,
+                                from->name.col,
+                                "the probe side of a lookup join must be a table, not %s", what);
+        cdc_error_set_hint(*err, "join inside the subquery, on its table");
+        return -1;
+    }
+    if (cx->nlevels > MAX_VIEW_DEPTH) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, from->name.line,
+                                from->name.col,
+                                "views, subqueries and WITH queries nest deeper than %d levels "
+                                "(or a WITH query names itself)",
+                                MAX_VIEW_DEPTH);
+        return -1;
+    }
+    cx->levels[cx->nlevels++] = (cdc_plan_level_t){
+        .q = from->subquery ? from->subquery : cte->query,
+        .text = lv->text,
+        .len = lv->len,
+        .filename = lv->filename,
+        .rel_name = from->subquery ? (from->alias ? from->alias : "") : cte->name.name};
+    return 1;
 }
 
 /* the chain of queries: the INSERT's, then each view's down to a table */
@@ -373,6 +540,16 @@ static int plan_query_chain(plan_ctx_t *cx)
             if (hints[h] &&
                 cdc_plan_check_hints(penv, lv->text, lv->len, lv->filename, hints[h], err) < 0)
                 return -1;
+        int inl = push_inline_level(cx, lv);
+        if (inl < 0)
+            return -1;
+        if (inl > 0)
+            continue;
+        if (!lv->q->from.name.nparts) {
+            if (plan_values_level(cx, lv) < 0)
+                return -1;
+            break;
+        }
         const cdc_table_def_t *t = NULL;
         const cdc_view_def_t *v = NULL;
         int found = cdc_catalog_find(penv->cat, &lv->q->from.name, &t, &v, err);
@@ -417,7 +594,8 @@ static int plan_query_chain(plan_ctx_t *cx)
                                .len = strlen(v->query),
                                .filename = cdc_strdup_printf("view %s", v->qualified),
                                .owned_name = true,
-                               .view = v};
+                               .view = v,
+                               .rel_name = v->name};
     }
     cx->inner = &levels[cx->nlevels - 1];
     return 0;
@@ -450,6 +628,10 @@ static int plan_source(plan_ctx_t *cx)
     const cdc_plan_level_t *inner = cx->inner;
     cdc_error_t **err = cx->err;
     cdc_pipe_t *p = cx->p = cdc_xcalloc(1, sizeof(*p));
+    p->values_def = cx->values_def;
+    p->values_query = cx->values_q;
+    cx->values_def = NULL;
+    cx->values_q = NULL;
     p->limit = cx->ins->query->has_limit ? cx->ins->query->limit : -1;
     p->row_count = -1;
     p->skip_bad_rows = penv->skip_bad_rows;
@@ -989,11 +1171,17 @@ static int plan_stages(plan_ctx_t *cx)
     for (int l = cx->nlevels - 1; l >= 0; l--) {
         if (cdc_plan_compile_stage(cx->penv, &cx->levels[l], in_type, rel_name,
                                    &p->stages[p->nstages], cx->err) < 0) {
+            if (p->values_query && cx->levels[l].q == p->values_query)
+                cdc_error_add_context(*cx->err,
+                                      "in VALUES, whose rows are merged per column as CASE "
+                                      "row-number WHEN 0 THEN first-row-value ... ELSE "
+                                      "last-row-value END: the values of a column need a "
+                                      "common type");
             p->nstages++;
             return -1;
         }
         in_type = p->stages[p->nstages].out_type;
-        rel_name = l > 0 ? cx->levels[l].view->name : NULL;
+        rel_name = cx->levels[l].rel_name;
         p->nstages++;
     }
     if (p->nstages == 1 && !p->stages[0].where && !p->join) {
@@ -1454,6 +1642,8 @@ static void plan_ctx_free(plan_ctx_t *cx)
     cdc_arena_free(&cx->scratch);
     cdc_plan_join_query_free(cx->join_q);
     cdc_sql_expr_destroy(cx->join_on);
+    cdc_table_def_destroy(cx->values_def);
+    cdc_sql_query_destroy(cx->values_q);
     for (int l = 0; l < cx->nlevels; l++)
         if (cx->levels[l].owned_name)
             free((char *)cx->levels[l].filename);

@@ -57,7 +57,10 @@ typedef struct cdc_pipe_s {
     cdc_source_t *src;
     cdc_sink_t *sink;
     const cdc_type_t *sink_schema;
-    cdc_table_def_t *result_def; /* the print sink of a bare query, owned; else NULL */
+    cdc_table_def_t *result_def;   /* the print sink of a bare query, owned; else NULL */
+    cdc_table_def_t *values_def;   /* the constant source of SELECT without FROM or VALUES, owned */
+    cdc_sql_query_t *values_query; /* VALUES as a query over that source (stages were compiled
+                                      from it), owned; else NULL */
 
     /*
      * Nested projection pushed: the source produces leaves ("r.a"); each row

@@ -223,6 +223,11 @@ void cdc_cat_table_free(cdc_table_def_t *t)
     free(t);
 }
 
+void cdc_table_def_destroy(cdc_table_def_t *t)
+{
+    cdc_cat_table_free(t);
+}
+
 void cdc_cat_view_free(cdc_view_def_t *v)
 {
     if (!v)

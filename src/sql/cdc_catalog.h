@@ -270,6 +270,10 @@ char *cdc_table_def_to_sql(const cdc_table_def_t *table, bool qualified);
  */
 char *cdc_table_def_to_sql_edited(const cdc_table_def_t *table, const cdc_schema_change_t *edits,
                                   bool qualified, cdc_error_t **err);
+/** Frees a table definition the caller built or owns (not one the catalog holds: those are
+ * freed by DROP and cdc_catalog_destroy()); NULL is accepted. */
+void cdc_table_def_destroy(cdc_table_def_t *t);
+
 /** The normalized DDL of a view (the stored, qualified query). New string. */
 char *cdc_view_def_to_sql(const cdc_view_def_t *view, bool qualified);
 /** The normalized DDL of a function. New string. */

@@ -16,7 +16,8 @@
  */
 
 /* Parses a column's type text, pointing at the problem inside the text on failure. */
-static cdc_type_t *parse_column_type(const src_t *s, const cdc_sql_column_t *col, cdc_error_t **err)
+cdc_type_t *cdc_cat_parse_column_type(const src_t *s, const cdc_sql_column_t *col,
+                                      cdc_error_t **err)
 {
     cdc_error_t *terr = NULL;
     cdc_type_t *type = cdc_type_parse(col->type.text ? col->type.text : "", &terr);
@@ -93,7 +94,7 @@ static int column_from_sql(const src_t *s, const cdc_sql_column_t *sc, cdc_colum
         col->expr = cdc_sql_expr_clone(sc->expr);
         col->expr_text = cdc_sql_expr_to_string(sc->expr);
     } else {
-        col->type = parse_column_type(s, sc, err);
+        col->type = cdc_cat_parse_column_type(s, sc, err);
         if (!col->type)
             return -1;
         col->kind = sc->kind == CDC_SQL_COLUMN_METADATA ? CDC_COLUMN_METADATA : CDC_COLUMN_PHYSICAL;
@@ -1063,52 +1064,106 @@ static void put_hints(cdc_buf_t *b, const cdc_sql_hints_t *h)
     cdc_buf_puts(b, " */");
 }
 
+/* The WITH queries visible in a query: its own, then those of the queries around it. */
+typedef struct cte_scope {
+    const cdc_sql_query_t *q;
+    const struct cte_scope *outer;
+} cte_scope_t;
+
+/* True when @p name is one part naming a WITH query in @p scope (not a catalog table). */
+static bool names_cte(const cte_scope_t *scope, const cdc_sql_name_t *name)
+{
+    for (; scope && name->nparts == 1; scope = scope->outer)
+        for (size_t i = 0; i < scope->q->nctes; i++)
+            if (strcmp(scope->q->ctes[i].name.name, name->parts[0]) == 0)
+                return true;
+    return false;
+}
+
+static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_query_t *q,
+                      const cte_scope_t *outer);
+
+/* FROM's table: a catalog name qualified, a WITH query's name as is, or a subquery. */
+static void put_from(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_table_ref_t *ref,
+                     const cte_scope_t *scope)
+{
+    if (ref->subquery) {
+        cdc_buf_putc(b, '(');
+        put_query(b, cat, ref->subquery, scope);
+        cdc_buf_putc(b, ')');
+    } else if (names_cte(scope, &ref->name)) {
+        cdc_sql_put_ident(b, ref->name.parts[0]);
+    } else {
+        put_table_ref(b, cat, &ref->name);
+    }
+}
+
 /* The query with every table name fully qualified, so the view means the same in any session. */
 static char *expand_query(const cdc_catalog_t *cat, const cdc_sql_query_t *q)
 {
     cdc_buf_t b = {0};
-    cdc_buf_puts(&b, "SELECT");
-    put_hints(&b, &q->hints);
-    cdc_buf_puts(&b, q->distinct ? " DISTINCT " : " ");
+    put_query(&b, cat, q, NULL);
+    return cdc_cat_buf_take(&b);
+}
+
+static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_query_t *q,
+                      const cte_scope_t *outer)
+{
+    const cte_scope_t scope = {.q = q, .outer = outer};
+    for (size_t i = 0; i < q->nctes; i++) {
+        cdc_buf_puts(b, i ? ", " : "WITH ");
+        cdc_sql_put_ident(b, q->ctes[i].name.name);
+        cdc_buf_puts(b, " AS (");
+        /* a WITH query sees the ones before it (and itself: then it loops, which the planner
+         * reports) */
+        put_query(b, cat, q->ctes[i].query, &scope);
+        cdc_buf_puts(b, ")");
+    }
+    if (q->nctes)
+        cdc_buf_putc(b, ' ');
+    cdc_buf_puts(b, "SELECT");
+    put_hints(b, &q->hints);
+    cdc_buf_puts(b, q->distinct ? " DISTINCT " : " ");
     for (size_t i = 0; i < q->nitems; i++) {
         if (i)
-            cdc_buf_puts(&b, ", ");
-        put_expr(&b, q->items[i].expr);
+            cdc_buf_puts(b, ", ");
+        put_expr(b, q->items[i].expr);
         if (q->items[i].alias) {
-            cdc_buf_puts(&b, " AS ");
-            cdc_sql_put_ident(&b, q->items[i].alias);
+            cdc_buf_puts(b, " AS ");
+            cdc_sql_put_ident(b, q->items[i].alias);
         }
     }
-    cdc_buf_puts(&b, " FROM ");
-    put_table_ref(&b, cat, &q->from.name);
-    put_hints(&b, &q->from.hints);
+    if (!q->from.subquery && !q->from.name.nparts)
+        return; /* SELECT without FROM */
+    cdc_buf_puts(b, " FROM ");
+    put_from(b, cat, &q->from, &scope);
+    put_hints(b, &q->from.hints);
     if (q->from.alias) {
-        cdc_buf_puts(&b, " AS ");
-        cdc_sql_put_ident(&b, q->from.alias);
+        cdc_buf_puts(b, " AS ");
+        cdc_sql_put_ident(b, q->from.alias);
     }
     for (size_t i = 0; i < q->njoins; i++) {
         const cdc_sql_join_t *j = &q->joins[i];
-        cdc_buf_puts(&b, j->kind == CDC_SQL_JOIN_LEFT ? " LEFT JOIN " : " JOIN ");
-        put_table_ref(&b, cat, &j->table.name);
-        put_hints(&b, &j->table.hints);
+        cdc_buf_puts(b, j->kind == CDC_SQL_JOIN_LEFT ? " LEFT JOIN " : " JOIN ");
+        put_table_ref(b, cat, &j->table.name);
+        put_hints(b, &j->table.hints);
         if (j->system_time) {
-            cdc_buf_puts(&b, " FOR SYSTEM_TIME AS OF ");
-            put_expr(&b, j->system_time);
+            cdc_buf_puts(b, " FOR SYSTEM_TIME AS OF ");
+            put_expr(b, j->system_time);
         }
         if (j->table.alias) {
-            cdc_buf_puts(&b, " AS ");
-            cdc_sql_put_ident(&b, j->table.alias);
+            cdc_buf_puts(b, " AS ");
+            cdc_sql_put_ident(b, j->table.alias);
         }
-        cdc_buf_puts(&b, " ON ");
-        put_expr(&b, j->on);
+        cdc_buf_puts(b, " ON ");
+        put_expr(b, j->on);
     }
     if (q->where) {
-        cdc_buf_puts(&b, " WHERE ");
-        put_expr(&b, q->where);
+        cdc_buf_puts(b, " WHERE ");
+        put_expr(b, q->where);
     }
     if (q->has_limit)
-        cdc_buf_printf(&b, " LIMIT %lld", q->limit);
-    return cdc_cat_buf_take(&b);
+        cdc_buf_printf(b, " LIMIT %lld", q->limit);
 }
 
 /* Parses a view's stored query; the result's first statement is the query. */
@@ -1134,6 +1189,35 @@ static bool query_has_star(const cdc_sql_query_t *q)
     return false;
 }
 
+/* Checks that the tables a query names (in FROM, its joins, its subqueries and WITH queries)
+ * exist. Returns 0, or -1 with *err. */
+static int check_query_refs(cdc_catalog_t *cat, const src_t *s, const cdc_sql_query_t *q,
+                            const cte_scope_t *outer, cdc_error_t **err)
+{
+    const cte_scope_t scope = {.q = q, .outer = outer};
+    for (size_t i = 0; i < q->nctes; i++)
+        if (check_query_refs(cat, s, q->ctes[i].query, &scope, err) < 0)
+            return -1;
+    if (q->from.subquery)
+        return check_query_refs(cat, s, q->from.subquery, &scope, err);
+    for (size_t i = 0; i <= q->njoins; i++) {
+        const cdc_sql_name_t *name = i ? &q->joins[i - 1].table.name : &q->from.name;
+        if (!name->nparts || names_cte(&scope, name))
+            continue;
+        int r = cdc_catalog_find(cat, name, NULL, NULL, err);
+        if (r < 0)
+            return -1;
+        if (r == 0) {
+            ident_t rid = cdc_cat_qualify(cat, name, false);
+            cdc_error_destroy(*err);
+            *err = cdc_cat_missing_object_error(cat, s, name, &rid, OBJ_TABLE);
+            cdc_cat_ident_free(&rid);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Builds a view. @p stored: the query text is a catalog file's, already qualified, and its
  * tables are not checked (they may live in catalogs this run does not know). */
 cdc_view_def_t *cdc_cat_build_view(cdc_catalog_t *cat, const cdc_sql_create_view_t *cv,
@@ -1152,25 +1236,8 @@ cdc_view_def_t *cdc_cat_build_view(cdc_catalog_t *cat, const cdc_sql_create_view
     v->comment = cdc_cat_dup_or_null(cv->comment);
     const cdc_sql_query_t *q = cv->query;
     v->original_query = cdc_xstrdup(q->text ? q->text : "");
-    if (!stored) {
-        const cdc_sql_table_ref_t *refs[64];
-        size_t nrefs = 0;
-        refs[nrefs++] = &q->from;
-        for (size_t i = 0; i < q->njoins && nrefs < 64; i++)
-            refs[nrefs++] = &q->joins[i].table;
-        for (size_t i = 0; i < nrefs; i++) {
-            int r = cdc_catalog_find(cat, &refs[i]->name, NULL, NULL, err);
-            if (r < 0)
-                goto fail;
-            if (r == 0) {
-                ident_t rid = cdc_cat_qualify(cat, &refs[i]->name, false);
-                cdc_error_destroy(*err);
-                *err = cdc_cat_missing_object_error(cat, s, &refs[i]->name, &rid, OBJ_TABLE);
-                cdc_cat_ident_free(&rid);
-                goto fail;
-            }
-        }
-    }
+    if (!stored && check_query_refs(cat, s, q, NULL, err) < 0)
+        goto fail;
     v->query = stored ? cdc_xstrdup(v->original_query) : expand_query(cat, q);
     for (size_t i = 0; i < cv->columns.count; i++) {
         const cdc_sql_ident_t *c = &cv->columns.items[i];

@@ -154,6 +154,9 @@ ctlg_t *cdc_cat_ctlg_new_memory(const char *name, const char *default_db);
 
 cdc_type_t *cdc_cat_derive_type(cdc_catalog_t *cat, const cdc_table_def_t *t,
                                 const cdc_sql_expr_t *e);
+/* A column's type from its text (NOT NULL applied); NULL with *err pointing into the text. */
+cdc_type_t *cdc_cat_parse_column_type(const src_t *s, const cdc_sql_column_t *col,
+                                      cdc_error_t **err);
 cdc_table_def_t *cdc_cat_build_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct,
                                      const src_t *s, const ident_t *id, cdc_error_t **err);
 char *cdc_cat_database_to_sql(const db_t *db);

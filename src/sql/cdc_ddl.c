@@ -1,6 +1,6 @@
 /*
  * cdc_ddl.c — executes catalog statements against a cdc_catalog_t (CREATE,
- * DROP and USE of catalogs, databases, tables, views and functions, with
+ * DROP and USE of catalogs, databases, tables, views and functions, ALTER TABLE, with
  * their file-catalog persistence), lists what SHOW lists, and prints what
  * SHOW, SHOW CREATE and DESCRIBE show (see cdc_ddl.h for the formats).
  */
@@ -1072,12 +1072,253 @@ static int describe(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *te
 /* ---- dispatch ----------------------------------------------------------------------------------
  */
 
+/* ---- ALTER TABLE ------------------------------------------------------------------------------
+ * The edited definition is printed as a CREATE TABLE (cdc_table_def_to_sql_edited, as schema
+ * evolution does), built as one, and put in the old one's place (in its file too), so a table
+ * that would no longer hold (a computed column reading a dropped column) is refused before
+ * anything changes. */
+
+static const cdc_column_def_t *find_column(const cdc_table_def_t *t, const char *name)
+{
+    for (int i = 0; i < t->ncolumns; i++)
+        if (strcmp(t->columns[i].name, name) == 0)
+            return &t->columns[i];
+    return NULL;
+}
+
+/* The column @p name of t, which must exist (@p want) or not (!@p want) and, when it exists, be
+ * physical; -1 with *err at line:col otherwise. */
+static int check_column(const cdc_table_def_t *t, const char *name, bool want, const src_t *s,
+                        int line, int col, const cdc_column_def_t **out, cdc_error_t **err)
+{
+    const cdc_column_def_t *c = find_column(t, name);
+    if (!c && want)
+        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, line, col,
+                               "column \"%s\" does not exist in table \"%s\"", name, t->qualified);
+    if (c && !want)
+        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, line, col,
+                               "column \"%s\" already exists in table \"%s\"", name, t->qualified);
+    if (c && c->kind != CDC_COLUMN_PHYSICAL)
+        return cdc_cat_fail_at(err, CDC_ERR_SQL, s, line, col,
+                               "ALTER TABLE of computed or metadata column \"%s\" is not "
+                               "supported yet",
+                               name);
+    if (out)
+        *out = c;
+    return 0;
+}
+
+/* ADD, MODIFY, DROP and RENAME of columns as edits of t. */
+static int alter_column_edits(const cdc_table_def_t *t, const cdc_sql_alter_table_t *al,
+                              const src_t *s, cdc_schema_change_t *edits, cdc_error_t **err)
+{
+    const cdc_column_def_t *c = NULL;
+    if (al->action == CDC_SQL_ALTER_RENAME_COLUMN) {
+        if (check_column(t, al->column.name, true, s, al->column.line, al->column.col, &c, err) <
+                0 ||
+            check_column(t, al->new_column.name, false, s, al->new_column.line, al->new_column.col,
+                         NULL, err) < 0)
+            return -1;
+        cdc_schema_change_add(edits, CDC_SC_RENAME_COLUMN, c->name, al->new_column.name, NULL, NULL,
+                              NULL);
+        return 0;
+    }
+    for (size_t i = 0; i < al->drop.count; i++) {
+        const cdc_sql_ident_t *id = &al->drop.items[i];
+        if (check_column(t, id->name, true, s, id->line, id->col, &c, err) < 0)
+            return -1;
+        cdc_schema_change_add(edits, CDC_SC_DROP_COLUMN, c->name, NULL, NULL, c->type, NULL);
+    }
+    bool add = al->action == CDC_SQL_ALTER_ADD;
+    for (size_t i = 0; i < al->elements.ncolumns; i++) {
+        const cdc_sql_column_t *sc = &al->elements.columns[i];
+        if (check_column(t, sc->name, !add, s, sc->line, sc->col, &c, err) < 0)
+            return -1;
+        if (sc->kind != CDC_SQL_COLUMN_PHYSICAL)
+            return cdc_cat_fail_at(err, CDC_ERR_SQL, s, sc->line, sc->col,
+                                   "ALTER TABLE ... %s of a computed or metadata column is not "
+                                   "supported yet",
+                                   add ? "ADD" : "MODIFY");
+        cdc_type_t *ty = cdc_cat_parse_column_type(s, sc, err);
+        if (!ty)
+            return -1;
+        cdc_schema_change_add(edits, add ? CDC_SC_ADD_COLUMN : CDC_SC_ALTER_TYPE, sc->name, NULL,
+                              ty, add ? NULL : c->type, NULL);
+        cdc_type_destroy(ty);
+    }
+    return 0;
+}
+
+/* Puts @p t2 (built from ALTER TABLE) in the place of table c.d.o, in memory and on disk. */
+static int replace_table(cdc_catalog_t *cat, const char *c, const char *d, const char *o,
+                         bool temporary, cdc_table_def_t *t2, cdc_error_t **err)
+{
+    obj_t *o2 = cdc_cat_obj_table(t2);
+    int ti = temporary ? cdc_cat_temp_index(cat, c, d, o, false) : -1;
+    if (ti >= 0) {
+        cdc_cat_bury(cat, cat->temps[ti]);
+        cat->temps[ti] = o2;
+        return 0;
+    }
+    ctlg_t *k = cdc_cat_find_ctlg(cat, c);
+    if (!k || cdc_cat_write_begin(cat, k, err) < 0) {
+        cdc_cat_obj_free(o2);
+        return k ? -1 : cdc_error_set(err, CDC_ERR_INTERNAL, "catalog \"%s\" vanished", c);
+    }
+    db_t *db = cdc_cat_find_db(k, d);
+    int oi = db ? cdc_cat_db_obj_index(db, o, false) : -1;
+    int rc = oi < 0 ? cdc_error_set(err, CDC_ERR_CATALOG, "table \"%s.%s.%s\" vanished", c, d, o)
+                    : persist(k, db->name, o2, err);
+    if (rc == 0) {
+        cdc_cat_bury(cat, db->objs[oi]);
+        db->objs[oi] = o2;
+    } else {
+        cdc_cat_obj_free(o2);
+    }
+    if (cdc_cat_write_end(k, rc == 0, rc < 0 ? NULL : err) < 0)
+        return -1;
+    return rc;
+}
+
+/* Removes table c.d.o after a RENAME TO registered its new name. */
+static int remove_table(cdc_catalog_t *cat, const char *c, const char *d, const char *o,
+                        bool temporary, cdc_error_t **err)
+{
+    int ti = temporary ? cdc_cat_temp_index(cat, c, d, o, false) : -1;
+    if (ti >= 0) {
+        cdc_cat_bury(cat, cat->temps[ti]);
+        cdc_cat_remove_at(cat->temps, &cat->ntemps, ti);
+        return 0;
+    }
+    ctlg_t *k = cdc_cat_find_ctlg(cat, c);
+    if (!k || cdc_cat_write_begin(cat, k, err) < 0)
+        return k ? -1 : 0;
+    db_t *db = cdc_cat_find_db(k, d);
+    int oi = db ? cdc_cat_db_obj_index(db, o, false) : -1;
+    int rc = oi < 0 ? 0 : unpersist(k, db->name, db->objs[oi], err);
+    if (rc == 0 && oi >= 0) {
+        cdc_cat_bury(cat, db->objs[oi]);
+        cdc_cat_remove_at(db->objs, &db->nobjs, oi);
+    }
+    if (cdc_cat_write_end(k, rc == 0 && oi >= 0, rc < 0 ? NULL : err) < 0)
+        return -1;
+    return rc;
+}
+
+/* The DDL of t as ALTER TABLE leaves it, built into a new definition (not registered). */
+static cdc_table_def_t *altered_def(cdc_catalog_t *cat, const cdc_sql_alter_table_t *al,
+                                    const cdc_table_def_t *t, const src_t *s, cdc_error_t **err)
+{
+    cdc_table_def_t shown = *t; /* borrowed parts; only printed */
+    cdc_kv_t opts = {0};
+    cdc_kv_copy(&opts, &t->options);
+    ident_t nid = {0};
+    cdc_schema_change_t *edits = cdc_schema_change_new(t->qualified, "ALTER TABLE", NULL);
+    cdc_sql_script_t *script = NULL;
+    cdc_table_def_t *t2 = NULL;
+    char *sql = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < al->options.count; i++) {
+        const cdc_sql_option_t *o = &al->options.items[i];
+        if (al->action == CDC_SQL_ALTER_SET) {
+            cdc_kv_set(&opts, o->key, o->value);
+        } else if (strcmp(o->key, "connector") == 0) {
+            rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, o->line, o->col,
+                                 "option \"connector\" cannot be reset");
+            cdc_error_set_hint(*err, "SET it to another connector");
+        } else {
+            cdc_kv_remove(&opts, o->key);
+        }
+    }
+    if (al->action == CDC_SQL_ALTER_RENAME_TABLE) {
+        nid = cdc_cat_qualify(cat, &al->new_name, false);
+        if (strcmp(nid.c, t->catalog) != 0)
+            rc = cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, al->new_name.line, al->new_name.col,
+                                 "a table cannot be renamed into another catalog (\"%s\" is in "
+                                 "\"%s\")",
+                                 t->qualified, t->catalog);
+        shown.catalog = (char *)nid.c;
+        shown.database = (char *)nid.d;
+        shown.name = (char *)nid.o;
+    }
+    if (rc == 0)
+        rc = alter_column_edits(t, al, s, edits, err);
+    shown.options = opts;
+    cdc_error_t *why = NULL;
+    if (rc == 0 && (sql = cdc_table_def_to_sql_edited(&shown, edits, true, &why)) &&
+        cdc_sql_parse(sql, strlen(sql), "<ALTER TABLE>", &script, &why) == 0) {
+        src_t s2 = {sql, strlen(sql), "<ALTER TABLE>"};
+        const cdc_sql_create_table_t *ct = &script->stmts[0]->create_table;
+        ident_t id = cdc_cat_qualify(cat, &ct->name, false);
+        t2 = cdc_cat_build_table(cat, ct, &s2, &id, &why);
+        cdc_cat_ident_free(&id);
+    }
+    if (why) {
+        /* said at the ALTER TABLE, with the definition it would leave */
+        const char *msg = why->message;
+        if (strncmp(msg, "<ALTER TABLE>:", 14) == 0 && strstr(msg, ": "))
+            msg = strstr(msg, ": ") + 2; /* its position is in the text shown below */
+        cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, al->action_line, al->action_col,
+                        "table \"%s\" cannot be altered so: %s", t->qualified, msg);
+        if (sql)
+            cdc_error_add_context(*err, "the definition it would leave:\n%s", sql);
+        cdc_error_destroy(why);
+    }
+    if (t2) {
+        t2->ddl = sql;
+        sql = NULL;
+        free(t2->origin);
+        t2->origin = cdc_xstrdup(s->filename ? s->filename : "<input>");
+        t2->line = al->name.line;
+        t2->col = al->name.col;
+    }
+    free(sql);
+    cdc_sql_script_destroy(script);
+    cdc_schema_change_free(edits);
+    cdc_cat_ident_free(&nid);
+    cdc_kv_free(&opts);
+    return t2;
+}
+
+/* ALTER TABLE [IF EXISTS] t RENAME TO / RENAME c TO / SET / RESET / ADD / MODIFY / DROP. */
+static int alter_table(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const src_t *s,
+                       cdc_error_t **err)
+{
+    const cdc_sql_alter_table_t *al = &st->alter_table;
+    const cdc_table_def_t *t = NULL;
+    int r = cdc_catalog_find(cat, &al->name, &t, NULL, err);
+    if (r < 0 || (r == 0 && al->if_exists))
+        return r;
+    if (!t && !(t = cdc_catalog_get_table(cat, &al->name, s->text, s->len, s->filename, err)))
+        return -1;
+    cdc_table_def_t *t2 = altered_def(cat, al, t, s, err);
+    if (!t2)
+        return -1;
+    /* t may be freed below: keep what names it */
+    char *c = cdc_xstrdup(t->catalog), *d = cdc_xstrdup(t->database), *o = cdc_xstrdup(t->name);
+    bool temporary = t->temporary;
+    int rc;
+    if (al->action == CDC_SQL_ALTER_RENAME_TABLE) {
+        rc = register_obj(cat, s, &al->new_name, cdc_cat_obj_table(t2), temporary, false, err);
+        if (rc == 0)
+            rc = remove_table(cat, c, d, o, temporary, err);
+    } else {
+        rc = replace_table(cat, c, d, o, temporary, t2, err);
+    }
+    free(c);
+    free(d);
+    free(o);
+    return rc;
+}
+
 int cdc_ddl_execute(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text, size_t len,
                     const char *filename, FILE *out, cdc_error_t **err)
 {
     int rc;
     switch (st->kind) {
     case CDC_SQL_STMT_CREATE_TABLE:
+        if (st->create_table.as_query)
+            return 1; /* CREATE TABLE AS SELECT plans and runs a query: the runtime's */
         rc = cdc_catalog_create_table_stmt(cat, st, text, len, filename, err);
         break;
     case CDC_SQL_STMT_CREATE_VIEW:
@@ -1115,6 +1356,11 @@ int cdc_ddl_execute(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *te
     case CDC_SQL_STMT_DESCRIBE:
         rc = describe(cat, st, text, len, filename, out, err);
         break;
+    case CDC_SQL_STMT_ALTER_TABLE: {
+        src_t s = {text, len, filename};
+        rc = alter_table(cat, st, &s, err);
+        break;
+    }
     default:
         return 1;
     }

@@ -1,6 +1,6 @@
 /*
  * cdc_ddl.h — executing catalog statements: CREATE/DROP TABLE, VIEW,
- * FUNCTION, DATABASE, CATALOG; USE [CATALOG]; SHOW ...; SHOW CREATE
+ * FUNCTION, DATABASE, CATALOG; ALTER TABLE; USE [CATALOG]; SHOW ...; SHOW CREATE
  * TABLE/VIEW; DESCRIBE.
  *
  * Output (to the stream given) is plain text meant for people and golden files:
@@ -33,8 +33,8 @@
  * Executes @p st when it is a catalog statement. @p text / @p len is the
  * whole script and @p filename its name, for messages (FILE:LINE:COL and a
  * caret). Returns 0 when executed, 1 when @p st is not a catalog statement
- * (SET, RESET, INSERT, statement sets, EXPLAIN, queries: the runtime's), -1
- * with *err on error.
+ * (SET, RESET, INSERT, statement sets, EXPLAIN, queries, CREATE TABLE ... AS
+ * SELECT: the runtime's), -1 with *err on error.
  */
 int cdc_ddl_execute(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *text, size_t len,
                     const char *filename, FILE *out, cdc_error_t **err);

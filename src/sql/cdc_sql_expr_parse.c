@@ -935,17 +935,141 @@ static bool parse_limit(parser_t *p, cdc_sql_query_t *q)
     return true;
 }
 
-cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
+/* WITH name AS (query) [, ...]: the current token is WITH. */
+static bool parse_with(parser_t *p, cdc_sql_query_t *q)
+{
+    advance(p); /* WITH */
+    if (at_kw(p, "RECURSIVE"))
+        return cdc_sqlp_fail_unsupported(p, "WITH RECURSIVE", NULL);
+    for (;;) {
+        cdc_sql_cte_t cte = {0};
+        if (!cdc_sqlp_parse_ident(p, &cte.name, "name of a WITH query"))
+            return false;
+        PUSH(q->ctes, q->nctes, cte);
+        if (at(p, CDC_SQL_TOK_LPAREN))
+            return cdc_sqlp_fail_unsupported(p, "a column list on a WITH query",
+                                             "name the columns with AS aliases in its SELECT");
+        if (!cdc_sqlp_expect_kw(p, "AS") || !cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN) ||
+            !(q->ctes[q->nctes - 1].query = cdc_sqlp_parse_query(p)) ||
+            !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+            return false;
+        if (!accept(p, CDC_SQL_TOK_COMMA))
+            return true;
+    }
+}
+
+/* What follows FROM: a table or view name, or a subquery in parentheses. Window table
+ * functions and other table expressions are refused by name. */
+static bool parse_from(parser_t *p, cdc_sql_query_t *q)
+{
+    if (at_kw(p, "TABLE") && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
+        return cdc_sqlp_fail_unsupported(
+            p,
+            "a table function in FROM (the window functions TUMBLE, HOP, "
+            "CUMULATE)",
+            NULL);
+    if (at_kw(p, "LATERAL") || at_kw(p, "UNNEST"))
+        return cdc_sqlp_fail_unsupported(p, "LATERAL / UNNEST in FROM", NULL);
+    if (!at(p, CDC_SQL_TOK_LPAREN))
+        return parse_table_ref(p, &q->from, false);
+    const tok_t *open = cur(p);
+    advance(p);
+    if (at_kw(p, "VALUES"))
+        return cdc_sqlp_fail_unsupported(p, "VALUES in FROM", "write SELECT without FROM");
+    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
+    if (!(q->from.subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return false;
+    q->from.name.line = open->line;
+    q->from.name.col = open->col;
+    return cdc_sqlp_parse_hints(p, &q->from.hints) &&
+           parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col);
+}
+
+/* After the WHERE clause: clauses cdcflow does not run yet get their name in the error. */
+static bool refuse_tail(parser_t *p)
+{
+    static const struct {
+        const char *word, *what, *hint;
+    } words[] = {
+        {"GROUP", "GROUP BY", NULL},
+        {"HAVING", "HAVING", NULL},
+        {"WINDOW", "WINDOW", NULL},
+        {"ORDER", "ORDER BY", NULL},
+        {"UNION", "UNION", "each branch can be its own INSERT in a statement set"},
+        {"INTERSECT", "INTERSECT", NULL},
+        {"EXCEPT", "EXCEPT", NULL},
+        {"MINUS", "MINUS", NULL},
+    };
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+        if (at_kw(p, words[i].word))
+            return cdc_sqlp_fail_unsupported(p, words[i].what, words[i].hint);
+    if (at(p, CDC_SQL_TOK_COMMA))
+        return cdc_sqlp_fail_unsupported(p, "a join written with \",\" in FROM",
+                                         "write JOIN ... ON");
+    return true;
+}
+
+/* True at the end of a query without FROM: ";", ")", the end of input, or END (statement set). */
+static bool at_query_end(const parser_t *p)
+{
+    return at(p, CDC_SQL_TOK_SEMICOLON) || at(p, CDC_SQL_TOK_RPAREN) || at(p, CDC_SQL_TOK_EOF) ||
+           at_kw(p, "END");
+}
+
+/* VALUES (e, ...), (e, ...): the rows of INSERT INTO t VALUES as a query (see nrows). */
+cdc_sql_query_t *cdc_sqlp_parse_values(parser_t *p)
 {
     const tok_t *start = cur(p);
-    if (!tok_kw(p, start, "SELECT")) {
-        cdc_sqlp_fail_expected(p, "\"SELECT\"");
-        return NULL;
-    }
     cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
     q->line = start->line;
     q->col = start->col;
-    advance(p);
+    advance(p); /* VALUES */
+    do {
+        const tok_t *open = cur(p);
+        cdc_sql_values_row_t empty = {.line = open->line, .col = open->col};
+        PUSH(q->rows, q->nrows, empty);
+        cdc_sql_values_row_t *row = &q->rows[q->nrows - 1];
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+            goto fail;
+        do {
+            cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+            if (!e)
+                goto fail;
+            PUSH(row->items, row->nitems, e);
+        } while (accept(p, CDC_SQL_TOK_COMMA));
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+            goto fail;
+        if (row->nitems != q->rows[0].nitems) {
+            cdc_sqlp_fail_at(p, open, "every row of VALUES has the same number of values",
+                             "row %zu of VALUES has %zu values, the first row has %zu", q->nrows,
+                             row->nitems, q->rows[0].nitems);
+            goto fail;
+        }
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    q->text = source_text(p, start->offset, p->prev_end);
+    return q;
+fail:
+    cdc_sql_query_destroy(q);
+    return NULL;
+}
+
+cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
+{
+    const tok_t *start = cur(p);
+    if (!tok_kw(p, start, "SELECT") && !tok_kw(p, start, "WITH")) {
+        cdc_sqlp_fail_expected(p, "\"SELECT\"");
+        return NULL;
+    }
+    if (!cdc_sqlp_enter(p))
+        return NULL;
+    cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+    q->line = start->line;
+    q->col = start->col;
+    if (at_kw(p, "WITH") && !parse_with(p, q))
+        goto fail;
+    if (!cdc_sqlp_expect_kw(p, "SELECT"))
+        goto fail;
     if (!cdc_sqlp_parse_hints(p, &q->hints))
         goto fail;
     if (accept_kw(p, "DISTINCT"))
@@ -960,21 +1084,34 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
             break;
     }
     if (!accept_kw(p, "FROM")) {
-        cdc_sqlp_fail_expected(p, "\",\" or \"FROM\"");
-        goto fail;
-    }
-    if (!parse_table_ref(p, &q->from, false))
-        goto fail;
-    while (at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER"))
-        if (!parse_join(p, q))
+        /* SELECT without FROM: one row of constants */
+        if (!at_query_end(p)) {
+            if (refuse_tail(p))
+                cdc_sqlp_fail_expected(p, "\",\" or \"FROM\"");
             goto fail;
-    if (accept_kw(p, "WHERE") && !(q->where = cdc_sqlp_parse_expr(p)))
+        }
+    } else {
+        if (!parse_from(p, q))
+            goto fail;
+        while (at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER"))
+            if (!parse_join(p, q))
+                goto fail;
+        if (at_kw(p, "RIGHT") || at_kw(p, "FULL") || at_kw(p, "CROSS")) {
+            cdc_sqlp_fail_unsupported(p, "RIGHT, FULL and CROSS joins", NULL);
+            goto fail;
+        }
+        if (accept_kw(p, "WHERE") && !(q->where = cdc_sqlp_parse_expr(p)))
+            goto fail;
+    }
+    if (!refuse_tail(p))
         goto fail;
     if (accept_kw(p, "LIMIT") && !parse_limit(p, q))
         goto fail;
     q->text = source_text(p, start->offset, p->prev_end);
+    cdc_sqlp_leave(p);
     return q;
 fail:
+    cdc_sqlp_leave(p);
     cdc_sql_query_destroy(q);
     return NULL;
 }

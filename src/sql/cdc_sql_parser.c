@@ -79,6 +79,28 @@ static bool fail_expected_hint(parser_t *p, const char *expected, const char *hi
     return false;
 }
 
+/* Records "X is not supported yet" at line:col (for constructs whose syntax is valid Flink SQL
+ * but that cdcflow does not run), unless an error is already recorded. Returns false. */
+static bool fail_unsupported_at(parser_t *p, int line, int col, const char *what, const char *hint)
+{
+    if (p->err)
+        return false;
+    p->err = cdc_error_new(CDC_ERR_SQL, "%s:%d:%d: %s is not supported yet",
+                           p->filename ? p->filename : "<input>", line, col, what);
+    char *caret = cdc_sql_caret(p->text, p->len, line, col);
+    cdc_error_set_detail(p->err, "%s", caret);
+    free(caret);
+    if (hint)
+        cdc_error_set_hint(p->err, "%s", hint);
+    return false;
+}
+
+/* The same at the current token. */
+bool cdc_sqlp_fail_unsupported(parser_t *p, const char *what, const char *hint)
+{
+    return fail_unsupported_at(p, cur(p)->line, cur(p)->col, what, hint);
+}
+
 bool cdc_sqlp_fail_expected(parser_t *p, const char *expected)
 {
     return fail_expected_hint(p, expected, NULL);
@@ -659,7 +681,7 @@ static bool parse_create_table(parser_t *p, cdc_sql_stmt_t *stmt, bool temporary
         if (!parse_table_elements(p, ct))
             return false;
     } else if (!at_kw(p, "COMMENT") && !at_kw(p, "PARTITIONED") && !at_kw(p, "WITH") &&
-               !at_kw(p, "LIKE")) {
+               !at_kw(p, "LIKE") && !at_kw(p, "AS")) {
         return cdc_sqlp_fail_expected(p, "\"(\"");
     }
     if (accept_kw(p, "COMMENT") && !cdc_sqlp_parse_string(p, &ct->comment, NULL, NULL))
@@ -673,7 +695,111 @@ static bool parse_create_table(parser_t *p, cdc_sql_stmt_t *stmt, bool temporary
         return false;
     if (at_kw(p, "LIKE") && !parse_like_clause(p, ct))
         return false;
+    if (!at_kw(p, "AS"))
+        return true;
+    /* CREATE TABLE ... AS SELECT (Flink's CTAS): the query gives the columns */
+    if (ct->ncolumns || ct->primary_key || ct->watermark || ct->like)
+        return cdc_sqlp_fail_unsupported(
+            p, "CREATE TABLE ... AS SELECT with columns, constraints, a watermark or LIKE",
+            "leave them out: the table's columns are the query's");
+    ct->as_line = cur(p)->line;
+    ct->as_col = cur(p)->col;
+    advance(p);
+    return (ct->as_query = cdc_sqlp_parse_query(p)) != NULL;
+}
+
+/* ---- ALTER TABLE --------------------------------------------------------------------------- */
+
+/* ADD / MODIFY: one column definition, or several in parentheses. Constraints, watermarks and
+ * FIRST / AFTER are refused by name. */
+static bool parse_alter_columns(parser_t *p, cdc_sql_alter_table_t *al)
+{
+    bool list = accept(p, CDC_SQL_TOK_LPAREN);
+    for (;;) {
+        if (at_kw(p, "PRIMARY") || at_kw(p, "CONSTRAINT") || at_kw(p, "WATERMARK")) {
+            return cdc_sqlp_fail_unsupported(
+                p, "ALTER TABLE ... ADD/MODIFY of a primary key or watermark", NULL);
+        }
+        if (!parse_column(p, &al->elements))
+            return false;
+        if (at_kw(p, "FIRST") || at_kw(p, "AFTER")) {
+            return cdc_sqlp_fail_unsupported(p, "FIRST / AFTER", "added columns go last");
+        }
+        if (!list || accept(p, CDC_SQL_TOK_RPAREN))
+            break;
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_COMMA))
+            return false;
+    }
+    if (al->elements.primary_key)
+        return fail_unsupported_at(p, al->elements.primary_key->line, al->elements.primary_key->col,
+                                   "a PRIMARY KEY in ALTER TABLE ... ADD/MODIFY", NULL);
     return true;
+}
+
+/* RESET ('k1', 'k2') */
+static bool parse_reset_keys(parser_t *p, cdc_sql_options_t *opts)
+{
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+        return false;
+    do {
+        cdc_sql_option_t o = {0};
+        if (!cdc_sqlp_parse_string(p, &o.key, &o.line, &o.col))
+            return false;
+        PUSH(opts->items, opts->count, o);
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    return cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN);
+}
+
+static bool parse_alter_table(parser_t *p, cdc_sql_stmt_t *stmt)
+{
+    cdc_sql_alter_table_t *al = &stmt->alter_table;
+    stmt->kind = CDC_SQL_STMT_ALTER_TABLE;
+    advance(p); /* ALTER */
+    if (!cdc_sqlp_expect_kw(p, "TABLE"))
+        return false;
+    if (!parse_if_exists(p, &al->if_exists) || !cdc_sqlp_parse_name(p, &al->name, 3, "table name"))
+        return false;
+    const tok_t *act = cur(p);
+    al->action_line = act->line;
+    al->action_col = act->col;
+    if (accept_kw(p, "RENAME")) {
+        if (accept_kw(p, "TO")) {
+            al->action = CDC_SQL_ALTER_RENAME_TABLE;
+            return cdc_sqlp_parse_name(p, &al->new_name, 3, "table name");
+        }
+        al->action = CDC_SQL_ALTER_RENAME_COLUMN;
+        return cdc_sqlp_parse_ident(p, &al->column, "column name") && cdc_sqlp_expect_kw(p, "TO") &&
+               cdc_sqlp_parse_ident(p, &al->new_column, "column name");
+    }
+    if (accept_kw(p, "SET")) {
+        al->action = CDC_SQL_ALTER_SET;
+        return parse_options(p, &al->options);
+    }
+    if (accept_kw(p, "RESET")) {
+        al->action = CDC_SQL_ALTER_RESET;
+        return parse_reset_keys(p, &al->options);
+    }
+    if (at_kw(p, "ADD") || at_kw(p, "MODIFY")) {
+        al->action = at_kw(p, "ADD") ? CDC_SQL_ALTER_ADD : CDC_SQL_ALTER_MODIFY;
+        advance(p);
+        return parse_alter_columns(p, al);
+    }
+    if (accept_kw(p, "DROP")) {
+        al->action = CDC_SQL_ALTER_DROP;
+        if (at_kw(p, "PRIMARY") || at_kw(p, "CONSTRAINT") || at_kw(p, "WATERMARK")) {
+            return cdc_sqlp_fail_unsupported(
+                p, "ALTER TABLE ... DROP of a primary key, constraint or watermark", NULL);
+        }
+        if (at(p, CDC_SQL_TOK_LPAREN))
+            return parse_paren_ident_list(p, &al->drop, "column name");
+        cdc_sql_ident_t id;
+        if (!cdc_sqlp_parse_ident(p, &id, "column name"))
+            return false;
+        PUSH(al->drop.items, al->drop.count, id);
+        return true;
+    }
+    return cdc_sqlp_fail_expected(p, "\"RENAME\", \"SET\", \"RESET\", \"ADD\", \"MODIFY\" or "
+                                     "\"DROP\"");
 }
 
 /* ---- other statements ---------------------------------------------------------------------- */
@@ -955,6 +1081,10 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         return false;
     if (at(p, CDC_SQL_TOK_LPAREN) && !parse_paren_ident_list(p, &ins->columns, "column name"))
         return false;
+    if (at_kw(p, "VALUES"))
+        return (ins->query = cdc_sqlp_parse_values(p)) != NULL;
+    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\"");
     return (ins->query = cdc_sqlp_parse_query(p)) != NULL;
 }
 
@@ -1051,7 +1181,7 @@ static bool parse_explain(parser_t *p, cdc_sql_stmt_t *stmt)
     bool ok;
     if (at_kw(p, "INSERT")) {
         ok = parse_insert(p, inner);
-    } else if (at_kw(p, "SELECT")) {
+    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
         inner->kind = CDC_SQL_STMT_QUERY;
         ok = (inner->query = cdc_sqlp_parse_query(p)) != NULL;
     } else if (at_kw(p, "STATEMENT") || at_kw(p, "EXECUTE")) {
@@ -1073,6 +1203,8 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
         ok = parse_create(p, stmt);
     } else if (at_kw(p, "DROP")) {
         ok = parse_drop(p, stmt);
+    } else if (at_kw(p, "ALTER")) {
+        ok = parse_alter_table(p, stmt);
     } else if (at_kw(p, "USE")) {
         ok = parse_use(p, stmt);
     } else if (at_kw(p, "SHOW")) {
@@ -1093,7 +1225,7 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
         ok = parse_begin_set(p, stmt);
     } else if (at_kw(p, "EXPLAIN")) {
         ok = parse_explain(p, stmt);
-    } else if (at_kw(p, "SELECT")) {
+    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
         stmt->kind = CDC_SQL_STMT_QUERY;
         ok = (stmt->query = cdc_sqlp_parse_query(p)) != NULL;
     } else {
@@ -1221,6 +1353,8 @@ const char *cdc_sql_stmt_kind_name(cdc_sql_stmt_kind_t kind)
         return "SHOW CREATE";
     case CDC_SQL_STMT_SHOW_PARTITIONS:
         return "SHOW PARTITIONS";
+    case CDC_SQL_STMT_ALTER_TABLE:
+        return "ALTER TABLE";
     case CDC_SQL_STMT_DESCRIBE:
         return "DESCRIBE";
     case CDC_SQL_STMT_SET:

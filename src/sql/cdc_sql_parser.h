@@ -3,7 +3,7 @@
  * recursive-descent parser that builds it.
  *
  * A script is a sequence of statements separated by ";" (the last ";" is
- * optional): DDL (CREATE/DROP TABLE, VIEW, CATALOG, DATABASE, FUNCTION),
+ * optional): DDL (CREATE/DROP TABLE, VIEW, CATALOG, DATABASE, FUNCTION, ALTER TABLE),
  * USE/SHOW/DESCRIBE, SET/RESET, INSERT, statement sets, EXPLAIN and queries.
  *
  * The parser checks syntax only. Data types are not interpreted: their exact
@@ -226,10 +226,13 @@ typedef struct cdc_sql_select_item {
     int alias_line, alias_col;
 } cdc_sql_select_item_t;
 
+typedef struct cdc_sql_query cdc_sql_query_t;
+
 typedef struct cdc_sql_table_ref {
-    cdc_sql_name_t name;
-    cdc_sql_hints_t hints; /* table hints: name, then a hint comment */
-    char *alias;           /* NULL when none */
+    cdc_sql_name_t name;       /* nparts 0 for a subquery */
+    cdc_sql_query_t *subquery; /* FROM (SELECT ...) [AS] alias; NULL for a table or view name */
+    cdc_sql_hints_t hints;     /* table hints: name, then a hint comment */
+    char *alias;               /* NULL when none */
     int alias_line, alias_col;
 } cdc_sql_table_ref_t;
 
@@ -244,21 +247,40 @@ typedef struct cdc_sql_join {
     int line, col; /* of LEFT/INNER/JOIN */
 } cdc_sql_join_t;
 
-typedef struct cdc_sql_query {
-    int line, col;         /* of SELECT */
+/** One row of VALUES (e1, e2, ...). */
+typedef struct cdc_sql_values_row {
+    cdc_sql_expr_t **items;
+    size_t nitems;
+    int line, col; /* of "(" */
+} cdc_sql_values_row_t;
+
+/** One common table expression of WITH: name AS (query). */
+typedef struct cdc_sql_cte {
+    cdc_sql_ident_t name;
+    cdc_sql_query_t *query;
+} cdc_sql_cte_t;
+
+struct cdc_sql_query {
+    int line, col;       /* of SELECT (of WITH when there are CTEs) */
+    cdc_sql_cte_t *ctes; /* WITH a AS (...), b AS (...) SELECT ...: in source order */
+    size_t nctes;
     char *text;            /* exact source text of the query */
     cdc_sql_hints_t hints; /* query hints: SELECT, then a hint comment */
     bool distinct;
     cdc_sql_select_item_t *items;
     size_t nitems;
-    cdc_sql_table_ref_t from;
+    cdc_sql_table_ref_t from; /* name nparts 0 and no subquery: SELECT without FROM */
     cdc_sql_join_t *joins;
     size_t njoins;
     cdc_sql_expr_t *where; /* may be NULL */
+    /* INSERT INTO t VALUES (...), (...): rows of the same length; then items, from, joins and
+     * where are empty (line:col is that of VALUES) */
+    cdc_sql_values_row_t *rows;
+    size_t nrows;
     bool has_limit;
     long long limit;
     int limit_line, limit_col;
-} cdc_sql_query_t;
+};
 
 /* ---- CREATE TABLE ---------------------------------------------------------------------------- */
 
@@ -334,6 +356,10 @@ typedef struct cdc_sql_create_table {
     cdc_sql_ident_list_t partitioned_by;
     cdc_sql_options_t options; /* WITH (...) */
     cdc_sql_like_t *like;      /* NULL when none */
+    /* CREATE TABLE t [COMMENT] [PARTITIONED BY] [WITH (...)] AS query: the columns come from the
+     * query (columns, LIKE and constraints are refused with it); NULL for a plain CREATE TABLE */
+    cdc_sql_query_t *as_query;
+    int as_line, as_col; /* of AS */
 } cdc_sql_create_table_t;
 
 /* ---- other statements ------------------------------------------------------------------------ */
@@ -403,13 +429,37 @@ typedef struct cdc_sql_set {
     int value_line, value_col;
 } cdc_sql_set_t;
 
+typedef enum cdc_sql_alter_action {
+    CDC_SQL_ALTER_RENAME_TABLE = 1, /* RENAME TO new_name */
+    CDC_SQL_ALTER_RENAME_COLUMN,    /* RENAME column TO new_column */
+    CDC_SQL_ALTER_SET,              /* SET ('k' = 'v', ...) */
+    CDC_SQL_ALTER_RESET,            /* RESET ('k', ...): the keys, values NULL */
+    CDC_SQL_ALTER_ADD,              /* ADD col TYPE / ADD (col TYPE, ...) */
+    CDC_SQL_ALTER_MODIFY,           /* MODIFY col TYPE / MODIFY (col TYPE, ...) */
+    CDC_SQL_ALTER_DROP              /* DROP col / DROP (a, b) */
+} cdc_sql_alter_action_t;
+
+/** ALTER TABLE [IF EXISTS] name action (Flink's forms, FLIP-273). */
+typedef struct cdc_sql_alter_table {
+    cdc_sql_name_t name;
+    bool if_exists;
+    cdc_sql_alter_action_t action;
+    int action_line, action_col;     /* of the action's word */
+    cdc_sql_name_t new_name;         /* RENAME TO */
+    cdc_sql_ident_t column;          /* RENAME column TO ... */
+    cdc_sql_ident_t new_column;      /* ... TO new_column */
+    cdc_sql_options_t options;       /* SET pairs; RESET keys (value NULL) */
+    cdc_sql_create_table_t elements; /* ADD, MODIFY: the columns as CREATE TABLE parses them */
+    cdc_sql_ident_list_t drop;       /* DROP */
+} cdc_sql_alter_table_t;
+
 typedef struct cdc_sql_insert {
     bool overwrite;
     cdc_sql_name_t table;
     cdc_sql_hints_t hints;        /* INSERT INTO t, then a hint comment */
     cdc_sql_options_t partition;  /* PARTITION (k='v', ...): key = column, value = literal text */
     cdc_sql_ident_list_t columns; /* optional target column list */
-    cdc_sql_query_t *query;
+    cdc_sql_query_t *query;       /* a SELECT, or the rows of VALUES (query->nrows > 0) */
 } cdc_sql_insert_t;
 
 /** EXECUTE STATEMENT SET BEGIN ... END or BEGIN STATEMENT SET; ... END. */
@@ -450,7 +500,8 @@ typedef enum cdc_sql_stmt_kind {
     CDC_SQL_STMT_STATEMENT_SET,
     CDC_SQL_STMT_EXPLAIN,
     CDC_SQL_STMT_QUERY,
-    CDC_SQL_STMT_SHOW_PARTITIONS /* SHOW PARTITIONS t: the name in show_create.name */
+    CDC_SQL_STMT_SHOW_PARTITIONS, /* SHOW PARTITIONS t: the name in show_create.name */
+    CDC_SQL_STMT_ALTER_TABLE
 } cdc_sql_stmt_kind_t;
 
 struct cdc_sql_stmt {
@@ -473,6 +524,7 @@ struct cdc_sql_stmt {
         cdc_sql_statement_set_t statement_set;     /* STATEMENT_SET */
         cdc_sql_explain_t explain;                 /* EXPLAIN */
         cdc_sql_query_t *query;                    /* QUERY */
+        cdc_sql_alter_table_t alter_table;         /* ALTER_TABLE */
     };
 };
 

@@ -132,6 +132,7 @@ char *cdc_sqlp_describe_tok(const parser_t *p, const tok_t *t);
 void cdc_sqlp_fail_at(parser_t *p, const tok_t *t, const char *hint, const char *fmt, ...)
     CDC_PRINTF(4, 5);
 bool cdc_sqlp_fail_expected(parser_t *p, const char *expected);
+bool cdc_sqlp_fail_unsupported(parser_t *p, const char *what, const char *hint);
 bool cdc_sqlp_expect(parser_t *p, cdc_sql_token_kind_t kind);
 bool cdc_sqlp_expect_kw(parser_t *p, const char *kw);
 bool cdc_sqlp_enter(parser_t *p);
@@ -147,6 +148,7 @@ bool cdc_sqlp_parse_hints(parser_t *p, cdc_sql_hints_t *hints);
 
 cdc_sql_expr_t *cdc_sqlp_parse_expr(parser_t *p);
 cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p);
+cdc_sql_query_t *cdc_sqlp_parse_values(parser_t *p);
 
 /* ---- cdc_sql_tree.c: destroy, clone, printing ---- */
 

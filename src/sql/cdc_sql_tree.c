@@ -121,7 +121,13 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     }
     free(q->items);
     cdc_sql_hints_free(&q->hints);
+    for (size_t i = 0; i < q->nctes; i++) {
+        free(q->ctes[i].name.name);
+        cdc_sql_query_destroy(q->ctes[i].query);
+    }
+    free(q->ctes);
     cdc_sqlp_name_free(&q->from.name);
+    cdc_sql_query_destroy(q->from.subquery);
     cdc_sql_hints_free(&q->from.hints);
     free(q->from.alias);
     for (size_t i = 0; i < q->njoins; i++) {
@@ -133,6 +139,12 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     }
     free(q->joins);
     cdc_sql_expr_destroy(q->where);
+    for (size_t i = 0; i < q->nrows; i++) {
+        for (size_t k = 0; k < q->rows[i].nitems; k++)
+            cdc_sql_expr_destroy(q->rows[i].items[k]);
+        free(q->rows[i].items);
+    }
+    free(q->rows);
     free(q);
 }
 
@@ -161,6 +173,7 @@ static void create_table_free(cdc_sql_create_table_t *ct)
     free(ct->comment);
     ident_list_free(&ct->partitioned_by);
     options_free(&ct->options);
+    cdc_sql_query_destroy(ct->as_query);
     if (ct->like) {
         cdc_sqlp_name_free(&ct->like->source);
         free(ct->like->options);
@@ -176,6 +189,15 @@ void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt)
     switch (stmt->kind) {
     case CDC_SQL_STMT_CREATE_TABLE:
         create_table_free(&stmt->create_table);
+        break;
+    case CDC_SQL_STMT_ALTER_TABLE:
+        cdc_sqlp_name_free(&stmt->alter_table.name);
+        cdc_sqlp_name_free(&stmt->alter_table.new_name);
+        free(stmt->alter_table.column.name);
+        free(stmt->alter_table.new_column.name);
+        options_free(&stmt->alter_table.options);
+        create_table_free(&stmt->alter_table.elements);
+        ident_list_free(&stmt->alter_table.drop);
         break;
     case CDC_SQL_STMT_CREATE_VIEW:
         cdc_sqlp_name_free(&stmt->create_view.name);

@@ -9,6 +9,16 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); }
 ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+# runs script $1 on the catalog: it starts with SHOW TABLES printing $2, then 3 rows match $3
+run_tables_rows() {
+  local out=$tmp/out_$(basename "$1")
+  if "$bin" run --catalog-dir "$tmp/cat" "$1" >"$out" 2>&1; then
+    [[ $(head -2 "$out") == "$2" ]] && ok || ko "SHOW TABLES of $1: $(head -3 "$out")"
+    [[ $(grep -c "$3" "$out") -eq 3 ]] && ok || ko "rows of $1: $(cat "$out")"
+  else
+    ko "run of $1: $(cat "$out")"
+  fi
+}
 
 cat >"$tmp/create.sql" <<'SQL'
 CREATE DATABASE inventory;
@@ -26,13 +36,7 @@ SQL
 if "$bin" run --catalog-dir "$tmp/cat" "$tmp/create.sql" >"$tmp/o1" 2>&1; then ok; else ko "create: $(cat "$tmp/o1")"; fi
 [[ -f $tmp/cat/inventory/gen.table.sql && -f $tmp/cat/inventory/out.table.sql ]] && ok || ko "no table files: $(ls -R "$tmp/cat")"
 [[ ! -e $tmp/cat/inventory/scratch.table.sql ]] && ok || ko "a temporary table was persisted"
-if "$bin" run --catalog-dir "$tmp/cat" "$tmp/use.sql" >"$tmp/o2" 2>&1; then
-  printf 'gen\nout\n' >"$tmp/want_tables"
-  head -2 "$tmp/o2" | cmp -s - "$tmp/want_tables" && ok || ko "SHOW TABLES: $(head -3 "$tmp/o2")"
-  [[ $(grep -c '^+I\[' "$tmp/o2") -eq 3 ]] && ok || ko "pipeline from the catalog: $(cat "$tmp/o2")"
-else
-  ko "second run: $(cat "$tmp/o2")"
-fi
+run_tables_rows "$tmp/use.sql" $'gen\nout' '^+I\['
 # the same DDL again fails: the table is already there
 if "$bin" run --catalog-dir "$tmp/cat" "$tmp/create.sql" >"$tmp/o3" 2>&1; then
   ko "re-creating a persisted database succeeded"
@@ -72,6 +76,38 @@ done
 [[ ! -e $tmp/side ]] && ok || ko "explain created the CREATE CATALOG directory"
 "$bin" explain --catalog-dir "$tmp/none" "$tmp/explain.sql" >"$tmp/oe3" 2>&1 && [[ ! -e $tmp/none ]] && ok ||
   ko "explain with a missing catalog directory: $(cat "$tmp/oe3"; ls -d "$tmp/none" 2>&1)"
+
+# ALTER TABLE changes a file catalog's table on disk: the next run sees the new definition;
+# a RENAME TO moves its file; an ALTER that fails leaves the file as it was
+cat >"$tmp/alter.sql" <<'SQL'
+ALTER TABLE inventory.out ADD note STRING;
+ALTER TABLE inventory.out SET ('print-identifier' = 'altered');
+ALTER TABLE inventory.gen RENAME TO inventory.gen2;
+SQL
+cat >"$tmp/after_alter.sql" <<'SQL'
+USE inventory;
+SHOW TABLES;
+INSERT INTO `out` SELECT id, name, 'n' FROM gen2;
+SQL
+if "$bin" run --catalog-dir "$tmp/cat" "$tmp/alter.sql" >"$tmp/oa1" 2>&1; then ok; else ko "alter: $(cat "$tmp/oa1")"; fi
+grep -q '`note` STRING' "$tmp/cat/inventory/out.table.sql" && ok || ko "ADD not persisted: $(cat "$tmp/cat/inventory/out.table.sql")"
+[[ -f $tmp/cat/inventory/gen2.table.sql && ! -e $tmp/cat/inventory/gen.table.sql ]] && ok ||
+  ko "RENAME TO not persisted: $(ls "$tmp/cat/inventory")"
+run_tables_rows "$tmp/after_alter.sql" $'gen2\nout' '^altered> +I\[.*, n\]'
+cp "$tmp/cat/inventory/out.table.sql" "$tmp/out_before"
+printf 'ALTER TABLE inventory.out DROP note;\nALTER TABLE inventory.out RENAME TO inventory.o2;\n' >"$tmp/alter_explain.sql"
+"$bin" explain --catalog-dir "$tmp/cat" "$tmp/alter_explain.sql" >"$tmp/oa4" 2>&1 || ko "explain of ALTER: $(cat "$tmp/oa4")"
+cmp -s "$tmp/out_before" "$tmp/cat/inventory/out.table.sql" && [[ ! -e $tmp/cat/inventory/o2.table.sql ]] && ok ||
+  ko "explain of ALTER TABLE changed the catalog directory"
+printf "ALTER TABLE inventory.out RESET ('connector');\n" >"$tmp/alter_bad.sql"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/alter_bad.sql" >"$tmp/oa3" 2>&1 && ko "a failing ALTER succeeded" || ok
+cmp -s "$tmp/out_before" "$tmp/cat/inventory/out.table.sql" && ok || ko "a failing ALTER changed the file"
+
+# CREATE TABLE ... AS SELECT persists the table it creates, with the query's columns
+printf "CREATE TABLE inventory.copy WITH ('connector' = 'blackhole') AS SELECT id, name FROM inventory.gen2;\n" >"$tmp/ctas.sql"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/ctas.sql" >"$tmp/oc" 2>&1 && ok || ko "CTAS: $(cat "$tmp/oc")"
+grep -q '`id` BIGINT NOT NULL' "$tmp/cat/inventory/copy.table.sql" 2>/dev/null && ok ||
+  ko "CTAS table not persisted: $(ls "$tmp/cat/inventory")"
 
 echo "catalog_dir: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

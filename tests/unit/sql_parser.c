@@ -1151,12 +1151,14 @@ Test(sql_errors, primary_key_without_not_enforced)
 Test(sql_errors, missing_select_after_insert)
 {
     assert_error("INSERT INTO t",
-                 "syntax error at test.sql:1:14: expected \"SELECT\", found end of input",
+                 "syntax error at test.sql:1:14: expected \"SELECT\", \"WITH\" or \"VALUES\", "
+                 "found end of input",
                  "INSERT INTO t\n"
                  "             ^");
-    assert_error("INSERT INTO t VALUES (1)",
-                 "syntax error at test.sql:1:15: expected \"SELECT\", found \"VALUES\"",
-                 "INSERT INTO t VALUES (1)\n"
+    assert_error("INSERT INTO t TABLE (1)",
+                 "syntax error at test.sql:1:15: expected \"SELECT\", \"WITH\" or \"VALUES\", "
+                 "found \"TABLE\"",
+                 "INSERT INTO t TABLE (1)\n"
                  "              ^");
 }
 
@@ -1323,4 +1325,140 @@ Test(sql_errors, every_prefix_fails_cleanly)
     cdc_error_t *err = NULL;
     cr_expect_eq(cdc_sql_parse(sql, total, "p.sql", &script, &err), 0);
     cdc_sql_script_destroy(script);
+}
+
+Test(sql_query, subquery_with_queries_and_no_from)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st =
+        parse_one("WITH a AS (SELECT x FROM t), b AS (SELECT x FROM a) "
+                  "SELECT y FROM (SELECT x AS y FROM b WHERE x > 1) AS s WHERE y < 9",
+                  &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_QUERY);
+    const cdc_sql_query_t *q = st->query;
+    cr_assert_eq(q->nctes, 2);
+    cr_expect_str_eq(q->ctes[0].name.name, "a");
+    cr_expect_str_eq(q->ctes[1].query->from.name.parts[0], "a");
+    cr_assert_not_null(q->from.subquery);
+    cr_expect_eq(q->from.name.nparts, 0);
+    cr_expect_str_eq(q->from.alias, "s");
+    cr_expect_str_eq(q->from.subquery->from.name.parts[0], "b");
+    cr_expect_not_null(q->from.subquery->where);
+    cr_expect_not_null(q->where);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("SELECT 1, 'x'", &s);
+    cr_expect_eq(st->query->nitems, 2);
+    cr_expect_eq(st->query->from.name.nparts, 0);
+    cr_expect_null(st->query->from.subquery);
+    cdc_sql_script_destroy(s);
+}
+
+Test(sql_query, unsupported_forms_are_named)
+{
+    assert_error("SELECT a FROM t GROUP BY a", "test.sql:1:17: GROUP BY is not supported yet",
+                 "SELECT a FROM t GROUP BY a\n                ^");
+    assert_error("SELECT a FROM t UNION ALL SELECT a FROM u",
+                 "test.sql:1:17: UNION is not supported yet",
+                 "SELECT a FROM t UNION ALL SELECT a FROM u\n                ^");
+    assert_error("SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))",
+                 "test.sql:1:15: a table function in FROM (the window functions TUMBLE, HOP, "
+                 "CUMULATE) is not supported yet",
+                 "SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))\n"
+                 "              ^");
+    assert_error("SELECT a FROM (VALUES (1))", "test.sql:1:16: VALUES in FROM is not supported yet",
+                 "SELECT a FROM (VALUES (1))\n               ^");
+}
+
+Test(sql_query, insert_values_rows)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st = parse_one("INSERT INTO t (a, b) VALUES (1, 'x'), (2 + 3, NULL)", &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_INSERT);
+    const cdc_sql_query_t *q = st->insert.query;
+    cr_assert_eq(q->nrows, 2);
+    cr_expect_eq(q->nitems, 0);
+    cr_expect_eq(q->rows[1].nitems, 2);
+    cr_expect_eq(q->rows[1].line, 1);
+    cr_expect_eq(q->rows[1].col, 39);
+    cr_expect_eq(q->rows[1].items[0]->kind, CDC_SQL_EXPR_BINARY);
+    cdc_sql_script_destroy(s);
+    assert_error("INSERT INTO t VALUES (1, 2), (3)",
+                 "syntax error at test.sql:1:30: row 2 of VALUES has 1 values, the first row has 2",
+                 "INSERT INTO t VALUES (1, 2), (3)\n                             ^");
+}
+
+Test(sql_alter_table, forms)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st = parse_one("ALTER TABLE IF EXISTS db.t ADD (a INT NOT NULL, b STRING)", &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_ALTER_TABLE);
+    const cdc_sql_alter_table_t *al = &st->alter_table;
+    cr_expect(al->if_exists);
+    assert_name(&al->name, 2, "db", "t", NULL);
+    cr_expect_eq(al->action, CDC_SQL_ALTER_ADD);
+    cr_assert_eq(al->elements.ncolumns, 2);
+    cr_expect_str_eq(al->elements.columns[0].type.text, "INT");
+    cr_expect(al->elements.columns[0].not_null);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t MODIFY c BIGINT", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_MODIFY);
+    cr_expect_eq(st->alter_table.elements.ncolumns, 1);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t DROP (a, b)", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_DROP);
+    cr_expect_eq(st->alter_table.drop.count, 2);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t RENAME a TO b", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_RENAME_COLUMN);
+    cr_expect_str_eq(st->alter_table.column.name, "a");
+    cr_expect_str_eq(st->alter_table.new_column.name, "b");
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t RENAME TO c.d.u", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_RENAME_TABLE);
+    assert_name(&st->alter_table.new_name, 3, "c", "d", "u");
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t SET ('k' = 'v')", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_SET);
+    cr_expect_str_eq(st->alter_table.options.items[0].value, "v");
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t RESET ('k', 'k2')", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_RESET);
+    cr_expect_eq(st->alter_table.options.count, 2);
+    cr_expect_null(st->alter_table.options.items[1].value);
+    cdc_sql_script_destroy(s);
+
+    assert_error("ALTER TABLE t ADD a INT FIRST",
+                 "test.sql:1:25: FIRST / AFTER is not supported yet",
+                 "ALTER TABLE t ADD a INT FIRST\n                        ^");
+    assert_error("ALTER TABLE t DROP WATERMARK",
+                 "test.sql:1:20: ALTER TABLE ... DROP of a primary key, constraint or watermark "
+                 "is not supported yet",
+                 "ALTER TABLE t DROP WATERMARK\n                   ^");
+}
+
+Test(sql_create_table, as_select)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st = parse_one("CREATE TABLE t WITH ('connector' = 'print') AS "
+                                   "WITH a AS (SELECT x FROM u) SELECT x FROM a",
+                                   &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_CREATE_TABLE);
+    const cdc_sql_create_table_t *ct = &st->create_table;
+    cr_expect_eq(ct->ncolumns, 0);
+    cr_expect_eq(ct->options.count, 1);
+    cr_assert_not_null(ct->as_query);
+    cr_expect_eq(ct->as_query->nctes, 1);
+    cr_expect_eq(ct->as_col, 45);
+    cdc_sql_script_destroy(s);
+    assert_error("CREATE TABLE t (a INT) AS SELECT 1",
+                 "test.sql:1:24: CREATE TABLE ... AS SELECT with columns, constraints, a "
+                 "watermark or LIKE is not supported yet",
+                 "CREATE TABLE t (a INT) AS SELECT 1\n                       ^");
 }

@@ -154,3 +154,14 @@ Test(types, builders_and_lookup)
     cdc_type_destroy(row);
     cdc_type_destroy(copy);
 }
+
+Test(types, postfix_array_and_multiset)
+{
+    roundtrip("INT ARRAY", "ARRAY<INT>");
+    roundtrip("STRING ARRAY ARRAY NOT NULL", "ARRAY<ARRAY<STRING>> NOT NULL");
+    roundtrip("ROW<a BIGINT ARRAY>", "ROW<a ARRAY<BIGINT>>");
+    bad("INT MULTISET", "invalid data type at column 5: MULTISET is not supported; use ARRAY<t> "
+                        "(or MAP<t, INT> for element counts)");
+    bad("MULTISET<INT>", "invalid data type at column 1: MULTISET is not supported; use "
+                         "ARRAY<t> (or MAP<t, INT> for element counts)");
+}

@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT NOT NULL PRIMARY KEY NOT ENFORCED, n INT) WITH ('connector' = 'values');
+ALTER TABLE t DROP id;

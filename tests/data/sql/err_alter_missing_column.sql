@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT NOT NULL, n INT) WITH ('connector' = 'values');
+ALTER TABLE t MODIFY (n BIGINT, m BIGINT);

@@ -1,0 +1,2 @@
+CREATE TABLE t (id INT NOT NULL) WITH ('connector' = 'values');
+ALTER TABLE t RESET ('connector');

@@ -1,0 +1,3 @@
+CREATE TABLE t (id INT NOT NULL) WITH ('connector' = 'values');
+CREATE VIEW v AS SELECT id FROM t;
+ALTER TABLE v ADD x INT;

@@ -1,0 +1,2 @@
+CREATE TABLE gen (id INT NOT NULL, name STRING) WITH ('connector' = 'values');
+SELECT name, COUNT(*) FROM (SELECT name FROM gen) GROUP BY name;

@@ -1,0 +1,1 @@
+CREATE TABLE t (id INT, tags STRING MULTISET) WITH ('connector' = 'values');

@@ -1,0 +1,1 @@
+CREATE TABLE t (id INT, tags MULTISET<STRING>) WITH ('connector' = 'values');

@@ -1,0 +1,3 @@
+CREATE TABLE out (id INT, name STRING) WITH ('connector' = 'print');
+INSERT INTO out VALUES (1, 'a'),
+  (2);

@@ -1,0 +1,3 @@
+CREATE TABLE gen (id INT NOT NULL, ts TIMESTAMP(3)) WITH ('connector' = 'values');
+SELECT window_start, COUNT(*)
+FROM TABLE(TUMBLE(TABLE gen, DESCRIPTOR(ts), INTERVAL '1' MINUTE));
