@@ -196,7 +196,8 @@ typedef enum mc_md {
     MD_POS,
     MD_GTID,
     MD_SERVER_ID,
-    MD_SNAPSHOT
+    MD_SNAPSHOT,
+    MD_ROW_KIND
 } mc_md_t;
 
 static const cdc_metadata_def_t mc_metadata[] = {
@@ -216,6 +217,10 @@ static const cdc_metadata_def_t mc_metadata[] = {
     {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
     {"source.snapshot", "BOOLEAN",
      "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},
+    {"row_kind", "STRING",
+     "The row's change kind: '+I' (INSERT, and every snapshot row), '-U' (UPDATE_BEFORE), '+U' "
+     "(UPDATE_AFTER), '-D' (DELETE), as Flink CDC. A column that differs between a row and "
+     "its retraction: meant for plain copies, not for aggregations."},
     {0},
 };
 
@@ -223,8 +228,9 @@ typedef struct mc_source {
     cdc_source_t base;
     cdc_type_t *schema;   /* physical columns */
     cdc_type_t *produced; /* physical + metadata, NULL without metadata */
-    mc_md_t md[8];
+    mc_md_t md[9];
     int nmd;
+    bool row_kind; /* md holds MD_ROW_KIND */
     char *pattern; /* "^((db)\\.(table))$" */
     regex_t re;
     bool has_re;
@@ -380,6 +386,26 @@ static void set_str(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
     v->v.s.len = (uint32_t)n;
 }
 
+/* The row_kind metadata value: Flink's short names, static text (no copy per row). */
+static void set_row_kind(cdc_value_t *v, cdc_kind_t kind)
+{
+    static const char *const names[] = {"+I", "-U", "+U", "-D"};
+    v->flags = 0;
+    v->v.s.ptr = names[kind];
+    v->v.s.len = 2;
+}
+
+/* row_kind of the rows the format appended from `from` on: the format does not know the key, so
+   it filled source.snapshot in that slot (see start_stream), replaced here. */
+static void fill_row_kind(const mc_source_t *s, cdc_batch_t *out, uint32_t from)
+{
+    int base = s->schema->nchildren;
+    for (int i = 0; i < s->nmd; i++)
+        if (s->md[i] == MD_ROW_KIND)
+            for (uint32_t r = from; r < out->n; r++)
+                set_row_kind(&out->rows[r].values[base + i], out->rows[r].kind);
+}
+
 static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, cdc_arena_t *arena)
 {
     const char *q = o->origin ? o->origin : "";
@@ -417,6 +443,9 @@ static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, c
             break;
         case MD_SNAPSHOT:
             v->v.b = w->snapshot;
+            break;
+        case MD_ROW_KIND:
+            set_row_kind(v, o->kind);
             break;
         }
     }
@@ -949,6 +978,8 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
         }
+        if (r->src->row_kind)
+            fill_row_kind(r->src, out, from);
         if (drc == CDC_DECODE_SCHEMA)
             keep_changes(r);
         if (r->sig_deser && read_signals(r, (const char *)bytes, n, err) < 0)
@@ -1486,8 +1517,8 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
     cdc_kv_free(&kv);
     const char *keys[sizeof(s->md) / sizeof(s->md[0])];
-    for (int i = 0; i < s->nmd; i++)
-        keys[i] = mc_metadata[s->md[i]].key;
+    for (int i = 0; i < s->nmd; i++) /* row_kind: a slot the format fills, replaced after it */
+        keys[i] = s->md[i] == MD_ROW_KIND ? "source.snapshot" : mc_metadata[s->md[i]].key;
     cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
                              .row_type = s->schema,
                              .metadata = keys,
@@ -1603,6 +1634,7 @@ static int mc_apply_metadata(cdc_source_t *base, const char *const *keys, int n,
             return -1;
         }
         s->md[i] = (mc_md_t)j;
+        s->row_kind |= j == MD_ROW_KIND;
         cdc_type_row_add(prod, keys[i], cdc_type_parse(mc_metadata[j].type, NULL));
     }
     s->nmd = n;

@@ -2,8 +2,8 @@
 # More of the mysql-cdc source against a real MariaDB 10.11 (tests/servers/mariadb.sh):
 #  1. table-name as a regular expression: orders_1 and orders_2 (not orders_x, not other)
 #     captured by 'orders_[0-9]+' into one table, with the metadata columns database_name,
-#     table_name and op_ts (0 for snapshot rows, the binlog event time for stream rows);
-#     snapshot then stream.
+#     table_name, op_ts (0 for snapshot rows, the binlog event time for stream rows) and
+#     row_kind (between two others: the format's slots stay in place); snapshot then stream.
 #  2. scan.startup.mode 'specific-offset' with a MariaDB GTID position (only the transactions
 #     after it), 'timestamp' (events written with SET timestamp before and after the start time,
 #     across a FLUSH BINARY LOGS: only the later ones; reading across a rotation also covers
@@ -73,13 +73,14 @@ cat >job1.sql <<SQL
 CREATE TABLE orders (id INT NOT NULL, v STRING,
                      db STRING METADATA FROM 'database_name' VIRTUAL,
                      tab STRING METADATA FROM 'table_name' VIRTUAL,
+                     rk STRING METADATA FROM 'row_kind' VIRTUAL,
                      ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL)
 WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
       'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdc.*',
       'table-name' = 'orders_[0-9]+', 'server-id' = '801');
-CREATE TABLE out (tab STRING, id INT, v STRING, db STRING, ts TIMESTAMP_LTZ(3))
+CREATE TABLE out (tab STRING, id INT, v STRING, db STRING, rk STRING, ts TIMESTAMP_LTZ(3))
 WITH ('connector' = 'print');
-INSERT INTO out SELECT tab, id, v, db, ts FROM orders;
+INSERT INTO out SELECT tab, id, v, db, rk, ts FROM orders;
 SQL
 "$bin" run job1.sql >out1.txt 2>err1.txt &
 job_pid=$!
@@ -95,10 +96,10 @@ stop_job || bad "job 1 did not stop cleanly: $(cat err1.txt)"
 # op_ts: 0 in the snapshot, today's date (the binlog event's time) in the stream
 today=$(date -u +%Y-%m-%d)
 sed -e 's/1970-01-01T00:00:00.000Z]$/true]/' -e "s/${today}T[0-9:.]*Z]\$/false]/" out1.txt >got1.txt
-printf '%s\n' '+I[orders_1, 1, one-a, cdcflow, true]' '+I[orders_2, 1, two-a, cdcflow, true]' \
-  '+I[orders_2, 2, two-b, cdcflow, true]' '+I[orders_2, 3, two-c, cdcflow, false]' \
-  '-U[orders_1, 1, one-a, cdcflow, false]' '+U[orders_1, 1, one-b, cdcflow, false]' \
-  '-D[orders_2, 1, two-a, cdcflow, false]' >want1.txt
+printf '%s\n' '+I[orders_1, 1, one-a, cdcflow, +I, true]' '+I[orders_2, 1, two-a, cdcflow, +I, true]' \
+  '+I[orders_2, 2, two-b, cdcflow, +I, true]' '+I[orders_2, 3, two-c, cdcflow, +I, false]' \
+  '-U[orders_1, 1, one-a, cdcflow, -U, false]' '+U[orders_1, 1, one-b, cdcflow, +U, false]' \
+  '-D[orders_2, 1, two-a, cdcflow, -D, false]' >want1.txt
 if diff -u want1.txt got1.txt; then ok; else bad "regex tables with metadata"; fi
 
 # ---- 2a. specific-offset with a GTID position -----------------------------------------------
