@@ -9,7 +9,9 @@
 #     across a FLUSH BINARY LOGS: only the later ones; reading across a rotation also covers
 #     regress_rotate: libmariadb 3.3 failed on the file after a real ROTATE), and server-time-zone '+08:00' (a
 #     DATETIME declared TIMESTAMP_LTZ read as +08:00 wall time, a TIMESTAMP as the instant; the
-#     snapshot and the stream agree).
+#     snapshot and the stream agree); 'earliest-offset' (every change from the oldest binlog
+#     file, no snapshot) and 'snapshot' (the snapshot only, then the job ends) with a
+#     server-id range over 2 splits, and a range shorter than scan.parallelism refused.
 #  3. mysql-cdc -> kafka (librdkafka's mock cluster, `cdcflow kafka-mock`) with debezium-json
 #     and 'debezium-json.source.connector' = 'mysql': the source block, filled from the
 #     source's metadata columns, read back with kcat and checked with python3 (connector, db,
@@ -164,6 +166,41 @@ stop_job || bad "job 2c did not stop cleanly: $(cat err2c.txt)"
 printf '%s\n' '+I[1, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' \
   '+I[2, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' >want2c.txt
 if diff -u want2c.txt out2c.txt; then ok; else bad "server-time-zone"; fi
+
+# ---- 2d. earliest-offset: every change from the oldest binlog file, no snapshot -------------
+my_sql -e "CREATE TABLE eo (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO eo VALUES (1, 'a'), (2, 'b'); UPDATE eo SET v = 'a2' WHERE id = 1;
+  FLUSH BINARY LOGS; DELETE FROM eo WHERE id = 2;"
+job eo 806 ", 'scan.startup.mode' = 'earliest-offset'" "id INT, v STRING"
+"$bin" run eo.sql >out2d.txt 2>err2d.txt &
+job_pid=$!
+wait_lines out2d.txt 5 || bad "earliest-offset: no rows: $(cat err2d.txt)"
+my_sql -e "INSERT INTO eo VALUES (3, 'c')"
+wait_lines out2d.txt 6 || bad "earliest-offset: the stream did not go on: $(cat err2d.txt)"
+stop_job || bad "job 2d did not stop cleanly: $(cat err2d.txt)"
+printf '%s\n' '+I[1, a]' '+I[2, b]' '-U[1, a]' '+U[1, a2]' '-D[2, b]' '+I[3, c]' >want2d.txt
+if diff -u want2d.txt out2d.txt; then ok; else bad "earliest-offset start"; fi
+
+# ---- 2e. snapshot: the snapshot only, then the job ends; a server-id range, 2 splits --------
+my_sql -e "CREATE TABLE sn (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO sn VALUES (1, 'x'), (2, 'y'), (3, 'z');"
+job sn "810-811" ", 'scan.startup.mode' = 'snapshot', 'scan.parallelism' = '2',
+      'scan.incremental.snapshot.chunk.size' = '1'" "id INT, v STRING"
+if timeout 60 "$bin" run sn.sql >out2e.txt 2>err2e.txt; then
+  my_sql -e "INSERT INTO sn VALUES (4, 'after')" # (the job has ended: not read)
+  sed "s/^[0-9]*> //" out2e.txt | sort >got2e.txt # (print names its subtask)
+  printf '%s\n' '+I[1, x]' '+I[2, y]' '+I[3, z]' >want2e.txt
+  if diff -u want2e.txt got2e.txt; then ok; else bad "snapshot mode"; fi
+else
+  bad "snapshot mode: the job did not end by itself: $(cat err2e.txt)"
+fi
+# a range with fewer ids than splits: refused before connecting
+job sn2 "810-811" ", 'scan.startup.mode' = 'snapshot', 'scan.parallelism' = '3'" "id INT, v STRING"
+if ! "$bin" run sn2.sql >/dev/null 2>err2f.txt && grep -q "has 2 ids for 'scan.parallelism' = 3" err2f.txt; then
+  ok
+else
+  bad "server-id range shorter than scan.parallelism: $(cat err2f.txt)"
+fi
 
 # ---- 3. Debezium source block: mysql-cdc -> kafka debezium-json ----------------------------
 # shellcheck source=../servers/kafka.sh
