@@ -502,6 +502,7 @@ struct dg_gen_s {
     double dmin, dmax;      /* random FLOAT/DOUBLE */
     cdc_i128 cmin, cmax;    /* random DECIMAL, unscaled */
     int64_t length;         /* strings and bytes (capped at the declared length), collections */
+    bool var_len;           /* VARCHAR/VARBINARY: a random length in [1, length] per value */
     double null_rate;
     int64_t max_past_ms;
     uint64_t salt;  /* the field's index in the schema, for hashing */
@@ -662,11 +663,14 @@ static bool value_equals(const cdc_value_t *a, const cdc_value_t *b, const cdc_t
     }
 }
 
-static uint32_t random_length(const dg_gen_t *g)
+/* The length of a random string or bytes value; var-len draws it from r in [1, length]. */
+static uint32_t random_length(const dg_gen_t *g, rng_t *r)
 {
     int64_t n = g->length;
     if (n > g->type->length)
         n = g->type->length;
+    if (g->var_len && n > 1)
+        n = rng_range(r, 1, n);
     return n < 0 ? 0 : (uint32_t)n;
 }
 
@@ -708,7 +712,7 @@ static void gen_random(const dg_spec_t *sp, const dg_gen_t *g, rng_t *r, cdc_val
     }
     case CDC_T_CHAR:
     case CDC_T_VARCHAR: {
-        uint32_t n = random_length(g);
+        uint32_t n = random_length(g, r);
         char *p = cdc_arena_alloc(arena, (size_t)n + 1);
         uint64_t bits = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -725,7 +729,7 @@ static void gen_random(const dg_spec_t *sp, const dg_gen_t *g, rng_t *r, cdc_val
     }
     case CDC_T_BINARY:
     case CDC_T_VARBINARY: {
-        uint32_t n = random_length(g);
+        uint32_t n = random_length(g, r);
         unsigned char *p = cdc_arena_alloc(arena, (size_t)n + 1);
         uint64_t bits = 0;
         for (uint32_t i = 0; i < n; i++) {
@@ -910,7 +914,8 @@ static const cdc_option_def_t datagen_options[] = {
                     "start and end (sequence), min and max (random numbers; default the type's "
                     "whole range), length (random "
                     "strings, bytes, arrays and maps; default 100 for strings and bytes, 3 for "
-                    "collections), null-rate (0..1), max-past (random dates and timestamps, a "
+                    "collections), var-len (true: random VARCHAR/VARBINARY lengths between 1 "
+                    "and length), null-rate (0..1), max-past (random dates and timestamps, a "
                     "duration)."},
     {0},
 };
@@ -925,11 +930,12 @@ enum {
     SUB_MAX_PAST,
     SUB_START,
     SUB_END,
+    SUB_VAR_LEN,
     SUB__COUNT
 };
 
 static const char *const sub_keys[SUB__COUNT] = {
-    "kind", "min", "max", "length", "null-rate", "max-past", "start", "end",
+    "kind", "min", "max", "length", "null-rate", "max-past", "start", "end", "var-len",
 };
 
 static int sub_index(const char *sub)
@@ -1054,6 +1060,12 @@ static void datagen_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                                "\"%s\"\n",
                                key, val);
             break;
+        case SUB_VAR_LEN:
+            if (strcasecmp(val, "true") != 0 && strcasecmp(val, "false") != 0)
+                cdc_buf_printf(problems,
+                               "option \"fields.%s\": expected true or false, found \"%s\"\n", key,
+                               val);
+            break;
         case SUB_MAX_PAST:
             if (cdc_parse_duration_ms(val, &iv) < 0)
                 cdc_buf_printf(problems,
@@ -1087,8 +1099,8 @@ static void datagen_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                 cdc_buf_printf(problems,
                                "option \"fields.%.*s.end\": end %lld is less than start %lld\n", n,
                                name, (long long)b, (long long)a);
-            static const int random_only[] = {SUB_MIN, SUB_MAX, SUB_LENGTH, SUB_NULL_RATE,
-                                              SUB_MAX_PAST};
+            static const int random_only[] = {SUB_MIN,       SUB_MAX,      SUB_LENGTH,
+                                              SUB_NULL_RATE, SUB_MAX_PAST, SUB_VAR_LEN};
             for (size_t k = 0; k < sizeof(random_only) / sizeof(random_only[0]); k++)
                 if (field_opt(f, name, nl, random_only[k]))
                     cdc_buf_printf(problems,
@@ -1239,6 +1251,16 @@ static void apply_field_option(dg_gen_t *g, int sub, const char *key, const char
                            key, g->name);
         else
             g->null_rate = dv;
+        break;
+    case SUB_VAR_LEN:
+        /* Flink: variable-length types only (a CHAR(n) or BINARY(n) has n characters) */
+        if (t->root != CDC_T_VARCHAR && t->root != CDC_T_VARBINARY)
+            cdc_buf_printf(problems,
+                           "option \"fields.%s\": field \"%s\" of type %s takes no \"var-len\" "
+                           "(variable-length types only: VARCHAR, STRING, VARBINARY, BYTES)\n",
+                           key, g->name, tt);
+        else
+            g->var_len = strcasecmp(val, "true") == 0;
         break;
     case SUB_MAX_PAST:
         cdc_parse_duration_ms(val, &iv);

@@ -134,7 +134,7 @@ const cdc_connector_factory_t cdc_connector_filesystem = {
                    "commit, static/dynamic partitions, OVERWRITE and partition commit.",
     .options = fs_options,
     .check = fs_check,
-    .metadata = NULL,
+    .metadata = fs_metadata,
     .source_new = fs_source_new,
     .sink_new = fs_sink_new,
 };

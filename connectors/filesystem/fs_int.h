@@ -87,6 +87,8 @@ void fs_listing_free(fs_listing_t *l);
 /* ---- factory halves ------------------------------------------------------------------------ */
 
 int fs_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
+/** The source's metadata keys (Flink's file.path, file.name, file.size, file.modification-time). */
+extern const cdc_metadata_def_t fs_metadata[];
 int fs_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err);
 
 /** Copies the partition columns of ctx into *pkeys (malloc'ed); -1 with *err when bad. */

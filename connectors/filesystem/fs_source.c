@@ -8,6 +8,10 @@
  * row-count statistics (file sizes over an average line length sampled from
  * the first files; computed once).
  *
+ * Metadata (Flink's keys): file.path (absolute), file.name, file.size and
+ * file.modification-time of the file a row comes from, read once per file
+ * (fstat at open) and copied into the batch once per file and poll.
+ *
  * Bounded (default): files are listed once and dealt round-robin, in order of
  * partition then file, to the reader splits; each split reads its files in
  * that order. With source.monitor-interval the source is unbounded: every
@@ -34,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +53,18 @@ typedef struct fs_filter_s {
     cdc_value_t value;
     char *text;
 } fs_filter_t;
+
+/* Flink's filesystem source metadata: the file a row comes from. */
+enum { FS_MD_PATH, FS_MD_NAME, FS_MD_SIZE, FS_MD_MTIME, FS_MD_MAX = 8 };
+
+const cdc_metadata_def_t fs_metadata[] = {
+    {"file.path", "STRING NOT NULL", "Absolute path of the file the row comes from."},
+    {"file.name", "STRING NOT NULL", "Name of the file (its last path component)."},
+    {"file.size", "BIGINT NOT NULL", "Size of the file in bytes when it was opened."},
+    {"file.modification-time", "TIMESTAMP_LTZ(3) NOT NULL",
+     "Last modification time of the file when it was opened."},
+    {0},
+};
 
 /* Where a produced field comes from. */
 typedef struct fs_field_s {
@@ -82,6 +99,8 @@ typedef struct fs_source_s {
     int *proj; /* produced fields -> schema index */
     int nproj;
     bool projected;
+    int md[FS_MD_MAX]; /* metadata columns after the produced fields: FS_MD_* */
+    int nmd;
     int64_t limit;
     atomic_llong emitted; /* rows produced by all splits (limit) */
     bool have_count;
@@ -220,6 +239,9 @@ static int fss_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, in
 static void rebuild_produced(fs_source_t *src)
 {
     cdc_type_t *t = cdc_type_project(src->schema, src->proj, src->nproj);
+    for (int i = 0; i < src->nmd; i++)
+        cdc_type_row_add(t, fs_metadata[src->md[i]].key,
+                         cdc_type_parse(fs_metadata[src->md[i]].type, NULL));
     cdc_type_destroy((cdc_type_t *)src->base.produced);
     src->base.produced = t;
 }
@@ -230,6 +252,30 @@ static int fss_apply_projection(cdc_source_t *base, const int *fields, int n)
     if (cdc_projection_narrow(&src->proj, &src->nproj, fields, n) < 0)
         return -1;
     src->projected = true;
+    rebuild_produced(src);
+    return 0;
+}
+
+static int fss_apply_metadata(cdc_source_t *base, const char *const *keys, int n, cdc_error_t **err)
+{
+    fs_source_t *src = (fs_source_t *)base;
+    if (n > FS_MD_MAX)
+        return cdc_error_set(err, CDC_ERR_PLAN, "filesystem: too many metadata columns (%d)", n);
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (fs_metadata[j].key && strcmp(fs_metadata[j].key, keys[i]) != 0)
+            j++;
+        if (!fs_metadata[j].key) {
+            cdc_error_set(err, CDC_ERR_PLAN,
+                          "connector \"filesystem\" offers no metadata key \"%s\"", keys[i]);
+            if (err && *err)
+                cdc_error_set_detail(*err, "readable metadata: file.path, file.name, file.size, "
+                                           "file.modification-time");
+            return -1;
+        }
+        src->md[i] = j;
+    }
+    src->nmd = n;
     rebuild_produced(src);
     return 0;
 }
@@ -419,8 +465,12 @@ typedef struct fs_reader_s {
     int fd; /* -1 when no file is open */
     int curfile;
     char *curpath;
-    int64_t line;   /* lines consumed in the current file */
-    int64_t offset; /* bytes consumed in the current file */
+    char *abspath;               /* metadata: curpath made absolute */
+    struct stat st;              /* metadata: the open file's size and time */
+    cdc_value_t md[FS_MD_MAX];   /* metadata values of the open file, strings in md_batch */
+    const cdc_batch_t *md_batch; /* the batch md's strings were copied into, NULL: not yet */
+    int64_t line;                /* lines consumed in the current file */
+    int64_t offset;              /* bytes consumed in the current file */
     bool eof;
     char *buf;
     size_t cap, start, end; /* unconsumed bytes are buf[start..end) */
@@ -592,6 +642,8 @@ static void close_file(fs_reader_t *r)
     r->fd = -1;
     free(r->curpath);
     r->curpath = NULL;
+    free(r->abspath);
+    r->abspath = NULL;
 }
 
 static int open_next(fs_reader_t *r, cdc_error_t **err)
@@ -609,6 +661,14 @@ static int open_next(fs_reader_t *r, cdc_error_t **err)
     r->line = 0;
     r->offset = 0;
     r->eof = false;
+    r->md_batch = NULL;
+    if (src->nmd > 0) { /* the file's metadata, once */
+        if (fstat(r->fd, &r->st) < 0)
+            memset(&r->st, 0, sizeof(r->st));
+        r->abspath = realpath(r->curpath, NULL);
+        if (!r->abspath)
+            r->abspath = cdc_xstrdup(r->curpath);
+    }
     int64_t off, line;
     if (src->monitor_ms > 0 && set_get(&r->state, r->files[i], &off, &line) && off > 0) {
         if (lseek(r->fd, off, SEEK_SET) < 0) {
@@ -640,14 +700,48 @@ static ssize_t fill(fs_reader_t *r, cdc_error_t **err)
     }
 }
 
+/* The open file's metadata values, their strings copied into out's arena (once per file and
+   batch). */
+static void file_metadata(fs_reader_t *r, cdc_batch_t *out)
+{
+    if (r->md_batch == out)
+        return;
+    r->md_batch = out;
+    const char *slash = strrchr(r->abspath, '/');
+    const char *name = slash ? slash + 1 : r->abspath;
+    for (int i = 0; i < r->src->nmd; i++) {
+        cdc_value_t *v = &r->md[i];
+        *v = (cdc_value_t){0};
+        switch (r->src->md[i]) {
+        case FS_MD_PATH:
+            v->v.s.ptr = cdc_arena_memdup(&out->arena, r->abspath, strlen(r->abspath));
+            v->v.s.len = (uint32_t)strlen(r->abspath);
+            break;
+        case FS_MD_NAME:
+            v->v.s.ptr = cdc_arena_memdup(&out->arena, name, strlen(name));
+            v->v.s.len = (uint32_t)strlen(name);
+            break;
+        case FS_MD_SIZE:
+            v->v.i = (int64_t)r->st.st_size;
+            break;
+        case FS_MD_MTIME:
+            v->v.ts.millis = (int64_t)r->st.st_mtim.tv_sec * 1000 + r->st.st_mtim.tv_nsec / 1000000;
+            break;
+        }
+    }
+}
+
 /* Rewrites the rows [n0, out->n) decoded by the format into the produced layout. */
 static void remap(fs_reader_t *r, cdc_batch_t *out, uint32_t n0, const fs_part_t *p)
 {
     fs_source_t *src = r->src;
+    int width = src->nproj + src->nmd;
+    if (src->nmd > 0)
+        file_metadata(r, out);
     for (uint32_t i = n0; i < out->n; i++) {
         cdc_row_t *row = &out->rows[i];
-        cdc_value_t *vals = cdc_arena_alloc(&out->arena, sizeof(cdc_value_t) *
-                                                             (size_t)(src->nproj ? src->nproj : 1));
+        cdc_value_t *vals =
+            cdc_arena_alloc(&out->arena, sizeof(cdc_value_t) * (size_t)(width ? width : 1));
         for (int k = 0; k < src->nproj; k++) {
             const fs_field_t *m = &r->map[k];
             if (m->fmt >= 0)
@@ -655,8 +749,10 @@ static void remap(fs_reader_t *r, cdc_batch_t *out, uint32_t n0, const fs_part_t
             else
                 vals[k] = p->vals[m->part];
         }
+        for (int k = 0; k < src->nmd; k++)
+            vals[src->nproj + k] = r->md[k];
         row->values = vals;
-        row->arity = (uint32_t)src->nproj;
+        row->arity = (uint32_t)width;
     }
 }
 
@@ -728,6 +824,7 @@ static int fsr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc
     fs_source_t *src = r->src;
     if (r->done || (src->limit >= 0 && atomic_load(&src->emitted) >= src->limit))
         return CDC_POLL_END;
+    r->md_batch = NULL; /* (a reset batch may be the same object: copy the metadata again) */
     /* the batch was reset: nothing points into the buffer any more, so it may move */
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
@@ -897,7 +994,7 @@ static void plan_fields(fs_reader_t *r)
             r->map[k].fmt = nf++;
         }
     }
-    r->identity = nf == src->nproj;
+    r->identity = nf == src->nproj && src->nmd == 0;
     for (int k = 0; k < src->nproj && r->identity; k++)
         r->identity = r->map[k].fmt == k;
 }
@@ -996,6 +1093,7 @@ static const cdc_source_ops_t fs_bounded_ops = {
     .apply_filters = fss_apply_filters,
     .apply_projection = fss_apply_projection,
     .apply_limit = fss_apply_limit,
+    .apply_metadata = fss_apply_metadata,
     .open_reader = fss_open_reader,
     .report_row_count = fss_report_row_count,
     .describe = fss_describe,
@@ -1008,6 +1106,7 @@ static const cdc_source_ops_t fs_streaming_ops = {
     .apply_filters = fss_apply_filters,
     .apply_projection = fss_apply_projection,
     .apply_limit = fss_apply_limit,
+    .apply_metadata = fss_apply_metadata,
     .open_reader = fss_open_reader,
     .describe = fss_describe,
     .destroy = fss_destroy,

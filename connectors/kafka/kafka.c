@@ -4,8 +4,9 @@
  * by the source and the sink (topics, librdkafka properties, key and value
  * fields).
  *
- * Every `properties.*` option goes to librdkafka verbatim; librdkafka's own
- * text explains a bad one.
+ * Every `properties.*` option goes to librdkafka verbatim (but the Java
+ * client's, which kafka_props.c translates); librdkafka's own text explains
+ * a bad one.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -226,6 +227,7 @@ static void check_common(const cdc_config_t *cfg, cdc_buf_t *problems)
     const cdc_kv_t *props = cdc_config_prefixed(cfg, "properties.");
     if (!props || !cdc_kv_get(props, "bootstrap.servers"))
         cdc_buf_puts(problems, "option \"properties.bootstrap.servers\" is required\n");
+    kafka_props_translate(props, NULL, problems);
     need(cfg, "scan.bounded.mode", bound_modes, KAFKA_BOUND_TIMESTAMP,
          "scan.bounded.timestamp-millis", problems);
     need(cfg, "scan.bounded.mode", bound_modes, KAFKA_BOUND_SPECIFIC,
@@ -482,7 +484,7 @@ int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink
     }
     t->name = cdc_xstrdup(ctx->name);
     t->schema = cdc_type_copy(ctx->schema);
-    cdc_kv_copy(&t->props, cdc_config_prefixed(cfg, "properties."));
+    kafka_props_translate(cdc_config_prefixed(cfg, "properties."), &t->props, NULL);
     const char *topic = opt_str(cfg, "topic");
     if (topic)
         t->topics = split_list(topic, &t->ntopics);

@@ -69,6 +69,16 @@ void kafka_table_free(kafka_table_t *t);
 rd_kafka_conf_t *kafka_conf_new(const kafka_table_t *t, const char *const *extra,
                                 cdc_error_t **err);
 
+/*
+ * Copies the properties (properties.* without the prefix) into out for
+ * librdkafka, translating the Java client's sasl.jaas.config (PLAIN, SCRAM)
+ * and typed ssl.keystore.* / ssl.truststore.* to librdkafka's names. out
+ * may be NULL (checking only); problems, when not NULL, gets one line per
+ * property that has no librdkafka equivalent, saying what to use instead.
+ * Returns the number of such problems.
+ */
+int kafka_props_translate(const cdc_kv_t *given, cdc_kv_t *out, cdc_buf_t *problems);
+
 /** An error about the table, with librdkafka's text as detail. */
 cdc_error_t *kafka_error(const kafka_table_t *t, rd_kafka_resp_err_t e, const char *fmt, ...)
     CDC_PRINTF(3, 4);

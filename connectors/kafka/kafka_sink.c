@@ -345,6 +345,7 @@ static int ksk_open_writer(cdc_sink_t *base, int subtask, int nsubtasks, cdc_wri
     char errstr[512];
     w->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
     if (!w->rk) {
+        rd_kafka_conf_destroy(conf); /* (rd_kafka_new owns it only on success) */
         cdc_error_destroy(*err);
         *err = kafka_error(t, 0, "could not create the Kafka producer");
         cdc_error_set_detail(*err, "%s", errstr);

@@ -558,6 +558,7 @@ static int dlq_open(kafka_reader_t *r, cdc_error_t **err)
     char errstr[512];
     r->dlq = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
     if (!r->dlq) {
+        rd_kafka_conf_destroy(conf); /* (rd_kafka_new owns it only on success) */
         cdc_error_destroy(*err);
         *err = kafka_error(t, 0, "could not create the dead-letter producer");
         cdc_error_set_detail(*err, "%s", errstr);
@@ -1326,6 +1327,7 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     char errstr[512];
     r->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
     if (!r->rk) {
+        rd_kafka_conf_destroy(conf); /* (rd_kafka_new owns it only on success) */
         cdc_error_destroy(*err);
         *err = kafka_error(t, 0, "could not create the Kafka consumer");
         cdc_error_set_detail(*err, "%s", errstr);

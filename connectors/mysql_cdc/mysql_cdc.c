@@ -31,6 +31,11 @@
  *    (MariaDB @slave_connect_state: the server seeks the position itself).
  *  - timestamp: the oldest binlog file (SHOW BINARY LOGS), rows of events older
  *    than scan.startup.timestamp-millis dropped.
+ *  - earliest-offset: the oldest binlog file, every row, no snapshot.
+ *  - snapshot: as initial, but the stream's rows are not emitted (they only
+ *    close the chunks) and the source ends once every chunk is emitted.
+ * server-id is one id or a range 'first-last' (Flink CDC: one per split; a
+ * range shorter than the splits is refused); split 0 registers with the first.
  * server-time-zone is the snapshot session's time_zone and the zone of DATETIME
  * columns declared TIMESTAMP_LTZ (snapshot: CONVERT_TZ; binlog: the format's
  * datetime-zone-offset). A real ROTATE reopens the dump at the new file
@@ -50,6 +55,7 @@
  * chunk's rows), so a sink with the other half (filesystem) gets every change
  * exactly once across crashes.
  */
+#include <errno.h>
 #include <mysql.h>
 #include <regex.h>
 #include <stdio.h>
@@ -65,9 +71,10 @@
 /* after mysql.h, which it needs */
 #include <mariadb_rpl.h>
 
-static const char *const mc_modes[] = {"initial", "latest-offset", "specific-offset", "timestamp",
+static const char *const mc_modes[] = {"initial",   "latest-offset",   "specific-offset",
+                                       "timestamp", "earliest-offset", "snapshot",
                                        NULL};
-enum { MODE_INITIAL, MODE_LATEST, MODE_SPECIFIC, MODE_TIMESTAMP };
+enum { MODE_INITIAL, MODE_LATEST, MODE_SPECIFIC, MODE_TIMESTAMP, MODE_EARLIEST, MODE_SNAPSHOT };
 
 static const cdc_option_def_t mc_options[] = {
     {.key = "hostname",
@@ -102,12 +109,13 @@ static const cdc_option_def_t mc_options[] = {
                     "\"(database-name)\\.(table-name)\" against db.table); the rows of every "
                     "matched table go to this one table, columns matched by name."},
     {.key = "server-id",
-     .type = CDC_OPT_INT,
+     .type = CDC_OPT_STRING,
      .default_value = "5400",
-     .min = 1,
-     .max = 4294967295LL,
-     .description = "Replica server id; must differ from the server's and from every other "
-                    "replica's (the server ends a dump that reuses one)."},
+     .description = "Replica server id, or a range '5400-5404' as Flink CDC (one id per split, "
+                    "split i takes the i-th; the range needs at least scan.parallelism ids). "
+                    "The binlog reader (split 0) registers with the first; each must differ "
+                    "from the server's and from every other replica's (the server ends a dump "
+                    "that reuses one)."},
     {.key = "scan.startup.mode",
      .type = CDC_OPT_ENUM,
      .default_value = "initial",
@@ -117,7 +125,9 @@ static const cdc_option_def_t mc_options[] = {
                     "'latest-offset': only changes from now; "
                     "'specific-offset': from scan.startup.specific-offset.file/.pos or "
                     ".gtid-set; 'timestamp': changes made at or after "
-                    "scan.startup.timestamp-millis (reads the binlog from its oldest file)."},
+                    "scan.startup.timestamp-millis (reads the binlog from its oldest file); "
+                    "'earliest-offset': every change from the oldest binlog file, no snapshot; "
+                    "'snapshot': the snapshot only (+I), then the source ends."},
     {.key = "scan.incremental.snapshot.chunk.size",
      .type = CDC_OPT_INT,
      .default_value = "8096",
@@ -196,7 +206,8 @@ typedef enum mc_md {
     MD_POS,
     MD_GTID,
     MD_SERVER_ID,
-    MD_SNAPSHOT
+    MD_SNAPSHOT,
+    MD_ROW_KIND
 } mc_md_t;
 
 static const cdc_metadata_def_t mc_metadata[] = {
@@ -216,6 +227,10 @@ static const cdc_metadata_def_t mc_metadata[] = {
     {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
     {"source.snapshot", "BOOLEAN",
      "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},
+    {"row_kind", "STRING",
+     "The row's change kind: '+I' (INSERT, and every snapshot row), '-U' (UPDATE_BEFORE), '+U' "
+     "(UPDATE_AFTER), '-D' (DELETE), as Flink CDC. A column that differs between a row and "
+     "its retraction: meant for plain copies, not for aggregations."},
     {0},
 };
 
@@ -223,8 +238,9 @@ typedef struct mc_source {
     cdc_source_t base;
     cdc_type_t *schema;   /* physical columns */
     cdc_type_t *produced; /* physical + metadata, NULL without metadata */
-    mc_md_t md[8];
+    mc_md_t md[9];
     int nmd;
+    bool row_kind; /* md holds MD_ROW_KIND */
     char *pattern; /* "^((db)\\.(table))$" */
     regex_t re;
     bool has_re;
@@ -233,7 +249,8 @@ typedef struct mc_source {
     int tz_offset;    /* seconds east of UTC, when tz_fixed */
     int64_t since_ms; /* 'timestamp' mode */
     int port;
-    uint32_t server_id;
+    uint32_t server_id;  /* the first of the range (split 0's) */
+    uint32_t server_ids; /* ids in the range, 1 for a single id */
     int mode;
     uint64_t start_pos;
     uint32_t chunk_size;
@@ -380,6 +397,26 @@ static void set_str(cdc_value_t *v, const char *p, size_t n, cdc_arena_t *arena)
     v->v.s.len = (uint32_t)n;
 }
 
+/* The row_kind metadata value: Flink's short names, static text (no copy per row). */
+static void set_row_kind(cdc_value_t *v, cdc_kind_t kind)
+{
+    static const char *const names[] = {"+I", "-U", "+U", "-D"};
+    v->flags = 0;
+    v->v.s.ptr = names[kind];
+    v->v.s.len = 2;
+}
+
+/* row_kind of the rows the format appended from `from` on: the format does not know the key, so
+   it filled source.snapshot in that slot (see start_stream), replaced here. */
+static void fill_row_kind(const mc_source_t *s, cdc_batch_t *out, uint32_t from)
+{
+    int base = s->schema->nchildren;
+    for (int i = 0; i < s->nmd; i++)
+        if (s->md[i] == MD_ROW_KIND)
+            for (uint32_t r = from; r < out->n; r++)
+                set_row_kind(&out->rows[r].values[base + i], out->rows[r].kind);
+}
+
 static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, cdc_arena_t *arena)
 {
     const char *q = o->origin ? o->origin : "";
@@ -417,6 +454,9 @@ static void fill_meta(const mc_source_t *s, cdc_row_t *o, const mc_where_t *w, c
             break;
         case MD_SNAPSHOT:
             v->v.b = w->snapshot;
+            break;
+        case MD_ROW_KIND:
+            set_row_kind(v, o->kind);
             break;
         }
     }
@@ -949,6 +989,8 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
             cdc_error_set(err, CDC_ERR_PARSE, "mysql-cdc: %s", cdc_buf_cstr(&r->deser->errmsg));
             return CDC_POLL_ERROR;
         }
+        if (r->src->row_kind)
+            fill_row_kind(r->src, out, from);
         if (drc == CDC_DECODE_SCHEMA)
             keep_changes(r);
         if (r->sig_deser && read_signals(r, (const char *)bytes, n, err) < 0)
@@ -989,8 +1031,10 @@ static int poll_stream(mc_reader_t *r, cdc_batch_t *out, uint32_t max_rows, cdc_
             snprintf(r->txn_file, sizeof(r->txn_file), "%s", sp->file ? sp->file : r->file);
             r->txn_pos = sp->pos;
         }
-        if (out->n > from && sp->ts_ms < r->since_ms)
-            cdc_batch_truncate(out, out->n - from); /* 'timestamp': before the start time */
+        /* 'timestamp': rows before the start time; 'snapshot': the stream only moves the
+           chunks' watermarks (and corrects their rows), it emits nothing */
+        if (out->n > from && (sp->ts_ms < r->since_ms || r->src->mode == MODE_SNAPSHOT))
+            cdc_batch_truncate(out, out->n - from);
         if (r->nchg) { /* one event: its change falls before any row of it */
             r->chg_given = true;
             return CDC_POLL_SCHEMA;
@@ -1084,6 +1128,8 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
             int rc = poll_chunks(r, out, max_rows, err);
             if (rc != CDC_POLL_OK || out->n > 0)
                 return rc;
+            if (r->src->mode == MODE_SNAPSHOT && cdc_snapshot_finished(r->snap))
+                return CDC_POLL_END; /* 'snapshot': every chunk emitted */
         }
         return poll_stream(r, out, max_rows, err);
     case MC_WORKER:
@@ -1396,7 +1442,7 @@ static int setup_snapshot(mc_reader_t *r, bool resumed, const char *state, cdc_e
         return -1;
     r->snap = s->snap;
     bool v2 = resumed && strncmp(state, "snapshot\tv2\n", 12) == 0;
-    if (resumed || s->mode != MODE_INITIAL)
+    if (resumed || (s->mode != MODE_INITIAL && s->mode != MODE_SNAPSHOT))
         cdc_snapshot_clear(s->snap);
     if (v2) {
         int n = cdc_snapshot_ntables(s->snap);
@@ -1457,10 +1503,14 @@ static int open_signals(mc_reader_t *r, const cdc_format_factory_t *fmt, cdc_err
     return 0;
 }
 
+static int server_ids_short(uint32_t first, uint32_t count, int nsplits, cdc_error_t **err);
+
 static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader_t **out,
                           cdc_error_t **err)
 {
     mc_source_t *s = (mc_source_t *)base;
+    if (s->server_ids > 1 && nsplits > (int)s->server_ids)
+        return server_ids_short(s->server_id, s->server_ids, nsplits, err);
     mc_reader_t *r = cdc_xcalloc(1, sizeof(*r));
     r->base.ops = split == 0 && s->pos_file ? &mc_reader_ops_2pc : &mc_reader_ops;
     r->src = s;
@@ -1486,8 +1536,8 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"mysql-binlog\"", &kv, err);
     cdc_kv_free(&kv);
     const char *keys[sizeof(s->md) / sizeof(s->md[0])];
-    for (int i = 0; i < s->nmd; i++)
-        keys[i] = mc_metadata[s->md[i]].key;
+    for (int i = 0; i < s->nmd; i++) /* row_kind: a slot the format fills, replaced after it */
+        keys[i] = s->md[i] == MD_ROW_KIND ? "source.snapshot" : mc_metadata[s->md[i]].key;
     cdc_format_ctx_t fctx = {.cfg = r->fmt_cfg,
                              .row_type = s->schema,
                              .metadata = keys,
@@ -1507,11 +1557,12 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     if (resumed) {
         snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
         r->done_pos = r->start_pos;
-    } else if (s->mode == MODE_INITIAL || s->mode == MODE_LATEST) {
+    } else if (s->mode == MODE_INITIAL || s->mode == MODE_LATEST || s->mode == MODE_SNAPSHOT) {
         /* ('initial': the chunks are read while the stream runs from here) */
         if (query_master(r->sql, r->file, sizeof(r->file), &r->start_pos, err) < 0)
             goto fail;
-    } else if (s->mode == MODE_TIMESTAMP) { /* the oldest binlog file, rows filtered by time */
+    } else if (s->mode == MODE_TIMESTAMP || s->mode == MODE_EARLIEST) {
+        /* the oldest binlog file ('timestamp': rows filtered by time) */
         if (query_pos(r->sql, "SHOW BINARY LOGS", 0, 1, r->file, sizeof(r->file), &r->start_pos,
                       err) < 0)
             goto fail;
@@ -1544,14 +1595,16 @@ fail:
 
 static cdc_changelog_mode_t mc_changelog_mode(cdc_source_t *base)
 {
-    (void)base;
-    return CDC_MODE_ALL;
+    return ((mc_source_t *)base)->mode == MODE_SNAPSHOT ? CDC_MODE_INSERT_ONLY : CDC_MODE_ALL;
 }
 
 static void mc_describe(cdc_source_t *base, cdc_buf_t *out)
 {
     mc_source_t *s = (mc_source_t *)base;
-    cdc_buf_printf(out, "mysql-cdc(%s.%s, server-id=%u)", s->db, s->table, s->server_id);
+    cdc_buf_printf(out, "mysql-cdc(%s.%s, server-id=%u", s->db, s->table, s->server_id);
+    if (s->server_ids > 1)
+        cdc_buf_printf(out, "-%u", s->server_id + s->server_ids - 1);
+    cdc_buf_puts(out, ")");
 }
 
 static void mc_destroy(cdc_source_t *base)
@@ -1603,6 +1656,7 @@ static int mc_apply_metadata(cdc_source_t *base, const char *const *keys, int n,
             return -1;
         }
         s->md[i] = (mc_md_t)j;
+        s->row_kind |= j == MD_ROW_KIND;
         cdc_type_row_add(prod, keys[i], cdc_type_parse(mc_metadata[j].type, NULL));
     }
     s->nmd = n;
@@ -1626,8 +1680,61 @@ static char *opt(const cdc_config_t *cfg, const char *key)
     return v && *v ? cdc_xstrdup(v) : NULL;
 }
 
+/* "5400" or "5400-5404": the first id and how many; 0, or -1 when malformed. */
+static int parse_server_ids(const char *text, uint32_t *first, uint32_t *count)
+{
+    *first = 5400;
+    *count = 1;
+    if (!text)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long a = strtoull(text, &end, 10), b = a;
+    if (end == text || *text == '-' || *text == '+')
+        return -1;
+    if (*end == '-') {
+        const char *p = end + 1;
+        if (*p < '0' || *p > '9')
+            return -1;
+        b = strtoull(p, &end, 10);
+    }
+    if (errno || *end || a < 1 || b < a || b > 4294967295ULL)
+        return -1;
+    *first = (uint32_t)a;
+    *count = (uint32_t)(b - a + 1);
+    return 0;
+}
+
+/* The error of a server-id range with fewer ids than splits. */
+static int server_ids_short(uint32_t first, uint32_t count, int nsplits, cdc_error_t **err)
+{
+    cdc_error_set(err, CDC_ERR_OPTION,
+                  "mysql-cdc: 'server-id' = '%u-%u' has %u ids for %d splits (one id per split)",
+                  first, first + count - 1, count, nsplits);
+    if (err && *err)
+        cdc_error_set_hint(*err,
+                           "widen the range to %d ids, e.g. '%u-%u', or lower "
+                           "'scan.parallelism'.",
+                           nsplits, first, first + (uint32_t)nsplits - 1);
+    return -1;
+}
+
 static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
+    const char *ids = cdc_config_str(cfg, "server-id");
+    uint32_t first, count;
+    if (ids && parse_server_ids(ids, &first, &count) < 0)
+        cdc_buf_printf(problems,
+                       "%soption \"server-id\": expected an id (1..4294967295) or a range "
+                       "'first-last' such as '5400-5404' (first <= last), found \"%s\"",
+                       problems->len ? "\n" : "", ids);
+    int64_t par =
+        cdc_config_isset(cfg, "scan.parallelism") ? cdc_config_int(cfg, "scan.parallelism") : 0;
+    if (ids && parse_server_ids(ids, &first, &count) == 0 && count > 1 && par > count)
+        cdc_buf_printf(problems,
+                       "%soption \"server-id\" = '%s' has %u ids for 'scan.parallelism' = %lld "
+                       "splits: give a range of at least %lld ids (one per split)",
+                       problems->len ? "\n" : "", ids, count, (long long)par, (long long)par);
     int mode = cdc_config_enum(cfg, "scan.startup.mode");
     if (mode == MODE_SPECIFIC && !cdc_config_isset(cfg, "scan.startup.specific-offset.file") &&
         !cdc_config_isset(cfg, "scan.startup.specific-offset.gtid-set"))
@@ -1684,7 +1791,12 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
     if (!s->pos_file && cdc_state_dir())
         s->pos_file = cdc_strdup_printf("%s/%s.mysql-cdc.pos", cdc_state_dir(), ctx->name);
     s->port = (int)cdc_config_int(cfg, "port");
-    s->server_id = (uint32_t)cdc_config_int(cfg, "server-id");
+    parse_server_ids(cdc_config_str(cfg, "server-id"), &s->server_id, &s->server_ids);
+    if (s->server_ids > 1 && ctx->parallelism > (int)s->server_ids) {
+        server_ids_short(s->server_id, s->server_ids, ctx->parallelism, err);
+        mc_destroy(&s->base);
+        return -1;
+    }
     s->mode = cdc_config_enum(cfg, "scan.startup.mode");
     s->start_pos = (uint64_t)cdc_config_int(cfg, "scan.startup.specific-offset.pos");
     s->gtid = opt(cfg, "scan.startup.specific-offset.gtid-set");

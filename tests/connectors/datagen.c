@@ -614,6 +614,50 @@ Test(datagen, string_and_bytes_lengths)
     dg_close(&d);
 }
 
+/* fields.#.var-len (Flink): random VARCHAR/VARBINARY lengths in [1, length], varying. */
+Test(datagen, var_len_strings_and_bytes)
+{
+    dg_t d;
+    dg_open(&d, "ROW<s STRING, v VARCHAR(6), b BYTES, f STRING>",
+            (const char *const[]){FAST, "number-of-rows", "200", "fields.s.var-len", "true",
+                                  "fields.s.length", "4", "fields.v.var-len", "TRUE",
+                                  "fields.b.var-len", "true", "fields.b.length", "3",
+                                  "fields.f.var-len", "false", "fields.f.length", "5", NULL});
+    cdc_batch_t batch;
+    poll_rows(d.src, 200, &batch);
+    bool seen[3][7] = {{false}};
+    for (uint32_t r = 0; r < batch.n; r++) {
+        const cdc_value_t *v = batch.rows[r].values;
+        cr_assert(v[0].v.s.len >= 1 && v[0].v.s.len <= 4, "len %u", v[0].v.s.len);
+        cr_assert(v[1].v.s.len >= 1 && v[1].v.s.len <= 6, "capped at VARCHAR(6): %u", v[1].v.s.len);
+        cr_assert(v[2].v.s.len >= 1 && v[2].v.s.len <= 3);
+        cr_assert_eq(v[3].v.s.len, 5, "var-len false: the fixed length");
+        cr_assert(is_alnum_str(&v[0].v.s) && is_alnum_str(&v[1].v.s));
+        for (int f = 0; f < 3; f++)
+            seen[f][v[f].v.s.len] = true;
+    }
+    for (int n = 1; n <= 4; n++)
+        cr_assert(seen[0][n], "STRING length %d never drawn in 200 rows", n);
+    for (int n = 1; n <= 6; n++)
+        cr_assert(seen[1][n], "VARCHAR(6) length %d never drawn in 200 rows", n);
+    for (int n = 1; n <= 3; n++)
+        cr_assert(seen[2][n], "BYTES length %d never drawn in 200 rows", n);
+    cdc_batch_free(&batch);
+    dg_close(&d);
+
+    free(assert_source_error("ROW<c CHAR(3)>",
+                             (const char *const[]){"fields.c.var-len", "true", NULL},
+                             "option \"fields.c.var-len\": field \"c\" of type CHAR(3) takes no "
+                             "\"var-len\" (variable-length types only: VARCHAR, STRING, VARBINARY, "
+                             "BYTES)"));
+    assert_check_error((const char *const[]){"fields.s.var-len", "yes", NULL},
+                       "option \"fields.s.var-len\": expected true or false, found \"yes\"");
+    assert_check_error((const char *const[]){"fields.s.kind", "sequence", "fields.s.start", "1",
+                                             "fields.s.end", "9", "fields.s.var-len", "true", NULL},
+                       "option \"fields.s.var-len\": \"var-len\" is for random fields, but "
+                       "\"fields.s.kind\" is \"sequence\"");
+}
+
 Test(datagen, dates_and_timestamps_are_recent)
 {
     dg_t d;

@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,46 @@ Test(filesystem, list_and_read_partitions)
     for (int i = 0; i < n; i++)
         cdc_kv_free(&parts[i]);
     free(parts);
+    src->ops->destroy(src);
+    ft_close(&t);
+}
+
+/* Flink's metadata keys: the file each row comes from, after a projection, across polls. */
+Test(filesystem, file_metadata)
+{
+    ft_t t;
+    ft_open(&t, "ROW<id BIGINT, v STRING, dt STRING>", "dt", NULL);
+    char path[160], *dir = realpath(t.dir, NULL);
+    snprintf(path, sizeof(path), "%s/dt=a/part-0.json", t.dir);
+    put_file(path, "{\"id\":1,\"v\":\"x\"}\n{\"id\":2,\"v\":\"y\"}\n{\"id\":3,\"v\":\"z\"}\n");
+    struct timespec times[2] = {{.tv_sec = 1700000000, .tv_nsec = 250000000},
+                                {.tv_sec = 1700000000, .tv_nsec = 250000000}};
+    cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+    snprintf(path, sizeof(path), "%s/dt=b/other.json", t.dir);
+    put_file(path, "{\"id\":4,\"v\":\"w\"}\n");
+    times[0].tv_sec = times[1].tv_sec = 1600000000;
+    times[0].tv_nsec = times[1].tv_nsec = 0;
+    cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+    cdc_source_t *src = ft_source(&t);
+    int proj[] = {0};
+    cr_assert_eq(src->ops->apply_projection(src, proj, 1), 0);
+    const char *const keys[] = {"file.name", "file.size", "file.modification-time", "file.path"};
+    cdc_error_t *err = NULL;
+    cr_assert_eq(src->ops->apply_metadata(src, keys, 4, &err), 0);
+    char *all = read_all(src, 1), want[1024];
+    snprintf(want, sizeof(want),
+             "+I[1, part-0.json, 51, 2023-11-14T22:13:20.250Z, %s/dt=a/part-0.json]\n"
+             "+I[2, part-0.json, 51, 2023-11-14T22:13:20.250Z, %s/dt=a/part-0.json]\n"
+             "+I[3, part-0.json, 51, 2023-11-14T22:13:20.250Z, %s/dt=a/part-0.json]\n"
+             "+I[4, other.json, 17, 2020-09-13T12:26:40.000Z, %s/dt=b/other.json]",
+             dir, dir, dir, dir);
+    cr_assert_str_eq(all, want);
+    free(all);
+    const char *const bad[] = {"file.owner"};
+    cr_assert_eq(src->ops->apply_metadata(src, bad, 1, &err), -1);
+    cr_assert(strstr(err->message, "no metadata key \"file.owner\""), "%s", err->message);
+    cdc_error_destroy(err);
+    free(dir);
     src->ops->destroy(src);
     ft_close(&t);
 }

@@ -399,6 +399,110 @@ Test(kafka, option_errors)
     expect_error("ROW<id BIGINT>", eo, 0, true, "not supported");
 }
 
+/*
+ * The Java client's properties a Flink user pastes: JAAS PLAIN/SCRAM become librdkafka's
+ * sasl.username/sasl.password (librdkafka itself rejects sasl.jaas.config), PEM and PKCS#12
+ * stores become its paths; the rest is refused with what to use instead.
+ */
+Test(kafka, java_properties)
+{
+    const char *const plain[] = {"topic",
+                                 "rt",
+                                 "format",
+                                 "json",
+                                 "properties.security.protocol",
+                                 "SASL_PLAINTEXT",
+                                 "properties.sasl.jaas.config",
+                                 "org.apache.kafka.common.security.plain.PlainLoginModule "
+                                 "required username=\"u\" password=\"p\\\"w\";",
+                                 "properties.ssl.keystore.type",
+                                 "PKCS12",
+                                 "properties.ssl.keystore.location",
+                                 "/nonexistent/client.p12",
+                                 NULL};
+    table_t t;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(table_open(&t, "ROW<id BIGINT>", plain, 0, &err), 0, "%s",
+                 err ? cdc_error_format(err) : "");
+    cdc_sink_t *sink = NULL;
+    cr_assert_eq(t.res.connector->sink_new(&t.ctx, &sink, &err), 0, "%s",
+                 err ? cdc_error_format(err) : "");
+    sink->ops->destroy(sink);
+    table_close(&t);
+
+    const char *const krb[] = {"topic",
+                               "rt",
+                               "format",
+                               "json",
+                               "properties.sasl.jaas.config",
+                               "com.sun.security.auth.module.Krb5LoginModule required "
+                               "useKeyTab=true;",
+                               NULL};
+    expect_error("ROW<id BIGINT>", krb, 0, false, "properties.sasl.kerberos.*");
+    const char *const scram[] = {"topic",
+                                 "rt",
+                                 "format",
+                                 "json",
+                                 "properties.sasl.jaas.config",
+                                 "org.apache.kafka.common.security.scram.ScramLoginModule "
+                                 "required username=\"u\" password=\"p\";",
+                                 NULL};
+    expect_error("ROW<id BIGINT>", scram, 0, false, "'SCRAM-SHA-256' or 'SCRAM-SHA-512'");
+    const char *const nopass[] = {"topic",
+                                  "rt",
+                                  "format",
+                                  "json",
+                                  "properties.sasl.jaas.config",
+                                  "org.apache.kafka.common.security.plain.PlainLoginModule "
+                                  "required username=\"u\";",
+                                  NULL};
+    expect_error("ROW<id BIGINT>", nopass, 0, false, "needs username=");
+    const char *const unterminated[] = {"topic",
+                                        "rt",
+                                        "format",
+                                        "json",
+                                        "properties.sasl.jaas.config",
+                                        "org.apache.kafka.common.security.plain.PlainLoginModule "
+                                        "required username=\"u\" password=\"p\"",
+                                        NULL};
+    expect_error("ROW<id BIGINT>", unterminated, 0, false, "missing the closing ';'");
+    const char *const jks[] = {"topic",
+                               "rt",
+                               "format",
+                               "json",
+                               "properties.ssl.keystore.type",
+                               "JKS",
+                               "properties.ssl.keystore.location",
+                               "/k.jks",
+                               NULL};
+    expect_error("ROW<id BIGINT>", jks, 0, false, "'properties.ssl.keystore.type' = 'PKCS12'");
+    const char *const trust[] = {
+        "topic", "rt", "format", "json", "properties.ssl.truststore.location", "/t.jks", NULL};
+    expect_error("ROW<id BIGINT>", trust, 0, false, "set 'properties.ssl.ca.location'");
+    /* PEM truststore and keystore: librdkafka's ca/certificate/key locations, which it opens */
+    const char *const pem[] = {"topic",
+                               "rt",
+                               "format",
+                               "json",
+                               "properties.security.protocol",
+                               "SSL",
+                               "properties.ssl.truststore.type",
+                               "PEM",
+                               "properties.ssl.truststore.location",
+                               "/nonexistent/ca.pem",
+                               NULL};
+    cr_assert_eq(table_open(&t, "ROW<id BIGINT>", pem, 0, &err), 0);
+    cr_assert_eq(t.res.connector->sink_new(&t.ctx, &sink, &err), 0);
+    cdc_writer_t *w = NULL;
+    cr_assert_eq(sink->ops->open_writer(sink, 0, 1, &w, &err), -1);
+    char *text = cdc_error_format(err);
+    cr_assert(strstr(text, "ssl.ca.location"), "%s", text);
+    free(text);
+    cdc_error_destroy(err);
+    sink->ops->destroy(sink);
+    table_close(&t);
+}
+
 /* The values of the first n messages of partition 0 of topic, each followed by '\n'. */
 static char *read_values(const char *topic, int n)
 {

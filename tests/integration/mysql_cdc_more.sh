@@ -2,14 +2,16 @@
 # More of the mysql-cdc source against a real MariaDB 10.11 (tests/servers/mariadb.sh):
 #  1. table-name as a regular expression: orders_1 and orders_2 (not orders_x, not other)
 #     captured by 'orders_[0-9]+' into one table, with the metadata columns database_name,
-#     table_name and op_ts (0 for snapshot rows, the binlog event time for stream rows);
-#     snapshot then stream.
+#     table_name, op_ts (0 for snapshot rows, the binlog event time for stream rows) and
+#     row_kind (between two others: the format's slots stay in place); snapshot then stream.
 #  2. scan.startup.mode 'specific-offset' with a MariaDB GTID position (only the transactions
 #     after it), 'timestamp' (events written with SET timestamp before and after the start time,
 #     across a FLUSH BINARY LOGS: only the later ones; reading across a rotation also covers
 #     regress_rotate: libmariadb 3.3 failed on the file after a real ROTATE), and server-time-zone '+08:00' (a
 #     DATETIME declared TIMESTAMP_LTZ read as +08:00 wall time, a TIMESTAMP as the instant; the
-#     snapshot and the stream agree).
+#     snapshot and the stream agree); 'earliest-offset' (every change from the oldest binlog
+#     file, no snapshot) and 'snapshot' (the snapshot only, then the job ends) with a
+#     server-id range over 2 splits, and a range shorter than scan.parallelism refused.
 #  3. mysql-cdc -> kafka (librdkafka's mock cluster, `cdcflow kafka-mock`) with debezium-json
 #     and 'debezium-json.source.connector' = 'mysql': the source block, filled from the
 #     source's metadata columns, read back with kcat and checked with python3 (connector, db,
@@ -73,13 +75,14 @@ cat >job1.sql <<SQL
 CREATE TABLE orders (id INT NOT NULL, v STRING,
                      db STRING METADATA FROM 'database_name' VIRTUAL,
                      tab STRING METADATA FROM 'table_name' VIRTUAL,
+                     rk STRING METADATA FROM 'row_kind' VIRTUAL,
                      ts TIMESTAMP_LTZ(3) METADATA FROM 'op_ts' VIRTUAL)
 WITH ('connector' = 'mysql-cdc', 'hostname' = '127.0.0.1', 'port' = '$MY_PORT',
       'username' = 'writer', 'password' = '$MY_PASSWORD', 'database-name' = 'cdc.*',
       'table-name' = 'orders_[0-9]+', 'server-id' = '801');
-CREATE TABLE out (tab STRING, id INT, v STRING, db STRING, ts TIMESTAMP_LTZ(3))
+CREATE TABLE out (tab STRING, id INT, v STRING, db STRING, rk STRING, ts TIMESTAMP_LTZ(3))
 WITH ('connector' = 'print');
-INSERT INTO out SELECT tab, id, v, db, ts FROM orders;
+INSERT INTO out SELECT tab, id, v, db, rk, ts FROM orders;
 SQL
 "$bin" run job1.sql >out1.txt 2>err1.txt &
 job_pid=$!
@@ -95,10 +98,10 @@ stop_job || bad "job 1 did not stop cleanly: $(cat err1.txt)"
 # op_ts: 0 in the snapshot, today's date (the binlog event's time) in the stream
 today=$(date -u +%Y-%m-%d)
 sed -e 's/1970-01-01T00:00:00.000Z]$/true]/' -e "s/${today}T[0-9:.]*Z]\$/false]/" out1.txt >got1.txt
-printf '%s\n' '+I[orders_1, 1, one-a, cdcflow, true]' '+I[orders_2, 1, two-a, cdcflow, true]' \
-  '+I[orders_2, 2, two-b, cdcflow, true]' '+I[orders_2, 3, two-c, cdcflow, false]' \
-  '-U[orders_1, 1, one-a, cdcflow, false]' '+U[orders_1, 1, one-b, cdcflow, false]' \
-  '-D[orders_2, 1, two-a, cdcflow, false]' >want1.txt
+printf '%s\n' '+I[orders_1, 1, one-a, cdcflow, +I, true]' '+I[orders_2, 1, two-a, cdcflow, +I, true]' \
+  '+I[orders_2, 2, two-b, cdcflow, +I, true]' '+I[orders_2, 3, two-c, cdcflow, +I, false]' \
+  '-U[orders_1, 1, one-a, cdcflow, -U, false]' '+U[orders_1, 1, one-b, cdcflow, +U, false]' \
+  '-D[orders_2, 1, two-a, cdcflow, -D, false]' >want1.txt
 if diff -u want1.txt got1.txt; then ok; else bad "regex tables with metadata"; fi
 
 # ---- 2a. specific-offset with a GTID position -----------------------------------------------
@@ -163,6 +166,41 @@ stop_job || bad "job 2c did not stop cleanly: $(cat err2c.txt)"
 printf '%s\n' '+I[1, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' \
   '+I[2, 2024-01-01T00:00:00.250Z, 2024-01-01T00:00:00.250Z]' >want2c.txt
 if diff -u want2c.txt out2c.txt; then ok; else bad "server-time-zone"; fi
+
+# ---- 2d. earliest-offset: every change from the oldest binlog file, no snapshot -------------
+my_sql -e "CREATE TABLE eo (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO eo VALUES (1, 'a'), (2, 'b'); UPDATE eo SET v = 'a2' WHERE id = 1;
+  FLUSH BINARY LOGS; DELETE FROM eo WHERE id = 2;"
+job eo 806 ", 'scan.startup.mode' = 'earliest-offset'" "id INT, v STRING"
+"$bin" run eo.sql >out2d.txt 2>err2d.txt &
+job_pid=$!
+wait_lines out2d.txt 5 || bad "earliest-offset: no rows: $(cat err2d.txt)"
+my_sql -e "INSERT INTO eo VALUES (3, 'c')"
+wait_lines out2d.txt 6 || bad "earliest-offset: the stream did not go on: $(cat err2d.txt)"
+stop_job || bad "job 2d did not stop cleanly: $(cat err2d.txt)"
+printf '%s\n' '+I[1, a]' '+I[2, b]' '-U[1, a]' '+U[1, a2]' '-D[2, b]' '+I[3, c]' >want2d.txt
+if diff -u want2d.txt out2d.txt; then ok; else bad "earliest-offset start"; fi
+
+# ---- 2e. snapshot: the snapshot only, then the job ends; a server-id range, 2 splits --------
+my_sql -e "CREATE TABLE sn (id INT PRIMARY KEY, v VARCHAR(20));
+  INSERT INTO sn VALUES (1, 'x'), (2, 'y'), (3, 'z');"
+job sn "810-811" ", 'scan.startup.mode' = 'snapshot', 'scan.parallelism' = '2',
+      'scan.incremental.snapshot.chunk.size' = '1'" "id INT, v STRING"
+if timeout 60 "$bin" run sn.sql >out2e.txt 2>err2e.txt; then
+  my_sql -e "INSERT INTO sn VALUES (4, 'after')" # (the job has ended: not read)
+  sed "s/^[0-9]*> //" out2e.txt | sort >got2e.txt # (print names its subtask)
+  printf '%s\n' '+I[1, x]' '+I[2, y]' '+I[3, z]' >want2e.txt
+  if diff -u want2e.txt got2e.txt; then ok; else bad "snapshot mode"; fi
+else
+  bad "snapshot mode: the job did not end by itself: $(cat err2e.txt)"
+fi
+# a range with fewer ids than splits: refused before connecting
+job sn2 "810-811" ", 'scan.startup.mode' = 'snapshot', 'scan.parallelism' = '3'" "id INT, v STRING"
+if ! "$bin" run sn2.sql >/dev/null 2>err2f.txt && grep -q "has 2 ids for 'scan.parallelism' = 3" err2f.txt; then
+  ok
+else
+  bad "server-id range shorter than scan.parallelism: $(cat err2f.txt)"
+fi
 
 # ---- 3. Debezium source block: mysql-cdc -> kafka debezium-json ----------------------------
 # shellcheck source=../servers/kafka.sh
