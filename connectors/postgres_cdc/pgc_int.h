@@ -26,7 +26,7 @@
 #define PGC_WAL_WARN_REPEAT_MS 300000
 #define PGC_RECENT 64 /* streamed transactions a chunk's snapshot is checked against */
 
-enum { MODE_INITIAL = 0, MODE_LATEST = 1 };
+enum { MODE_INITIAL = 0, MODE_LATEST = 1, MODE_COMMITTED = 2, MODE_SNAPSHOT = 3 };
 enum { CL_ALL = 0, CL_UPSERT = 1 };
 
 typedef struct pgc_source {
@@ -41,6 +41,7 @@ typedef struct pgc_source {
     int changelog;
     char *ckpt_file;      /* two-phase: <--state-dir>/<slot>.postgres-cdc.ckpt; NULL without one */
     uint32_t chunk_size;  /* scan.incremental.snapshot.chunk.size */
+    bool incremental;     /* scan.incremental.snapshot.enabled: chunks (else one transaction) */
     int key[16], nkey;    /* the chunk key: indexes into physical (0: resolved at open) */
     cdc_snapshot_t *snap; /* the chunked snapshot, shared by the splits; split 0 starts it */
     char *signal;         /* signal-data-collection ("schema.table"), or NULL */

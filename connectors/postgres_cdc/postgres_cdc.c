@@ -72,6 +72,10 @@
  */
 #include "pgc_int.h"
 
+/* scan.startup.mode, in the order of MODE_* */
+static const char *const pgc_startup_modes[] = {"initial", "latest-offset", "committed-offset",
+                                                "snapshot", NULL};
+
 static const cdc_metadata_def_t pgc_metadata[] = {
     {"database_name", "STRING", "Database of the row's table."},
     {"schema_name", "STRING", "Schema of the row's table."},
@@ -98,6 +102,8 @@ const char *pgc_opt(const cdc_config_t *cfg, const char *key)
 /* Where and as whom to connect: from a source's options or `cdcflow signal`'s -o pairs. */
 typedef struct pgc_conninfo {
     const char *host, *port, *dbname, *user, *password, *sslmode, *sslrootcert;
+    int timeout_s; /* libpq connect_timeout; 0: 10 s */
+    int retries;   /* further attempts, 1 s apart, after a failed one */
 } pgc_conninfo_t;
 
 static PGconn *connect_info(const pgc_conninfo_t *ci, bool replication, cdc_error_t **err)
@@ -112,7 +118,9 @@ static PGconn *connect_info(const pgc_conninfo_t *ci, bool replication, cdc_erro
         keys[n] = "password", vals[n++] = ci->password;
     keys[n] = "application_name", vals[n++] = "cdcflow";
     keys[n] = "options", vals[n++] = PGC_PINNED;
-    keys[n] = "connect_timeout", vals[n++] = "10";
+    char timeout[16];
+    snprintf(timeout, sizeof(timeout), "%d", ci->timeout_s > 0 ? ci->timeout_s : 10);
+    keys[n] = "connect_timeout", vals[n++] = timeout;
     if (ci->sslmode)
         keys[n] = "sslmode", vals[n++] = ci->sslmode;
     if (ci->sslrootcert)
@@ -122,9 +130,21 @@ static PGconn *connect_info(const pgc_conninfo_t *ci, bool replication, cdc_erro
     keys[n] = NULL;
     vals[n] = NULL;
     PGconn *conn = PQconnectdbParams(keys, vals, 0);
+    int attempt = 1;
+    for (; attempt <= ci->retries && (!conn || PQstatus(conn) != CONNECTION_OK); attempt++) {
+        cdc_log(CDC_LOG_WARN, NULL, "postgres-cdc",
+                "could not connect to PostgreSQL at %s:%s (attempt %d of %d): %s; retrying in 1 s",
+                ci->host, ci->port, attempt, ci->retries + 1,
+                conn ? PQerrorMessage(conn) : "out of memory");
+        PQfinish(conn);
+        struct timespec pause = {.tv_sec = 1};
+        nanosleep(&pause, NULL); /* (at open, before the job's loop: nothing else waits) */
+        conn = PQconnectdbParams(keys, vals, 0);
+    }
     if (!conn || PQstatus(conn) != CONNECTION_OK) {
-        cdc_error_set(err, CDC_ERR_REMOTE, "could not connect to PostgreSQL at %s:%s%s", ci->host,
-                      ci->port, replication ? " for replication" : "");
+        cdc_error_set(err, CDC_ERR_REMOTE, "could not connect to PostgreSQL at %s:%s%s (%d %s)",
+                      ci->host, ci->port, replication ? " for replication" : "", attempt,
+                      attempt == 1 ? "attempt" : "attempts, 'connect.max-retries'");
         cdc_error_set_detail(*err, "%s", conn ? PQerrorMessage(conn) : "out of memory");
         if (replication)
             cdc_error_set_hint(*err, "the user needs the REPLICATION attribute and pg_hba.conf a "
@@ -146,7 +166,11 @@ PGconn *pgc_connect(pgc_source_t *s, bool replication, cdc_error_t **err)
                          .user = pgc_opt(c, "username"),
                          .password = cdc_config_str(c, "password"),
                          .sslmode = cdc_config_str(c, "sslmode"),
-                         .sslrootcert = cdc_config_str(c, "sslrootcert")};
+                         .sslrootcert = cdc_config_str(c, "sslrootcert"),
+                         .timeout_s = (int)(cdc_config_duration_ms(c, "connect.timeout") / 1000),
+                         .retries = (int)cdc_config_int(c, "connect.max-retries")};
+    if (ci.timeout_s < 2)
+        ci.timeout_s = 2; /* (libpq's least) */
     return connect_info(&ci, replication, err);
 }
 
@@ -1108,7 +1132,7 @@ static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
     if (pgc_resolve_key(r, err) < 0)
         return -1;
     /* a key (and PostgreSQL 14+ for the messages): chunks while the stream runs */
-    if (s->nkey > 0 && PQserverVersion(r->meta) >= 140000)
+    if (s->incremental && s->nkey > 0 && PQserverVersion(r->meta) >= 140000)
         return pgc_chunks_start(r, init_exists, err);
     pgc_snapshot_none(r);
     if (init_exists) {
@@ -1488,8 +1512,7 @@ static void pgc_describe(cdc_source_t *base, cdc_buf_t *out)
     pgc_source_t *s = (pgc_source_t *)base;
     cdc_buf_printf(out, "postgres-cdc(table=%s, slot=%s, publication=%s, startup=%s, changelog=%s)",
                    s->table_label, pgc_opt(s->cfg, "slot.name"),
-                   pgc_opt(s->cfg, "publication.name"),
-                   s->startup == MODE_INITIAL ? "initial" : "latest-offset",
+                   pgc_opt(s->cfg, "publication.name"), pgc_startup_modes[s->startup],
                    s->changelog == CL_UPSERT ? "upsert" : "all");
 }
 
@@ -1548,8 +1571,73 @@ static const cdc_source_ops_t pgc_source_ops = {
     .destroy = pgc_destroy,
 };
 
-static const char *const startup_modes[] = {"initial", "latest-offset", NULL};
 static const char *const changelog_modes[] = {"all", "upsert", NULL};
+
+/* Flink CDC's options that have no effect here: accepted, with one warning saying why. */
+static const struct {
+    const char *key, *why;
+} pgc_no_effect[] = {
+    {"scan.snapshot.fetch.size",
+     "the snapshot's rows are streamed by COPY, not fetched in batches"},
+    {"connect.pool.size", "each split opens its own connections"},
+    {"chunk-meta.group.size", "chunk boundaries are not sent between processes"},
+    {"chunk-key.even-distribution.factor.upper-bound",
+     "chunks are cut by reading chunk-size rows in key order, never computed from the key's range"},
+    {"chunk-key.even-distribution.factor.lower-bound",
+     "chunks are cut by reading chunk-size rows in key order, never computed from the key's range"},
+    {"scan.incremental.close-idle-reader.enabled", "a split with no chunks left ends"},
+    {"scan.incremental.snapshot.backfill.skip",
+     "the changes during a chunk's read are always merged into it (exactly-once rows)"},
+    {"scan.lsn-commit.checkpoints-num-delay",
+     "the slot is confirmed once a checkpoint is durable downstream, and a restart resumes there"},
+};
+
+/* Debezium properties a Flink user may write, and the option that does the same here. */
+static const struct {
+    const char *dbz, *key;
+} pgc_debezium_equiv[] = {
+    {"slot.name", "slot.name"},
+    {"publication.name", "publication.name"},
+    {"publication.autocreate.mode", "publication.autocreate"},
+    {"plugin.name", "decoding.plugin.name"},
+    {"snapshot.mode", "scan.startup.mode"},
+    {"snapshot.fetch.size", "scan.snapshot.fetch.size"},
+    {"heartbeat.interval.ms", "heartbeat.interval.ms"},
+    {"heartbeat.action.query", "heartbeat.action.query"},
+    {"signal.data.collection", "signal-data-collection"},
+    {"database.sslmode", "sslmode"},
+    {"database.sslrootcert", "sslrootcert"},
+};
+
+/* Cross-option rules: one warning per key with no effect; Debezium keys and the snapshot-only
+   mode refused (they would change what is read, and are not implemented). */
+static void pgc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
+{
+    for (size_t i = 0; i < sizeof(pgc_no_effect) / sizeof(pgc_no_effect[0]); i++)
+        if (cdc_config_isset(cfg, pgc_no_effect[i].key))
+            fprintf(stderr,
+                    "cdcflow: warning: postgres-cdc: option \"%s\" has no effect in cdcflow (%s); "
+                    "accepted\n",
+                    pgc_no_effect[i].key, pgc_no_effect[i].why);
+    if (cdc_config_enum(cfg, "scan.startup.mode") == MODE_SNAPSHOT)
+        cdc_buf_printf(problems,
+                       "%s'scan.startup.mode' = 'snapshot' (read the table once, then end) is not "
+                       "implemented for postgres-cdc: use 'initial' (snapshot, then the stream) "
+                       "or a bounded 'jdbc' source on the table",
+                       problems->len ? "\n" : "");
+    const cdc_kv_t *dbz = cdc_config_prefixed(cfg, "debezium.");
+    for (int i = 0; dbz && i < dbz->n; i++) {
+        const char *equiv = NULL;
+        for (size_t j = 0; j < sizeof(pgc_debezium_equiv) / sizeof(pgc_debezium_equiv[0]); j++)
+            if (strcmp(dbz->keys[i], pgc_debezium_equiv[j].dbz) == 0)
+                equiv = pgc_debezium_equiv[j].key;
+        cdc_buf_printf(problems,
+                       "%soption \"debezium.%s\": Debezium properties are not supported (the "
+                       "connector is not Debezium)%s%s%s",
+                       problems->len ? "\n" : "", dbz->keys[i], equiv ? "; use '" : "",
+                       equiv ? equiv : "", equiv ? "' instead" : "");
+    }
+}
 
 static const cdc_option_def_t pgc_options[] = {
     {.key = "hostname",
@@ -1603,9 +1691,24 @@ static const cdc_option_def_t pgc_options[] = {
     {.key = "scan.startup.mode",
      .type = CDC_OPT_ENUM,
      .default_value = "initial",
-     .enum_values = startup_modes,
+     .enum_values = pgc_startup_modes,
      .description = "initial: snapshot the table, then stream from the slot's consistent point; "
-                    "latest-offset: stream changes from now on. An existing slot always resumes."},
+                    "latest-offset: stream changes from now on; committed-offset: resume from "
+                    "the slot's confirmed position (a new slot: from now on, as latest-offset). "
+                    "An existing slot always resumes. snapshot (snapshot only, then end) is "
+                    "refused: not implemented for postgres-cdc."},
+    {.key = "scan.incremental.snapshot.enabled",
+     .type = CDC_OPT_BOOL,
+     .default_value = "true",
+     .description = "true: the snapshot is read in chunks by key while the stream runs; false: "
+                    "the whole table in one REPEATABLE READ transaction on the slot's exported "
+                    "snapshot (in ctid ranges), then the stream (as a table without a key)."},
+    {.key = "scan.snapshot.fetch.size",
+     .type = CDC_OPT_INT,
+     .min = 1,
+     .max = INT32_MAX,
+     .description = "Accepted with a warning, no effect: the snapshot's rows are streamed by "
+                    "COPY, not fetched in batches."},
     {.key = "scan.incremental.snapshot.chunk.size",
      .type = CDC_OPT_INT,
      .default_value = "8096",
@@ -1664,6 +1767,55 @@ static const cdc_option_def_t pgc_options[] = {
     {.key = "sslrootcert",
      .type = CDC_OPT_STRING,
      .description = "CA certificate file for verify-ca / verify-full."},
+    {.key = "connect.timeout",
+     .type = CDC_OPT_DURATION,
+     .default_value = "30 s",
+     .min = 1000,
+     .max = 3600000,
+     .description = "Longest wait for a connection to the server (libpq connect_timeout, whole "
+                    "seconds, at least 2)."},
+    {.key = "connect.max-retries",
+     .type = CDC_OPT_INT,
+     .default_value = "3",
+     .min = 0,
+     .max = 100,
+     .description = "Connections that fail are tried again this many times, 1 s apart, before "
+                    "the source fails."},
+    {.key = "connect.pool.size",
+     .type = CDC_OPT_INT,
+     .min = 1,
+     .max = 1000,
+     .description = "Accepted with a warning, no effect: each split opens its own connections."},
+    {.key = "chunk-meta.group.size",
+     .type = CDC_OPT_INT,
+     .min = 1,
+     .max = INT32_MAX,
+     .description = "Accepted with a warning, no effect: chunk boundaries are not sent between "
+                    "processes."},
+    {.key = "chunk-key.even-distribution.factor.upper-bound",
+     .type = CDC_OPT_DOUBLE,
+     .description = "Accepted with a warning, no effect: chunks are cut by reading chunk-size "
+                    "rows in key order, never computed from the key's minimum and maximum."},
+    {.key = "chunk-key.even-distribution.factor.lower-bound",
+     .type = CDC_OPT_DOUBLE,
+     .description = "Accepted with a warning, no effect (see the upper bound)."},
+    {.key = "scan.incremental.close-idle-reader.enabled",
+     .type = CDC_OPT_BOOL,
+     .description = "Accepted with a warning, no effect: a split with no chunks left ends."},
+    {.key = "scan.incremental.snapshot.backfill.skip",
+     .type = CDC_OPT_BOOL,
+     .description = "Accepted with a warning, no effect: the changes during a chunk's read are "
+                    "always merged into it (exactly-once rows, which at-least-once allows)."},
+    {.key = "scan.lsn-commit.checkpoints-num-delay",
+     .type = CDC_OPT_INT,
+     .min = 0,
+     .max = INT32_MAX,
+     .description = "Accepted with a warning, no effect: the slot is confirmed once a "
+                    "checkpoint is durable downstream, and a restart resumes from it."},
+    {.key = "debezium.",
+     .type = CDC_OPT_PREFIX,
+     .description = "Debezium properties are refused (there is no Debezium here); the error "
+                    "names the option that does the same where one exists."},
     {0},
 };
 
@@ -1691,6 +1843,7 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
         return -1;
     }
     s->chunk_size = (uint32_t)cdc_config_int(cfg, "scan.incremental.snapshot.chunk.size");
+    s->incremental = cdc_config_bool(cfg, "scan.incremental.snapshot.enabled");
     const char *chunk_col = cdc_config_str(cfg, "scan.incremental.snapshot.chunk.key-column");
     if (chunk_col && *chunk_col) {
         int i = cdc_type_field_index(s->physical, chunk_col);
@@ -1784,6 +1937,7 @@ const cdc_connector_factory_t cdc_connector_postgres_cdc = {
     .description = "Captures one PostgreSQL table through a logical replication slot (pgoutput): "
                    "an initial snapshot, then every change, resumable from the slot.",
     .options = pgc_options,
+    .check = pgc_check,
     .metadata = pgc_metadata,
     .source_new = pgc_source_new,
     .send_signal = pgc_send_signal,

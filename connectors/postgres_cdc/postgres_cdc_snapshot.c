@@ -268,11 +268,14 @@ int pgc_keyless_start(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **
     r->ctid_next = 0;
     r->snapshot = true;
     cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
-            "initial snapshot started (%s): the table has no primary key (and no "
-            "'scan.incremental.snapshot.chunk.key-column'), so the stream's changes cannot be "
-            "matched to chunks and its snapshot holds one transaction, read in ctid ranges of "
-            "%llu pages",
+            "initial snapshot started (%s): %s, so the snapshot holds one transaction, read in "
+            "ctid ranges of %llu pages",
             snapshot_name ? snapshot_name : "current state; changes since the slot replay after it",
+            !r->src->incremental ? "'scan.incremental.snapshot.enabled' is false"
+            : r->src->nkey == 0  ? "the table has no primary key (and no "
+                                   "'scan.incremental.snapshot.chunk.key-column') to match the "
+                                   "stream's changes to chunks"
+                                 : "PostgreSQL before 14 has no logical messages to mark chunks",
             (unsigned long long)r->ctid_step);
     return 0;
 }
