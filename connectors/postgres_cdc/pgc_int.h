@@ -72,6 +72,7 @@ typedef struct pgc_reader {
     int ncols;
 
     bool snapshot;      /* keyless: the whole-table transaction (exported snapshot) is open */
+    bool ended;         /* 'scan.startup.mode' = 'snapshot': the table was read */
     uint64_t ctid_next; /* keyless: the next page to read, pages in all, per query */
     uint64_t ctid_pages, ctid_step;
     bool awaiting_durable; /* snapshot read; the slot is made permanent at the next commit */

@@ -1084,6 +1084,11 @@ static int make_permanent(pgc_reader_t *r, cdc_error_t **err);
 static int pgc_open_streams(pgc_reader_t *r, cdc_error_t **err)
 {
     pgc_source_t *s = r->src;
+    if (s->startup == MODE_SNAPSHOT) {
+        /* snapshot only: the table as it is now, in one transaction; no slot */
+        pgc_snapshot_none(r);
+        return pgc_keyless_start(r, NULL, err);
+    }
     const char *slot = pgc_opt(s->cfg, "slot.name");
     bool exists = false;
     if (find_slot(r, slot, &exists, err) < 0)
@@ -1224,6 +1229,8 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
     r->change_ready = false;
     if (r->awaiting_durable)
         return CDC_POLL_FLUSH;
+    if (r->ended)
+        return CDC_POLL_END;
     if (!r->snapshot && !r->streaming) {
         if (pgc_open_streams(r, err) < 0)
             return CDC_POLL_ERROR;
@@ -1234,6 +1241,13 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
         bool done = false;
         if (pgc_keyless_poll(r, out, &done, err) < 0)
             return CDC_POLL_ERROR;
+        if (done && r->src->startup == MODE_SNAPSHOT) {
+            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
+                    "snapshot read ('scan.startup.mode' = 'snapshot'): the source ends");
+            r->snapshot = false;
+            r->ended = true;
+            return CDC_POLL_END;
+        }
         if (done) {
             cdc_log(CDC_LOG_INFO, NULL, r->src->table_label, "initial snapshot read");
             r->awaiting_durable = true;
@@ -1493,7 +1507,11 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
     r->meta = pgc_connect(s, false, err);
     if (!r->meta)
         return -1;
-    if (pgc_load_table(r, err) < 0 || pgc_schema_seed(r, err) < 0 || ensure_publication(r, err) < 0)
+    if (pgc_load_table(r, err) < 0 || pgc_schema_seed(r, err) < 0)
+        return -1;
+    if (s->startup == MODE_SNAPSHOT)
+        return 0; /* (no slot, no publication: one SELECT of the table) */
+    if (ensure_publication(r, err) < 0)
         return -1;
     r->repl = pgc_connect(s, true, err);
     if (!r->repl)
@@ -1504,6 +1522,8 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
 static cdc_changelog_mode_t pgc_changelog_mode(cdc_source_t *base)
 {
     pgc_source_t *s = (pgc_source_t *)base;
+    if (s->startup == MODE_SNAPSHOT)
+        return CDC_MODE_INSERT_ONLY; /* (the table's rows, no changes) */
     return s->changelog == CL_UPSERT ? CDC_MODE_UPSERT : CDC_MODE_ALL;
 }
 
@@ -1609,8 +1629,8 @@ static const struct {
     {"database.sslrootcert", "sslrootcert"},
 };
 
-/* Cross-option rules: one warning per key with no effect; Debezium keys and the snapshot-only
-   mode refused (they would change what is read, and are not implemented). */
+/* Cross-option rules: one warning per key with no effect; Debezium keys refused (they would
+   change what is read, and Debezium is not here). */
 static void pgc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
     for (size_t i = 0; i < sizeof(pgc_no_effect) / sizeof(pgc_no_effect[0]); i++)
@@ -1619,12 +1639,6 @@ static void pgc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                     "cdcflow: warning: postgres-cdc: option \"%s\" has no effect in cdcflow (%s); "
                     "accepted\n",
                     pgc_no_effect[i].key, pgc_no_effect[i].why);
-    if (cdc_config_enum(cfg, "scan.startup.mode") == MODE_SNAPSHOT)
-        cdc_buf_printf(problems,
-                       "%s'scan.startup.mode' = 'snapshot' (read the table once, then end) is not "
-                       "implemented for postgres-cdc: use 'initial' (snapshot, then the stream) "
-                       "or a bounded 'jdbc' source on the table",
-                       problems->len ? "\n" : "");
     const cdc_kv_t *dbz = cdc_config_prefixed(cfg, "debezium.");
     for (int i = 0; dbz && i < dbz->n; i++) {
         const char *equiv = NULL;
@@ -1695,8 +1709,8 @@ static const cdc_option_def_t pgc_options[] = {
      .description = "initial: snapshot the table, then stream from the slot's consistent point; "
                     "latest-offset: stream changes from now on; committed-offset: resume from "
                     "the slot's confirmed position (a new slot: from now on, as latest-offset). "
-                    "An existing slot always resumes. snapshot (snapshot only, then end) is "
-                    "refused: not implemented for postgres-cdc."},
+                    "An existing slot always resumes; snapshot: the table as it is now, in one "
+                    "transaction (no slot), then the source ends (insert-only)."},
     {.key = "scan.incremental.snapshot.enabled",
      .type = CDC_OPT_BOOL,
      .default_value = "true",

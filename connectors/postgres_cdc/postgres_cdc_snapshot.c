@@ -270,12 +270,16 @@ int pgc_keyless_start(pgc_reader_t *r, const char *snapshot_name, cdc_error_t **
     cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
             "initial snapshot started (%s): %s, so the snapshot holds one transaction, read in "
             "ctid ranges of %llu pages",
-            snapshot_name ? snapshot_name : "current state; changes since the slot replay after it",
-            !r->src->incremental ? "'scan.incremental.snapshot.enabled' is false"
-            : r->src->nkey == 0  ? "the table has no primary key (and no "
-                                   "'scan.incremental.snapshot.chunk.key-column') to match the "
-                                   "stream's changes to chunks"
-                                 : "PostgreSQL before 14 has no logical messages to mark chunks",
+            snapshot_name ? snapshot_name
+            : r->src->startup == MODE_SNAPSHOT
+                ? "current state"
+                : "current state; changes since the slot replay after it",
+            r->src->startup == MODE_SNAPSHOT ? "'scan.startup.mode' is 'snapshot'"
+            : !r->src->incremental           ? "'scan.incremental.snapshot.enabled' is false"
+            : r->src->nkey == 0              ? "the table has no primary key (and no "
+                                               "'scan.incremental.snapshot.chunk.key-column') to match the "
+                                               "stream's changes to chunks"
+                                : "PostgreSQL before 14 has no logical messages to mark chunks",
             (unsigned long long)r->ctid_step);
     return 0;
 }

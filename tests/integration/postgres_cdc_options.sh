@@ -3,7 +3,8 @@
 # (a) 'scan.incremental.snapshot.enabled' = 'false' reads a keyed table in one transaction
 #     (ctid ranges, not chunks), then streams; the default reads it in chunks;
 # (b) 'scan.startup.mode' = 'committed-offset' on a new slot: no snapshot, changes from now on;
-# (c) 'connect.max-retries' = '2' tries a dead port 3 times, then fails naming the option.
+# (c) 'connect.max-retries' = '2' tries a dead port 3 times, then fails naming the option;
+# (d) 'scan.startup.mode' = 'snapshot': the table's rows, then the job ends; no slot.
 # A server that cannot be started is a failure.
 set -uo pipefail
 # shellcheck source=lib/checks.sh
@@ -19,7 +20,7 @@ if ! pg_start shop; then
   bad "could not start PostgreSQL"
   pg_stop
   rm -rf "$tmp"
-  echo "postgres_cdc_options: $pass passed, $fail failed"
+echo "postgres_cdc_options: $pass passed, $fail failed"
   exit 1
 fi
 cleanup() {
@@ -85,6 +86,20 @@ grep -q "could not connect to PostgreSQL at 127.0.0.1:$dead (3 attempts, 'connec
   && ok || bad "dead port: error does not count 3 attempts: $(cat dead.err)"
 [[ $(grep -c 'retrying in 1 s' dead.err) == 2 ]] && ok || bad "dead port: not 2 retries: $(cat dead.err)"
 (($(date +%s) - start >= 2)) && ok || bad "dead port: retries did not wait 1 s each"
+
+# (d) snapshot only (also with a second split, which must end too)
+for par in 1 2; do
+  job snap$par.sql snap_slot "$PG_PORT" ", 'scan.startup.mode' = 'snapshot', 'scan.parallelism' = '$par'"
+  timeout 60 "$bin" run snap$par.sql --log-level info >snap$par.out 2>snap$par.err
+  code=$?
+  [[ $code == 0 ]] && ok || bad "snapshot mode (parallelism $par): exit status $code: $(tail -3 snap$par.err)"
+  want=$(pg_psql -At -c "SELECT count(*) FROM a")
+  got=$(grep -cE '^([0-9]+> )?\+I\[' snap$par.out) # (with 2 splits the sink prints "1> ")
+  [[ $got == "$want" ]] && ok || bad "snapshot mode (parallelism $par): $got rows, expected $want"
+  grep -qE '^([0-9]+> )?([-+]U|-D)' snap$par.out && bad "snapshot mode: changes printed" || ok
+done
+[[ -z $(pg_psql -At -c "SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE 'snap_slot%'") ]] \
+  && ok || bad "snapshot mode created a slot"
 
 echo "postgres_cdc_options: $pass passed, $fail failed"
 ((fail == 0))
