@@ -177,7 +177,7 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
 /* The schema hooks of a job (cdc_job.h): the statements, pipes and the change being applied. */
 typedef struct evolve_ctx {
     run_ctx_t *rc;
-    cdc_sql_stmt_t **inserts;
+    cdc_sql_insert_t *inserts; /* per pipe: its INSERT, the query a UNION ALL's branch */
     cdc_pipe_t **pipes;
     const char *job;
     cdc_sc_policy_t policy; /* SET 'schema.change.behavior' */
@@ -201,8 +201,8 @@ static int evolve_decide(void *ctx, int pipe, const cdc_schema_change_t *change,
 {
     evolve_ctx_t *x = ctx;
     cdc_evolve_clear(&x->ev);
-    cdc_evolve_action_t a = cdc_evolve_decide(x->rc->cat, &x->inserts[pipe]->insert, x->pipes[pipe],
-                                              change, x->policy, &x->ev, err);
+    cdc_evolve_action_t a = cdc_evolve_decide(x->rc->cat, &x->inserts[pipe], x->pipes[pipe], change,
+                                              x->policy, &x->ev, err);
     if (a == CDC_EVOLVE_FAIL)
         return -1;
     x->pipe = pipe;
@@ -236,9 +236,10 @@ static int restore_tables(run_ctx_t *rc, const cdc_sql_insert_t *ins, cdc_error_
         return 0;
     if (cdc_evolve_restore(rc->cat, &ins->table, err) < 0)
         return -1;
-    return ins->query && ins->query->from.name.nparts
-               ? cdc_evolve_restore(rc->cat, &ins->query->from.name, err)
-               : 0;
+    for (const cdc_sql_query_t *q = ins->query; q; q = q->union_all)
+        if (q->from.name.nparts && cdc_evolve_restore(rc->cat, &q->from.name, err) < 0)
+            return -1;
+    return 0;
 }
 
 /* The planner's environment for this run: its settings as job_params read them. */
@@ -295,47 +296,70 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     }
     js.job = job;
     js.status_line = rc->opts->status_line;
-    evolve_ctx_t ex = {.rc = rc, .inserts = inserts, .job = job};
+    evolve_ctx_t ex = {.rc = rc, .job = job};
     const char *pol = cdc_kv_get(&rc->settings, "schema.change.behavior");
     if (!pol)
         pol = cdc_kv_get(&rc->settings, "pipeline.schema.change.behavior");
     if (pol)
         cdc_sc_policy_parse(pol, &ex.policy); /* do_set checked the value */
     js.schema = (cdc_schema_hooks_t){.decide = evolve_decide, .apply = evolve_apply, .ctx = &ex};
-    cdc_pipe_t **pipes = cdc_xcalloc(n, sizeof(*pipes));
-    ex.pipes = pipes;
+    cdc_pipe_t **pipes = NULL;
+    int *first_of = cdc_xcalloc(n + 1, sizeof(*first_of)); /* INSERT i: pipes [first_of[i], ..) */
+    int npipes = 0, cap = 0;
     int status = 0;
     for (int round = 0;; round++) {
-        size_t planned = 0;
-        for (; planned < n; planned++) {
-            cdc_plan_env_t penv = plan_env(rc, &js, parallelism, &base);
-            if (round == 0 && restore_tables(rc, &inserts[planned]->insert, err) < 0) {
+        npipes = 0;
+        for (size_t i = 0; i < n && status == 0; i++) {
+            cdc_sql_insert_t *ins = &inserts[i]->insert;
+            if (round == 0 && restore_tables(rc, ins, err) < 0) {
                 status = -1;
                 break;
             }
-            if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
-                status = -1;
-                if (round > 0)
-                    cdc_error_add_context(*err, "planning the job again after a schema change");
-                break;
-            }
+            first_of[i] = npipes;
+            /* one pipe per branch of each UNION ALL on the way to a table */
+            cdc_plan_branch_t br = {0};
+            do {
+                if (npipes == cap) {
+                    cap = cap ? 2 * cap : 4;
+                    pipes = cdc_xrealloc(pipes, (size_t)cap * sizeof(*pipes));
+                    ex.inserts = cdc_xrealloc(ex.inserts, (size_t)cap * sizeof(*ex.inserts));
+                }
+                cdc_plan_env_t penv = plan_env(rc, &js, parallelism, &base);
+                pipes[npipes] = NULL;
+                if (cdc_plan_insert_branch(&penv, ins, &br, &pipes[npipes], err) < 0) {
+                    status = -1;
+                    if (round > 0)
+                        cdc_error_add_context(*err, "planning the job again after a schema change");
+                    break;
+                }
+                ex.inserts[npipes] = *ins;
+                for (int b = 0; ins->query->union_all && b < br.pick[0]; b++)
+                    ex.inserts[npipes].query = ex.inserts[npipes].query->union_all;
+                npipes++;
+            } while (cdc_plan_branch_next(&br));
         }
+        first_of[n] = npipes;
+        ex.pipes = pipes;
         if (status == 0 && explain_only) {
             cdc_buf_t b = {0};
             cdc_buf_puts(&b, "== Physical Plan ==\n");
             for (size_t i = 0; i < n; i++) {
+                int k = first_of[i], nb = first_of[i + 1] - first_of[i];
                 if (i)
                     cdc_buf_putc(&b, '\n');
-                cdc_pipe_explain(pipes[i], &b);
+                if (nb > 1)
+                    cdc_pipe_explain_union(&pipes[k], nb, &b);
+                else
+                    cdc_pipe_explain(pipes[k], &b);
             }
             fwrite(b.data, 1, b.len, rc->opts->out);
             fflush(rc->opts->out);
             cdc_buf_free(&b);
         } else if (status == 0) {
             cdc_runtime_resume_begin(round > 0);
-            status = cdc_job_run(pipes, (int)n, &js, err);
+            status = cdc_job_run(pipes, npipes, &js, err);
         }
-        for (size_t i = 0; i < planned; i++) {
+        for (int i = 0; i < npipes; i++) {
             cdc_pipe_destroy(pipes[i]);
             pipes[i] = NULL;
         }
@@ -351,6 +375,8 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     cdc_evolve_clear(&ex.ev);
     cdc_schema_change_free(ex.change);
     free(pipes);
+    free(ex.inserts);
+    free(first_of);
     return status;
 }
 

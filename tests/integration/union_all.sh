@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# UNION ALL run: one pipe per branch into one sink, so the branches' rows interleave; the rows
+# are compared sorted. Inserts, updates and deletes pass as they are, no deduplication.
+set -euo pipefail
+bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/u.sql" <<'SQL'
+CREATE TABLE a (id INT NOT NULL, name STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+    'connector' = 'values', 'changelog-mode' = 'I,UB,UA,D',
+    'data' = '+I[1, a]; +I[2, b]; -U[1, a]; +U[1, aa]; -D[2, b]');
+CREATE TABLE b (k BIGINT, label STRING) WITH ('connector' = 'values', 'data' = '+I[10, x]; +I[1, a]');
+CREATE TABLE c (n SMALLINT, s STRING) WITH ('connector' = 'values', 'data' = '+I[7, z]');
+CREATE TABLE out (id BIGINT, name STRING) WITH ('connector' = 'print');
+INSERT INTO out SELECT id, name FROM a WHERE id = 1 UNION ALL SELECT k, label FROM b
+    UNION ALL SELECT n, s FROM c;
+SQL
+"$bin" run "$tmp/u.sql" | sort >"$tmp/got"
+printf '%s\n' '+I[1, a]' '+I[1, a]' '+I[10, x]' '+I[7, z]' '+U[1, aa]' '-U[1, a]' | sort >"$tmp/want"
+diff -u "$tmp/want" "$tmp/got"
+# in a WITH query, filtered over the union
+printf '%s\n' "WITH u AS (SELECT id, name FROM a UNION ALL SELECT k, label FROM b)" \
+    "SELECT name FROM u WHERE id < 5;" >>"$tmp/u.sql"
+sed -i '/^INSERT\|^    UNION/d' "$tmp/u.sql"
+"$bin" run "$tmp/u.sql" | sort >"$tmp/got"
+printf '%s\n' '+I[a]' '+I[a]' '+I[b]' '-U[a]' '+U[aa]' '-D[b]' | sort >"$tmp/want"
+diff -u "$tmp/want" "$tmp/got"
+echo "union_all: ok"
