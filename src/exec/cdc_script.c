@@ -278,6 +278,95 @@ static int query_row_type(run_ctx_t *rc, cdc_sql_query_t *q, cdc_type_t **out, c
     return 0;
 }
 
+/* The pipes of a job and, per pipe, the INSERT it plans (a UNION ALL's branch as its query). */
+typedef struct pipe_list {
+    cdc_pipe_t **pipes;
+    cdc_sql_insert_t *inserts;
+    int n, cap;
+} pipe_list_t;
+
+/* The common types of the columns of a bare query's @p n branch pipes into *out (a new type),
+ * or NULL when every branch has them already. 0, or -1 with *err when a column has none. */
+static int common_types(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins,
+                        cdc_pipe_t *const *pipes, int n, cdc_type_t **out, cdc_error_t **err)
+{
+    const cdc_type_t *row = pipes[0]->result_def->schema;
+    cdc_type_t *common = cdc_type_copy(row);
+    bool differ = false;
+    for (int c = 0; c < row->nchildren; c++) {
+        for (int i = 1; i < n; i++) {
+            const cdc_type_t *t = pipes[i]->result_def->schema->children[c];
+            differ = differ || !cdc_type_equals(t, common->children[c]);
+            cdc_type_t *m = cdc_expr_common_type(common->children[c], t);
+            if (!m) {
+                char *a = cdc_type_to_string(common->children[c]), *b = cdc_type_to_string(t);
+                *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
+                                        ins->query->line, ins->query->col,
+                                        "column %d (\"%s\") of UNION ALL has no common type: "
+                                        "%s in one branch, %s in another",
+                                        c + 1, row->names[c], a, b);
+                cdc_error_set_hint(*err, "CAST the column to one type in every branch");
+                free(a);
+                free(b);
+                cdc_type_destroy(common);
+                return -1;
+            }
+            cdc_type_destroy(common->children[c]);
+            common->children[c] = m;
+        }
+    }
+    if (!differ) {
+        cdc_type_destroy(common);
+        common = NULL;
+    }
+    *out = common;
+    return 0;
+}
+
+/* Appends the pipes of INSERT @p ins to @p pl: one per branch of each UNION ALL on the way to a
+ * table (cdc_plan_branch_t). A bare query whose branches differ in column types is planned again
+ * with the common types (Flink's union type). 0, or -1 with *err. */
+static int plan_branches(const cdc_plan_env_t *penv0, cdc_sql_insert_t *ins, pipe_list_t *pl,
+                         cdc_error_t **err)
+{
+    int first = pl->n;
+    cdc_plan_env_t penv = *penv0;
+    cdc_type_t *common = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        cdc_plan_branch_t br = {0};
+        do {
+            if (pl->n == pl->cap) {
+                pl->cap = pl->cap ? 2 * pl->cap : 4;
+                pl->pipes = cdc_xrealloc(pl->pipes, (size_t)pl->cap * sizeof(*pl->pipes));
+                pl->inserts = cdc_xrealloc(pl->inserts, (size_t)pl->cap * sizeof(*pl->inserts));
+            }
+            pl->pipes[pl->n] = NULL;
+            if (cdc_plan_insert_branch(&penv, ins, &br, &pl->pipes[pl->n], err) < 0) {
+                cdc_type_destroy(common);
+                return -1;
+            }
+            pl->inserts[pl->n] = *ins;
+            for (int b = 0; ins->query->union_all && b < br.pick[0]; b++)
+                pl->inserts[pl->n].query = pl->inserts[pl->n].query->union_all;
+            pl->n++;
+        } while (cdc_plan_branch_next(&br));
+        if (pass || ins->table.nparts || pl->n - first < 2)
+            break;
+        if (common_types(penv0, ins, &pl->pipes[first], pl->n - first, &common, err) < 0)
+            return -1;
+        if (!common)
+            break;
+        for (int i = first; i < pl->n; i++) {
+            cdc_pipe_destroy(pl->pipes[i]);
+            pl->pipes[i] = NULL;
+        }
+        pl->n = first;
+        penv.result_types = common;
+    }
+    cdc_type_destroy(common);
+    return 0;
+}
+
 static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool explain_only,
                       cdc_error_t **err)
 {
@@ -316,27 +405,15 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
                 break;
             }
             first_of[i] = npipes;
-            /* one pipe per branch of each UNION ALL on the way to a table */
-            cdc_plan_branch_t br = {0};
-            do {
-                if (npipes == cap) {
-                    cap = cap ? 2 * cap : 4;
-                    pipes = cdc_xrealloc(pipes, (size_t)cap * sizeof(*pipes));
-                    ex.inserts = cdc_xrealloc(ex.inserts, (size_t)cap * sizeof(*ex.inserts));
-                }
-                cdc_plan_env_t penv = plan_env(rc, &js, parallelism, &base);
-                pipes[npipes] = NULL;
-                if (cdc_plan_insert_branch(&penv, ins, &br, &pipes[npipes], err) < 0) {
-                    status = -1;
-                    if (round > 0)
-                        cdc_error_add_context(*err, "planning the job again after a schema change");
-                    break;
-                }
-                ex.inserts[npipes] = *ins;
-                for (int b = 0; ins->query->union_all && b < br.pick[0]; b++)
-                    ex.inserts[npipes].query = ex.inserts[npipes].query->union_all;
-                npipes++;
-            } while (cdc_plan_branch_next(&br));
+            pipe_list_t pl = {pipes, ex.inserts, npipes, cap};
+            cdc_plan_env_t penv = plan_env(rc, &js, parallelism, &base);
+            status = plan_branches(&penv, ins, &pl, err);
+            pipes = pl.pipes;
+            ex.inserts = pl.inserts;
+            npipes = pl.n;
+            cap = pl.cap;
+            if (status < 0 && round > 0)
+                cdc_error_add_context(*err, "planning the job again after a schema change");
         }
         first_of[n] = npipes;
         ex.pipes = pipes;

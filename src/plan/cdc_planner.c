@@ -1283,6 +1283,55 @@ static int plan_stages(plan_ctx_t *cx)
     return 0;
 }
 
+/* A bare query's branch of UNION ALL whose column types are not the union's (penv->result_types)
+ * gets a Calc casting them, so that every branch prints the common types. */
+static int plan_union_cast(plan_ctx_t *cx)
+{
+    const cdc_type_t *rt = cx->penv->result_types, *qt = cx->query_type;
+    bool differ = false;
+    for (int i = 0; rt && i < qt->nchildren; i++)
+        differ = differ || !cdc_type_equals(qt->children[i], rt->children[i]);
+    if (!differ)
+        return 0;
+    cdc_pipe_t *p = cx->p;
+    p->stages = cdc_xrealloc(p->stages, sizeof(*p->stages) * (size_t)(p->nstages + 1));
+    cdc_stage_t *st = &p->stages[p->nstages++];
+    memset(st, 0, sizeof(*st));
+    st->out_type = cdc_type_new_row();
+    st->items = cdc_xcalloc((size_t)qt->nchildren, sizeof(*st->items));
+    cdc_buf_t ex = {0};
+    cdc_buf_puts(&ex, "select=[");
+    cdc_expr_env_t env = {.row_type = qt, .text = cx->penv->text, .len = cx->penv->len};
+    int rc = 0;
+    for (int i = 0; i < qt->nchildren && rc == 0; i++) {
+        char *parts[1] = {qt->names[i]};
+        cdc_sql_expr_t ref = {.kind = CDC_SQL_EXPR_COLUMN, .line = 1, .col = 1};
+        ref.column.parts = parts;
+        ref.column.nparts = 1;
+        cdc_sql_expr_t cast = {.kind = CDC_SQL_EXPR_CAST, .line = 1, .col = 1};
+        cast.cast.operand = &ref;
+        cast.cast.type.text = cdc_type_to_string(rt->children[i]);
+        bool same = cdc_type_equals(qt->children[i], rt->children[i]);
+        rc = cdc_expr_compile(same ? &ref : &cast, &env, &st->items[i], cx->err);
+        if (rc == 0) {
+            st->nitems++;
+            cdc_type_row_add(st->out_type, qt->names[i],
+                             cdc_type_copy(cdc_expr_type(st->items[i])));
+            if (same)
+                cdc_buf_printf(&ex, "%s%s", i ? ", " : "", qt->names[i]);
+            else
+                cdc_buf_printf(&ex, "%sCAST(%s AS %s) AS %s", i ? ", " : "", qt->names[i],
+                               cast.cast.type.text, qt->names[i]);
+        }
+        free(cast.cast.type.text);
+    }
+    cdc_buf_putc(&ex, ']');
+    st->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
+    cdc_buf_free(&ex);
+    cx->query_type = st->out_type;
+    return rc;
+}
+
 /* the sink: the table, or for a bare query a print sink shaped like the query */
 static int plan_sink(plan_ctx_t *cx)
 {
@@ -1745,6 +1794,7 @@ static int (*const plan_phases[])(plan_ctx_t *cx) = {
     plan_computed_columns, /* computed columns; the lookup join's keys and conditions */
     plan_limit,            /* limit pushdown, row count */
     plan_stages,           /* the Calc stages of the views and the query */
+    plan_union_cast,       /* a bare query's UNION ALL branch cast to the union's types */
     plan_sink,             /* the sink (a print sink for a bare query) */
     plan_column_map,       /* the query's columns onto the sink's */
     plan_sink_abilities,   /* INSERT OVERWRITE, static partitions */

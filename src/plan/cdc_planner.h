@@ -121,11 +121,13 @@ typedef struct cdc_plan_env_s {
     const char *text; /* the script */
     size_t len;
     const char *filename;
-    int parallelism;               /* the run's default (>= 1) */
-    bool cdc_events_duplicate;     /* table.exec.source.cdc-events-duplicate */
-    bool skip_bad_rows;            /* table.exec.expression-error.policy = skip */
-    bool dynamic_options_disabled; /* table.dynamic-table-options.enabled = false */
-    bool not_null_drop;            /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
+    int parallelism;                /* the run's default (>= 1) */
+    bool cdc_events_duplicate;      /* table.exec.source.cdc-events-duplicate */
+    bool skip_bad_rows;             /* table.exec.expression-error.policy = skip */
+    bool dynamic_options_disabled;  /* table.dynamic-table-options.enabled = false */
+    bool not_null_drop;             /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
+    const cdc_type_t *result_types; /* a bare query's printed column types (the common types of
+                                       its UNION ALL's branches), borrowed; NULL: the query's */
 } cdc_plan_env_t;
 
 /**

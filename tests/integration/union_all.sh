@@ -25,4 +25,13 @@ sed -i '/^INSERT\|^    UNION/d' "$tmp/u.sql"
 "$bin" run "$tmp/u.sql" | sort >"$tmp/got"
 printf '%s\n' '+I[a]' '+I[a]' '+I[b]' '-U[a]' '+U[aa]' '-D[b]' | sort >"$tmp/want"
 diff -u "$tmp/want" "$tmp/got"
+# a bare query prints the branches' common type: DECIMAL(10, 3) for both
+cat >"$tmp/d.sql" <<'SQL'
+CREATE TABLE d1 (v DECIMAL(5, 2), n INT) WITH ('connector' = 'values', 'data' = '+I[1.50, 1]');
+CREATE TABLE d2 (v DECIMAL(10, 3), n BIGINT) WITH ('connector' = 'values', 'data' = '+I[2.125, 2]');
+SELECT v, n FROM d1 UNION ALL SELECT v, n FROM d2;
+SQL
+"$bin" run "$tmp/d.sql" | sort >"$tmp/got"
+printf '%s\n' '+I[1.500, 1]' '+I[2.125, 2]' >"$tmp/want"
+diff -u "$tmp/want" "$tmp/got"
 echo "union_all: ok"
