@@ -34,4 +34,18 @@ SQL
 "$bin" run "$tmp/d.sql" | sort >"$tmp/got"
 printf '%s\n' '+I[1.500, 1]' '+I[2.125, 2]' >"$tmp/want"
 diff -u "$tmp/want" "$tmp/got"
+# two branches into one filesystem table: each pipe's writer names its files with its own run
+# id, so none collide and every row is there once
+cat >"$tmp/fs.sql" <<SQL
+CREATE TABLE a (id INT, name STRING) WITH ('connector' = 'values', 'data' = '+I[1, a]; +I[2, b]');
+CREATE TABLE b (id INT, name STRING) WITH ('connector' = 'values', 'data' = '+I[3, c]');
+CREATE TABLE out (id INT, name STRING) WITH (
+    'connector' = 'filesystem', 'path' = '$tmp/fsout', 'format' = 'csv');
+INSERT INTO out SELECT * FROM a UNION ALL SELECT * FROM b;
+SQL
+"$bin" run "$tmp/fs.sql"
+[[ $(find "$tmp/fsout" -name 'part-*' -type f | wc -l) -eq 2 ]]
+cat "$tmp"/fsout/part-* | sort >"$tmp/got"
+printf '%s\n' '1,a' '2,b' '3,c' >"$tmp/want"
+diff -u "$tmp/want" "$tmp/got"
 echo "union_all: ok"
