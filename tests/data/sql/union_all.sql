@@ -16,3 +16,6 @@ EXPLAIN INSERT INTO out
 -- the rows of several branches interleave (one pipe each): tests/integration/union_all.sh runs
 -- them; one branch with rows here shows the changelog passes as it is
 INSERT INTO out SELECT id, name FROM a UNION ALL SELECT k, label FROM b WHERE k > 100;
+-- in a view (its stored query keeps the branches), read whole under a filter
+CREATE VIEW v AS SELECT id AS x, name FROM a UNION ALL SELECT k, label FROM b;
+EXPLAIN SELECT x FROM v WHERE x > 0;
