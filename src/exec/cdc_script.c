@@ -177,7 +177,7 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
 /* The schema hooks of a job (cdc_job.h): the statements, pipes and the change being applied. */
 typedef struct evolve_ctx {
     run_ctx_t *rc;
-    cdc_sql_stmt_t **inserts;
+    cdc_sql_insert_t *inserts; /* per pipe: its INSERT, the query a UNION ALL's branch */
     cdc_pipe_t **pipes;
     const char *job;
     cdc_sc_policy_t policy; /* SET 'schema.change.behavior' */
@@ -201,8 +201,8 @@ static int evolve_decide(void *ctx, int pipe, const cdc_schema_change_t *change,
 {
     evolve_ctx_t *x = ctx;
     cdc_evolve_clear(&x->ev);
-    cdc_evolve_action_t a = cdc_evolve_decide(x->rc->cat, &x->inserts[pipe]->insert, x->pipes[pipe],
-                                              change, x->policy, &x->ev, err);
+    cdc_evolve_action_t a = cdc_evolve_decide(x->rc->cat, &x->inserts[pipe], x->pipes[pipe], change,
+                                              x->policy, &x->ev, err);
     if (a == CDC_EVOLVE_FAIL)
         return -1;
     x->pipe = pipe;
@@ -236,9 +236,10 @@ static int restore_tables(run_ctx_t *rc, const cdc_sql_insert_t *ins, cdc_error_
         return 0;
     if (cdc_evolve_restore(rc->cat, &ins->table, err) < 0)
         return -1;
-    return ins->query && ins->query->from.name.nparts
-               ? cdc_evolve_restore(rc->cat, &ins->query->from.name, err)
-               : 0;
+    for (const cdc_sql_query_t *q = ins->query; q; q = q->union_all)
+        if (q->from.name.nparts && cdc_evolve_restore(rc->cat, &q->from.name, err) < 0)
+            return -1;
+    return 0;
 }
 
 /* The planner's environment for this run: its settings as job_params read them. */
@@ -277,6 +278,95 @@ static int query_row_type(run_ctx_t *rc, cdc_sql_query_t *q, cdc_type_t **out, c
     return 0;
 }
 
+/* The pipes of a job and, per pipe, the INSERT it plans (a UNION ALL's branch as its query). */
+typedef struct pipe_list {
+    cdc_pipe_t **pipes;
+    cdc_sql_insert_t *inserts;
+    int n, cap;
+} pipe_list_t;
+
+/* The common types of the columns of a bare query's @p n branch pipes into *out (a new type),
+ * or NULL when every branch has them already. 0, or -1 with *err when a column has none. */
+static int common_types(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins,
+                        cdc_pipe_t *const *pipes, int n, cdc_type_t **out, cdc_error_t **err)
+{
+    const cdc_type_t *row = pipes[0]->result_def->schema;
+    cdc_type_t *common = cdc_type_copy(row);
+    bool differ = false;
+    for (int c = 0; c < row->nchildren; c++) {
+        for (int i = 1; i < n; i++) {
+            const cdc_type_t *t = pipes[i]->result_def->schema->children[c];
+            differ = differ || !cdc_type_equals(t, common->children[c]);
+            cdc_type_t *m = cdc_expr_common_type(common->children[c], t);
+            if (!m) {
+                char *a = cdc_type_to_string(common->children[c]), *b = cdc_type_to_string(t);
+                *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
+                                        ins->query->line, ins->query->col,
+                                        "column %d (\"%s\") of UNION ALL has no common type: "
+                                        "%s in one branch, %s in another",
+                                        c + 1, row->names[c], a, b);
+                cdc_error_set_hint(*err, "CAST the column to one type in every branch");
+                free(a);
+                free(b);
+                cdc_type_destroy(common);
+                return -1;
+            }
+            cdc_type_destroy(common->children[c]);
+            common->children[c] = m;
+        }
+    }
+    if (!differ) {
+        cdc_type_destroy(common);
+        common = NULL;
+    }
+    *out = common;
+    return 0;
+}
+
+/* Appends the pipes of INSERT @p ins to @p pl: one per branch of each UNION ALL on the way to a
+ * table (cdc_plan_branch_t). A bare query whose branches differ in column types is planned again
+ * with the common types (Flink's union type). 0, or -1 with *err. */
+static int plan_branches(const cdc_plan_env_t *penv0, cdc_sql_insert_t *ins, pipe_list_t *pl,
+                         cdc_error_t **err)
+{
+    int first = pl->n;
+    cdc_plan_env_t penv = *penv0;
+    cdc_type_t *common = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        cdc_plan_branch_t br = {0};
+        do {
+            if (pl->n == pl->cap) {
+                pl->cap = pl->cap ? 2 * pl->cap : 4;
+                pl->pipes = cdc_xrealloc(pl->pipes, (size_t)pl->cap * sizeof(*pl->pipes));
+                pl->inserts = cdc_xrealloc(pl->inserts, (size_t)pl->cap * sizeof(*pl->inserts));
+            }
+            pl->pipes[pl->n] = NULL;
+            if (cdc_plan_insert_branch(&penv, ins, &br, &pl->pipes[pl->n], err) < 0) {
+                cdc_type_destroy(common);
+                return -1;
+            }
+            pl->inserts[pl->n] = *ins;
+            for (int b = 0; ins->query->union_all && b < br.pick[0]; b++)
+                pl->inserts[pl->n].query = pl->inserts[pl->n].query->union_all;
+            pl->n++;
+        } while (cdc_plan_branch_next(&br));
+        if (pass || ins->table.nparts || pl->n - first < 2)
+            break;
+        if (common_types(penv0, ins, &pl->pipes[first], pl->n - first, &common, err) < 0)
+            return -1;
+        if (!common)
+            break;
+        for (int i = first; i < pl->n; i++) {
+            cdc_pipe_destroy(pl->pipes[i]);
+            pl->pipes[i] = NULL;
+        }
+        pl->n = first;
+        penv.result_types = common;
+    }
+    cdc_type_destroy(common);
+    return 0;
+}
+
 static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool explain_only,
                       cdc_error_t **err)
 {
@@ -295,47 +385,58 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     }
     js.job = job;
     js.status_line = rc->opts->status_line;
-    evolve_ctx_t ex = {.rc = rc, .inserts = inserts, .job = job};
+    evolve_ctx_t ex = {.rc = rc, .job = job};
     const char *pol = cdc_kv_get(&rc->settings, "schema.change.behavior");
     if (!pol)
         pol = cdc_kv_get(&rc->settings, "pipeline.schema.change.behavior");
     if (pol)
         cdc_sc_policy_parse(pol, &ex.policy); /* do_set checked the value */
     js.schema = (cdc_schema_hooks_t){.decide = evolve_decide, .apply = evolve_apply, .ctx = &ex};
-    cdc_pipe_t **pipes = cdc_xcalloc(n, sizeof(*pipes));
-    ex.pipes = pipes;
+    cdc_pipe_t **pipes = NULL;
+    int *first_of = cdc_xcalloc(n + 1, sizeof(*first_of)); /* INSERT i: pipes [first_of[i], ..) */
+    int npipes = 0, cap = 0;
     int status = 0;
     for (int round = 0;; round++) {
-        size_t planned = 0;
-        for (; planned < n; planned++) {
+        npipes = 0;
+        for (size_t i = 0; i < n && status == 0; i++) {
+            cdc_sql_insert_t *ins = &inserts[i]->insert;
+            if (round == 0 && restore_tables(rc, ins, err) < 0) {
+                status = -1;
+                break;
+            }
+            first_of[i] = npipes;
+            pipe_list_t pl = {pipes, ex.inserts, npipes, cap};
             cdc_plan_env_t penv = plan_env(rc, &js, parallelism, &base);
-            if (round == 0 && restore_tables(rc, &inserts[planned]->insert, err) < 0) {
-                status = -1;
-                break;
-            }
-            if (cdc_plan_insert(&penv, &inserts[planned]->insert, &pipes[planned], err) < 0) {
-                status = -1;
-                if (round > 0)
-                    cdc_error_add_context(*err, "planning the job again after a schema change");
-                break;
-            }
+            status = plan_branches(&penv, ins, &pl, err);
+            pipes = pl.pipes;
+            ex.inserts = pl.inserts;
+            npipes = pl.n;
+            cap = pl.cap;
+            if (status < 0 && round > 0)
+                cdc_error_add_context(*err, "planning the job again after a schema change");
         }
+        first_of[n] = npipes;
+        ex.pipes = pipes;
         if (status == 0 && explain_only) {
             cdc_buf_t b = {0};
             cdc_buf_puts(&b, "== Physical Plan ==\n");
             for (size_t i = 0; i < n; i++) {
+                int k = first_of[i], nb = first_of[i + 1] - first_of[i];
                 if (i)
                     cdc_buf_putc(&b, '\n');
-                cdc_pipe_explain(pipes[i], &b);
+                if (nb > 1)
+                    cdc_pipe_explain_union(&pipes[k], nb, &b);
+                else
+                    cdc_pipe_explain(pipes[k], &b);
             }
             fwrite(b.data, 1, b.len, rc->opts->out);
             fflush(rc->opts->out);
             cdc_buf_free(&b);
         } else if (status == 0) {
             cdc_runtime_resume_begin(round > 0);
-            status = cdc_job_run(pipes, (int)n, &js, err);
+            status = cdc_job_run(pipes, npipes, &js, err);
         }
-        for (size_t i = 0; i < planned; i++) {
+        for (int i = 0; i < npipes; i++) {
             cdc_pipe_destroy(pipes[i]);
             pipes[i] = NULL;
         }
@@ -351,6 +452,8 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     cdc_evolve_clear(&ex.ev);
     cdc_schema_change_free(ex.change);
     free(pipes);
+    free(ex.inserts);
+    free(first_of);
     return status;
 }
 

@@ -363,6 +363,11 @@ static cdc_type_t *merge2(const cdc_type_t *a, const cdc_type_t *b)
     return NULL;
 }
 
+cdc_type_t *cdc_expr_common_type(const cdc_type_t *a, const cdc_type_t *b)
+{
+    return merge2(a, b);
+}
+
 cdc_type_t *cdc_xcommon_type(cdc_xnode_t *const *nodes, int n, bool *all_null)
 {
     cdc_type_t *acc = NULL;

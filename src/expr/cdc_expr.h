@@ -126,6 +126,13 @@ int cdc_expr_compile(const cdc_sql_expr_t *ast, const cdc_expr_env_t *env, cdc_e
 const cdc_type_t *cdc_expr_type(const cdc_expr_t *e);
 
 /**
+ * The least restrictive type of @p a and @p b, as CASE, COALESCE and UNION ALL take it (INT and
+ * BIGINT give BIGINT, two DECIMALs one wide enough for both, two strings STRING); NULL when they
+ * have none. A new type the caller destroys.
+ */
+cdc_type_t *cdc_expr_common_type(const cdc_type_t *a, const cdc_type_t *b);
+
+/**
  * Evaluates @p e on @p row (whose values follow env->row_type). Result values
  * that need memory (strings, ...) are allocated in @p arena; @p out may also
  * point into @p row or into constants owned by @p e, so it is valid while all

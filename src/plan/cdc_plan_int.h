@@ -18,9 +18,11 @@ typedef struct cdc_plan_level_s {
     size_t len;
     const char *filename; /* owned when `owned_name` */
     bool owned_name;
-    const cdc_view_def_t *view; /* the view whose query this is, NULL for the INSERT's */
-    const char *rel_name;       /* how the level above names this level's rows (the view's or
-                                   WITH query's name, a subquery's alias); NULL for the INSERT's */
+    const cdc_view_def_t *view;  /* the view whose query this is, NULL for the INSERT's */
+    const char *rel_name;        /* how the level above names this level's rows (the view's or
+                                    WITH query's name, a subquery's alias); NULL for the INSERT's */
+    const cdc_sql_query_t *head; /* a UNION ALL: its first branch (its WITH list and column
+                                    names), when q is another branch; else NULL */
 } cdc_plan_level_t;
 
 /**

@@ -185,6 +185,44 @@ static void unique_name(const cdc_type_t *row, const char *name, char *out, size
         snprintf(out, cap, "%s%d", name, j);
 }
 
+/* The name of select item @p it, output column @p i: its alias, a column's name, or EXPR$i
+ * (written into @p fallback). */
+static const char *item_name(const cdc_sql_select_item_t *it, int i, char *fallback, size_t cap)
+{
+    if (it->alias)
+        return it->alias;
+    if (it->expr->kind == CDC_SQL_EXPR_COLUMN)
+        return it->expr->column.parts[it->expr->column.nparts - 1];
+    snprintf(fallback, cap, "EXPR$%d", i);
+    return fallback;
+}
+
+/* A later branch of UNION ALL takes the first branch's column names, as Flink's union does;
+ * when "*" hid the column counts from the parser, they are checked here. The first branch's
+ * own "*" leaves the names as they are (they are not known without planning it). */
+static int union_names(const cdc_plan_level_t *lv, cdc_stage_t *st, const cdc_expr_env_t *env,
+                       cdc_error_t **err)
+{
+    const cdc_sql_query_t *head = lv->head;
+    for (size_t i = 0; i < head->nitems; i++)
+        if (head->items[i].expr->kind == CDC_SQL_EXPR_STAR)
+            return 0;
+    if ((int)head->nitems != st->nitems) {
+        *err = cdc_expr_error_at(env, lv->q->line, lv->q->col,
+                                 "this branch of UNION ALL has %d columns, the first branch has "
+                                 "%zu: every branch has the same number of columns",
+                                 st->nitems, head->nitems);
+        return -1;
+    }
+    for (int i = 0; i < st->nitems; i++) {
+        char fallback[32];
+        const char *name = item_name(&head->items[i], i, fallback, sizeof(fallback));
+        free(st->out_type->names[i]);
+        st->out_type->names[i] = cdc_xstrdup(name);
+    }
+    return 0;
+}
+
 int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
                            const cdc_type_t *in_type, const char *rel_name, cdc_stage_t *st,
                            cdc_error_t **err)
@@ -239,13 +277,7 @@ int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *l
             goto fail;
         char *text = cdc_sql_expr_to_string(it->expr);
         char fallback[32];
-        const char *name = it->alias;
-        if (!name && it->expr->kind == CDC_SQL_EXPR_COLUMN)
-            name = it->expr->column.parts[it->expr->column.nparts - 1];
-        if (!name) {
-            snprintf(fallback, sizeof(fallback), "EXPR$%d", st->nitems);
-            name = fallback;
-        }
+        const char *name = item_name(it, st->nitems, fallback, sizeof(fallback));
         if (cdc_type_field_index(st->out_type, name) >= 0 && lv->view && !lv->view->ncolumns) {
             /* Flink (FLINK-33490) refuses a view whose columns share a name */
             *err = cdc_expr_error_at(&env, it->expr->line, it->expr->col,
@@ -277,6 +309,8 @@ int cdc_plan_compile_stage(const cdc_plan_env_t *penv, const cdc_plan_level_t *l
         cdc_buf_printf(&ex, ", where=[%s]", text);
         free(text);
     }
+    if (lv->head && union_names(lv, st, &env, err) < 0)
+        goto fail;
     /* a view's declared column list renames its output */
     if (lv->view && lv->view->ncolumns > 0) {
         if (lv->view->ncolumns != st->nitems) {

@@ -143,6 +143,43 @@ void cdc_pipe_explain(const cdc_pipe_t *p, cdc_buf_t *out)
 #undef INDENT
 }
 
+void cdc_pipe_explain_union(cdc_pipe_t *const *pipes, int n, cdc_buf_t *out)
+{
+    char mode[16];
+    cdc_changelog_mode_t all = 0;
+    for (int i = 0; i < n; i++)
+        all |= pipes[i]->mode;
+    const cdc_type_t *row = pipes[0]->sink_schema;
+    cdc_buf_printf(out, "Sink(table=[%s], fields=[", pipes[0]->sink_name);
+    for (int i = 0; i < row->nchildren; i++)
+        cdc_buf_printf(out, "%s%s", i ? ", " : "", row->names[i]);
+    cdc_buf_printf(out, "], changelogMode=%s, parallelism=%d)\n", cdc_changelog_mode_str(all, mode),
+                   pipes[0]->parallelism);
+    cdc_buf_puts(out, "+- Union(all=[true], union=[");
+    for (int i = 0; i < row->nchildren; i++)
+        cdc_buf_printf(out, "%s%s", i ? ", " : "", row->names[i]);
+    cdc_buf_printf(out, "], changelogMode=%s)\n", cdc_changelog_mode_str(all, mode));
+    /* each branch's plan without its Sink line, one level deeper: Flink's ":- " for all
+     * branches but the last */
+    for (int i = 0; i < n; i++) {
+        cdc_buf_t b = {0};
+        cdc_pipe_explain(pipes[i], &b);
+        const char *line = memchr(b.data, '\n', b.len);
+        const char *end = b.data + b.len;
+        bool first = true;
+        while (line && ++line < end) {
+            const char *nl = memchr(line, '\n', (size_t)(end - line));
+            size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+            const char *lead =
+                i < n - 1 ? (first ? "   :- " : "   :  ") : (first ? "   +- " : "      ");
+            cdc_buf_printf(out, "%s%.*s\n", lead, (int)(len - 3), line + 3);
+            first = false;
+            line = nl;
+        }
+        cdc_buf_free(&b);
+    }
+}
+
 int cdc_plan_check_hints(const cdc_plan_env_t *penv, const char *text, size_t len,
                          const char *filename, const cdc_sql_hints_t *hints, cdc_error_t **err)
 {
@@ -275,6 +312,7 @@ typedef struct plan_ctx {
     const cdc_plan_env_t *penv;
     const cdc_sql_insert_t *ins;
     cdc_error_t **err;
+    cdc_plan_branch_t *br;                       /* the branches of UNION ALL this pipe reads */
     cdc_plan_level_t levels[MAX_VIEW_DEPTH + 1]; /* the INSERT's query, then each view's */
     int nlevels;
     const cdc_plan_level_t *inner; /* the query over the table (rewritten under a lookup join) */
@@ -473,9 +511,10 @@ static const cdc_sql_cte_t *find_cte(const plan_ctx_t *cx, int l, const cdc_sql_
         return NULL;
     for (; l >= 0; l--) {
         const cdc_plan_level_t *lv = &cx->levels[l];
-        for (size_t i = 0; i < lv->q->nctes; i++)
-            if (strcmp(lv->q->ctes[i].name.name, name->parts[0]) == 0)
-                return &lv->q->ctes[i];
+        const cdc_sql_query_t *q = lv->head ? lv->head : lv->q;
+        for (size_t i = 0; i < q->nctes; i++)
+            if (strcmp(q->ctes[i].name.name, name->parts[0]) == 0)
+                return &q->ctes[i];
         if (lv->view)
             break;
     }
@@ -522,6 +561,47 @@ static int push_inline_level(plan_ctx_t *cx, const cdc_plan_level_t *lv)
     return 1;
 }
 
+/* A level whose query is a UNION ALL reads the branch cx->br picks there (and records how
+ * many there are); 0, or -1 with *err when the query nests too many unions. */
+static int pick_branch(plan_ctx_t *cx, cdc_plan_level_t *lv)
+{
+    if (!lv->q->union_all)
+        return 0;
+    cdc_plan_branch_t *br = cx->br;
+    if (br->depth == CDC_PLAN_MAX_UNIONS) {
+        *cx->err =
+            cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->line, lv->q->col,
+                             "more than %d UNION ALL on the way to one table", CDC_PLAN_MAX_UNIONS);
+        return -1;
+    }
+    int k = br->depth++;
+    int n = 0;
+    const cdc_sql_query_t *b = lv->q;
+    for (const cdc_sql_query_t *u = lv->q; u; u = u->union_all, n++)
+        if (n == br->pick[k])
+            b = u;
+    br->nbranches[k] = n;
+    if (b != lv->q) {
+        lv->head = lv->q;
+        lv->q = b;
+    }
+    return 0;
+}
+
+bool cdc_plan_branch_next(cdc_plan_branch_t *br)
+{
+    for (int k = br->depth - 1; k >= 0; k--) {
+        if (++br->pick[k] < br->nbranches[k]) {
+            /* the unions after k depend on the branch taken at k: met again from their first */
+            for (int j = k + 1; j < CDC_PLAN_MAX_UNIONS; j++)
+                br->pick[j] = 0;
+            return true;
+        }
+        br->pick[k] = 0;
+    }
+    return false;
+}
+
 /* the chain of queries: the INSERT's, then each view's down to a table */
 static int plan_query_chain(plan_ctx_t *cx)
 {
@@ -532,7 +612,7 @@ static int plan_query_chain(plan_ctx_t *cx)
         .q = cx->ins->query, .text = penv->text, .len = penv->len, .filename = penv->filename};
     for (;;) {
         cdc_plan_level_t *lv = &levels[cx->nlevels - 1];
-        if (check_level(cx, lv) < 0)
+        if (pick_branch(cx, lv) < 0 || check_level(cx, lv) < 0)
             return -1;
         const cdc_sql_hints_t *hints[3] = {&lv->q->hints, &lv->q->from.hints,
                                            lv->q->njoins ? &lv->q->joins[0].table.hints : NULL};
@@ -1203,6 +1283,55 @@ static int plan_stages(plan_ctx_t *cx)
     return 0;
 }
 
+/* A bare query's branch of UNION ALL whose column types are not the union's (penv->result_types)
+ * gets a Calc casting them, so that every branch prints the common types. */
+static int plan_union_cast(plan_ctx_t *cx)
+{
+    const cdc_type_t *rt = cx->penv->result_types, *qt = cx->query_type;
+    bool differ = false;
+    for (int i = 0; rt && i < qt->nchildren; i++)
+        differ = differ || !cdc_type_equals(qt->children[i], rt->children[i]);
+    if (!differ)
+        return 0;
+    cdc_pipe_t *p = cx->p;
+    p->stages = cdc_xrealloc(p->stages, sizeof(*p->stages) * (size_t)(p->nstages + 1));
+    cdc_stage_t *st = &p->stages[p->nstages++];
+    memset(st, 0, sizeof(*st));
+    st->out_type = cdc_type_new_row();
+    st->items = cdc_xcalloc((size_t)qt->nchildren, sizeof(*st->items));
+    cdc_buf_t ex = {0};
+    cdc_buf_puts(&ex, "select=[");
+    cdc_expr_env_t env = {.row_type = qt, .text = cx->penv->text, .len = cx->penv->len};
+    int rc = 0;
+    for (int i = 0; i < qt->nchildren && rc == 0; i++) {
+        char *parts[1] = {qt->names[i]};
+        cdc_sql_expr_t ref = {.kind = CDC_SQL_EXPR_COLUMN, .line = 1, .col = 1};
+        ref.column.parts = parts;
+        ref.column.nparts = 1;
+        cdc_sql_expr_t cast = {.kind = CDC_SQL_EXPR_CAST, .line = 1, .col = 1};
+        cast.cast.operand = &ref;
+        cast.cast.type.text = cdc_type_to_string(rt->children[i]);
+        bool same = cdc_type_equals(qt->children[i], rt->children[i]);
+        rc = cdc_expr_compile(same ? &ref : &cast, &env, &st->items[i], cx->err);
+        if (rc == 0) {
+            st->nitems++;
+            cdc_type_row_add(st->out_type, qt->names[i],
+                             cdc_type_copy(cdc_expr_type(st->items[i])));
+            if (same)
+                cdc_buf_printf(&ex, "%s%s", i ? ", " : "", qt->names[i]);
+            else
+                cdc_buf_printf(&ex, "%sCAST(%s AS %s) AS %s", i ? ", " : "", qt->names[i],
+                               cast.cast.type.text, qt->names[i]);
+        }
+        free(cast.cast.type.text);
+    }
+    cdc_buf_putc(&ex, ']');
+    st->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
+    cdc_buf_free(&ex);
+    cx->query_type = st->out_type;
+    return rc;
+}
+
 /* the sink: the table, or for a bare query a print sink shaped like the query */
 static int plan_sink(plan_ctx_t *cx)
 {
@@ -1665,6 +1794,7 @@ static int (*const plan_phases[])(plan_ctx_t *cx) = {
     plan_computed_columns, /* computed columns; the lookup join's keys and conditions */
     plan_limit,            /* limit pushdown, row count */
     plan_stages,           /* the Calc stages of the views and the query */
+    plan_union_cast,       /* a bare query's UNION ALL branch cast to the union's types */
     plan_sink,             /* the sink (a print sink for a bare query) */
     plan_column_map,       /* the query's columns onto the sink's */
     plan_sink_abilities,   /* INSERT OVERWRITE, static partitions */
@@ -1675,7 +1805,15 @@ static int (*const plan_phases[])(plan_ctx_t *cx) = {
 int cdc_plan_insert(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc_pipe_t **out,
                     cdc_error_t **err)
 {
-    plan_ctx_t cx = {.penv = penv, .ins = ins, .err = err};
+    cdc_plan_branch_t br = {0};
+    return cdc_plan_insert_branch(penv, ins, &br, out, err);
+}
+
+int cdc_plan_insert_branch(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins,
+                           cdc_plan_branch_t *br, cdc_pipe_t **out, cdc_error_t **err)
+{
+    br->depth = 0;
+    plan_ctx_t cx = {.penv = penv, .ins = ins, .err = err, .br = br};
     cdc_arena_init(&cx.scratch);
     for (size_t i = 0; i < sizeof(plan_phases) / sizeof(plan_phases[0]); i++) {
         if (plan_phases[i](&cx) < 0) {

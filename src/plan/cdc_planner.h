@@ -121,11 +121,13 @@ typedef struct cdc_plan_env_s {
     const char *text; /* the script */
     size_t len;
     const char *filename;
-    int parallelism;               /* the run's default (>= 1) */
-    bool cdc_events_duplicate;     /* table.exec.source.cdc-events-duplicate */
-    bool skip_bad_rows;            /* table.exec.expression-error.policy = skip */
-    bool dynamic_options_disabled; /* table.dynamic-table-options.enabled = false */
-    bool not_null_drop;            /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
+    int parallelism;                /* the run's default (>= 1) */
+    bool cdc_events_duplicate;      /* table.exec.source.cdc-events-duplicate */
+    bool skip_bad_rows;             /* table.exec.expression-error.policy = skip */
+    bool dynamic_options_disabled;  /* table.dynamic-table-options.enabled = false */
+    bool not_null_drop;             /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
+    const cdc_type_t *result_types; /* a bare query's printed column types (the common types of
+                                       its UNION ALL's branches), borrowed; NULL: the query's */
 } cdc_plan_env_t;
 
 /**
@@ -134,6 +136,37 @@ typedef struct cdc_plan_env_s {
  */
 int cdc_plan_insert(const cdc_plan_env_t *env, const cdc_sql_insert_t *ins, cdc_pipe_t **out,
                     cdc_error_t **err);
+
+#define CDC_PLAN_MAX_UNIONS 16
+
+/**
+ * Which branch of each UNION ALL one pipe of an INSERT reads: a UNION ALL of N branches is N
+ * pipes into the sink, one per branch (as a statement set of N INSERTs). The planner meets the
+ * unions in order down the INSERT's query, its subqueries, WITH queries and views; `pick[k]`
+ * (caller's) is the branch taken at the k-th, `nbranches[k]` and `depth` (the planner's) say how
+ * many branches it has and how many unions this pipe met. Owned by the caller.
+ */
+typedef struct cdc_plan_branch {
+    int pick[CDC_PLAN_MAX_UNIONS];
+    int nbranches[CDC_PLAN_MAX_UNIONS];
+    int depth;
+} cdc_plan_branch_t;
+
+/**
+ * cdc_plan_insert for the branches @p br picks (a zeroed one: the first of each). Fills
+ * br->nbranches and br->depth; cdc_plan_branch_next then picks the next combination.
+ */
+int cdc_plan_insert_branch(const cdc_plan_env_t *env, const cdc_sql_insert_t *ins,
+                           cdc_plan_branch_t *br, cdc_pipe_t **out, cdc_error_t **err);
+
+/** Moves @p br to the next combination of branches; false after the last. */
+bool cdc_plan_branch_next(cdc_plan_branch_t *br);
+
+/**
+ * Appends the plan of the @p n pipes of one INSERT of a UNION ALL (see cdc_plan_branch_t) as
+ * EXPLAIN prints it: the sink once, a Union node, then each branch's plan under it.
+ */
+void cdc_pipe_explain_union(cdc_pipe_t *const *pipes, int n, cdc_buf_t *out);
 
 /** Appends the pipe's plan, one node per line, as EXPLAIN prints it. */
 void cdc_pipe_explain(const cdc_pipe_t *pipe, cdc_buf_t *out);

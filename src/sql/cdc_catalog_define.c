@@ -1098,6 +1098,16 @@ static void put_from(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_table
     }
 }
 
+/* UNION ALL and the next branches of @p q; they see the WITH queries of the first (@p scope). */
+static void put_union(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_query_t *q,
+                      const cte_scope_t *scope)
+{
+    if (!q->union_all)
+        return;
+    cdc_buf_puts(b, " UNION ALL ");
+    put_query(b, cat, q->union_all, scope);
+}
+
 /* The query with every table name fully qualified, so the view means the same in any session. */
 static char *expand_query(const cdc_catalog_t *cat, const cdc_sql_query_t *q)
 {
@@ -1133,8 +1143,10 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
             cdc_sql_put_ident(b, q->items[i].alias);
         }
     }
-    if (!q->from.subquery && !q->from.name.nparts)
-        return; /* SELECT without FROM */
+    if (!q->from.subquery && !q->from.name.nparts) { /* SELECT without FROM */
+        put_union(b, cat, q, &scope);
+        return;
+    }
     cdc_buf_puts(b, " FROM ");
     put_from(b, cat, &q->from, &scope);
     put_hints(b, &q->from.hints);
@@ -1162,6 +1174,7 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
         cdc_buf_puts(b, " WHERE ");
         put_expr(b, q->where);
     }
+    put_union(b, cat, q, &scope);
     if (q->has_limit)
         cdc_buf_printf(b, " LIMIT %lld", q->limit);
 }

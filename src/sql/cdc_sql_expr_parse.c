@@ -996,11 +996,14 @@ static bool refuse_tail(parser_t *p)
         {"HAVING", "HAVING", NULL},
         {"WINDOW", "WINDOW", NULL},
         {"ORDER", "ORDER BY", NULL},
-        {"UNION", "UNION", "each branch can be its own INSERT in a statement set"},
-        {"INTERSECT", "INTERSECT", NULL},
-        {"EXCEPT", "EXCEPT", NULL},
-        {"MINUS", "MINUS", NULL},
+        {"INTERSECT", "INTERSECT", "it needs state; UNION ALL is supported"},
+        {"EXCEPT", "EXCEPT", "it needs state; UNION ALL is supported"},
+        {"MINUS", "MINUS", "it needs state; UNION ALL is supported"},
     };
+    if (at_kw(p, "UNION") && !peek_kw(p, 1, "ALL"))
+        return cdc_sqlp_fail_unsupported(
+            p, "UNION without ALL (it removes duplicates, which needs state)",
+            "write UNION ALL to keep every row of every branch");
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (at_kw(p, words[i].word))
             return cdc_sqlp_fail_unsupported(p, words[i].what, words[i].hint);
@@ -1054,6 +1057,34 @@ fail:
     return NULL;
 }
 
+/* True when a select list's column count is known from the text (no "*"). */
+static bool count_known(const cdc_sql_query_t *q)
+{
+    for (size_t i = 0; i < q->nitems; i++)
+        if (q->items[i].expr->kind == CDC_SQL_EXPR_STAR)
+            return false;
+    return true;
+}
+
+/* Branch @p next of UNION ALL after @p first: as many columns (where "*" does not hide the
+ * count: the planner checks those) and no LIMIT of its own (a LIMIT after the last branch would
+ * limit the whole union, which is not supported). */
+static bool check_union_branch(parser_t *p, const cdc_sql_query_t *first,
+                               const cdc_sql_query_t *next, const tok_t *at_next)
+{
+    if (count_known(first) && count_known(next) && first->nitems != next->nitems) {
+        cdc_sqlp_fail_at(p, at_next, "add or remove columns (CAST(NULL AS type) fills one)",
+                         "this branch of UNION ALL has %zu columns, the first branch has %zu: "
+                         "every branch has the same number of columns",
+                         next->nitems, first->nitems);
+        return false;
+    }
+    if (next->has_limit)
+        return cdc_sqlp_fail_unsupported_at(p, next->limit_line, next->limit_col,
+                                            "LIMIT on a UNION ALL", NULL);
+    return true;
+}
+
 cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
 {
     const tok_t *start = cur(p);
@@ -1105,6 +1136,18 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     }
     if (!refuse_tail(p))
         goto fail;
+    if (at_kw(p, "UNION")) {
+        advance(p); /* UNION, then ALL (refuse_tail refused UNION alone) */
+        advance(p);
+        if (!at_kw(p, "SELECT")) {
+            cdc_sqlp_fail_expected(p, "\"SELECT\" (the next branch of UNION ALL)");
+            goto fail;
+        }
+        const tok_t *at_next = cur(p);
+        if (!(q->union_all = cdc_sqlp_parse_query(p)) ||
+            !check_union_branch(p, q, q->union_all, at_next))
+            goto fail;
+    }
     if (accept_kw(p, "LIMIT") && !parse_limit(p, q))
         goto fail;
     q->text = source_text(p, start->offset, p->prev_end);

@@ -81,7 +81,8 @@ static bool fail_expected_hint(parser_t *p, const char *expected, const char *hi
 
 /* Records "X is not supported yet" at line:col (for constructs whose syntax is valid Flink SQL
  * but that cdcflow does not run), unless an error is already recorded. Returns false. */
-static bool fail_unsupported_at(parser_t *p, int line, int col, const char *what, const char *hint)
+bool cdc_sqlp_fail_unsupported_at(parser_t *p, int line, int col, const char *what,
+                                  const char *hint)
 {
     if (p->err)
         return false;
@@ -98,7 +99,7 @@ static bool fail_unsupported_at(parser_t *p, int line, int col, const char *what
 /* The same at the current token. */
 bool cdc_sqlp_fail_unsupported(parser_t *p, const char *what, const char *hint)
 {
-    return fail_unsupported_at(p, cur(p)->line, cur(p)->col, what, hint);
+    return cdc_sqlp_fail_unsupported_at(p, cur(p)->line, cur(p)->col, what, hint);
 }
 
 bool cdc_sqlp_fail_expected(parser_t *p, const char *expected)
@@ -731,8 +732,9 @@ static bool parse_alter_columns(parser_t *p, cdc_sql_alter_table_t *al)
             return false;
     }
     if (al->elements.primary_key)
-        return fail_unsupported_at(p, al->elements.primary_key->line, al->elements.primary_key->col,
-                                   "a PRIMARY KEY in ALTER TABLE ... ADD/MODIFY", NULL);
+        return cdc_sqlp_fail_unsupported_at(p, al->elements.primary_key->line,
+                                            al->elements.primary_key->col,
+                                            "a PRIMARY KEY in ALTER TABLE ... ADD/MODIFY", NULL);
     return true;
 }
 

@@ -280,6 +280,9 @@ struct cdc_sql_query {
     bool has_limit;
     long long limit;
     int limit_line, limit_col;
+    /* SELECT ... UNION ALL SELECT ...: the next branch (owned), NULL after the last; the first
+     * branch holds the WITH list and the query's text, every branch its own line:col */
+    cdc_sql_query_t *union_all;
 };
 
 /* ---- CREATE TABLE ---------------------------------------------------------------------------- */

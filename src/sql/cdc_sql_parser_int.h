@@ -133,6 +133,9 @@ void cdc_sqlp_fail_at(parser_t *p, const tok_t *t, const char *hint, const char 
     CDC_PRINTF(4, 5);
 bool cdc_sqlp_fail_expected(parser_t *p, const char *expected);
 bool cdc_sqlp_fail_unsupported(parser_t *p, const char *what, const char *hint);
+/* The same at line:col. */
+bool cdc_sqlp_fail_unsupported_at(parser_t *p, int line, int col, const char *what,
+                                  const char *hint);
 bool cdc_sqlp_expect(parser_t *p, cdc_sql_token_kind_t kind);
 bool cdc_sqlp_expect_kw(parser_t *p, const char *kw);
 bool cdc_sqlp_enter(parser_t *p);

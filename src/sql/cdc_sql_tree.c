@@ -145,6 +145,7 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
         free(q->rows[i].items);
     }
     free(q->rows);
+    cdc_sql_query_destroy(q->union_all);
     free(q);
 }
 

@@ -1358,9 +1358,13 @@ Test(sql_query, unsupported_forms_are_named)
 {
     assert_error("SELECT a FROM t GROUP BY a", "test.sql:1:17: GROUP BY is not supported yet",
                  "SELECT a FROM t GROUP BY a\n                ^");
-    assert_error("SELECT a FROM t UNION ALL SELECT a FROM u",
-                 "test.sql:1:17: UNION is not supported yet",
-                 "SELECT a FROM t UNION ALL SELECT a FROM u\n                ^");
+    assert_error("SELECT a FROM t UNION SELECT a FROM u",
+                 "test.sql:1:17: UNION without ALL (it removes duplicates, which needs state) is "
+                 "not supported yet",
+                 "SELECT a FROM t UNION SELECT a FROM u\n                ^");
+    assert_error("SELECT a FROM t INTERSECT SELECT a FROM u",
+                 "test.sql:1:17: INTERSECT is not supported yet",
+                 "SELECT a FROM t INTERSECT SELECT a FROM u\n                ^");
     assert_error("SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))",
                  "test.sql:1:15: a table function in FROM (the window functions TUMBLE, HOP, "
                  "CUMULATE) is not supported yet",
