@@ -1474,9 +1474,10 @@ static int setup_snapshot(mc_reader_t *r, bool resumed, const char *state, cdc_e
         }
         free(known);
     }
-    cdc_snapshot_start(s->snap);
-    if (!cdc_snapshot_finished(s->snap) && resolve_key(r, err) < 0)
+    /* the chunk key before the readers of the other splits may take a chunk */
+    if (cdc_snapshot_has_work(s->snap) && resolve_key(r, err) < 0)
         return -1;
+    cdc_snapshot_start(s->snap);
     return 0;
 }
 

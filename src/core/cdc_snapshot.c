@@ -739,6 +739,14 @@ bool cdc_snapshot_finished(cdc_snapshot_t *s)
     return done;
 }
 
+bool cdc_snapshot_has_work(cdc_snapshot_t *s)
+{
+    pthread_mutex_lock(&s->mu);
+    bool work = s->qhead < s->qlen || s->nalive > 0;
+    pthread_mutex_unlock(&s->mu);
+    return work;
+}
+
 int cdc_snapshot_alive(cdc_snapshot_t *s)
 {
     pthread_mutex_lock(&s->mu);

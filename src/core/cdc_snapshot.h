@@ -155,6 +155,8 @@ uint32_t cdc_snapshot_emit(cdc_snapshot_t *s, cdc_batch_t *out, uint32_t max, cd
 bool cdc_snapshot_mid_read(const cdc_snapshot_t *s);
 /** Nothing left: every table read and emitted. */
 bool cdc_snapshot_finished(cdc_snapshot_t *s);
+/** Ranges queued or reads not emitted, started or not (the chunk key is needed). */
+bool cdc_snapshot_has_work(cdc_snapshot_t *s);
 /** Reads registered and not emitted (the coordinator waits for them). */
 int cdc_snapshot_alive(cdc_snapshot_t *s);
 /** The coordinator has listed the tables (or loaded its state): readers waiting in take go. */
