@@ -36,7 +36,8 @@ for t in "${targets[@]}"; do
     done < <(cat "$conf"/flink-json/*.txt "$conf"/debezium/*.jsonl tests/data/decode/*.txt 2>/dev/null)
   fi
   echo "== fuzz $name: ${secs}s on $i seeds"
-  if "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  if LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp" \
+    "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
       -print_final_stats=0 "$corpus" >build-fuzz/$name.log 2>&1; then
     pass=$((pass + 1))
     grep -E '^#[0-9]+.*DONE|Done [0-9]+ runs' build-fuzz/$name.log | tail -1 || true
