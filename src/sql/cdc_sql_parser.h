@@ -166,6 +166,7 @@ struct cdc_sql_expr {
             size_t nargs;
             bool distinct; /* COUNT(DISTINCT x) */
             bool niladic;  /* CURRENT_TIMESTAMP etc. written without parentheses */
+            struct cdc_sql_over *over; /* f(...) OVER (...): a window function; else NULL */
         } call;
         struct {
             cdc_sql_expr_t *operand;
@@ -236,9 +237,15 @@ typedef struct cdc_sql_table_ref {
     int alias_line, alias_col;
 } cdc_sql_table_ref_t;
 
-typedef enum cdc_sql_join_kind { CDC_SQL_JOIN_INNER = 1, CDC_SQL_JOIN_LEFT } cdc_sql_join_kind_t;
+typedef enum cdc_sql_join_kind {
+    CDC_SQL_JOIN_INNER = 1,
+    CDC_SQL_JOIN_LEFT,
+    CDC_SQL_JOIN_RIGHT,
+    CDC_SQL_JOIN_FULL
+} cdc_sql_join_kind_t;
 
-/** [LEFT|INNER] JOIN table [FOR SYSTEM_TIME AS OF expr] [[AS] alias] ON cond */
+/** [INNER|LEFT [OUTER]|RIGHT [OUTER]|FULL [OUTER]] JOIN table [FOR SYSTEM_TIME AS OF expr]
+ * [[AS] alias] ON cond */
 typedef struct cdc_sql_join {
     cdc_sql_join_kind_t kind;
     cdc_sql_table_ref_t table;
@@ -246,6 +253,22 @@ typedef struct cdc_sql_join {
     cdc_sql_expr_t *on;
     int line, col; /* of LEFT/INNER/JOIN */
 } cdc_sql_join_t;
+
+/** One key of ORDER BY (in OVER or at the end of a query): expr [ASC|DESC] [NULLS FIRST|LAST]. */
+typedef struct cdc_sql_order_item {
+    cdc_sql_expr_t *expr;
+    bool desc;
+    int nulls; /* 0 as written nothing, 1 NULLS FIRST, 2 NULLS LAST */
+} cdc_sql_order_item_t;
+
+/** OVER ([PARTITION BY e, ...] [ORDER BY k, ...]) of a window function call. */
+typedef struct cdc_sql_over {
+    cdc_sql_expr_t **partition_by;
+    size_t npartition_by;
+    cdc_sql_order_item_t *order_by;
+    size_t norder_by;
+    int line, col; /* of OVER */
+} cdc_sql_over_t;
 
 /** One row of VALUES (e1, e2, ...). */
 typedef struct cdc_sql_values_row {
@@ -273,6 +296,13 @@ struct cdc_sql_query {
     cdc_sql_join_t *joins;
     size_t njoins;
     cdc_sql_expr_t *where; /* may be NULL */
+    cdc_sql_expr_t **group_by; /* GROUP BY e, ...: in source order; NULL/0 when none */
+    size_t ngroup_by;
+    int group_line, group_col; /* of GROUP */
+    cdc_sql_expr_t *having;    /* may be NULL */
+    cdc_sql_order_item_t *order_by; /* ORDER BY at the end of the query (before LIMIT) */
+    size_t norder_by;
+    int order_line, order_col; /* of ORDER */
     /* INSERT INTO t VALUES (...), (...): rows of the same length; then items, from, joins and
      * where are empty (line:col is that of VALUES) */
     cdc_sql_values_row_t *rows;
