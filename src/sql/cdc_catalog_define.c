@@ -1098,15 +1098,39 @@ static void put_from(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_table
     }
 }
 
-/* UNION ALL and the next branches of @p q; they see the WITH queries of the first (@p scope). */
-static void put_union(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_query_t *q,
-                      const cte_scope_t *scope)
+/* What follows WHERE: GROUP BY, HAVING, UNION ALL and the next branches (they see the WITH
+ * queries of the first, @p scope), ORDER BY, LIMIT. */
+static void put_tail(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_query_t *q,
+                     const cte_scope_t *scope)
 {
-    if (!q->union_all)
-        return;
-    cdc_buf_puts(b, " UNION ALL ");
-    put_query(b, cat, q->union_all, scope);
+    for (size_t i = 0; i < q->ngroup_by; i++) {
+        cdc_buf_puts(b, i ? ", " : " GROUP BY ");
+        put_expr(b, q->group_by[i]);
+    }
+    if (q->having) {
+        cdc_buf_puts(b, " HAVING ");
+        put_expr(b, q->having);
+    }
+    if (q->union_all) {
+        cdc_buf_puts(b, " UNION ALL ");
+        put_query(b, cat, q->union_all, scope);
+    }
+    if (q->norder_by) {
+        char *keys = cdc_sql_order_items_to_string(q->order_by, q->norder_by);
+        cdc_buf_puts(b, " ORDER BY ");
+        cdc_buf_puts(b, keys);
+        free(keys);
+    }
+    if (q->has_limit)
+        cdc_buf_printf(b, " LIMIT %lld", q->limit);
 }
+
+static const char *const join_words[] = {
+    [CDC_SQL_JOIN_INNER] = " JOIN ",
+    [CDC_SQL_JOIN_LEFT] = " LEFT JOIN ",
+    [CDC_SQL_JOIN_RIGHT] = " RIGHT JOIN ",
+    [CDC_SQL_JOIN_FULL] = " FULL JOIN ",
+};
 
 /* The query with every table name fully qualified, so the view means the same in any session. */
 static char *expand_query(const cdc_catalog_t *cat, const cdc_sql_query_t *q)
@@ -1144,7 +1168,7 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
         }
     }
     if (!q->from.subquery && !q->from.name.nparts) { /* SELECT without FROM */
-        put_union(b, cat, q, &scope);
+        put_tail(b, cat, q, &scope);
         return;
     }
     cdc_buf_puts(b, " FROM ");
@@ -1156,7 +1180,7 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
     }
     for (size_t i = 0; i < q->njoins; i++) {
         const cdc_sql_join_t *j = &q->joins[i];
-        cdc_buf_puts(b, j->kind == CDC_SQL_JOIN_LEFT ? " LEFT JOIN " : " JOIN ");
+        cdc_buf_puts(b, join_words[j->kind]);
         put_table_ref(b, cat, &j->table.name);
         put_hints(b, &j->table.hints);
         if (j->system_time) {
@@ -1174,9 +1198,7 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
         cdc_buf_puts(b, " WHERE ");
         put_expr(b, q->where);
     }
-    put_union(b, cat, q, &scope);
-    if (q->has_limit)
-        cdc_buf_printf(b, " LIMIT %lld", q->limit);
+    put_tail(b, cat, q, &scope);
 }
 
 /* Parses a view's stored query; the result's first statement is the query. */

@@ -551,10 +551,83 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
     return parse_column_ref(p);
 }
 
-/* primary { [ index ] } */
+/* e, e, ...: appended to *items (what was parsed stays there on failure, for the caller to free).
+ */
+static bool parse_expr_list(parser_t *p, cdc_sql_expr_t ***items, size_t *n)
+{
+    do {
+        cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+        if (!e)
+            return false;
+        PUSH(*items, *n, e);
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    return true;
+}
+
+/* k [ASC|DESC] [NULLS FIRST|LAST], ...: the keys of ORDER BY (BY is behind), in a query or in
+ * OVER; appended to *items. */
+static bool parse_order_items(parser_t *p, cdc_sql_order_item_t **items, size_t *n)
+{
+    do {
+        cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+        if (!e)
+            return false;
+        PUSH(*items, *n, ((cdc_sql_order_item_t){.expr = e}));
+        cdc_sql_order_item_t *it = &(*items)[*n - 1];
+        if (accept_kw(p, "DESC"))
+            it->desc = true;
+        else
+            accept_kw(p, "ASC");
+        if (accept_kw(p, "NULLS")) {
+            if (accept_kw(p, "FIRST"))
+                it->nulls = 1;
+            else if (accept_kw(p, "LAST"))
+                it->nulls = 2;
+            else
+                return cdc_sqlp_fail_expected(p, "\"FIRST\" or \"LAST\"");
+        }
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    return true;
+}
+
+/* OVER ([PARTITION BY e, ...] [ORDER BY k, ...]) after a call: the OVER token is current. A frame
+ * (ROWS/RANGE) and a named window are refused by name. */
+static bool parse_over(parser_t *p, cdc_sql_expr_t *call)
+{
+    cdc_sql_over_t *o = cdc_xcalloc(1, sizeof(*o));
+    call->call.over = o;
+    o->line = cur(p)->line;
+    o->col = cur(p)->col;
+    advance(p); /* OVER */
+    if (!at(p, CDC_SQL_TOK_LPAREN))
+        return cdc_sqlp_fail_unsupported(p, "a named window (OVER w)",
+                                         "write the window in parentheses: OVER (PARTITION BY "
+                                         "... ORDER BY ...)");
+    advance(p);
+    if (accept_kw(p, "PARTITION") &&
+        (!cdc_sqlp_expect_kw(p, "BY") || !parse_expr_list(p, &o->partition_by, &o->npartition_by)))
+        return false;
+    if (accept_kw(p, "ORDER") &&
+        (!cdc_sqlp_expect_kw(p, "BY") || !parse_order_items(p, &o->order_by, &o->norder_by)))
+        return false;
+    if (at_kw(p, "ROWS") || at_kw(p, "RANGE"))
+        return cdc_sqlp_fail_unsupported(p, "a window frame (ROWS or RANGE)", NULL);
+    if (!at(p, CDC_SQL_TOK_RPAREN))
+        return cdc_sqlp_fail_expected(p, o->norder_by       ? "\",\" or \")\""
+                                         : o->npartition_by ? "\"ORDER\", \",\" or \")\""
+                                                            : "\"PARTITION\", \"ORDER\" or \")\"");
+    advance(p);
+    return true;
+}
+
+/* primary { [ index ] }, and a call's OVER (...) (a bare "over" after a call is its alias) */
 static cdc_sql_expr_t *parse_postfix(parser_t *p)
 {
     cdc_sql_expr_t *e = parse_primary(p);
+    if (e && e->kind == CDC_SQL_EXPR_CALL && !e->call.niladic && at_kw(p, "OVER") &&
+        (peek(p, 1)->kind == CDC_SQL_TOK_LPAREN || is_ident_tok(p, peek(p, 1))) &&
+        !parse_over(p, e))
+        return drop_expr(e);
     while (e && at(p, CDC_SQL_TOK_LBRACKET)) {
         cdc_sql_expr_t *s = expr_new(CDC_SQL_EXPR_SUBSCRIPT, cur(p));
         s->subscript.base = e;
@@ -891,15 +964,24 @@ static bool parse_join(parser_t *p, cdc_sql_query_t *q)
     j->kind = CDC_SQL_JOIN_INNER;
     j->line = start->line;
     j->col = start->col;
-    if (accept_kw(p, "LEFT")) {
+    if (accept_kw(p, "LEFT"))
         j->kind = CDC_SQL_JOIN_LEFT;
-        accept_kw(p, "OUTER");
-    } else {
+    else if (accept_kw(p, "RIGHT"))
+        j->kind = CDC_SQL_JOIN_RIGHT;
+    else if (accept_kw(p, "FULL"))
+        j->kind = CDC_SQL_JOIN_FULL;
+    else
         accept_kw(p, "INNER");
-    }
+    if (j->kind != CDC_SQL_JOIN_INNER)
+        accept_kw(p, "OUTER");
     if (!cdc_sqlp_expect_kw(p, "JOIN") || !parse_table_ref(p, &j->table, true))
         return false;
-    if (accept_kw(p, "FOR")) {
+    if (at_kw(p, "FOR")) {
+        if (j->kind == CDC_SQL_JOIN_RIGHT || j->kind == CDC_SQL_JOIN_FULL)
+            return cdc_sqlp_fail_unsupported(
+                p, "FOR SYSTEM_TIME AS OF on a RIGHT or FULL join",
+                "a lookup join is JOIN or LEFT JOIN ... FOR SYSTEM_TIME AS OF");
+        advance(p);
         if (!cdc_sqlp_expect_kw(p, "SYSTEM_TIME") || !cdc_sqlp_expect_kw(p, "AS") ||
             !cdc_sqlp_expect_kw(p, "OF") || !(j->system_time = cdc_sqlp_parse_expr(p)))
             return false;
@@ -986,16 +1068,42 @@ static bool parse_from(parser_t *p, cdc_sql_query_t *q)
            parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col);
 }
 
-/* After the WHERE clause: clauses cdcflow does not run yet get their name in the error. */
+/* [GROUP BY e, ...] [HAVING cond]; GROUPING SETS, ROLLUP and CUBE are refused by name. */
+static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
+{
+    if (at_kw(p, "HAVING")) {
+        q->having_line = cur(p)->line;
+        q->having_col = cur(p)->col;
+        advance(p);
+        return (q->having = cdc_sqlp_parse_expr(p)) != NULL;
+    }
+    if (!at_kw(p, "GROUP"))
+        return true;
+    q->group_line = cur(p)->line;
+    q->group_col = cur(p)->col;
+    advance(p);
+    if (!cdc_sqlp_expect_kw(p, "BY"))
+        return false;
+    do {
+        if (at_kw(p, "GROUPING") && peek_kw(p, 1, "SETS"))
+            return cdc_sqlp_fail_unsupported(p, "GROUPING SETS", NULL);
+        if ((at_kw(p, "ROLLUP") || at_kw(p, "CUBE")) && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
+            return cdc_sqlp_fail_unsupported(p, at_kw(p, "CUBE") ? "CUBE" : "ROLLUP", NULL);
+        cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+        if (!e)
+            return false;
+        PUSH(q->group_by, q->ngroup_by, e);
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    return !at_kw(p, "HAVING") || parse_group_by(p, q);
+}
+
+/* After GROUP BY and HAVING: clauses cdcflow does not run yet get their name in the error. */
 static bool refuse_tail(parser_t *p)
 {
     static const struct {
         const char *word, *what, *hint;
     } words[] = {
-        {"GROUP", "GROUP BY", NULL},
-        {"HAVING", "HAVING", NULL},
         {"WINDOW", "WINDOW", NULL},
-        {"ORDER", "ORDER BY", NULL},
         {"INTERSECT", "INTERSECT", "it needs state; UNION ALL is supported"},
         {"EXCEPT", "EXCEPT", "it needs state; UNION ALL is supported"},
         {"MINUS", "MINUS", "it needs state; UNION ALL is supported"},
@@ -1033,14 +1141,9 @@ cdc_sql_query_t *cdc_sqlp_parse_values(parser_t *p)
         cdc_sql_values_row_t empty = {.line = open->line, .col = open->col};
         PUSH(q->rows, q->nrows, empty);
         cdc_sql_values_row_t *row = &q->rows[q->nrows - 1];
-        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN) ||
+            !parse_expr_list(p, &row->items, &row->nitems))
             goto fail;
-        do {
-            cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
-            if (!e)
-                goto fail;
-            PUSH(row->items, row->nitems, e);
-        } while (accept(p, CDC_SQL_TOK_COMMA));
         if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
             goto fail;
         if (row->nitems != q->rows[0].nitems) {
@@ -1079,6 +1182,9 @@ static bool check_union_branch(parser_t *p, const cdc_sql_query_t *first,
                          next->nitems, first->nitems);
         return false;
     }
+    if (next->norder_by)
+        return cdc_sqlp_fail_unsupported_at(p, next->order_line, next->order_col,
+                                            "ORDER BY on a UNION ALL", NULL);
     if (next->has_limit)
         return cdc_sqlp_fail_unsupported_at(p, next->limit_line, next->limit_col,
                                             "LIMIT on a UNION ALL", NULL);
@@ -1124,18 +1230,33 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     } else {
         if (!parse_from(p, q))
             goto fail;
-        while (at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER"))
+        while (at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER") || at_kw(p, "RIGHT") ||
+               at_kw(p, "FULL"))
             if (!parse_join(p, q))
                 goto fail;
-        if (at_kw(p, "RIGHT") || at_kw(p, "FULL") || at_kw(p, "CROSS")) {
-            cdc_sqlp_fail_unsupported(p, "RIGHT, FULL and CROSS joins", NULL);
+        if (at_kw(p, "CROSS")) {
+            cdc_sqlp_fail_unsupported(p, "CROSS JOIN", "write JOIN ... ON");
             goto fail;
         }
         if (accept_kw(p, "WHERE") && !(q->where = cdc_sqlp_parse_expr(p)))
             goto fail;
+        if (!parse_group_by(p, q))
+            goto fail;
     }
     if (!refuse_tail(p))
         goto fail;
+    if (at_kw(p, "ORDER")) {
+        q->order_line = cur(p)->line;
+        q->order_col = cur(p)->col;
+        advance(p);
+        if (!cdc_sqlp_expect_kw(p, "BY") || !parse_order_items(p, &q->order_by, &q->norder_by))
+            goto fail;
+        if (at_kw(p, "UNION")) {
+            cdc_sqlp_fail_unsupported_at(p, q->order_line, q->order_col, "ORDER BY on a UNION ALL",
+                                         NULL);
+            goto fail;
+        }
+    }
     if (at_kw(p, "UNION")) {
         advance(p); /* UNION, then ALL (refuse_tail refused UNION alone) */
         advance(p);

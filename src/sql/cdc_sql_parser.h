@@ -164,8 +164,8 @@ struct cdc_sql_expr {
             char *name;
             cdc_sql_expr_t **args;
             size_t nargs;
-            bool distinct; /* COUNT(DISTINCT x) */
-            bool niladic;  /* CURRENT_TIMESTAMP etc. written without parentheses */
+            bool distinct;             /* COUNT(DISTINCT x) */
+            bool niladic;              /* CURRENT_TIMESTAMP etc. written without parentheses */
             struct cdc_sql_over *over; /* f(...) OVER (...): a window function; else NULL */
         } call;
         struct {
@@ -295,11 +295,12 @@ struct cdc_sql_query {
     cdc_sql_table_ref_t from; /* name nparts 0 and no subquery: SELECT without FROM */
     cdc_sql_join_t *joins;
     size_t njoins;
-    cdc_sql_expr_t *where; /* may be NULL */
+    cdc_sql_expr_t *where;     /* may be NULL */
     cdc_sql_expr_t **group_by; /* GROUP BY e, ...: in source order; NULL/0 when none */
     size_t ngroup_by;
-    int group_line, group_col; /* of GROUP */
-    cdc_sql_expr_t *having;    /* may be NULL */
+    int group_line, group_col;      /* of GROUP */
+    cdc_sql_expr_t *having;         /* may be NULL */
+    int having_line, having_col;    /* of HAVING */
     cdc_sql_order_item_t *order_by; /* ORDER BY at the end of the query (before LIMIT) */
     size_t norder_by;
     int order_line, order_col; /* of ORDER */
@@ -611,6 +612,14 @@ cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *expr);
  * Returns a new string the caller frees.
  */
 char *cdc_sql_expr_to_string(const cdc_sql_expr_t *expr);
+
+/** Returns a deep copy of @p n ORDER BY keys (NULL for NULL); the caller frees each key's expr
+ * with cdc_sql_expr_destroy() and the array with free(). */
+cdc_sql_order_item_t *cdc_sql_order_items_clone(const cdc_sql_order_item_t *items, size_t n);
+
+/** Prints @p n ORDER BY keys as "a DESC, b NULLS LAST" (no "ORDER BY"). Returns a new string the
+ * caller frees. */
+char *cdc_sql_order_items_to_string(const cdc_sql_order_item_t *items, size_t n);
 
 /** Prints a name as "cat.db.t", quoting parts that need it. Returns a new string the caller
  * frees. */

@@ -44,6 +44,22 @@ static void expr_list_free(cdc_sql_expr_t **items, size_t n)
     free(items);
 }
 
+static void order_items_free(cdc_sql_order_item_t *items, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cdc_sql_expr_destroy(items[i].expr);
+    free(items);
+}
+
+static void over_free(cdc_sql_over_t *o)
+{
+    if (!o)
+        return;
+    expr_list_free(o->partition_by, o->npartition_by);
+    order_items_free(o->order_by, o->norder_by);
+    free(o);
+}
+
 void cdc_sql_expr_destroy(cdc_sql_expr_t *e)
 {
     if (!e)
@@ -71,6 +87,7 @@ void cdc_sql_expr_destroy(cdc_sql_expr_t *e)
     case CDC_SQL_EXPR_CALL:
         free(e->call.name);
         expr_list_free(e->call.args, e->call.nargs);
+        over_free(e->call.over);
         break;
     case CDC_SQL_EXPR_CAST:
         cdc_sql_expr_destroy(e->cast.operand);
@@ -139,6 +156,9 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     }
     free(q->joins);
     cdc_sql_expr_destroy(q->where);
+    expr_list_free(q->group_by, q->ngroup_by);
+    cdc_sql_expr_destroy(q->having);
+    order_items_free(q->order_by, q->norder_by);
     for (size_t i = 0; i < q->nrows; i++) {
         for (size_t k = 0; k < q->rows[i].nitems; k++)
             cdc_sql_expr_destroy(q->rows[i].items[k]);
@@ -301,6 +321,29 @@ static cdc_sql_expr_t **expr_list_clone(cdc_sql_expr_t *const *items, size_t n)
     return out;
 }
 
+cdc_sql_order_item_t *cdc_sql_order_items_clone(const cdc_sql_order_item_t *items, size_t n)
+{
+    if (!items)
+        return NULL;
+    cdc_sql_order_item_t *out = cdc_xcalloc(n, sizeof(*out));
+    for (size_t i = 0; i < n; i++) {
+        out[i] = items[i];
+        out[i].expr = cdc_sql_expr_clone(items[i].expr);
+    }
+    return out;
+}
+
+static cdc_sql_over_t *over_clone(const cdc_sql_over_t *src)
+{
+    if (!src)
+        return NULL;
+    cdc_sql_over_t *o = cdc_xmalloc(sizeof(*o));
+    *o = *src;
+    o->partition_by = expr_list_clone(src->partition_by, src->npartition_by);
+    o->order_by = cdc_sql_order_items_clone(src->order_by, src->norder_by);
+    return o;
+}
+
 cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *src)
 {
     if (!src)
@@ -330,6 +373,7 @@ cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *src)
     case CDC_SQL_EXPR_CALL:
         e->call.name = dup_or_null(src->call.name);
         e->call.args = expr_list_clone(src->call.args, src->call.nargs);
+        e->call.over = over_clone(src->call.over);
         break;
     case CDC_SQL_EXPR_CAST:
         e->cast.operand = cdc_sql_expr_clone(src->cast.operand);
@@ -649,11 +693,52 @@ static bool print_json_ctor(sbuf_t *sb, const cdc_sql_expr_t *e)
     return true;
 }
 
+static void print_order_items(sbuf_t *sb, const cdc_sql_order_item_t *items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            sb_puts(sb, ", ");
+        print_expr(sb, items[i].expr);
+        if (items[i].desc)
+            sb_puts(sb, " DESC");
+        if (items[i].nulls)
+            sb_puts(sb, items[i].nulls == 1 ? " NULLS FIRST" : " NULLS LAST");
+    }
+}
+
+char *cdc_sql_order_items_to_string(const cdc_sql_order_item_t *items, size_t n)
+{
+    sbuf_t sb = {0};
+    sb_puts(&sb, "");
+    print_order_items(&sb, items, n);
+    return sb.buf;
+}
+
+/* " OVER (PARTITION BY ... ORDER BY ...)" of a window function call, or nothing. */
+static void print_over(sbuf_t *sb, const cdc_sql_over_t *o)
+{
+    if (!o)
+        return;
+    sb_puts(sb, " OVER (");
+    if (o->npartition_by) {
+        sb_puts(sb, "PARTITION BY ");
+        print_list(sb, o->partition_by, o->npartition_by);
+    }
+    if (o->norder_by) {
+        sb_puts(sb, o->npartition_by ? " ORDER BY " : "ORDER BY ");
+        print_order_items(sb, o->order_by, o->norder_by);
+    }
+    sb_puts(sb, ")");
+}
+
 static void print_call(sbuf_t *sb, const cdc_sql_expr_t *e)
 {
     const char *name = e->call.name ? e->call.name : "";
-    if (print_json_ctor(sb, e) || print_keyword_call(sb, e))
+    bool done = print_json_ctor(sb, e) || print_keyword_call(sb, e);
+    if (done) {
+        print_over(sb, e->call.over);
         return;
+    }
     if (is_plain_word(name)) {
         char *upper = upper_dup(name);
         sb_puts(sb, upper);
@@ -678,6 +763,7 @@ static void print_call(sbuf_t *sb, const cdc_sql_expr_t *e)
         print_list(sb, e->call.args, e->call.nargs);
     }
     sb_puts(sb, ")");
+    print_over(sb, e->call.over);
 }
 
 static void print_expr(sbuf_t *sb, const cdc_sql_expr_t *e)

@@ -961,6 +961,47 @@ Test(catalog, describe_table)
 /* ---- views -------------------------------------------------------------------------------------
  */
 
+/* A view's stored query keeps GROUP BY, HAVING, ORDER BY, OVER and RIGHT/FULL joins, and the
+ * stored text prints back the same once parsed again (print -> parse -> print). */
+Test(catalog, view_with_stateful_forms_round_trips)
+{
+    cdc_catalog_t *cat = cdc_catalog_new();
+    ok_quiet(cat,
+             "CREATE TABLE t (a INT, b STRING)" CONN ";"
+             "CREATE TABLE u (a INT, n STRING)" CONN ";"
+             "CREATE VIEW g AS SELECT b, COUNT(*) AS c FROM t WHERE a > 0 GROUP BY b, a + 1 "
+             "HAVING COUNT(*) > 1 ORDER BY c DESC NULLS LAST, b LIMIT 3;"
+             "CREATE VIEW w AS SELECT a, ROW_NUMBER() OVER (PARTITION BY b ORDER BY a DESC) AS "
+             "rn FROM t RIGHT OUTER JOIN u AS x ON t.a = x.a FULL JOIN u ON u.a = t.a");
+    const char *expected_g =
+        "SELECT b, COUNT(*) AS `c` FROM `default_catalog`.`default_database`.`t` WHERE a > 0 "
+        "GROUP BY b, a + 1 HAVING COUNT(*) > 1 ORDER BY c DESC NULLS LAST, b LIMIT 3";
+    const char *expected_w =
+        "SELECT a, ROW_NUMBER() OVER (PARTITION BY b ORDER BY a DESC) AS `rn` FROM "
+        "`default_catalog`.`default_database`.`t` RIGHT JOIN "
+        "`default_catalog`.`default_database`.`u` AS `x` ON t.a = x.a FULL JOIN "
+        "`default_catalog`.`default_database`.`u` ON u.a = t.a";
+    const char *names[] = {"g", "w"}, *expected[] = {expected_g, expected_w};
+    for (int i = 0; i < 2; i++) {
+        cdc_sql_name_t nm = name_of(names[i], NULL, NULL);
+        cdc_error_t *err = NULL;
+        const cdc_view_def_t *v = cdc_catalog_get_view(cat, &nm, NULL, 0, NULL, &err);
+        cr_assert_not_null(v);
+        cr_expect_str_eq(v->query, expected[i]);
+        /* the stored text, parsed and stored again, is the same text */
+        char *again = cdc_strdup_printf("CREATE VIEW %s2 AS %s", names[i], v->query);
+        ok_quiet(cat, again);
+        free(again);
+        char *name2 = cdc_strdup_printf("%s2", names[i]);
+        nm = name_of(name2, NULL, NULL);
+        const cdc_view_def_t *v2 = cdc_catalog_get_view(cat, &nm, NULL, 0, NULL, &err);
+        cr_assert_not_null(v2);
+        cr_expect_str_eq(v2->query, expected[i]);
+        free(name2);
+    }
+    cdc_catalog_destroy(cat);
+}
+
 Test(catalog, views)
 {
     cdc_catalog_t *cat = cdc_catalog_new();
