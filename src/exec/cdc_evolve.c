@@ -123,7 +123,8 @@ static void qmap_free(qmap_t *m)
     free(m->to);
 }
 
-/* Whether the query names source column `col` anywhere but through `*` (an item, WHERE). */
+/* Whether the query names source column `col` anywhere but through `*` (an item, WHERE, GROUP
+ * BY, HAVING, ORDER BY). */
 typedef struct named_ctx {
     const char *col;
     bool found;
@@ -143,8 +144,12 @@ static bool query_names(const cdc_sql_query_t *q, const char *col)
     for (size_t i = 0; i < q->nitems; i++)
         if (q->items[i].expr->kind != CDC_SQL_EXPR_STAR)
             cdc_plan_walk_columns(q->items[i].expr, named_visit, &n);
-    if (q->where)
-        cdc_plan_walk_columns(q->where, named_visit, &n);
+    cdc_plan_walk_columns(q->where, named_visit, &n);
+    for (size_t i = 0; i < q->ngroup_by; i++)
+        cdc_plan_walk_columns(q->group_by[i], named_visit, &n);
+    cdc_plan_walk_columns(q->having, named_visit, &n);
+    for (size_t i = 0; i < q->norder_by; i++)
+        cdc_plan_walk_columns(q->order_by[i].expr, named_visit, &n);
     return n.found;
 }
 

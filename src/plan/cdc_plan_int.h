@@ -45,6 +45,11 @@ int cdc_plan_check_hints(const cdc_plan_env_t *penv, const char *text, size_t le
 /** UDF resolver of expression environments; ctx is the catalog. */
 const cdc_udf_def_t *cdc_plan_udf_lookup(void *ctx, const char *name);
 
+/** Calls fn for every node of an expression, a node before its operands, the PARTITION BY and
+ * ORDER BY of a call's OVER included (NULL: none). */
+void cdc_plan_walk_exprs(const cdc_sql_expr_t *e, void (*fn)(const cdc_sql_expr_t *node, void *ctx),
+                         void *ctx);
+
 /** Calls fn for every column reference (and `*`) in an expression (NULL: none). */
 void cdc_plan_walk_columns(const cdc_sql_expr_t *e,
                            void (*fn)(const cdc_sql_expr_t *ref, void *ctx), void *ctx);

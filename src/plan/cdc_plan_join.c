@@ -112,6 +112,13 @@ void cdc_plan_join_query_free(cdc_sql_query_t *q)
     }
     free(q->items);
     cdc_sql_expr_destroy(q->where);
+    for (size_t i = 0; i < q->ngroup_by; i++)
+        cdc_sql_expr_destroy(q->group_by[i]);
+    free(q->group_by);
+    cdc_sql_expr_destroy(q->having);
+    for (size_t i = 0; i < q->norder_by; i++)
+        cdc_sql_expr_destroy(q->order_by[i].expr);
+    free(q->order_by);
     free(q);
 }
 
@@ -180,6 +187,13 @@ static cdc_sql_query_t *rewrite_query(const cdc_sql_query_t *q, join_names_t *jn
             rq->items[i].alias = cdc_xstrdup(was[i]);
     free(was);
     rq->where = rewrite_expr(q->where, jn);
+    rq->group_by = q->ngroup_by ? cdc_xcalloc(q->ngroup_by, sizeof(*rq->group_by)) : NULL;
+    for (size_t i = 0; i < q->ngroup_by; i++)
+        rq->group_by[i] = rewrite_expr(q->group_by[i], jn);
+    rq->having = rewrite_expr(q->having, jn);
+    rq->order_by = cdc_sql_order_items_clone(q->order_by, q->norder_by);
+    for (size_t i = 0; i < q->norder_by; i++)
+        cdc_plan_walk_columns(rq->order_by[i].expr, rewrite_ref, jn);
     return rq;
 }
 

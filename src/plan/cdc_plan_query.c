@@ -25,63 +25,83 @@ const char *cdc_plan_ref_name(const cdc_sql_expr_t *e, const char *const *quals,
     return e->column.parts[0];
 }
 
-void cdc_plan_walk_columns(const cdc_sql_expr_t *e,
-                           void (*fn)(const cdc_sql_expr_t *ref, void *ctx), void *ctx)
+void cdc_plan_walk_exprs(const cdc_sql_expr_t *e, void (*fn)(const cdc_sql_expr_t *node, void *ctx),
+                         void *ctx)
 {
     if (!e)
         return;
+    fn(e, ctx);
     switch (e->kind) {
-    case CDC_SQL_EXPR_COLUMN:
-    case CDC_SQL_EXPR_STAR:
-        fn(e, ctx);
-        break;
     case CDC_SQL_EXPR_UNARY:
-        cdc_plan_walk_columns(e->unary.operand, fn, ctx);
+        cdc_plan_walk_exprs(e->unary.operand, fn, ctx);
         break;
     case CDC_SQL_EXPR_BINARY:
-        cdc_plan_walk_columns(e->binary.left, fn, ctx);
-        cdc_plan_walk_columns(e->binary.right, fn, ctx);
+        cdc_plan_walk_exprs(e->binary.left, fn, ctx);
+        cdc_plan_walk_exprs(e->binary.right, fn, ctx);
         break;
     case CDC_SQL_EXPR_CALL:
         for (size_t i = 0; i < e->call.nargs; i++)
-            cdc_plan_walk_columns(e->call.args[i], fn, ctx);
+            cdc_plan_walk_exprs(e->call.args[i], fn, ctx);
+        for (size_t i = 0; e->call.over && i < e->call.over->npartition_by; i++)
+            cdc_plan_walk_exprs(e->call.over->partition_by[i], fn, ctx);
+        for (size_t i = 0; e->call.over && i < e->call.over->norder_by; i++)
+            cdc_plan_walk_exprs(e->call.over->order_by[i].expr, fn, ctx);
         break;
     case CDC_SQL_EXPR_CAST:
-        cdc_plan_walk_columns(e->cast.operand, fn, ctx);
+        cdc_plan_walk_exprs(e->cast.operand, fn, ctx);
         break;
     case CDC_SQL_EXPR_CASE:
-        cdc_plan_walk_columns(e->case_expr.operand, fn, ctx);
+        cdc_plan_walk_exprs(e->case_expr.operand, fn, ctx);
         for (size_t i = 0; i < e->case_expr.nwhens; i++) {
-            cdc_plan_walk_columns(e->case_expr.whens[i].when, fn, ctx);
-            cdc_plan_walk_columns(e->case_expr.whens[i].then, fn, ctx);
+            cdc_plan_walk_exprs(e->case_expr.whens[i].when, fn, ctx);
+            cdc_plan_walk_exprs(e->case_expr.whens[i].then, fn, ctx);
         }
-        cdc_plan_walk_columns(e->case_expr.else_expr, fn, ctx);
+        cdc_plan_walk_exprs(e->case_expr.else_expr, fn, ctx);
         break;
     case CDC_SQL_EXPR_IN:
-        cdc_plan_walk_columns(e->in_list.operand, fn, ctx);
+        cdc_plan_walk_exprs(e->in_list.operand, fn, ctx);
         for (size_t i = 0; i < e->in_list.nitems; i++)
-            cdc_plan_walk_columns(e->in_list.items[i], fn, ctx);
+            cdc_plan_walk_exprs(e->in_list.items[i], fn, ctx);
         break;
     case CDC_SQL_EXPR_BETWEEN:
-        cdc_plan_walk_columns(e->between.operand, fn, ctx);
-        cdc_plan_walk_columns(e->between.low, fn, ctx);
-        cdc_plan_walk_columns(e->between.high, fn, ctx);
+        cdc_plan_walk_exprs(e->between.operand, fn, ctx);
+        cdc_plan_walk_exprs(e->between.low, fn, ctx);
+        cdc_plan_walk_exprs(e->between.high, fn, ctx);
         break;
     case CDC_SQL_EXPR_LIKE:
-        cdc_plan_walk_columns(e->like.operand, fn, ctx);
-        cdc_plan_walk_columns(e->like.pattern, fn, ctx);
-        cdc_plan_walk_columns(e->like.escape, fn, ctx);
+        cdc_plan_walk_exprs(e->like.operand, fn, ctx);
+        cdc_plan_walk_exprs(e->like.pattern, fn, ctx);
+        cdc_plan_walk_exprs(e->like.escape, fn, ctx);
         break;
     case CDC_SQL_EXPR_IS_NULL:
-        cdc_plan_walk_columns(e->is_null.operand, fn, ctx);
+        cdc_plan_walk_exprs(e->is_null.operand, fn, ctx);
         break;
     case CDC_SQL_EXPR_SUBSCRIPT:
-        cdc_plan_walk_columns(e->subscript.base, fn, ctx);
-        cdc_plan_walk_columns(e->subscript.index, fn, ctx);
+        cdc_plan_walk_exprs(e->subscript.base, fn, ctx);
+        cdc_plan_walk_exprs(e->subscript.index, fn, ctx);
         break;
     default:
         break;
     }
+}
+
+typedef struct column_walk {
+    void (*fn)(const cdc_sql_expr_t *ref, void *ctx);
+    void *ctx;
+} column_walk_t;
+
+static void visit_column(const cdc_sql_expr_t *node, void *ctx)
+{
+    const column_walk_t *w = ctx;
+    if (node->kind == CDC_SQL_EXPR_COLUMN || node->kind == CDC_SQL_EXPR_STAR)
+        w->fn(node, w->ctx);
+}
+
+void cdc_plan_walk_columns(const cdc_sql_expr_t *e,
+                           void (*fn)(const cdc_sql_expr_t *ref, void *ctx), void *ctx)
+{
+    column_walk_t w = {.fn = fn, .ctx = ctx};
+    cdc_plan_walk_exprs(e, visit_column, &w);
 }
 
 typedef struct mark_ctx {

@@ -396,6 +396,55 @@ static int check_level(const plan_ctx_t *cx, const cdc_plan_level_t *lv)
     return 0;
 }
 
+static void find_over(const cdc_sql_expr_t *node, void *ctx)
+{
+    const cdc_sql_expr_t **first = ctx;
+    if (!*first && node->kind == CDC_SQL_EXPR_CALL && node->call.over)
+        *first = node;
+}
+
+/* The stateful forms the parser reads but the planner does not run yet, refused by name where
+ * they are written: GROUP BY, HAVING, ORDER BY, window functions (OVER), RIGHT and FULL joins
+ * (regular joins: check_level). Returns 0, or -1 with *err. */
+static int refuse_stateful(const plan_ctx_t *cx, const cdc_plan_level_t *lv)
+{
+    const cdc_sql_query_t *q = lv->q;
+    const cdc_sql_expr_t *over = NULL;
+    for (size_t i = 0; i < q->nitems; i++)
+        cdc_plan_walk_exprs(q->items[i].expr, find_over, &over);
+    cdc_plan_walk_exprs(q->where, find_over, &over);
+    const cdc_sql_join_t *outer = NULL;
+    for (size_t j = 0; j < q->njoins && !outer; j++)
+        if (q->joins[j].kind == CDC_SQL_JOIN_RIGHT || q->joins[j].kind == CDC_SQL_JOIN_FULL)
+            outer = &q->joins[j];
+    const struct {
+        bool on;
+        const char *what;
+        int line, col;
+    } forms[] = {
+        {outer, outer && outer->kind == CDC_SQL_JOIN_FULL ? "FULL JOIN" : "RIGHT JOIN",
+         outer ? outer->line : 0, outer ? outer->col : 0},
+        {q->ngroup_by, "GROUP BY", q->group_line, q->group_col},
+        {q->having, "HAVING", q->having_line, q->having_col},
+        {over, "a window function (OVER)", over ? over->call.over->line : 0,
+         over ? over->call.over->col : 0},
+        {q->norder_by, "ORDER BY", q->order_line, q->order_col},
+    };
+    int first = -1; /* the first in the text */
+    for (int i = 0; i < (int)(sizeof(forms) / sizeof(forms[0])); i++)
+        if (forms[i].on &&
+            (first < 0 || forms[i].line < forms[first].line ||
+             (forms[i].line == forms[first].line && forms[i].col < forms[first].col)))
+            first = i;
+    if (first < 0)
+        return 0;
+    const char *what = forms[first].what;
+    int line = forms[first].line, col = forms[first].col;
+    *cx->err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, line, col,
+                                "%s is not supported yet", what);
+    return -1;
+}
+
 #define VALUES_ROW_COLUMN "$row" /* the constant source's one column: the row number */
 
 /* The bounded `values` source of SELECT without FROM (one row) and of VALUES (a row each):
@@ -612,7 +661,7 @@ static int plan_query_chain(plan_ctx_t *cx)
         .q = cx->ins->query, .text = penv->text, .len = penv->len, .filename = penv->filename};
     for (;;) {
         cdc_plan_level_t *lv = &levels[cx->nlevels - 1];
-        if (pick_branch(cx, lv) < 0 || check_level(cx, lv) < 0)
+        if (pick_branch(cx, lv) < 0 || refuse_stateful(cx, lv) < 0 || check_level(cx, lv) < 0)
             return -1;
         const cdc_sql_hints_t *hints[3] = {&lv->q->hints, &lv->q->from.hints,
                                            lv->q->njoins ? &lv->q->joins[0].table.hints : NULL};
