@@ -245,9 +245,10 @@ static void entry_remove(cdc_state_t *st, st_entry_t *e)
     st->live--;
 }
 
-/* Evicts clean entries (clock: a used one gets a second chance) until the overlay is below
-   7/8 of its share; dirty entries stay. Only with a directory: without one, the overlay is all. */
-static void overlay_evict(cdc_state_t *st)
+/* Evicts clean entries but keep (clock: a used one gets a second chance) until the overlay is
+   below 7/8 of its share; dirty entries stay. Only with a directory: without one, the overlay is
+   all there is. Removing entries moves no other entry. */
+static void overlay_evict(cdc_state_t *st, const st_entry_t *keep)
 {
     if (!st->db || st->overlay_bytes <= st->overlay_limit)
         return;
@@ -255,7 +256,7 @@ static void overlay_evict(cdc_state_t *st)
     for (size_t steps = 0; steps < 2 * st->cap && st->overlay_bytes > target; steps++) {
         st_entry_t *e = &st->slots[st->hand];
         st->hand = (st->hand + 1) & (st->cap - 1);
-        if (!LIVE(e) || (e->flags & E_DIRTY))
+        if (!LIVE(e) || (e->flags & E_DIRTY) || e == keep)
             continue;
         if (e->flags & E_REF)
             e->flags &= (uint8_t)~E_REF;
@@ -264,16 +265,17 @@ static void overlay_evict(cdc_state_t *st)
     }
 }
 
-/* Sets slot j (found or not) to hold the probe with a value (NULL: absent) and flags;
-   returns the entry. Eviction and growth happen before, so no other entry moves after. */
+/* Sets the probe's entry (found or new) to a value (NULL: absent) with flags, then evicts what
+   the overlay has outgrown, this entry aside; returns it. The value is copied before anything is
+   evicted, so it may point into an entry (a put of what a get just returned). */
 static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_t vlen,
                              int64_t wtime, uint8_t flags)
 {
     size_t j = table_find(st, h);
     st_entry_t *e;
     size_t need = st->probe.len + TIME_BYTES + vlen;
+    bool absent = val == NULL;
     if (j == SIZE_MAX) {
-        overlay_evict(st);
         table_make_room(st);
         j = h & (st->cap - 1);
         while (LIVE(&st->slots[j]))
@@ -300,7 +302,10 @@ static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_
             size_t ncap;
             unsigned char *nb = slab_alloc(&st->slab, need, &ncap);
             memcpy(nb, e->bytes, e->klen);
+            if (val && vlen)
+                memcpy(nb + e->klen + TIME_BYTES, val, vlen); /* val may be in the old block */
             slab_release(&st->slab, e->bytes, e->cap);
+            val = NULL; /* copied */
             st->overlay_bytes += ncap - e->cap;
             e->bytes = nb;
             e->cap = ncap;
@@ -315,11 +320,12 @@ static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_
     }
     put_be(e->bytes + e->klen, (uint64_t)wtime, TIME_BYTES);
     if (val && vlen)
-        memcpy(e->bytes + e->klen + TIME_BYTES, val, vlen);
+        memmove(e->bytes + e->klen + TIME_BYTES, val, vlen); /* val may be this very value */
     e->vlen = (uint32_t)vlen;
-    e->flags = (uint8_t)(flags | E_REF | (val ? 0 : E_ABSENT));
+    e->flags = (uint8_t)(flags | E_REF | (absent ? E_ABSENT : 0));
     if (flags & E_DIRTY)
         st->dirty_bytes += entry_footprint(e);
+    overlay_evict(st, e);
     return e;
 }
 
@@ -658,7 +664,7 @@ int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t
     cdc_buf_clear(&st->meta);
     cdc_buf_append(&st->meta, meta ? meta : "", mlen);
     st->has_meta = true;
-    overlay_evict(st);
+    overlay_evict(st, NULL);
     st->stats.commits++;
     st->stats.last_commit_us = cdc_mono_us() - t0;
     return 0;

@@ -434,3 +434,56 @@ Test(state, a_value_larger_than_the_budget)
     cdc_state_close(st);
     free(val);
 }
+
+Test(state, put_of_a_value_a_get_returned)
+{
+    /* read-modify-write style: the value a get returned is put under other keys (and its own)
+       while the overlay is full, so the put evicts entries; the value must still be copied whole */
+    cdc_state_t *st = open_store(dir, 256u << 10, 0, false);
+    char key[32], val[128];
+    const long n = 5000;
+    for (long i = 0; i < n; i++) {
+        key_of(key, sizeof(key), i);
+        value_of(val, i, 3);
+        put(st, 1, key, val);
+    }
+    commit(st, "loaded");
+    cdc_state_close(st);
+    st = open_store(dir, 256u << 10, 0, false);
+    cdc_error_t *err = NULL;
+    for (long i = 0; i < n; i++) {
+        key_of(key, sizeof(key), i);
+        const void *got;
+        size_t glen;
+        cr_assert_eq(cdc_state_get(st, 1, key, strlen(key), &got, &glen, &err), 1);
+        cr_assert_eq(cdc_state_put(st, 2, key, strlen(key), got, glen, &err), 0);
+        cr_assert_eq(cdc_state_get(st, 1, key, strlen(key), &got, &glen, &err), 1);
+        cr_assert_eq(cdc_state_put(st, 1, key, strlen(key), got, glen, &err), 0);
+        if (cdc_state_wants_commit(st))
+            commit(st, "copying");
+    }
+    commit(st, "copied");
+    for (long i = 0; i < n; i++) {
+        key_of(key, sizeof(key), i);
+        value_of(val, i, 3);
+        cr_assert_str_eq(get(st, 2, key), val, "key %ld", i);
+        cr_assert_str_eq(get(st, 1, key), val, "key %ld", i);
+    }
+    /* a value larger than the overlay's share: the put that copies it must evict, yet not it */
+    const size_t big = 1u << 20;
+    char *bigval = malloc(big);
+    memset(bigval, 'b', big);
+    cr_assert_eq(cdc_state_put(st, 3, "big", 3, bigval, big, &err), 0);
+    commit(st, "big");
+    cdc_state_close(st);
+    st = open_store(dir, 256u << 10, 0, false);
+    const void *got;
+    size_t glen;
+    cr_assert_eq(cdc_state_get(st, 3, "big", 3, &got, &glen, &err), 1);
+    cr_assert_eq(cdc_state_put(st, 3, "copy", 4, got, glen, &err), 0);
+    cr_assert_eq(cdc_state_get(st, 3, "copy", 4, &got, &glen, &err), 1);
+    cr_assert_eq(glen, big);
+    cr_expect(memcmp(got, bigval, big) == 0);
+    free(bigval);
+    cdc_state_close(st);
+}
