@@ -12,6 +12,7 @@ COPY formats formats
 COPY connectors connectors
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake pkg-config librdkafka-dev \
+      librocksdb-dev \
       $(scripts/plugin-packages.sh) \
  && rm -rf /var/lib/apt/lists/*
 COPY . .

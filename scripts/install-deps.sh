@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git
   librdkafka-dev kafkacat # the core's embedded broker (kafka-mock); kcat proves interoperability
+  librocksdb-dev         # the core's keyed state of the stateful operators (src/exec/cdc_state.c)
   sqlite3                # the sqlite3 shell the jdbc tests read their tables with
   postgresql             # PostgreSQL 15 server for the jdbc_postgres tests
   mariadb-server mariadb-client # MariaDB 10.11 server and client for the jdbc_mysql tests

@@ -57,7 +57,7 @@ int cdc_state_del(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, cd
  */
 int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t **err);
 
-/** The meta of the last commit (any run): 1 with *meta/*mlen (valid until the next commit), or 0. */
+/** The last commit's meta (any run): 1 with *meta, *mlen (valid until the next commit), or 0. */
 int cdc_state_meta(cdc_state_t *st, const void **meta, size_t *mlen);
 
 /** Whether the uncommitted changes have outgrown their share of the memory budget (commit soon). */
@@ -73,5 +73,11 @@ typedef struct cdc_state_stats {
 } cdc_state_stats_t;
 
 void cdc_state_stats(const cdc_state_t *st, cdc_state_stats_t *out);
+
+/**
+ * Compacts the whole store now, which drops the entries past their TTL from disk (compaction
+ * does so anyway, in its own time). For maintenance and tests; uncommitted changes are untouched.
+ */
+void cdc_state_compact(cdc_state_t *st);
 
 #endif

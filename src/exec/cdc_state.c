@@ -1,0 +1,735 @@
+/*
+ * cdc_state.c — the keyed state store of the stateful operators
+ * (cdc_state.h): an in-memory overlay over an embedded RocksDB.
+ *
+ * RocksDB keys are a 4-byte big-endian namespace then the key bytes; values
+ * are the wall-clock write time (8 bytes, big-endian milliseconds, for the
+ * TTL) then the value. The meta blob lives under META_KEY, shorter than 4
+ * bytes and so outside every namespace.
+ *
+ * The overlay is an open-addressing hash table (linear probing, tombstones,
+ * as src/exec/cdc_normalize.c) of entries whose bytes are laid out exactly as
+ * RocksDB stores them, [ns][key][time][value], so a commit hands them to the
+ * write batch without copying. An entry is dirty (changed since the last
+ * commit: a value or a deletion) or clean (a read cache of RocksDB, including
+ * "known absent"). Clean entries are evicted by a clock sweep when the
+ * overlay outgrows its share of the memory budget; dirty ones never are, and
+ * cdc_state_wants_commit turns true when they outgrow theirs. Entry bytes
+ * come from size-class free lists carved out of large chunks, so a steady
+ * state of gets and puts allocates nothing.
+ *
+ * The budget is split: a quarter for RocksDB's block cache (index and filter
+ * blocks included), a quarter for its two memtables, half for the overlay, of
+ * which half may be dirty. Without a directory everything stays in the
+ * overlay: nothing is evicted and a commit only keeps the meta.
+ */
+#include "cdc_state.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <rocksdb/c.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "cdc_arena.h"
+#include "cdc_util.h"
+
+#define META_KEY "M" /* shorter than a namespace: outside all of them */
+#define NS_BYTES 4
+#define TIME_BYTES 8
+#define DEFAULT_BUDGET ((size_t)32 << 20)
+
+/* ---- entry bytes: size classes over large chunks --------------------------------------------- */
+
+static const uint32_t class_size[] = {32,   48,    64,    96,    128,   192,   256,  384,
+                                      512,  768,   1024,  1536,  2048,  3072,  4096, 6144,
+                                      8192, 12288, 16384, 24576, 32768, 49152, 65536};
+#define NCLASSES (sizeof(class_size) / sizeof(class_size[0]))
+#define CHUNK_BYTES ((size_t)256 << 10)
+
+typedef struct slab_free {
+    struct slab_free *next;
+} slab_free_t;
+
+typedef struct slab {
+    slab_free_t *free[NCLASSES];
+    unsigned char **chunks; /* every chunk, freed at close */
+    size_t nchunks, chunks_cap;
+    unsigned char *cur; /* the chunk being carved */
+    size_t cur_used;
+    size_t big_bytes; /* blocks above the largest class: malloc'ed one by one */
+} slab_t;
+
+/* A block of at least n bytes; *cap is its size (the class's, or n). */
+static unsigned char *slab_alloc(slab_t *sl, size_t n, size_t *cap)
+{
+    size_t c = 0;
+    while (c < NCLASSES && class_size[c] < n)
+        c++;
+    if (c == NCLASSES) {
+        sl->big_bytes += n;
+        *cap = n;
+        return cdc_xmalloc(n);
+    }
+    *cap = class_size[c];
+    if (sl->free[c]) {
+        slab_free_t *f = sl->free[c];
+        sl->free[c] = f->next;
+        return (unsigned char *)f;
+    }
+    if (!sl->cur || sl->cur_used + class_size[c] > CHUNK_BYTES) {
+        if (sl->nchunks == sl->chunks_cap) {
+            sl->chunks_cap = sl->chunks_cap ? sl->chunks_cap * 2 : 16;
+            sl->chunks = cdc_xrealloc(sl->chunks, sl->chunks_cap * sizeof(*sl->chunks));
+        }
+        sl->cur = cdc_xmalloc(CHUNK_BYTES);
+        sl->chunks[sl->nchunks++] = sl->cur;
+        sl->cur_used = 0;
+    }
+    unsigned char *p = sl->cur + sl->cur_used;
+    sl->cur_used += class_size[c];
+    return p;
+}
+
+static void slab_release(slab_t *sl, unsigned char *p, size_t cap)
+{
+    if (cap > class_size[NCLASSES - 1]) {
+        sl->big_bytes -= cap;
+        free(p);
+        return;
+    }
+    size_t c = 0;
+    while (class_size[c] != cap)
+        c++;
+    slab_free_t *f = (slab_free_t *)p;
+    f->next = sl->free[c];
+    sl->free[c] = f;
+}
+
+static void slab_destroy(slab_t *sl)
+{
+    for (size_t i = 0; i < sl->nchunks; i++)
+        free(sl->chunks[i]);
+    free(sl->chunks);
+}
+
+/* ---- the overlay ------------------------------------------------------------------------------
+ */
+
+#define E_DIRTY 0x01  /* changed since the last commit */
+#define E_ABSENT 0x02 /* a deletion (dirty) or known absent (clean) */
+#define E_REF 0x04    /* used since the clock hand passed */
+
+typedef struct st_entry {
+    unsigned char *bytes; /* NULL: empty slot; TOMB: removed; else [ns][key][time][value] */
+    uint64_t hash;
+    size_t cap;    /* bytes' block size */
+    uint32_t klen; /* namespace + key */
+    uint32_t vlen; /* value (the time not counted) */
+    uint8_t flags;
+} st_entry_t;
+
+static unsigned char tomb_mark;
+#define TOMB (&tomb_mark)
+#define LIVE(e) ((e)->bytes && (e)->bytes != TOMB)
+
+struct cdc_state_s {
+    char *dir; /* NULL: memory only */
+    int64_t ttl_ms;
+    size_t budget, overlay_limit, dirty_limit;
+
+    st_entry_t *slots;
+    size_t cap, used, live; /* used counts tombstones too */
+    size_t hand;            /* the clock's */
+    slab_t slab;
+    size_t overlay_bytes; /* blocks of live entries + the slot array */
+    size_t dirty_bytes;
+    uint32_t *dirty; /* slot indexes of the dirty entries */
+    size_t ndirty, dirty_cap;
+    uint64_t dirty_new; /* dirty values over keys not known to exist (for keys_estimate) */
+
+    cdc_buf_t probe; /* [ns][key] of the current call */
+    cdc_buf_t meta;
+    bool has_meta;
+    bool broken; /* a commit failed: RocksDB may hold it or not */
+
+    rocksdb_t *db;
+    rocksdb_options_t *opts;
+    rocksdb_block_based_table_options_t *table_opts;
+    rocksdb_cache_t *cache;
+    rocksdb_filterpolicy_t *bloom; /* owned by table_opts once set */
+    rocksdb_compactionfilter_t *ttl_filter;
+    rocksdb_readoptions_t *ropts;
+    rocksdb_writeoptions_t *wopts;
+    rocksdb_writebatch_t *batch;
+
+    cdc_state_stats_t stats;
+};
+
+static void put_be(unsigned char *p, uint64_t v, int n)
+{
+    for (int i = n - 1; i >= 0; i--, v >>= 8)
+        p[i] = (unsigned char)v;
+}
+
+static uint64_t get_be(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static size_t entry_footprint(const st_entry_t *e)
+{
+    return e->cap + sizeof(st_entry_t);
+}
+
+static bool expired(const cdc_state_t *st, const unsigned char *time_bytes)
+{
+    return st->ttl_ms > 0 && cdc_wall_ms() - (int64_t)get_be(time_bytes, TIME_BYTES) >= st->ttl_ms;
+}
+
+/* Slot of probe (hash h), or SIZE_MAX. */
+static size_t table_find(const cdc_state_t *st, uint64_t h)
+{
+    if (!st->cap)
+        return SIZE_MAX;
+    const void *k = st->probe.data;
+    size_t klen = st->probe.len;
+    for (size_t j = h & (st->cap - 1);; j = (j + 1) & (st->cap - 1)) {
+        const st_entry_t *e = &st->slots[j];
+        if (!e->bytes)
+            return SIZE_MAX;
+        if (e->bytes != TOMB && e->hash == h && e->klen == klen && memcmp(e->bytes, k, klen) == 0)
+            return j;
+    }
+}
+
+/* Grows (or cleans the tombstones of) the table so one more entry fits; rebuilds the dirty list. */
+static void table_make_room(cdc_state_t *st)
+{
+    if ((st->used + 1) * 4 < st->cap * 3)
+        return;
+    size_t ncap = 1024;
+    while ((st->live + 1) * 2 > ncap)
+        ncap *= 2;
+    st_entry_t *old = st->slots;
+    size_t ocap = st->cap;
+    st->slots = cdc_xcalloc(ncap, sizeof(*st->slots));
+    st->cap = ncap;
+    st->used = st->live;
+    st->hand = 0;
+    st->ndirty = 0;
+    for (size_t i = 0; i < ocap; i++) {
+        if (!LIVE(&old[i]))
+            continue;
+        size_t j = old[i].hash & (ncap - 1);
+        while (st->slots[j].bytes)
+            j = (j + 1) & (ncap - 1);
+        st->slots[j] = old[i];
+        if (old[i].flags & E_DIRTY)
+            st->dirty[st->ndirty++] = (uint32_t)j;
+    }
+    free(old);
+    st->overlay_bytes += (ncap - ocap) * sizeof(st_entry_t);
+}
+
+static void entry_remove(cdc_state_t *st, st_entry_t *e)
+{
+    st->overlay_bytes -= e->cap;
+    slab_release(&st->slab, e->bytes, e->cap);
+    e->bytes = TOMB;
+    st->live--;
+}
+
+/* Evicts clean entries but keep (clock: a used one gets a second chance) until the overlay is
+   below 7/8 of its share; dirty entries stay. Only with a directory: without one, the overlay is
+   all there is. Removing entries moves no other entry. */
+static void overlay_evict(cdc_state_t *st, const st_entry_t *keep)
+{
+    if (!st->db || st->overlay_bytes <= st->overlay_limit)
+        return;
+    size_t target = st->overlay_limit / 8 * 7;
+    for (size_t steps = 0; steps < 2 * st->cap && st->overlay_bytes > target; steps++) {
+        st_entry_t *e = &st->slots[st->hand];
+        st->hand = (st->hand + 1) & (st->cap - 1);
+        if (!LIVE(e) || (e->flags & E_DIRTY) || e == keep)
+            continue;
+        if (e->flags & E_REF)
+            e->flags &= (uint8_t)~E_REF;
+        else
+            entry_remove(st, e);
+    }
+}
+
+/* Sets the probe's entry (found or new) to a value (NULL: absent) with flags, then evicts what
+   the overlay has outgrown, this entry aside; returns it. The value is copied before anything is
+   evicted, so it may point into an entry (a put of what a get just returned). */
+static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_t vlen,
+                             int64_t wtime, uint8_t flags)
+{
+    size_t j = table_find(st, h);
+    st_entry_t *e;
+    size_t need = st->probe.len + TIME_BYTES + vlen;
+    bool absent = val == NULL;
+    if (j == SIZE_MAX) {
+        table_make_room(st);
+        j = h & (st->cap - 1);
+        while (LIVE(&st->slots[j]))
+            j = (j + 1) & (st->cap - 1);
+        e = &st->slots[j];
+        if (!e->bytes)
+            st->used++;
+        st->live++;
+        e->bytes = slab_alloc(&st->slab, need, &e->cap);
+        st->overlay_bytes += e->cap;
+        e->hash = h;
+        e->klen = (uint32_t)st->probe.len;
+        memcpy(e->bytes, st->probe.data, st->probe.len);
+        e->flags = 0;
+        if (flags & E_DIRTY)
+            st->dirty_new += val != NULL;
+    } else {
+        e = &st->slots[j];
+        if ((flags & E_DIRTY) && val && (e->flags & E_ABSENT))
+            st->dirty_new++;
+        if (e->flags & E_DIRTY)
+            st->dirty_bytes -= entry_footprint(e);
+        if (e->cap < need) {
+            size_t ncap;
+            unsigned char *nb = slab_alloc(&st->slab, need, &ncap);
+            memcpy(nb, e->bytes, e->klen);
+            if (val && vlen)
+                memcpy(nb + e->klen + TIME_BYTES, val, vlen); /* val may be in the old block */
+            slab_release(&st->slab, e->bytes, e->cap);
+            val = NULL; /* copied */
+            st->overlay_bytes += ncap - e->cap;
+            e->bytes = nb;
+            e->cap = ncap;
+        }
+    }
+    if ((flags & E_DIRTY) && !(e->flags & E_DIRTY)) {
+        if (st->ndirty == st->dirty_cap) {
+            st->dirty_cap = st->dirty_cap ? st->dirty_cap * 2 : 1024;
+            st->dirty = cdc_xrealloc(st->dirty, st->dirty_cap * sizeof(*st->dirty));
+        }
+        st->dirty[st->ndirty++] = (uint32_t)j;
+    }
+    put_be(e->bytes + e->klen, (uint64_t)wtime, TIME_BYTES);
+    if (val && vlen)
+        memmove(e->bytes + e->klen + TIME_BYTES, val, vlen); /* val may be this very value */
+    e->vlen = (uint32_t)vlen;
+    e->flags = (uint8_t)(flags | E_REF | (absent ? E_ABSENT : 0));
+    if (flags & E_DIRTY)
+        st->dirty_bytes += entry_footprint(e);
+    overlay_evict(st, e);
+    return e;
+}
+
+/* ---- errors ------------------------------------------------------------------------------------
+ */
+
+/* An I/O error naming the directory and RocksDB's message (freed here). */
+static int rocks_error(cdc_error_t **err, const char *dir, const char *what, char *rocks_msg)
+{
+    cdc_error_t *e;
+    if (rocks_msg && (strcasestr(rocks_msg, "lock file") || strstr(rocks_msg, "/LOCK"))) {
+        e = cdc_error_new(CDC_ERR_IO, "state directory \"%s\" is in use by another process", dir);
+        cdc_error_set_hint(e, "Stop the other job that uses it, or give this job a state "
+                              "directory of its own (--state-dir).");
+    } else {
+        e = cdc_error_new(CDC_ERR_IO, "cannot %s state directory \"%s\"", what, dir);
+        cdc_error_set_hint(e, "Check that the directory is on a writable file system with free "
+                              "space; if its contents are damaged, remove it to start from "
+                              "empty state (the sources then start over too).");
+    }
+    if (rocks_msg)
+        cdc_error_set_detail(e, "RocksDB: %s", rocks_msg);
+    rocksdb_free(rocks_msg);
+    if (err)
+        *err = e;
+    else
+        cdc_error_destroy(e);
+    return -1;
+}
+
+static int broken_error(const cdc_state_t *st, cdc_error_t **err)
+{
+    cdc_error_set(err, CDC_ERR_INTERNAL, "state store \"%s\" is unusable after a failed commit",
+                  st->dir ? st->dir : "(memory)");
+    if (err && *err)
+        cdc_error_set_hint(*err, "Restart the job: it resumes from the last successful commit.");
+    return -1;
+}
+
+/* ---- open and close ------------------------------------------------------------------------ */
+
+static unsigned char ttl_filter(void *state, int level, const char *key, size_t klen,
+                                const char *val, size_t vlen, char **nval, size_t *nvlen,
+                                unsigned char *changed)
+{
+    (void)level, (void)key, (void)nval, (void)nvlen, (void)changed;
+    const cdc_state_t *st = state;
+    if (klen < NS_BYTES || vlen < TIME_BYTES)
+        return 0; /* the meta, or a value this version did not write: kept */
+    return expired(st, (const unsigned char *)val);
+}
+
+static void ttl_filter_destroy(void *state)
+{
+    (void)state; /* the filter's state is the store itself */
+}
+
+static const char *ttl_filter_name(void *state)
+{
+    (void)state;
+    return "cdcflow.ttl";
+}
+
+static int mkdirs(const char *dir, cdc_error_t **err)
+{
+    char *path = cdc_strdup_printf("%s", dir);
+    int rc = 0;
+    for (char *p = path + 1;; p++) {
+        if (*p != '/' && *p)
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+            cdc_error_set(err, CDC_ERR_IO, "cannot create state directory \"%s\": %s", path,
+                          strerror(errno));
+            rc = -1;
+            break;
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    free(path);
+    return rc;
+}
+
+static void configure(cdc_state_t *st)
+{
+    st->opts = rocksdb_options_create();
+    rocksdb_options_set_create_if_missing(st->opts, 1);
+    rocksdb_options_set_write_buffer_size(st->opts, st->budget / 8);
+    rocksdb_options_set_max_write_buffer_number(st->opts, 2);
+    rocksdb_options_set_max_open_files(st->opts, 256);
+    rocksdb_options_set_max_background_jobs(st->opts, 2);
+    /* Debian's librocksdb links liblz4: cheap enough to keep on */
+    rocksdb_options_set_compression(st->opts, rocksdb_lz4_compression);
+    rocksdb_options_set_info_log_level(st->opts, 2 /* WARN */);
+    rocksdb_options_set_keep_log_file_num(st->opts, 2);
+    st->cache = rocksdb_cache_create_lru(st->budget / 4);
+    st->table_opts = rocksdb_block_based_options_create();
+    rocksdb_block_based_options_set_block_cache(st->table_opts, st->cache);
+    rocksdb_block_based_options_set_cache_index_and_filter_blocks(st->table_opts, 1);
+    st->bloom = rocksdb_filterpolicy_create_bloom(10);
+    rocksdb_block_based_options_set_filter_policy(st->table_opts, st->bloom);
+    rocksdb_options_set_block_based_table_factory(st->opts, st->table_opts);
+    if (st->ttl_ms > 0) {
+        st->ttl_filter =
+            rocksdb_compactionfilter_create(st, ttl_filter_destroy, ttl_filter, ttl_filter_name);
+        rocksdb_options_set_compaction_filter(st->opts, st->ttl_filter);
+    }
+    st->ropts = rocksdb_readoptions_create();
+    st->wopts = rocksdb_writeoptions_create();
+    rocksdb_writeoptions_set_sync(st->wopts, 1);
+    st->batch = rocksdb_writebatch_create();
+}
+
+static int open_db(cdc_state_t *st, bool fresh, cdc_error_t **err)
+{
+    if (mkdirs(st->dir, err) < 0)
+        return -1;
+    configure(st);
+    char *msg = NULL;
+    if (fresh) {
+        rocksdb_destroy_db(st->opts, st->dir, &msg);
+        if (msg)
+            return rocks_error(err, st->dir, "empty", msg);
+    }
+    st->db = rocksdb_open(st->opts, st->dir, &msg);
+    if (msg)
+        return rocks_error(err, st->dir, "open", msg);
+    size_t mlen = 0;
+    char *meta = rocksdb_get(st->db, st->ropts, META_KEY, strlen(META_KEY), &mlen, &msg);
+    if (msg)
+        return rocks_error(err, st->dir, "read the meta of", msg);
+    if (meta) {
+        cdc_buf_append(&st->meta, meta, mlen);
+        st->has_meta = true;
+        rocksdb_free(meta);
+    }
+    return 0;
+}
+
+int cdc_state_open(const cdc_state_options_t *opt, cdc_state_t **out, cdc_error_t **err)
+{
+    cdc_state_t *st = cdc_xcalloc(1, sizeof(*st));
+    st->ttl_ms = opt->ttl_ms > 0 ? opt->ttl_ms : 0;
+    st->budget = opt->memory_bytes ? opt->memory_bytes : DEFAULT_BUDGET;
+    st->overlay_limit = st->budget / 2;
+    st->dirty_limit = st->budget / 4;
+    if (opt->dir) {
+        st->dir = cdc_strdup_printf("%s", opt->dir);
+        if (open_db(st, opt->fresh, err) < 0) {
+            cdc_state_close(st);
+            return -1;
+        }
+    }
+    *out = st;
+    return 0;
+}
+
+void cdc_state_close(cdc_state_t *st)
+{
+    if (!st)
+        return;
+    if (st->db)
+        rocksdb_close(st->db);
+    if (st->batch)
+        rocksdb_writebatch_destroy(st->batch);
+    if (st->ropts)
+        rocksdb_readoptions_destroy(st->ropts);
+    if (st->wopts)
+        rocksdb_writeoptions_destroy(st->wopts);
+    if (st->opts)
+        rocksdb_options_destroy(st->opts);
+    if (st->table_opts)
+        rocksdb_block_based_options_destroy(st->table_opts); /* and the bloom policy */
+    if (st->cache)
+        rocksdb_cache_destroy(st->cache);
+    if (st->ttl_filter)
+        rocksdb_compactionfilter_destroy(st->ttl_filter);
+    for (size_t i = 0; i < st->cap; i++)
+        if (LIVE(&st->slots[i]) && st->slots[i].cap > class_size[NCLASSES - 1])
+            free(st->slots[i].bytes);
+    slab_destroy(&st->slab);
+    free(st->slots);
+    free(st->dirty);
+    cdc_buf_free(&st->probe);
+    cdc_buf_free(&st->meta);
+    free(st->dir);
+    free(st);
+}
+
+/* ---- get, put, del ----------------------------------------------------------------------------
+ */
+
+static uint64_t set_probe(cdc_state_t *st, uint32_t ns, const void *key, size_t klen)
+{
+    unsigned char nsb[NS_BYTES];
+    put_be(nsb, ns, NS_BYTES);
+    cdc_buf_clear(&st->probe);
+    cdc_buf_append(&st->probe, nsb, NS_BYTES);
+    cdc_buf_append(&st->probe, key, klen);
+    return cdc_hash_bytes(st->probe.data, st->probe.len);
+}
+
+static int too_big(const cdc_state_t *st, size_t klen, size_t vlen, cdc_error_t **err)
+{
+    if (klen + vlen < UINT32_MAX - 64)
+        return 0;
+    return cdc_error_set(err, CDC_ERR_INTERNAL,
+                         "state entry of %zu bytes is too large for state store \"%s\"",
+                         klen + vlen, st->dir ? st->dir : "(memory)");
+}
+
+int cdc_state_get(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, const void **val,
+                  size_t *vlen, cdc_error_t **err)
+{
+    if (st->broken)
+        return broken_error(st, err);
+    uint64_t h = set_probe(st, ns, key, klen);
+    size_t j = table_find(st, h);
+    const st_entry_t *e;
+    if (j != SIZE_MAX) {
+        st_entry_t *f = &st->slots[j];
+        f->flags |= E_REF;
+        if (f->flags & E_ABSENT)
+            return 0;
+        if (expired(st, f->bytes + f->klen)) {
+            st->stats.expired++;
+            if (!(f->flags & E_DIRTY))
+                f->flags |= E_ABSENT; /* RocksDB's copy is expired too */
+            return 0;
+        }
+        e = f;
+    } else {
+        if (!st->db)
+            return 0;
+        char *msg = NULL;
+        rocksdb_pinnableslice_t *ps =
+            rocksdb_get_pinned(st->db, st->ropts, st->probe.data, st->probe.len, &msg);
+        if (msg)
+            return rocks_error(err, st->dir, "read from", msg);
+        size_t n = 0;
+        const unsigned char *p =
+            ps ? (const unsigned char *)rocksdb_pinnableslice_value(ps, &n) : NULL;
+        if (p && n < TIME_BYTES) {
+            rocksdb_pinnableslice_destroy(ps);
+            cdc_error_set(err, CDC_ERR_PARSE,
+                          "state directory \"%s\" holds a value of %zu bytes in namespace %u",
+                          st->dir, n, ns);
+            if (err && *err)
+                cdc_error_set_hint(*err, "The directory was written by another version or is "
+                                         "damaged; remove it to start from empty state.");
+            return -1;
+        }
+        if (p && expired(st, p)) {
+            st->stats.expired++;
+            p = NULL;
+        }
+        if (!p) {
+            entry_set(st, h, NULL, 0, 0, 0); /* known absent */
+            rocksdb_pinnableslice_destroy(ps);
+            return 0;
+        }
+        e = entry_set(st, h, p + TIME_BYTES, n - TIME_BYTES, (int64_t)get_be(p, TIME_BYTES), 0);
+        rocksdb_pinnableslice_destroy(ps);
+    }
+    *val = e->bytes + e->klen + TIME_BYTES;
+    *vlen = e->vlen;
+    return 1;
+}
+
+int cdc_state_put(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, const void *val,
+                  size_t vlen, cdc_error_t **err)
+{
+    if (st->broken)
+        return broken_error(st, err);
+    if (too_big(st, klen, vlen, err))
+        return -1;
+    uint64_t h = set_probe(st, ns, key, klen);
+    entry_set(st, h, val ? val : "", vlen, cdc_wall_ms(), E_DIRTY);
+    return 0;
+}
+
+int cdc_state_del(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, cdc_error_t **err)
+{
+    if (st->broken)
+        return broken_error(st, err);
+    if (too_big(st, klen, 0, err))
+        return -1;
+    uint64_t h = set_probe(st, ns, key, klen);
+    size_t j = table_find(st, h);
+    if (j == SIZE_MAX ? !st->db : (st->slots[j].flags & (E_ABSENT | E_DIRTY)) == E_ABSENT)
+        return 0; /* known absent and committed so */
+    entry_set(st, h, NULL, 0, cdc_wall_ms(), E_DIRTY);
+    return 0;
+}
+
+/* ---- commit -----------------------------------------------------------------------------------
+ */
+
+int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t **err)
+{
+    if (st->broken)
+        return broken_error(st, err);
+    int64_t t0 = cdc_mono_us();
+    if (st->db) {
+        rocksdb_writebatch_clear(st->batch);
+        for (size_t i = 0; i < st->ndirty; i++) {
+            const st_entry_t *e = &st->slots[st->dirty[i]];
+            if (e->flags & E_ABSENT)
+                rocksdb_writebatch_delete(st->batch, (const char *)e->bytes, e->klen);
+            else
+                rocksdb_writebatch_put(st->batch, (const char *)e->bytes, e->klen,
+                                       (const char *)e->bytes + e->klen,
+                                       TIME_BYTES + (size_t)e->vlen);
+        }
+        rocksdb_writebatch_put(st->batch, META_KEY, strlen(META_KEY), meta ? meta : "", mlen);
+        char *msg = NULL;
+        rocksdb_write(st->db, st->wopts, st->batch, &msg);
+        rocksdb_writebatch_clear(st->batch);
+        if (msg) {
+            st->broken = true;
+            return rocks_error(err, st->dir, "commit to", msg);
+        }
+    }
+    for (size_t i = 0; i < st->ndirty; i++) {
+        st_entry_t *e = &st->slots[st->dirty[i]];
+        e->flags &= (uint8_t)~E_DIRTY;
+        if (!st->db && (e->flags & E_ABSENT))
+            entry_remove(st, e); /* nothing below the overlay to hide */
+    }
+    st->ndirty = 0;
+    st->dirty_bytes = 0;
+    st->dirty_new = 0;
+    cdc_buf_clear(&st->meta);
+    cdc_buf_append(&st->meta, meta ? meta : "", mlen);
+    st->has_meta = true;
+    overlay_evict(st, NULL);
+    st->stats.commits++;
+    st->stats.last_commit_us = cdc_mono_us() - t0;
+    return 0;
+}
+
+int cdc_state_meta(cdc_state_t *st, const void **meta, size_t *mlen)
+{
+    if (!st->has_meta)
+        return 0;
+    *meta = st->meta.data ? st->meta.data : "";
+    *mlen = st->meta.len;
+    return 1;
+}
+
+bool cdc_state_wants_commit(const cdc_state_t *st)
+{
+    return st->dirty_bytes > st->dirty_limit;
+}
+
+/* ---- stats ------------------------------------------------------------------------------------
+ */
+
+static uint64_t rocks_prop(const cdc_state_t *st, const char *name)
+{
+    uint64_t v = 0;
+    return rocksdb_property_int(st->db, name, &v) == 0 ? v : 0;
+}
+
+/* Bytes of the write-ahead logs (*.log) in the directory. */
+static uint64_t wal_bytes(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    uint64_t total = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        struct stat sb;
+        if (n > 4 && strcmp(de->d_name + n - 4, ".log") == 0 &&
+            fstatat(dirfd(d), de->d_name, &sb, 0) == 0)
+            total += (uint64_t)sb.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+void cdc_state_stats(const cdc_state_t *st, cdc_state_stats_t *out)
+{
+    *out = st->stats;
+    out->memory_bytes = st->slab.nchunks * CHUNK_BYTES + st->slab.big_bytes +
+                        st->cap * sizeof(st_entry_t) + st->dirty_cap * sizeof(uint32_t);
+    if (!st->db) {
+        for (size_t i = 0; i < st->cap; i++)
+            out->keys_estimate += LIVE(&st->slots[i]) && !(st->slots[i].flags & E_ABSENT);
+        return;
+    }
+    out->keys_estimate = rocks_prop(st, "rocksdb.estimate-num-keys") + st->dirty_new;
+    out->disk_bytes = rocks_prop(st, "rocksdb.live-sst-files-size") + wal_bytes(st->dir);
+    out->memory_bytes +=
+        rocksdb_cache_get_usage(st->cache) + rocks_prop(st, "rocksdb.cur-size-all-mem-tables");
+}
+
+void cdc_state_compact(cdc_state_t *st)
+{
+    if (st->db)
+        rocksdb_compact_range(st->db, NULL, 0, NULL, 0);
+}
