@@ -679,6 +679,8 @@ typedef struct cdc_connector_factory_s {
 
 const cdc_format_factory_t *cdc_registry_format(const char *identifier);
 const cdc_connector_factory_t *cdc_registry_connector(const char *identifier);
+/** Adds a connector of the engine itself: found by cdc_registry_connector, never listed. */
+void cdc_registry_add_internal(const cdc_connector_factory_t *factory);
 /** NULL-terminated lists. */
 const cdc_format_factory_t *const *cdc_registry_formats(void);
 const cdc_connector_factory_t *const *cdc_registry_connectors(void);

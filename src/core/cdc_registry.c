@@ -57,11 +57,30 @@ const cdc_format_factory_t *cdc_registry_format(const char *id)
     return NULL;
 }
 
+/* Connectors of the engine itself (the stateful planner's internal table): found by identifier,
+ * never listed. Registered once at start-up, before any thread plans. */
+static const cdc_connector_factory_t *internal[4];
+
+void cdc_registry_add_internal(const cdc_connector_factory_t *f)
+{
+    for (int i = 0; i < 4; i++) {
+        if (internal[i] == f)
+            return;
+        if (!internal[i]) {
+            internal[i] = f;
+            return;
+        }
+    }
+}
+
 const cdc_connector_factory_t *cdc_registry_connector(const char *id)
 {
     for (int i = 0; connectors[i]; i++)
         if (strcmp(connectors[i]->identifier, id) == 0)
             return connectors[i];
+    for (int i = 0; i < 4 && internal[i]; i++)
+        if (strcmp(internal[i]->identifier, id) == 0)
+            return internal[i];
     return NULL;
 }
 

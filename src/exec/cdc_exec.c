@@ -5,6 +5,7 @@
  * lookup handles and caches, the Calc stages, DropUpdateBefore; and
  * cdc_pipe_destroy.
  */
+#include "cdc_graph.h"
 #include "cdc_pipe_int.h"
 #include "cdc_util.h"
 
@@ -363,6 +364,8 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
 {
     if (!p)
         return;
+    if (p->graph)
+        cdc_graph_release(p->graph);
     if (p->src)
         p->src->ops->destroy(p->src);
     if (p->sink)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cdc_graph.h"
 #include "cdc_planner.h"
 
 /*
@@ -46,5 +47,26 @@ typedef struct cdc_job_settings_s {
  */
 int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settings,
                 cdc_error_t **err);
+
+/* ---- stateful operators (cdc_graph.c) ---- */
+
+/** Opens the job's state store, the graph's operators and the top pipe's writer, once per graph
+ * (a second call is a no-op). 0, or -1 with *err. */
+int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_error_t **err);
+
+/** Closes what cdc_graph_begin opened (after every split of the job has ended). */
+void cdc_graph_end(cdc_graph_t *g);
+
+/** The writer of split @p split of leaf pipe @p leaf: its rows go through the operators.
+ * @p reader_positions: its reader keeps positions (cdc_reader_ops_t.positions). */
+int cdc_graph_open_writer(cdc_pipe_t *leaf, int split, bool reader_positions, cdc_writer_t **out,
+                          cdc_error_t **err);
+
+/** Whether a checkpoint was asked for since *seen (then updated): the split should arrive. */
+bool cdc_graph_checkpoint_wanted(const cdc_pipe_t *leaf, uint64_t *seen);
+
+/** Whether the job's sources resume from positions kept in the state (else their upstream
+ * positions are not committed: they are read from their start each run). */
+bool cdc_graph_resumes(const cdc_pipe_t *leaf);
 
 #endif

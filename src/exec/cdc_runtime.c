@@ -204,6 +204,7 @@ typedef struct split_task {
     cdc_buf_t positions;
     int64_t started_us; /* when the job started, for the first durable rows' message */
     bool first_logged;
+    uint64_t graph_seen; /* a stateful job's checkpoints asked for, seen by this split */
 } split_task_t;
 
 /* Once per split: how long the first rows took to become durable (start-up cost). */
@@ -324,7 +325,8 @@ static int flush_commit(split_task_t *t, cdc_reader_t *reader, cdc_writer_t *wri
             cdc_error_add_context(t->err, "flushing table \"%s\"", p->sink_name);
             return -1;
         }
-        if (reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
+        bool upstream = !(p->graph && !cdc_graph_resumes(p)); /* stateful: see cdc_graph.c */
+        if (upstream && reader->ops->commit && reader->ops->commit(reader, &t->err) < 0)
             return -1;
     }
     int64_t took = cdc_mono_us() - t0;
@@ -501,7 +503,11 @@ static void *run_split(void *arg)
     char errbuf[1024];
     if (p->src->ops->open_reader(p->src, t->split, p->parallelism, &reader, &t->err) < 0)
         goto done;
-    if (p->sink->ops->open_writer(p->sink, t->split, p->parallelism, &writer, &t->err) < 0)
+    if (p->graph
+            ? cdc_graph_open_writer(p, t->split,
+                                    reader->ops->positions && reader->ops->set_position_store,
+                                    &writer, &t->err) < 0
+            : p->sink->ops->open_writer(p->sink, t->split, p->parallelism, &writer, &t->err) < 0)
         goto done;
     cdc_metrics_set_writer(t->metrics, t->split, writer);
     if (two_phase_open(t, reader, writer) < 0)
@@ -630,10 +636,13 @@ static void *run_split(void *arg)
                 report_gauges(t, reader, writer);
                 last_gauges = now;
             }
-        } else if (barrier || (unflushed > 0 &&
-                               (unflushed >= t->settings->flush_rows ||
-                                now - last_flush >= t->settings->flush_interval_ms) &&
-                               may_commit(t, reader))) {
+        } else if (barrier ||
+                   (p->graph && cdc_graph_checkpoint_wanted(p, &t->graph_seen) &&
+                    may_commit(t, reader)) ||
+                   (unflushed > 0 &&
+                    (unflushed >= t->settings->flush_rows ||
+                     now - last_flush >= t->settings->flush_interval_ms) &&
+                    may_commit(t, reader))) {
             if (flush_commit(t, reader, writer, unflushed + (pf.ticket >= 0 ? pf.rows : 0)) < 0)
                 goto done;
             unflushed = 0;
@@ -677,6 +686,14 @@ done:
 int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settings,
                 cdc_error_t **err)
 {
+    for (int i = 0; i < npipes; i++) {
+        if (pipes[i]->graph && cdc_graph_begin(pipes[i]->graph, settings, err) < 0) {
+            for (int j = 0; j <= i; j++)
+                if (pipes[j]->graph)
+                    cdc_graph_end(pipes[j]->graph);
+            return -1;
+        }
+    }
     int ntasks = 0;
     for (int i = 0; i < npipes; i++)
         ntasks += pipes[i]->parallelism;
@@ -737,6 +754,9 @@ int cdc_job_run(cdc_pipe_t **pipes, int npipes, const cdc_job_settings_t *settin
     }
     for (k = 0; k < started; k++)
         pthread_join(threads[k], NULL);
+    for (int i = 0; i < npipes; i++)
+        if (pipes[i]->graph)
+            cdc_graph_end(pipes[i]->graph);
     if (settings->status_line)
         cdc_status_stop();
     uint64_t total_rows = 0;

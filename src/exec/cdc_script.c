@@ -332,6 +332,23 @@ static int plan_branches(const cdc_plan_env_t *penv0, cdc_sql_insert_t *ins, pip
     int first = pl->n;
     cdc_plan_env_t penv = *penv0;
     cdc_type_t *common = NULL;
+    if (cdc_plan_needs_state(penv0, ins)) {
+        cdc_pipe_t **leaves = NULL;
+        int nleaves = 0;
+        if (cdc_plan_stateful(penv0, ins, &leaves, &nleaves, err) < 0)
+            return -1;
+        for (int i = 0; i < nleaves; i++) {
+            if (pl->n == pl->cap) {
+                pl->cap = pl->cap ? 2 * pl->cap : 4;
+                pl->pipes = cdc_xrealloc(pl->pipes, (size_t)pl->cap * sizeof(*pl->pipes));
+                pl->inserts = cdc_xrealloc(pl->inserts, (size_t)pl->cap * sizeof(*pl->inserts));
+            }
+            pl->pipes[pl->n] = leaves[i];
+            pl->inserts[pl->n++] = *ins;
+        }
+        free(leaves);
+        return 0;
+    }
     for (int pass = 0; pass < 2; pass++) {
         cdc_plan_branch_t br = {0};
         do {
@@ -424,7 +441,9 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
                 int k = first_of[i], nb = first_of[i + 1] - first_of[i];
                 if (i)
                     cdc_buf_putc(&b, '\n');
-                if (nb > 1)
+                if (pipes[k]->graph)
+                    cdc_graph_explain(pipes[k]->graph, &b);
+                else if (nb > 1)
                     cdc_pipe_explain_union(&pipes[k], nb, &b);
                 else
                     cdc_pipe_explain(pipes[k], &b);

@@ -48,10 +48,14 @@ typedef struct cdc_lookup_join_s cdc_lookup_join_t;
 /** Per-split state of a pipe's row steps (the lookup join's handle and cache). */
 typedef struct cdc_pipe_split_s cdc_pipe_split_t;
 
+struct cdc_graph_s;
+
 typedef struct cdc_pipe_s {
-    char *source_name; /* qualified */
-    char *source_path; /* "catalog, database, table" as EXPLAIN shows it */
-    char *sink_name;   /* qualified */
+    struct cdc_graph_s *graph; /* a leaf of a stateful query: its rows go to the graph's
+                                  operators, not to `sink` (cdc_graph.h); else NULL */
+    char *source_name;         /* qualified */
+    char *source_path;         /* "catalog, database, table" as EXPLAIN shows it */
+    char *sink_name;           /* qualified */
     cdc_resolved_t src_res, sink_res;
     cdc_table_ctx_t src_ctx, sink_ctx;
     cdc_source_t *src;

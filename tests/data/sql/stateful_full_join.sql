@@ -1,4 +1,4 @@
--- RIGHT [OUTER] JOIN is parsed; the planner does not run it yet (issue 19)
+-- a regular join of two changelogs: the plan (rows: tests/integration/stateful_join.sh)
 CREATE TABLE a (id INT, k INT, v INT) WITH ('connector' = 'values', 'data' = '+I[1, 1, 5]');
 CREATE TABLE b (k INT, name STRING) WITH ('connector' = 'values', 'data' = '+I[1, x]');
-SELECT a.id, b.name FROM a RIGHT OUTER JOIN b ON a.k = b.k;
+EXPLAIN SELECT a.id, b.name FROM a FULL JOIN b ON a.k = b.k;

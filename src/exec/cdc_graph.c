@@ -1,0 +1,1387 @@
+/*
+ * cdc_graph.c — running the stateful operators of a query (cdc_graph.h): GroupAggregate with
+ * retractions, regular joins, Top-N, Calc between them, their keyed state in the job's state
+ * store (cdc_state.h), and the checkpoint that makes the state durable together with every
+ * source's position.
+ *
+ * Each split of each leaf pipe runs as any split (cdc_runtime.c); its writer is a graph writer
+ * whose write() pushes the rows through the operators, under the graph's lock, one row at a
+ * time down to the root, whose changes go through the top pipe into the one real writer. A
+ * checkpoint is a barrier of all open splits: each arrives (flush or commit_positions) with its
+ * reader's positions; the last one flushes the real writer and commits the state with all the
+ * positions in one atomic write. After a crash the state reopens at that commit and each reader
+ * resumes at the positions stored with it; the sink gets the changes after it again, which upsert
+ * sinks absorb.
+ */
+#include "cdc_graph.h"
+#include "cdc_job.h"
+#include "cdc_log.h"
+#include "cdc_row_codec.h"
+#include "cdc_state.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- varints and small encodings --------------------------------------------------------- */
+
+static void put_varint(cdc_buf_t *b, uint64_t v)
+{
+    uint8_t tmp[10];
+    int n = 0;
+    do {
+        tmp[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        if (v)
+            tmp[n] |= 0x80;
+        n++;
+    } while (v);
+    cdc_buf_append(b, tmp, (size_t)n);
+}
+
+typedef struct rd {
+    const uint8_t *p, *end;
+    bool bad;
+} rd_t;
+
+static uint64_t get_varint(rd_t *r)
+{
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (r->p >= r->end) {
+            r->bad = true;
+            return 0;
+        }
+        uint8_t b = *r->p++;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return v;
+    }
+    r->bad = true;
+    return 0;
+}
+
+static void get_bytes(rd_t *r, void *out, size_t n)
+{
+    if ((size_t)(r->end - r->p) < n) {
+        r->bad = true;
+        memset(out, 0, n);
+        return;
+    }
+    memcpy(out, r->p, n);
+    r->p += n;
+}
+
+/* ---- the runtime's graph data ------------------------------------------------------------ */
+
+typedef struct slot_pos {
+    cdc_buf_t lines; /* the split's last positions ("key\tpos\n"...) */
+} slot_pos_t;
+
+typedef struct graph_rt {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    cdc_state_t *state;
+    bool durable;
+    cdc_buf_t meta; /* the positions of the last commit (any run) */
+    /* the top pipe's writer and its batches */
+    cdc_writer_t *writer;
+    cdc_pipe_split_t *top_ps;
+    cdc_batch_t topin, topout;
+    cdc_arena_t scratch; /* rows between operators, reset per input batch */
+    cdc_buf_t key, val, tmp;
+    /* the barrier */
+    int live;                    /* writers open */
+    int arrived;                 /* of the current checkpoint */
+    uint64_t epoch;              /* checkpoints done */
+    atomic_uint_fast64_t wanted; /* a checkpoint was asked for: epoch + 1 */
+    bool poisoned; /* a split closed with rows fed since its last checkpoint: no more commits */
+    slot_pos_t *slots;
+    int nslots;
+    int rc;           /* of the last checkpoint */
+    cdc_error_t *err; /* its error (copied to each waiter) */
+    uint64_t seq;     /* arrival order (Top-N ties), persisted inside the rows' entries */
+    char errbuf[1024];
+    uint64_t skipped;
+    const cdc_job_settings_t *settings;
+} graph_rt_t;
+
+typedef struct graph_writer {
+    cdc_writer_t base;
+    cdc_graph_t *g;
+    int leaf, slot;
+    bool fed;       /* rows fed since the split's last checkpoint */
+    bool positions; /* its reader keeps positions in the job's state */
+} graph_writer_t;
+
+/* ---- emitting ------------------------------------------------------------------------------ */
+
+static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
+                cdc_error_t **err);
+
+static int emit(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                cdc_error_t **err)
+{
+    if (op->parent)
+        return push(g, op->parent, op->parent_port, kind, row, err);
+    graph_rt_t *rt = g->rt;
+    cdc_row_t *o = cdc_batch_add(&rt->topin, kind, row->arity);
+    memcpy(o->values, row->values, sizeof(cdc_value_t) * row->arity);
+    return 0;
+}
+
+static bool is_acc(cdc_kind_t k)
+{
+    return k == CDC_INSERT || k == CDC_UPDATE_AFTER;
+}
+
+static cdc_row_t *new_row(graph_rt_t *rt, uint32_t arity)
+{
+    return cdc_row_new_in(&rt->scratch, arity);
+}
+
+static int state_fail(cdc_op_t *op, const char *what, cdc_error_t **err)
+{
+    *err = cdc_error_new(CDC_ERR_INTERNAL,
+                         "the state of operator %d (%s) holds an entry this version cannot read "
+                         "(%s)",
+                         op->id, op->explain, what);
+    cdc_error_set_hint(*err, "the job's state directory was written by another version or "
+                             "changed by hand; delete it to start the job from scratch");
+    return -1;
+}
+
+/* ---- Calc ---------------------------------------------------------------------------------- */
+
+static int calc_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    const cdc_stage_t *st = &op->stage;
+    if (st->where) {
+        bool keep = false;
+        if (cdc_expr_eval_predicate(st->where, row, &rt->scratch, &keep, rt->errbuf,
+                                    sizeof(rt->errbuf)) < 0)
+            goto bad;
+        if (!keep)
+            return 0;
+    }
+    cdc_row_t *o = new_row(rt, (uint32_t)st->nitems);
+    for (int i = 0; i < st->nitems; i++)
+        if (cdc_expr_eval(st->items[i], row, &rt->scratch, &o->values[i], rt->errbuf,
+                          sizeof(rt->errbuf)) < 0)
+            goto bad;
+    return emit(g, op, kind, o, err);
+bad:
+    *err = cdc_error_new(CDC_ERR_PARSE, "cannot compute a row (%s): %s", op->explain, rt->errbuf);
+    return -1;
+}
+
+/* ---- GroupAggregate ------------------------------------------------------------------------ */
+
+typedef struct mapent {
+    cdc_value_t v;
+    int64_t n;
+} mapent_t;
+
+typedef struct acc {
+    int64_t cnt;
+    int64_t isum;
+    double dsum;
+    cdc_i128 xsum;
+    mapent_t *map;
+    int nmap, capmap;
+} acc_t;
+
+typedef struct agg_rt {
+    acc_t *accs;
+    int64_t rows;
+} agg_rt_t;
+
+static bool uses_map(const cdc_agg_call_t *c)
+{
+    return c->distinct || c->fn == CDC_AGG_MIN || c->fn == CDC_AGG_MAX;
+}
+
+static int sum_kind(const cdc_type_t *t)
+{
+    if (t->root == CDC_T_FLOAT || t->root == CDC_T_DOUBLE)
+        return 1;
+    if (t->root == CDC_T_DECIMAL)
+        return 2;
+    return 0;
+}
+
+static const cdc_type_t *arg_type(const cdc_op_t *op, const cdc_agg_call_t *c)
+{
+    return c->arg >= 0 ? op->in_type[0]->children[c->arg] : NULL;
+}
+
+/* Position of v in the sorted map, or where it goes (*found false). */
+static int map_find(const acc_t *a, const cdc_type_t *t, const cdc_value_t *v, bool *found)
+{
+    int lo = 0, hi = a->nmap;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int c = cdc_value_cmp(t, &a->map[mid].v, v);
+        if (c == 0) {
+            *found = true;
+            return mid;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = false;
+    return lo;
+}
+
+static void map_add(acc_t *a, const cdc_type_t *t, const cdc_value_t *v, int64_t n)
+{
+    bool found;
+    int i = map_find(a, t, v, &found);
+    if (found) {
+        a->map[i].n += n;
+        if (a->map[i].n <= 0) {
+            memmove(&a->map[i], &a->map[i + 1], sizeof(*a->map) * (size_t)(a->nmap - i - 1));
+            a->nmap--;
+        }
+        return;
+    }
+    if (n <= 0)
+        return; /* a retraction of a value never counted */
+    if (a->nmap == a->capmap) {
+        a->capmap = a->capmap ? a->capmap * 2 : 8;
+        a->map = cdc_xrealloc(a->map, sizeof(*a->map) * (size_t)a->capmap);
+    }
+    memmove(&a->map[i + 1], &a->map[i], sizeof(*a->map) * (size_t)(a->nmap - i));
+    a->map[i] = (mapent_t){.v = *v, .n = n};
+    a->nmap++;
+}
+
+static void acc_reset(cdc_op_t *op, agg_rt_t *ar)
+{
+    ar->rows = 0;
+    for (int i = 0; i < op->naggs; i++) {
+        acc_t *a = &ar->accs[i];
+        a->cnt = a->isum = 0;
+        a->dsum = 0;
+        a->xsum = 0;
+        a->nmap = 0;
+    }
+}
+
+static bool acc_decode(cdc_op_t *op, agg_rt_t *ar, graph_rt_t *rt, const void *data, size_t len)
+{
+    rd_t r = {.p = data, .end = (const uint8_t *)data + len};
+    acc_reset(op, ar);
+    ar->rows = (int64_t)get_varint(&r);
+    for (int i = 0; i < op->naggs && !r.bad; i++) {
+        const cdc_agg_call_t *c = &op->aggs[i];
+        acc_t *a = &ar->accs[i];
+        if (uses_map(c)) {
+            uint64_t n = get_varint(&r);
+            for (uint64_t k = 0; k < n && !r.bad; k++) {
+                cdc_value_t v;
+                size_t used =
+                    cdc_value_decode(r.p, (size_t)(r.end - r.p), arg_type(op, c), &rt->scratch, &v);
+                if (!used) {
+                    r.bad = true;
+                    break;
+                }
+                r.p += used;
+                int64_t cnt = (int64_t)get_varint(&r);
+                if (a->nmap == a->capmap) {
+                    a->capmap = a->capmap ? a->capmap * 2 : 8;
+                    a->map = cdc_xrealloc(a->map, sizeof(*a->map) * (size_t)a->capmap);
+                }
+                a->map[a->nmap++] = (mapent_t){.v = v, .n = cnt};
+            }
+        } else if (c->fn == CDC_AGG_COUNT || c->fn == CDC_AGG_COUNT_STAR) {
+            a->cnt = (int64_t)get_varint(&r);
+        } else {
+            a->cnt = (int64_t)get_varint(&r);
+            switch (sum_kind(arg_type(op, c))) {
+            case 0:
+                get_bytes(&r, &a->isum, sizeof(a->isum));
+                break;
+            case 1:
+                get_bytes(&r, &a->dsum, sizeof(a->dsum));
+                break;
+            default:
+                get_bytes(&r, &a->xsum, sizeof(a->xsum));
+            }
+        }
+    }
+    return !r.bad && r.p == r.end;
+}
+
+static void acc_encode(cdc_op_t *op, agg_rt_t *ar, cdc_buf_t *out)
+{
+    cdc_buf_clear(out);
+    put_varint(out, (uint64_t)ar->rows);
+    for (int i = 0; i < op->naggs; i++) {
+        const cdc_agg_call_t *c = &op->aggs[i];
+        acc_t *a = &ar->accs[i];
+        if (uses_map(c)) {
+            put_varint(out, (uint64_t)a->nmap);
+            for (int k = 0; k < a->nmap; k++) {
+                cdc_value_encode(out, &a->map[k].v, arg_type(op, c));
+                put_varint(out, (uint64_t)a->map[k].n);
+            }
+        } else if (c->fn == CDC_AGG_COUNT || c->fn == CDC_AGG_COUNT_STAR) {
+            put_varint(out, (uint64_t)a->cnt);
+        } else {
+            put_varint(out, (uint64_t)a->cnt);
+            switch (sum_kind(arg_type(op, c))) {
+            case 0:
+                cdc_buf_append(out, &a->isum, sizeof(a->isum));
+                break;
+            case 1:
+                cdc_buf_append(out, &a->dsum, sizeof(a->dsum));
+                break;
+            default:
+                cdc_buf_append(out, &a->xsum, sizeof(a->xsum));
+            }
+        }
+    }
+}
+
+static void acc_add(cdc_op_t *op, agg_rt_t *ar, const cdc_row_t *row, int sign)
+{
+    ar->rows += sign;
+    for (int i = 0; i < op->naggs; i++) {
+        const cdc_agg_call_t *c = &op->aggs[i];
+        acc_t *a = &ar->accs[i];
+        if (c->fn == CDC_AGG_COUNT_STAR)
+            continue;
+        const cdc_value_t *v = &row->values[c->arg];
+        if (cdc_value_is_null(v))
+            continue;
+        const cdc_type_t *t = arg_type(op, c);
+        if (uses_map(c)) {
+            map_add(a, t, v, sign);
+            continue;
+        }
+        a->cnt += sign;
+        if (c->fn == CDC_AGG_COUNT)
+            continue;
+        switch (sum_kind(t)) {
+        case 0:
+            a->isum = (int64_t)((uint64_t)a->isum + (uint64_t)(sign * v->v.i));
+            break;
+        case 1:
+            a->dsum += sign * (t->root == CDC_T_FLOAT ? (double)v->v.f : v->v.d);
+            break;
+        default:
+            a->xsum += sign > 0 ? v->v.dec : -v->v.dec;
+        }
+    }
+}
+
+static int64_t wrap_int(const cdc_type_t *t, int64_t v)
+{
+    switch (t->root) {
+    case CDC_T_TINYINT:
+        return (int8_t)v;
+    case CDC_T_SMALLINT:
+        return (int16_t)v;
+    case CDC_T_INT:
+        return (int32_t)v;
+    default:
+        return v;
+    }
+}
+
+/* The result of call c from its accumulator, into *out. */
+static void acc_result(cdc_op_t *op, agg_rt_t *ar, int i, cdc_value_t *out)
+{
+    const cdc_agg_call_t *c = &op->aggs[i];
+    acc_t *a = &ar->accs[i];
+    memset(out, 0, sizeof(*out));
+    if (c->fn == CDC_AGG_COUNT_STAR) {
+        out->v.i = ar->rows;
+        return;
+    }
+    if (c->fn == CDC_AGG_COUNT) {
+        out->v.i = c->distinct ? a->nmap : a->cnt;
+        return;
+    }
+    if (c->fn == CDC_AGG_MIN || c->fn == CDC_AGG_MAX) {
+        if (a->nmap == 0)
+            out->flags = CDC_V_NULL;
+        else
+            *out = a->map[c->fn == CDC_AGG_MIN ? 0 : a->nmap - 1].v;
+        return;
+    }
+    const cdc_type_t *t = arg_type(op, c);
+    int64_t cnt = a->cnt, isum = a->isum;
+    double dsum = a->dsum;
+    cdc_i128 xsum = a->xsum;
+    if (c->distinct) {
+        cnt = a->nmap;
+        isum = 0;
+        dsum = 0;
+        xsum = 0;
+        for (int k = 0; k < a->nmap; k++) {
+            const cdc_value_t *v = &a->map[k].v;
+            isum = (int64_t)((uint64_t)isum + (uint64_t)v->v.i);
+            dsum += t->root == CDC_T_FLOAT ? (double)v->v.f : v->v.d;
+            xsum += v->v.dec;
+        }
+    }
+    if (cnt == 0 && c->fn != CDC_AGG_SUM0) {
+        out->flags = CDC_V_NULL;
+        return;
+    }
+    const cdc_type_t *rt = c->type;
+    switch (sum_kind(t)) {
+    case 0:
+        if (c->fn == CDC_AGG_AVG)
+            isum = cnt ? isum / cnt : 0;
+        out->v.i = wrap_int(rt, isum);
+        break;
+    case 1:
+        if (c->fn == CDC_AGG_AVG)
+            dsum = cnt ? dsum / (double)cnt : 0;
+        if (rt->root == CDC_T_FLOAT)
+            out->v.f = (float)dsum;
+        else
+            out->v.d = dsum;
+        break;
+    default:
+        if (c->fn == CDC_AGG_AVG && cnt) {
+            cdc_i128 num = xsum * cdc_pow10_i128(rt->scale - t->scale);
+            cdc_i128 q = num / cnt, r = num % cnt;
+            cdc_i128 r2 = r < 0 ? -r : r;
+            if (2 * r2 >= (cnt < 0 ? -cnt : cnt))
+                q += num < 0 ? -1 : 1;
+            xsum = q;
+        }
+        out->v.dec = xsum;
+    }
+}
+
+static cdc_row_t *agg_output(graph_rt_t *rt, cdc_op_t *op, agg_rt_t *ar, const cdc_row_t *in)
+{
+    cdc_row_t *o = new_row(rt, (uint32_t)(op->ngroup + op->naggs));
+    for (int g = 0; g < op->ngroup; g++)
+        o->values[g] = in->values[op->group[g]];
+    for (int i = 0; i < op->naggs; i++)
+        acc_result(op, ar, i, &o->values[op->ngroup + i]);
+    return o;
+}
+
+static bool rows_equal(graph_rt_t *rt, const cdc_type_t *t, const cdc_row_t *a, const cdc_row_t *b)
+{
+    cdc_buf_clear(&rt->tmp);
+    cdc_row_encode(&rt->tmp, a, t);
+    size_t na = rt->tmp.len;
+    cdc_row_encode(&rt->tmp, b, t);
+    return rt->tmp.len - na == na && memcmp(rt->tmp.data, rt->tmp.data + na, na) == 0;
+}
+
+static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                    cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    agg_rt_t *ar = op->rt;
+    cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
+    const void *val;
+    size_t vlen;
+    int found = cdc_state_get(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, &val,
+                              &vlen, err);
+    if (found < 0)
+        return -1;
+    cdc_row_t *prev = NULL;
+    if (found) {
+        if (!acc_decode(op, ar, rt, val, vlen))
+            return state_fail(op, "an aggregate's accumulators", err);
+        prev = agg_output(rt, op, ar, row);
+    } else {
+        if (!is_acc(kind))
+            return 0; /* a retraction for a group the state does not have (expired) */
+        acc_reset(op, ar);
+    }
+    acc_add(op, ar, row, is_acc(kind) ? 1 : -1);
+    if (ar->rows <= 0) {
+        if (cdc_state_del(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, err) < 0)
+            return -1;
+        return prev ? emit(g, op, CDC_DELETE, prev, err) : 0;
+    }
+    acc_encode(op, ar, &rt->val);
+    if (cdc_state_put(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, rt->val.data,
+                      rt->val.len, err) < 0)
+        return -1;
+    cdc_row_t *next = agg_output(rt, op, ar, row);
+    if (!prev)
+        return emit(g, op, CDC_INSERT, next, err);
+    if (rows_equal(rt, op->out_type, prev, next))
+        return 0;
+    if (emit(g, op, CDC_UPDATE_BEFORE, prev, err) < 0)
+        return -1;
+    return emit(g, op, CDC_UPDATE_AFTER, next, err);
+}
+
+/* ---- Join ---------------------------------------------------------------------------------- */
+
+typedef struct jent {
+    int64_t count;
+    int64_t assoc; /* rows of the other side it matches now (outer sides) */
+    cdc_row_t *row;
+    const uint8_t *bytes; /* its encoding (for finding it again) */
+    size_t nbytes;
+} jent_t;
+
+typedef struct jlist {
+    jent_t *e;
+    int n, cap;
+    bool dirty;
+} jlist_t;
+
+typedef struct join_rt {
+    jlist_t side[2];
+} join_rt_t;
+
+static bool preserved(const cdc_op_t *op, int side)
+{
+    return op->join_kind == CDC_SQL_JOIN_FULL ||
+           (side == 0 && op->join_kind == CDC_SQL_JOIN_LEFT) ||
+           (side == 1 && op->join_kind == CDC_SQL_JOIN_RIGHT);
+}
+
+static uint32_t join_ns(const cdc_op_t *op, int side)
+{
+    return ((uint32_t)op->id << 1) | (uint32_t)side;
+}
+
+static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_error_t **err)
+{
+    l->n = 0;
+    l->dirty = false;
+    const void *val;
+    size_t vlen;
+    int found =
+        cdc_state_get(rt->state, join_ns(op, side), rt->key.data, rt->key.len, &val, &vlen, err);
+    if (found <= 0)
+        return found;
+    /* the value is valid until the next state call: copy it into the scratch arena */
+    uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
+    memcpy(copy, val, vlen);
+    rd_t r = {.p = copy, .end = copy + vlen};
+    uint64_t n = get_varint(&r);
+    for (uint64_t k = 0; k < n && !r.bad; k++) {
+        jent_t e = {0};
+        e.count = (int64_t)get_varint(&r);
+        e.assoc = (int64_t)get_varint(&r);
+        uint64_t len = get_varint(&r);
+        if (r.bad || len > (uint64_t)(r.end - r.p)) {
+            r.bad = true;
+            break;
+        }
+        size_t used = 0;
+        e.row = cdc_row_decode(r.p, (size_t)len, op->in_type[side], &rt->scratch, &used);
+        if (!e.row || used != len) {
+            r.bad = true;
+            break;
+        }
+        e.bytes = r.p;
+        e.nbytes = (size_t)len;
+        r.p += len;
+        if (l->n == l->cap) {
+            l->cap = l->cap ? l->cap * 2 : 8;
+            l->e = cdc_xrealloc(l->e, sizeof(*l->e) * (size_t)l->cap);
+        }
+        l->e[l->n++] = e;
+    }
+    if (r.bad || r.p != r.end)
+        return state_fail(op, "a join side's rows", err);
+    return 1;
+}
+
+static int jlist_save(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_error_t **err)
+{
+    if (l->n == 0)
+        return cdc_state_del(rt->state, join_ns(op, side), rt->key.data, rt->key.len, err);
+    cdc_buf_clear(&rt->val);
+    put_varint(&rt->val, (uint64_t)l->n);
+    for (int k = 0; k < l->n; k++) {
+        put_varint(&rt->val, (uint64_t)l->e[k].count);
+        put_varint(&rt->val, (uint64_t)l->e[k].assoc);
+        put_varint(&rt->val, l->e[k].nbytes);
+        cdc_buf_append(&rt->val, l->e[k].bytes, l->e[k].nbytes);
+    }
+    return cdc_state_put(rt->state, join_ns(op, side), rt->key.data, rt->key.len, rt->val.data,
+                         rt->val.len, err);
+}
+
+/* The joined row of a left and a right row (NULL: that side padded with NULLs). */
+static cdc_row_t *joined(graph_rt_t *rt, const cdc_op_t *op, const cdc_row_t *l, const cdc_row_t *r)
+{
+    int nl = op->in_type[0]->nchildren, nr = op->in_type[1]->nchildren;
+    cdc_row_t *o = new_row(rt, (uint32_t)(nl + nr));
+    for (int f = 0; f < nl; f++) {
+        if (l)
+            o->values[f] = l->values[f];
+        else
+            o->values[f].flags = CDC_V_NULL;
+    }
+    for (int f = 0; f < nr; f++) {
+        if (r)
+            o->values[nl + f] = r->values[f];
+        else
+            o->values[nl + f].flags = CDC_V_NULL;
+    }
+    return o;
+}
+
+static int emit_n(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row, int64_t n,
+                  cdc_error_t **err)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (emit(g, op, kind, row, err) < 0)
+            return -1;
+    return 0;
+}
+
+static int join_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    join_rt_t *jr = op->rt;
+    bool acc = is_acc(kind);
+    int other = 1 - side;
+    const int *keys = side == 0 ? op->lkeys : op->rkeys;
+    bool null_key = false;
+    for (int k = 0; k < op->nkeys; k++)
+        null_key = null_key || cdc_value_is_null(&row->values[keys[k]]);
+    cdc_kind_t out_kind = acc ? CDC_INSERT : CDC_DELETE;
+    if (null_key) { /* matches nothing, and nothing needs it later */
+        if (!preserved(op, side))
+            return 0;
+        return emit(g, op, out_kind,
+                    side == 0 ? joined(rt, op, row, NULL) : joined(rt, op, NULL, row), err);
+    }
+    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &rt->key);
+    jlist_t *ol = &jr->side[other], *ml = &jr->side[side];
+    if (jlist_load(rt, op, other, ol, err) < 0 || jlist_load(rt, op, side, ml, err) < 0)
+        return -1;
+    int64_t matches = 0;
+    for (int k = 0; k < ol->n; k++) {
+        jent_t *m = &ol->e[k];
+        const cdc_row_t *l = side == 0 ? row : m->row, *r = side == 0 ? m->row : row;
+        cdc_row_t *j = joined(rt, op, l, r);
+        if (op->cond) {
+            bool keep = false;
+            if (cdc_expr_eval_predicate(op->cond, j, &rt->scratch, &keep, rt->errbuf,
+                                        sizeof(rt->errbuf)) < 0) {
+                *err = cdc_error_new(CDC_ERR_PARSE, "cannot evaluate the join condition (%s): %s",
+                                     op->explain, rt->errbuf);
+                return -1;
+            }
+            if (!keep)
+                continue;
+        }
+        matches += m->count;
+        bool opres = preserved(op, other);
+        cdc_row_t *pad = NULL;
+        if (opres)
+            pad = other == 0 ? joined(rt, op, m->row, NULL) : joined(rt, op, NULL, m->row);
+        if (opres && acc && m->assoc == 0 && emit_n(g, op, CDC_DELETE, pad, m->count, err) < 0)
+            return -1;
+        if (emit_n(g, op, out_kind, j, m->count, err) < 0)
+            return -1;
+        if (opres) {
+            m->assoc += acc ? 1 : -1;
+            if (m->assoc < 0)
+                m->assoc = 0;
+            if (!acc && m->assoc == 0 && emit_n(g, op, CDC_INSERT, pad, m->count, err) < 0)
+                return -1;
+            ol->dirty = true;
+        }
+    }
+    if (preserved(op, side) && matches == 0 &&
+        emit(g, op, out_kind, side == 0 ? joined(rt, op, row, NULL) : joined(rt, op, NULL, row),
+             err) < 0)
+        return -1;
+    /* this side's state */
+    cdc_buf_clear(&rt->tmp);
+    cdc_row_encode(&rt->tmp, row, op->in_type[side]);
+    int at = -1;
+    for (int k = 0; k < ml->n && at < 0; k++)
+        if (ml->e[k].nbytes == rt->tmp.len &&
+            memcmp(ml->e[k].bytes, rt->tmp.data, rt->tmp.len) == 0)
+            at = k;
+    if (acc) {
+        if (at >= 0) {
+            ml->e[at].count++;
+        } else {
+            if (ml->n == ml->cap) {
+                ml->cap = ml->cap ? ml->cap * 2 : 8;
+                ml->e = cdc_xrealloc(ml->e, sizeof(*ml->e) * (size_t)ml->cap);
+            }
+            uint8_t *b = cdc_arena_alloc(&rt->scratch, rt->tmp.len ? rt->tmp.len : 1);
+            memcpy(b, rt->tmp.data, rt->tmp.len);
+            ml->e[ml->n++] = (jent_t){.count = 1,
+                                      .assoc = matches,
+                                      .row = (cdc_row_t *)row,
+                                      .bytes = b,
+                                      .nbytes = rt->tmp.len};
+        }
+        ml->dirty = true;
+    } else if (at >= 0) {
+        if (--ml->e[at].count <= 0) {
+            memmove(&ml->e[at], &ml->e[at + 1], sizeof(*ml->e) * (size_t)(ml->n - at - 1));
+            ml->n--;
+        }
+        ml->dirty = true;
+    }
+    if (ol->dirty && jlist_save(rt, op, other, ol, err) < 0)
+        return -1;
+    if (ml->dirty && jlist_save(rt, op, side, ml, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* ---- Rank (Top-N) ---------------------------------------------------------------------------- */
+
+typedef struct rent {
+    int64_t count;
+    uint64_t seq;
+    cdc_row_t *row;
+    const uint8_t *bytes;
+    size_t nbytes;
+} rent_t;
+
+typedef struct rank_rt {
+    rent_t *e;
+    int n, cap;
+    const rent_t **before, **after; /* the top N rows (expanded by count) */
+    int cap_top;
+} rank_rt_t;
+
+static int rank_cmp(const cdc_op_t *op, const rent_t *a, const rent_t *b)
+{
+    if (!op->by_arrival) {
+        for (int i = 0; i < op->norder; i++) {
+            const cdc_value_t *va = &a->row->values[op->order[i]],
+                              *vb = &b->row->values[op->order[i]];
+            bool na = cdc_value_is_null(va), nb = cdc_value_is_null(vb);
+            int c;
+            if (na || nb) {
+                if (na && nb)
+                    continue;
+                c = na ? -1 : 1;
+                if (!op->nulls_first[i])
+                    c = -c;
+                return c;
+            }
+            c = cdc_value_cmp(op->in_type[0]->children[op->order[i]], va, vb);
+            if (c == 2)
+                c = 0;
+            if (c)
+                return op->desc[i] ? -c : c;
+        }
+        return a->seq < b->seq ? -1 : a->seq > b->seq;
+    }
+    int c = a->seq < b->seq ? -1 : a->seq > b->seq;
+    return op->desc[0] ? -c : c;
+}
+
+static int top_rows(const cdc_op_t *op, rank_rt_t *rr, const rent_t **out)
+{
+    int n = 0;
+    for (int k = 0; k < rr->n && n < op->limit; k++)
+        for (int64_t c = 0; c < rr->e[k].count && n < op->limit; c++)
+            out[n++] = &rr->e[k];
+    return n;
+}
+
+static cdc_row_t *ranked(graph_rt_t *rt, const cdc_op_t *op, const cdc_row_t *row, int64_t rn)
+{
+    int ni = op->in_type[0]->nchildren;
+    cdc_row_t *o = new_row(rt, (uint32_t)(ni + 1));
+    memcpy(o->values, row->values, sizeof(cdc_value_t) * (size_t)ni);
+    memset(&o->values[ni], 0, sizeof(cdc_value_t));
+    o->values[ni].v.i = rn;
+    return o;
+}
+
+static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    rank_rt_t *rr = op->rt;
+    uint32_t ns = (uint32_t)op->id << 1;
+    cdc_row_key_bytes(row, op->part, op->npart, op->in_type[0], &rt->key);
+    const void *val;
+    size_t vlen;
+    int found = cdc_state_get(rt->state, ns, rt->key.data, rt->key.len, &val, &vlen, err);
+    if (found < 0)
+        return -1;
+    rr->n = 0;
+    if (found) {
+        uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
+        memcpy(copy, val, vlen);
+        rd_t r = {.p = copy, .end = copy + vlen};
+        uint64_t n = get_varint(&r);
+        for (uint64_t k = 0; k < n && !r.bad; k++) {
+            rent_t e = {0};
+            e.count = (int64_t)get_varint(&r);
+            e.seq = get_varint(&r);
+            uint64_t len = get_varint(&r);
+            if (r.bad || len > (uint64_t)(r.end - r.p)) {
+                r.bad = true;
+                break;
+            }
+            size_t used = 0;
+            e.row = cdc_row_decode(r.p, (size_t)len, op->in_type[0], &rt->scratch, &used);
+            if (!e.row || used != len) {
+                r.bad = true;
+                break;
+            }
+            e.bytes = r.p;
+            e.nbytes = (size_t)len;
+            r.p += len;
+            if (rr->n == rr->cap) {
+                rr->cap = rr->cap ? rr->cap * 2 : 8;
+                rr->e = cdc_xrealloc(rr->e, sizeof(*rr->e) * (size_t)rr->cap);
+            }
+            rr->e[rr->n++] = e;
+        }
+        if (r.bad || r.p != r.end)
+            return state_fail(op, "a Top-N partition's rows", err);
+    }
+    if ((int64_t)rr->cap_top < op->limit + 1) {
+        rr->cap_top = (int)op->limit + 1;
+        rr->before = cdc_xrealloc(rr->before, sizeof(*rr->before) * (size_t)rr->cap_top);
+        rr->after = cdc_xrealloc(rr->after, sizeof(*rr->after) * (size_t)rr->cap_top);
+    }
+    /* the rows before, kept as copies (the list moves) */
+    rent_t *old = cdc_arena_alloc(&rt->scratch, sizeof(rent_t) * (size_t)(op->limit + 1));
+    const rent_t *tb[1];
+    (void)tb;
+    int nb = top_rows(op, rr, rr->before);
+    for (int i = 0; i < nb; i++) {
+        old[i] = *rr->before[i];
+        rr->before[i] = &old[i];
+    }
+    cdc_buf_clear(&rt->tmp);
+    cdc_row_encode(&rt->tmp, row, op->in_type[0]);
+    if (is_acc(kind)) {
+        uint8_t *b = cdc_arena_alloc(&rt->scratch, rt->tmp.len ? rt->tmp.len : 1);
+        memcpy(b, rt->tmp.data, rt->tmp.len);
+        rent_t ne = {.count = 1,
+                     .seq = ++rt->seq,
+                     .row = (cdc_row_t *)row,
+                     .bytes = b,
+                     .nbytes = rt->tmp.len};
+        int at = rr->n;
+        while (at > 0 && rank_cmp(op, &rr->e[at - 1], &ne) > 0)
+            at--;
+        if (rr->n == rr->cap) {
+            rr->cap = rr->cap ? rr->cap * 2 : 8;
+            rr->e = cdc_xrealloc(rr->e, sizeof(*rr->e) * (size_t)rr->cap);
+        }
+        memmove(&rr->e[at + 1], &rr->e[at], sizeof(*rr->e) * (size_t)(rr->n - at));
+        rr->e[at] = ne;
+        rr->n++;
+        /* an insert-only input never brings a row back: what falls out of the top N is gone */
+        if (op->in_mode[0] == CDC_MODE_INSERT_ONLY) {
+            int64_t kept = 0;
+            int k = 0;
+            for (; k < rr->n && kept < op->limit; k++)
+                kept += rr->e[k].count;
+            rr->n = k;
+        }
+    } else {
+        int at = -1;
+        for (int k = 0; k < rr->n && at < 0; k++)
+            if (rr->e[k].nbytes == rt->tmp.len &&
+                memcmp(rr->e[k].bytes, rt->tmp.data, rt->tmp.len) == 0)
+                at = k;
+        if (at < 0)
+            return 0; /* never seen (or expired): nothing to retract */
+        if (--rr->e[at].count <= 0) {
+            memmove(&rr->e[at], &rr->e[at + 1], sizeof(*rr->e) * (size_t)(rr->n - at - 1));
+            rr->n--;
+        }
+    }
+    int na = top_rows(op, rr, rr->after);
+    /* state */
+    if (rr->n == 0) {
+        if (cdc_state_del(rt->state, ns, rt->key.data, rt->key.len, err) < 0)
+            return -1;
+    } else {
+        cdc_buf_clear(&rt->val);
+        put_varint(&rt->val, (uint64_t)rr->n);
+        for (int k = 0; k < rr->n; k++) {
+            put_varint(&rt->val, (uint64_t)rr->e[k].count);
+            put_varint(&rt->val, rr->e[k].seq);
+            put_varint(&rt->val, rr->e[k].nbytes);
+            cdc_buf_append(&rt->val, rr->e[k].bytes, rr->e[k].nbytes);
+        }
+        if (cdc_state_put(rt->state, ns, rt->key.data, rt->key.len, rt->val.data, rt->val.len,
+                          err) < 0)
+            return -1;
+    }
+    /* the changes, position by position */
+    int n = na > nb ? na : nb;
+    for (int i = 0; i < n; i++) {
+        const rent_t *o = i < nb ? rr->before[i] : NULL, *a = i < na ? rr->after[i] : NULL;
+        if (o && a && o->nbytes == a->nbytes && memcmp(o->bytes, a->bytes, o->nbytes) == 0)
+            continue;
+        if (o && a) {
+            if (emit(g, op, CDC_UPDATE_BEFORE, ranked(rt, op, o->row, i + 1), err) < 0 ||
+                emit(g, op, CDC_UPDATE_AFTER, ranked(rt, op, a->row, i + 1), err) < 0)
+                return -1;
+        } else if (a) {
+            if (emit(g, op, CDC_INSERT, ranked(rt, op, a->row, i + 1), err) < 0)
+                return -1;
+        } else if (emit(g, op, CDC_DELETE, ranked(rt, op, o->row, i + 1), err) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
+                cdc_error_t **err)
+{
+    switch (op->kind) {
+    case CDC_OP_CALC:
+        return calc_push(g, op, kind, row, err);
+    case CDC_OP_AGG:
+        return agg_push(g, op, kind, row, err);
+    case CDC_OP_JOIN:
+        return join_push(g, op, port, kind, row, err);
+    default:
+        return rank_push(g, op, kind, row, err);
+    }
+}
+
+/* ---- writers: the leaves' rows in, the checkpoint barrier ---------------------------------- */
+
+/* Runs the root's changes gathered in topin through the top pipe into the writer. Lock held. */
+static int flush_top(cdc_graph_t *g, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    if (rt->topin.n == 0)
+        return 0;
+    rt->errbuf[0] = '\0';
+    int trc = cdc_pipe_transform(g->top, rt->top_ps, &rt->topin, &rt->topout, &rt->skipped,
+                                 rt->errbuf, sizeof(rt->errbuf));
+    if (trc == -2) {
+        *err = cdc_pipe_split_take_error(rt->top_ps);
+        return -1;
+    }
+    if (trc < 0) {
+        *err = cdc_error_new(CDC_ERR_PARSE, "cannot compute a row for table \"%s\": %s",
+                             g->top->sink_name, rt->errbuf);
+        return -1;
+    }
+    int rc = 0;
+    if (rt->topout.n > 0 && rt->writer->ops->write(rt->writer, &rt->topout, err) < 0) {
+        cdc_error_add_context(*err, "writing table \"%s\"", g->top->sink_name);
+        rc = -1;
+    }
+    cdc_batch_reset(&rt->topin);
+    cdc_batch_reset(&rt->topout);
+    return rc;
+}
+
+static int gw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **err)
+{
+    graph_writer_t *w = (graph_writer_t *)base;
+    cdc_graph_t *g = w->g;
+    graph_rt_t *rt = g->rt;
+    cdc_op_t *op = g->ops[g->leaf_op[w->leaf]];
+    int port = g->leaf_port[w->leaf];
+    int rc = 0;
+    pthread_mutex_lock(&rt->lock);
+    w->fed = w->fed || batch->n > 0;
+    for (uint32_t i = 0; i < batch->n && rc == 0; i++) {
+        rc = push(g, op, port, batch->rows[i].kind, &batch->rows[i], err);
+        if (rc == 0 && rt->topin.n >= 4096)
+            rc = flush_top(g, err);
+    }
+    if (rc == 0)
+        rc = flush_top(g, err);
+    cdc_arena_reset(&rt->scratch);
+    if (rc == 0 && cdc_state_wants_commit(rt->state) && atomic_load(&rt->wanted) <= rt->epoch)
+        atomic_store(&rt->wanted, rt->epoch + 1);
+    pthread_mutex_unlock(&rt->lock);
+    return rc;
+}
+
+/* The last split to arrive: the writer flushed (durable), then the state with every split's
+ * positions. Lock held. */
+static void checkpoint(cdc_graph_t *g)
+{
+    graph_rt_t *rt = g->rt;
+    cdc_error_destroy(rt->err);
+    rt->err = NULL;
+    rt->rc = 0;
+    if (rt->poisoned) {
+        cdc_log(CDC_LOG_WARN, rt->settings->job, g->top->sink_name,
+                "a split of the job failed: the operators' state is not committed (the next "
+                "start resumes from the last checkpoint)");
+    } else if (rt->writer->ops->flush(rt->writer, &rt->err) < 0) {
+        cdc_error_add_context(rt->err, "flushing table \"%s\"", g->top->sink_name);
+        rt->rc = -1;
+    } else {
+        cdc_buf_clear(&rt->meta);
+        for (int s = 0; s < rt->nslots; s++)
+            cdc_buf_append(&rt->meta, rt->slots[s].lines.data ? rt->slots[s].lines.data : "",
+                           rt->slots[s].lines.len);
+        if (cdc_state_commit(rt->state, rt->meta.data ? rt->meta.data : "", rt->meta.len,
+                             &rt->err) < 0) {
+            cdc_error_add_context(rt->err, "committing the state of the job's operators");
+            rt->rc = -1;
+        }
+    }
+    rt->arrived = 0;
+    rt->epoch++;
+    pthread_cond_broadcast(&rt->cond);
+}
+
+static int barrier(graph_writer_t *w, const char *positions, size_t len, cdc_error_t **err)
+{
+    cdc_graph_t *g = w->g;
+    graph_rt_t *rt = g->rt;
+    pthread_mutex_lock(&rt->lock);
+    if (positions) {
+        cdc_buf_clear(&rt->slots[w->slot].lines);
+        cdc_buf_append(&rt->slots[w->slot].lines, positions, len);
+    }
+    w->fed = false;
+    uint64_t epoch = rt->epoch;
+    if (atomic_load(&rt->wanted) <= epoch)
+        atomic_store(&rt->wanted, epoch + 1);
+    if (++rt->arrived >= rt->live)
+        checkpoint(g);
+    while (rt->epoch == epoch)
+        pthread_cond_wait(&rt->cond, &rt->lock);
+    int rc = rt->rc;
+    if (rc < 0 && rt->err) {
+        char *m = cdc_error_format(rt->err);
+        *err = cdc_error_new(CDC_ERR_IO, "%s", m);
+        free(m);
+    } else if (rc < 0)
+        *err = cdc_error_new(CDC_ERR_INTERNAL, "the checkpoint failed");
+    pthread_mutex_unlock(&rt->lock);
+    return rc;
+}
+
+static int gw_flush(cdc_writer_t *base, cdc_error_t **err)
+{
+    return barrier((graph_writer_t *)base, NULL, 0, err);
+}
+
+static int gw_commit_positions(cdc_writer_t *base, const char *positions, size_t len,
+                               cdc_error_t **err)
+{
+    return barrier((graph_writer_t *)base, positions, len, err);
+}
+
+static int gw_stored_positions(cdc_writer_t *base, cdc_buf_t *out, cdc_error_t **err)
+{
+    (void)err;
+    graph_rt_t *rt = ((graph_writer_t *)base)->g->rt;
+    pthread_mutex_lock(&rt->lock);
+    cdc_buf_clear(out);
+    const void *m;
+    size_t mlen;
+    if (cdc_state_meta(rt->state, &m, &mlen) == 1)
+        cdc_buf_append(out, m, mlen);
+    pthread_mutex_unlock(&rt->lock);
+    return 0;
+}
+
+static void gw_close(cdc_writer_t *base)
+{
+    graph_writer_t *w = (graph_writer_t *)base;
+    graph_rt_t *rt = w->g->rt;
+    pthread_mutex_lock(&rt->lock);
+    if (w->fed)
+        rt->poisoned = true;
+    rt->live--;
+    if (rt->arrived > 0 && rt->arrived >= rt->live)
+        checkpoint(w->g);
+    pthread_mutex_unlock(&rt->lock);
+    free(w);
+}
+
+static const cdc_writer_ops_t gw_ops = {.write = gw_write, .flush = gw_flush, .close = gw_close};
+
+static const cdc_writer_ops_t gw_ops_positions = {.write = gw_write,
+                                                  .flush = gw_flush,
+                                                  .close = gw_close,
+                                                  .commit_positions = gw_commit_positions,
+                                                  .stored_positions = gw_stored_positions};
+
+int cdc_graph_open_writer(cdc_pipe_t *leaf, int split, bool reader_positions, cdc_writer_t **out,
+                          cdc_error_t **err)
+{
+    cdc_graph_t *g = leaf->graph;
+    graph_rt_t *rt = g->rt;
+    int li = 0;
+    while (li < g->nleaves && g->leaves[li] != leaf)
+        li++;
+    if (rt->durable && !reader_positions) {
+        *err = cdc_error_new(CDC_ERR_PLAN,
+                             "the reader of table \"%s\" cannot resume from positions the job "
+                             "keeps in its state",
+                             leaf->source_name);
+        return -1;
+    }
+    graph_writer_t *w = cdc_xcalloc(1, sizeof(*w));
+    w->base.ops = rt->durable ? &gw_ops_positions : &gw_ops;
+    w->g = g;
+    w->leaf = li;
+    w->positions = reader_positions;
+    pthread_mutex_lock(&rt->lock);
+    w->slot = rt->nslots++;
+    rt->slots = cdc_xrealloc(rt->slots, sizeof(*rt->slots) * (size_t)rt->nslots);
+    memset(&rt->slots[w->slot], 0, sizeof(rt->slots[0]));
+    rt->live++;
+    pthread_mutex_unlock(&rt->lock);
+    (void)split;
+    *out = &w->base;
+    return 0;
+}
+
+bool cdc_graph_checkpoint_wanted(const cdc_pipe_t *leaf, uint64_t *seen)
+{
+    graph_rt_t *rt = leaf->graph->rt;
+    uint64_t want = atomic_load(&rt->wanted);
+    if (want > *seen) {
+        *seen = want;
+        return true;
+    }
+    return false;
+}
+
+bool cdc_graph_resumes(const cdc_pipe_t *leaf)
+{
+    return ((graph_rt_t *)leaf->graph->rt)->durable;
+}
+
+/* ---- the job's start and end -------------------------------------------------------------- */
+
+int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_error_t **err)
+{
+    if (g->rt)
+        return 0;
+    graph_rt_t *rt = cdc_xcalloc(1, sizeof(*rt));
+    g->rt = rt;
+    pthread_mutex_init(&rt->lock, NULL);
+    pthread_cond_init(&rt->cond, NULL);
+    cdc_batch_init(&rt->topin);
+    cdc_batch_init(&rt->topout);
+    cdc_arena_init(&rt->scratch);
+    rt->settings = settings;
+    rt->seq = (uint64_t)cdc_wall_ms() << 20;
+    const char *dir = cdc_state_dir();
+    char path[4096];
+    cdc_state_options_t so = {.ttl_ms = g->ttl_ms};
+    rt->durable = dir && g->resumable;
+    if (dir) {
+        /* one store per job: the job's name, made a file name */
+        char name[256];
+        snprintf(name, sizeof(name), "%s", settings->job ? settings->job : "job");
+        for (char *c = name; *c; c++)
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                  (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.'))
+                *c = '_';
+        snprintf(path, sizeof(path), "%s/%s.state", dir, name);
+        so.dir = path;
+        so.fresh = !rt->durable;
+    }
+    if (cdc_state_open(&so, &rt->state, err) < 0)
+        return -1;
+    if (!rt->durable)
+        cdc_log(CDC_LOG_INFO, settings->job, g->top->sink_name,
+                "the operators' state starts empty and the sources are read from their start: %s",
+                dir ? "a source of the job cannot resume from positions kept in the state"
+                    : "no --state-dir is set");
+    for (int i = 0; i < g->nops; i++) {
+        cdc_op_t *op = g->ops[i];
+        if (op->kind == CDC_OP_AGG) {
+            agg_rt_t *ar = cdc_xcalloc(1, sizeof(*ar));
+            ar->accs = cdc_xcalloc((size_t)op->naggs + 1, sizeof(*ar->accs));
+            op->rt = ar;
+        } else if (op->kind == CDC_OP_JOIN) {
+            op->rt = cdc_xcalloc(1, sizeof(join_rt_t));
+        } else if (op->kind == CDC_OP_RANK) {
+            op->rt = cdc_xcalloc(1, sizeof(rank_rt_t));
+        }
+    }
+    if (cdc_pipe_split_open(g->top, 0, &rt->top_ps, err) < 0)
+        return -1;
+    if (g->top->sink->ops->open_writer(g->top->sink, 0, 1, &rt->writer, err) < 0) {
+        cdc_error_add_context(*err, "opening table \"%s\"", g->top->sink_name);
+        return -1;
+    }
+    return 0;
+}
+
+static void op_rt_free(cdc_op_t *op)
+{
+    if (!op->rt)
+        return;
+    if (op->kind == CDC_OP_AGG) {
+        agg_rt_t *ar = op->rt;
+        for (int i = 0; i < op->naggs; i++)
+            free(ar->accs[i].map);
+        free(ar->accs);
+    } else if (op->kind == CDC_OP_JOIN) {
+        join_rt_t *jr = op->rt;
+        free(jr->side[0].e);
+        free(jr->side[1].e);
+    } else if (op->kind == CDC_OP_RANK) {
+        rank_rt_t *rr = op->rt;
+        free(rr->e);
+        free(rr->before);
+        free(rr->after);
+    }
+    free(op->rt);
+    op->rt = NULL;
+}
+
+void cdc_graph_end(cdc_graph_t *g)
+{
+    graph_rt_t *rt = g->rt;
+    if (!rt)
+        return;
+    if (rt->writer)
+        rt->writer->ops->close(rt->writer);
+    cdc_pipe_split_close(rt->top_ps);
+    cdc_state_close(rt->state);
+    for (int i = 0; i < g->nops; i++)
+        op_rt_free(g->ops[i]);
+    for (int s = 0; s < rt->nslots; s++)
+        cdc_buf_free(&rt->slots[s].lines);
+    free(rt->slots);
+    cdc_batch_free(&rt->topin);
+    cdc_batch_free(&rt->topout);
+    cdc_arena_free(&rt->scratch);
+    cdc_buf_free(&rt->key);
+    cdc_buf_free(&rt->val);
+    cdc_buf_free(&rt->tmp);
+    cdc_buf_free(&rt->meta);
+    cdc_error_destroy(rt->err);
+    pthread_mutex_destroy(&rt->lock);
+    pthread_cond_destroy(&rt->cond);
+    free(rt);
+    g->rt = NULL;
+}
+
+void cdc_graph_release(cdc_graph_t *g)
+{
+    if (!g || --g->refs > 0)
+        return;
+    cdc_graph_end(g);
+    cdc_plan_graph_forget(g);
+    for (int i = 0; i < g->nops; i++) {
+        cdc_op_t *op = g->ops[i];
+        cdc_type_destroy(op->out_type);
+        free(op->ukey);
+        free(op->explain);
+        for (int k = 0; k < op->stage.nitems; k++)
+            cdc_expr_destroy(op->stage.items[k]);
+        free(op->stage.items);
+        cdc_expr_destroy(op->stage.where);
+        cdc_type_destroy(op->stage.out_type);
+        free(op->stage.explain);
+        free(op->group);
+        for (int a = 0; a < op->naggs; a++) {
+            cdc_type_destroy(op->aggs[a].type);
+            cdc_type_destroy(op->aggs[a].acc);
+            free(op->aggs[a].text);
+        }
+        free(op->aggs);
+        free(op->lkeys);
+        free(op->rkeys);
+        cdc_expr_destroy(op->cond);
+        free(op->side_ukey[0]);
+        free(op->side_ukey[1]);
+        free(op->part);
+        free(op->order);
+        free(op->desc);
+        free(op->nulls_first);
+        free(op);
+    }
+    free(g->ops);
+    cdc_pipe_destroy(g->top);
+    free(g->leaves);
+    free(g->leaf_op);
+    free(g->leaf_port);
+    free(g->out_name);
+    free(g);
+}
+
+/* ---- EXPLAIN ------------------------------------------------------------------------------- */
+
+static void indent(cdc_buf_t *out, int depth)
+{
+    for (int i = 0; i < depth; i++)
+        cdc_buf_puts(out, i + 1 == depth ? "+- " : "   ");
+}
+
+static void explain_op(const cdc_graph_t *g, int idx, int depth, cdc_buf_t *out)
+{
+    const cdc_op_t *op = g->ops[idx];
+    indent(out, depth);
+    cdc_buf_printf(out, "%s\n", op->explain);
+    for (int port = 0; port < (op->kind == CDC_OP_JOIN ? 2 : 1); port++) {
+        for (int c = 0; c < g->nops; c++)
+            if (g->ops[c]->parent == op && g->ops[c]->parent_port == port)
+                explain_op(g, c, depth + 1, out);
+        for (int l = 0; l < g->nleaves; l++) {
+            if (g->leaf_op[l] != idx || g->leaf_port[l] != port)
+                continue;
+            /* the leaf's own plan, without its (unused) sink line */
+            cdc_buf_t lb = {0};
+            cdc_pipe_explain(g->leaves[l], &lb);
+            const char *p = cdc_buf_cstr(&lb);
+            const char *nl = strchr(p, '\n');
+            for (p = nl ? nl + 1 : p + strlen(p); *p;) {
+                const char *e = strchr(p, '\n');
+                size_t n = e ? (size_t)(e - p) : strlen(p);
+                /* the leaf's lines hang under its sink: hang them under this node */
+                for (int i = 0; i < depth; i++)
+                    cdc_buf_puts(out, "   ");
+                cdc_buf_append(out, p, n);
+                cdc_buf_putc(out, '\n');
+                p += n + (e ? 1 : 0);
+            }
+            cdc_buf_free(&lb);
+        }
+    }
+}
+
+void cdc_graph_explain(const cdc_graph_t *g, cdc_buf_t *out)
+{
+    /* the top pipe's nodes down to its (internal) scan, then the root operator */
+    cdc_buf_t tb = {0};
+    cdc_pipe_explain(g->top, &tb);
+    const char *p = cdc_buf_cstr(&tb);
+    int depth = 0;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (memmem(p, n, "TableSourceScan(", 16))
+            break;
+        cdc_buf_append(out, p, n);
+        cdc_buf_putc(out, '\n');
+        depth++;
+        p += n + (e ? 1 : 0);
+    }
+    cdc_buf_free(&tb);
+    for (int i = 0; i < g->nops; i++)
+        if (!g->ops[i]->parent)
+            explain_op(g, i, depth, out);
+}

@@ -1,0 +1,138 @@
+/*
+ * cdc_graph.h — the stateful part of a planned INSERT (GROUP BY, regular
+ * joins, DISTINCT, Top-N), shared by the planner that builds it
+ * (cdc_plan_stateful.c) and the runtime that runs it (src/exec/cdc_graph.c).
+ *
+ * A stateful query becomes:
+ *   - leaf pipes: one per table the stateful operators read (each an ordinary
+ *     pipe for `SELECT * FROM <that table, view or stateless subquery>`, with
+ *     its source, pushdowns, ChangelogNormalize and Calc stages); their rows
+ *     go into an operator's input port instead of a sink;
+ *   - operators (Calc, GroupAggregate, Join, Rank), each feeding its parent's
+ *     port, the root last; keyed state in the job's state store;
+ *   - the top pipe: the rest of the query and the sink, planned as an
+ *     ordinary pipe over the root's output (an internal table with the root's
+ *     changelog mode and unique key); its source is never opened: the runtime
+ *     hands it the root's rows.
+ * Every leaf pipe of the job points at the graph (cdc_pipe_t.graph); the
+ * runtime then runs the leaves' splits as usual, their writers feeding the
+ * graph under one lock, and checkpoints the state with every source's
+ * position at a barrier of all splits.
+ */
+#ifndef CDC_GRAPH_H
+#define CDC_GRAPH_H
+
+#include "cdc_planner.h"
+
+typedef enum cdc_op_kind {
+    CDC_OP_CALC = 1, /* stage over the input row */
+    CDC_OP_AGG,      /* GroupAggregate (DISTINCT is one without aggregate calls) */
+    CDC_OP_JOIN,     /* regular equi-join of two changelogs */
+    CDC_OP_RANK      /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
+} cdc_op_kind_t;
+
+typedef enum cdc_agg_fn {
+    CDC_AGG_COUNT_STAR = 1,
+    CDC_AGG_COUNT,
+    CDC_AGG_SUM,
+    CDC_AGG_SUM0, /* $SUM0: SUM that is 0, not NULL, for no rows (internal) */
+    CDC_AGG_AVG,
+    CDC_AGG_MIN,
+    CDC_AGG_MAX
+} cdc_agg_fn_t;
+
+typedef struct cdc_agg_call_s {
+    cdc_agg_fn_t fn;
+    int arg;          /* input field; -1 for COUNT(*) */
+    bool distinct;    /* over the distinct non-NULL values of arg */
+    cdc_type_t *type; /* the result's type, owned */
+    cdc_type_t *acc;  /* the accumulator's sum type (SUM/AVG), owned; else NULL */
+    char *text;       /* "COUNT(DISTINCT user_id)" for EXPLAIN */
+} cdc_agg_call_t;
+
+typedef struct cdc_op_s cdc_op_t;
+
+struct cdc_op_s {
+    cdc_op_kind_t kind;
+    int id;                 /* 1.., the state namespace */
+    cdc_type_t *in_type[2]; /* per input port (borrowed from the child or leaf), [1] JOIN only */
+    cdc_changelog_mode_t in_mode[2]; /* what each input port gets */
+    cdc_type_t *out_type;            /* owned */
+    cdc_op_t *parent;                /* NULL for the root: its rows go to the top pipe */
+    int parent_port;
+    cdc_changelog_mode_t mode; /* what it emits */
+    int *ukey;                 /* a unique key of its output (field indexes), owned */
+    int nukey;                 /* 0: none known */
+    char *explain;             /* "GroupAggregate(groupBy=[a], select=[a, COUNT(*) AS c])" */
+
+    /* CALC */
+    cdc_stage_t stage;
+
+    /* AGG: output = group fields, then one field per call */
+    int *group;
+    int ngroup;
+    cdc_agg_call_t *aggs;
+    int naggs;
+
+    /* JOIN: output = left fields, then right fields */
+    int join_kind; /* cdc_sql_join_kind_t */
+    int nkeys;
+    int *lkeys, *rkeys; /* equi-join fields of each side */
+    cdc_expr_t *cond;   /* the other conditions over the output row; NULL when none */
+    int *side_ukey[2];  /* a unique key of each input (field indexes), NULL when none */
+    int side_nukey[2];
+
+    /* RANK: output = input fields, then rn when emit_rn */
+    int *part;
+    int npart;
+    int *order; /* input fields */
+    bool *desc;
+    bool *nulls_first;
+    int norder;
+    int64_t limit; /* rn <= limit */
+    bool emit_rn;
+    bool by_arrival; /* ORDER BY a processing-time attribute: arrival order (deduplication) */
+
+    void *rt; /* the runtime's per-operator data */
+};
+
+typedef struct cdc_graph_s {
+    cdc_op_t **ops; /* children before parents; the root last */
+    int nops;
+    cdc_pipe_t **leaves; /* borrowed: the job's pipes, each with graph = this */
+    int nleaves;
+    int *leaf_op; /* per leaf: the operator it feeds (index into ops) and the port */
+    int *leaf_port;
+    cdc_pipe_t *top;    /* the sink pipe over the root's output, owned */
+    cdc_catalog_t *cat; /* where the root's output is a temporary table (the top pipe's
+                           source), named out_name, dropped by cdc_plan_graph_forget */
+    char *out_name;
+    int64_t ttl_ms; /* table.exec.state.ttl; 0 = forever */
+    bool resumable; /* every leaf's connector resumes from positions the job keeps */
+    int refs;       /* leaf pipes pointing here */
+    void *rt;       /* the runtime's data (state store, barrier, writer) */
+} cdc_graph_t;
+
+/** Whether the INSERT's query needs state (GROUP BY, aggregates, DISTINCT, regular joins, Top-N)
+ * anywhere down its subqueries, WITH queries and views. */
+bool cdc_plan_needs_state(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins);
+
+/**
+ * Plans such an INSERT: the graph with its top pipe, and its leaf pipes, which the caller runs as
+ * the job's pipes (*leaves, malloc'ed array of *nleaves; each pipe's `graph` points at the graph,
+ * which the last cdc_pipe_destroy frees). 0, or -1 with *err.
+ */
+int cdc_plan_stateful(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc_pipe_t ***leaves,
+                      int *nleaves, cdc_error_t **err);
+
+/** Drops the temporary table of the graph's output (the runtime's release calls it). */
+void cdc_plan_graph_forget(cdc_graph_t *g);
+
+/** Frees the graph when the last leaf pipe lets go of it (cdc_pipe_destroy calls it). */
+void cdc_graph_release(cdc_graph_t *g);
+
+/** Appends the plan as EXPLAIN prints it: the top pipe's nodes down to the root operator, then
+ * the operators and under each its inputs (the leaf pipes' nodes). */
+void cdc_graph_explain(const cdc_graph_t *g, cdc_buf_t *out);
+
+#endif

@@ -1,0 +1,1833 @@
+/*
+ * cdc_plan_stateful.c — planning a query with state (GROUP BY and aggregate calls, SELECT
+ * DISTINCT, regular joins, Top-N) into a graph of operators (cdc_graph.h).
+ *
+ * The query is walked from the INSERT's query down its FROM (subqueries, WITH queries, views) to
+ * the first level that needs state itself (L*). Everything under L* that needs no state is a leaf
+ * pipe, planned as the bare query `SELECT * FROM <table, view or subquery>`; everything above L*
+ * stays in the top pipe, whose tree is a copy of the path down to L* with L* replaced by its
+ * post-query: L*'s select list (and HAVING) rewritten over the root operator's output, which is
+ * an internal table (connector "$stateful") carrying the root's changelog mode and unique key.
+ * Column references are resolved per level against a scope (qualifier, name -> field) and
+ * rewritten to the unique field names of the operator rows, as Flink names them ("id", "id0").
+ */
+#include "cdc_graph.h"
+#include "cdc_plan_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- the internal table over an operator's output ------------------------------------------ */
+
+typedef struct graph_source {
+    cdc_source_t base;
+    cdc_changelog_mode_t mode;
+} graph_source_t;
+
+static cdc_changelog_mode_t gs_mode(cdc_source_t *s)
+{
+    return ((graph_source_t *)s)->mode;
+}
+
+static int gs_open(cdc_source_t *s, int split, int nsplits, cdc_reader_t **out, cdc_error_t **err)
+{
+    (void)s, (void)split, (void)nsplits, (void)out;
+    *err = cdc_error_new(CDC_ERR_INTERNAL, "the output of stateful operators is not a table that "
+                                           "can be read on its own");
+    return -1;
+}
+
+static void gs_destroy(cdc_source_t *s)
+{
+    free(s);
+}
+
+static const cdc_source_ops_t gs_ops = {
+    .changelog_mode = gs_mode, .open_reader = gs_open, .destroy = gs_destroy};
+
+static const cdc_option_def_t gs_options[] = {
+    {.key = "changelog-mode",
+     .type = CDC_OPT_STRING,
+     .default_value = "I",
+     .description = "Change kinds the operator emits (I, UB, UA, D)."},
+    {0}};
+
+static int gs_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err)
+{
+    (void)err;
+    graph_source_t *g = cdc_xcalloc(1, sizeof(*g));
+    g->base.ops = &gs_ops;
+    g->base.produced = ctx->schema;
+    const char *m = cdc_config_str(ctx->cfg, "changelog-mode");
+    static const char *const kinds[] = {"I", "UB", "UA", "D"};
+    for (const char *p = m; p && *p;) {
+        if (*p == '[' || *p == ']' || *p == ' ') {
+            p++;
+            continue;
+        }
+        size_t n = strcspn(p, ",]");
+        for (int k = 0; k < 4; k++)
+            if (strlen(kinds[k]) == n && strncmp(p, kinds[k], n) == 0)
+                g->mode |= CDC_MODE_BIT(k);
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    *out = &g->base;
+    return 0;
+}
+
+static const cdc_connector_factory_t graph_connector = {
+    .identifier = "$stateful",
+    .description = "the output of a query's stateful operators (internal)",
+    .options = gs_options,
+    .source_new = gs_source_new,
+};
+
+/* ---- planner state --------------------------------------------------------------------------- */
+
+/* Where a level's text lives (errors put their caret there). */
+typedef struct where_s {
+    const char *text;
+    size_t len;
+    const char *filename;
+} where_t;
+
+/* One column a level's expressions may name: qualifier.name -> field of the input row. */
+typedef struct scope_col {
+    const char *qual; /* NULL when the relation has no name */
+    const char *name;
+    int field;
+} scope_col_t;
+
+typedef struct scope {
+    scope_col_t *cols;
+    int n, cap;
+    const cdc_type_t *type; /* the input row; fields named uniquely */
+} scope_t;
+
+/* A relation: an operator's output, or a leaf pipe's rows. */
+typedef struct rel {
+    int op;   /* index into g->ops, or -1 */
+    int leaf; /* when op < 0 */
+    const cdc_type_t *type;
+    int *ukey; /* owned */
+    int nukey;
+    cdc_changelog_mode_t mode;
+} rel_t;
+
+/* A Top-N filter the level above a ROW_NUMBER() level holds: name <= limit. */
+typedef struct rank_filter {
+    const char *name;
+    int64_t limit;
+} rank_filter_t;
+
+typedef struct sp {
+    const cdc_plan_env_t *penv;
+    const cdc_sql_insert_t *ins;
+    cdc_error_t **err;
+    cdc_graph_t *g;
+    int opcap, leafcap;
+    /* WITH queries visible at the level being planned, innermost last */
+    const cdc_sql_cte_t **ctes;
+    int nctes, ctecap;
+    /* things to free when planning ends */
+    cdc_sql_query_t **queries;
+    int nqueries, qcap;
+    cdc_sql_expr_t **exprs;
+    int nexprs, ecap;
+    char *out_name;       /* the internal table's name */
+    char *view_names[32]; /* "view c.d.v", the file names of views' texts */
+    int nview_names;
+} sp_t;
+
+static void keep_query(sp_t *sp, cdc_sql_query_t *q)
+{
+    if (sp->nqueries == sp->qcap) {
+        sp->qcap = sp->qcap ? sp->qcap * 2 : 8;
+        sp->queries = cdc_xrealloc(sp->queries, sizeof(*sp->queries) * (size_t)sp->qcap);
+    }
+    sp->queries[sp->nqueries++] = q;
+}
+
+static cdc_sql_expr_t *keep_expr(sp_t *sp, cdc_sql_expr_t *e)
+{
+    if (sp->nexprs == sp->ecap) {
+        sp->ecap = sp->ecap ? sp->ecap * 2 : 16;
+        sp->exprs = cdc_xrealloc(sp->exprs, sizeof(*sp->exprs) * (size_t)sp->ecap);
+    }
+    sp->exprs[sp->nexprs++] = e;
+    return e;
+}
+
+/* A shallow query the planner made: its arrays are freed, the expressions are kept elsewhere. */
+static cdc_sql_query_t *new_query(sp_t *sp, int line, int col)
+{
+    cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+    q->line = line;
+    q->col = col;
+    keep_query(sp, q);
+    return q;
+}
+
+static void free_queries(sp_t *sp)
+{
+    for (int i = 0; i < sp->nqueries; i++) {
+        cdc_sql_query_t *q = sp->queries[i];
+        for (size_t k = 0; k < q->nitems; k++)
+            free(q->items[k].alias);
+        free(q->items);
+        free(q->from.alias);
+        for (int k = 0; k < q->from.name.nparts; k++)
+            free(q->from.name.parts[k]);
+        free(q->ctes);
+        free(q);
+    }
+    free(sp->queries);
+    for (int i = 0; i < sp->nexprs; i++)
+        cdc_sql_expr_destroy(sp->exprs[i]);
+    free(sp->exprs);
+    free(sp->ctes);
+    for (int i = 0; i < sp->nview_names; i++)
+        free(sp->view_names[i]);
+}
+
+static int fail_at(sp_t *sp, const where_t *w, int line, int col, const char *fmt, ...)
+    CDC_PRINTF(5, 6);
+
+static int fail_at(sp_t *sp, const where_t *w, int line, int col, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    *sp->err = cdc_sql_error_at(CDC_ERR_SQL, w->text, w->len, w->filename, line, col, "%s", msg);
+    return -1;
+}
+
+static int add_op(sp_t *sp, cdc_op_t *op)
+{
+    cdc_graph_t *g = sp->g;
+    if (g->nops == sp->opcap) {
+        sp->opcap = sp->opcap ? sp->opcap * 2 : 8;
+        g->ops = cdc_xrealloc(g->ops, sizeof(*g->ops) * (size_t)sp->opcap);
+    }
+    op->id = g->nops + 1;
+    g->ops[g->nops] = op;
+    return g->nops++;
+}
+
+/* Makes @p child's rows go into port @p port of operator @p op. */
+static void connect(sp_t *sp, const rel_t *child, int op, int port)
+{
+    cdc_graph_t *g = sp->g;
+    g->ops[op]->in_mode[port] = child->mode;
+    if (child->op >= 0) {
+        g->ops[child->op]->parent = g->ops[op];
+        g->ops[child->op]->parent_port = port;
+    } else {
+        g->leaf_op[child->leaf] = op;
+        g->leaf_port[child->leaf] = port;
+    }
+}
+
+static void scope_add(scope_t *sc, const char *qual, const char *name, int field)
+{
+    if (sc->n == sc->cap) {
+        sc->cap = sc->cap ? sc->cap * 2 : 16;
+        sc->cols = cdc_xrealloc(sc->cols, sizeof(*sc->cols) * (size_t)sc->cap);
+    }
+    sc->cols[sc->n++] = (scope_col_t){.qual = qual, .name = name, .field = field};
+}
+
+/* ---- what needs state ------------------------------------------------------------------------ */
+
+static bool is_agg_name(const char *n)
+{
+    static const char *const names[] = {
+        "COUNT",          "SUM",        "AVG",     "MIN",        "MAX",         "SUM0",
+        "FIRST_VALUE",    "LAST_VALUE", "LISTAGG", "STDDEV_POP", "STDDEV_SAMP", "VAR_POP",
+        "VAR_SAMP",       "COLLECT",    "STDDEV",  "VARIANCE",   "ARRAY_AGG",   "JSON_ARRAYAGG",
+        "JSON_OBJECTAGG", NULL};
+    for (int i = 0; names[i]; i++)
+        if (strcasecmp(n, names[i]) == 0)
+            return true;
+    return false;
+}
+
+typedef struct find_ctx {
+    const cdc_sql_expr_t *agg;  /* first aggregate call */
+    const cdc_sql_expr_t *over; /* first window call */
+} find_ctx_t;
+
+static void find_calls(const cdc_sql_expr_t *e, find_ctx_t *f);
+
+static void find_calls_list(cdc_sql_expr_t *const *es, size_t n, find_ctx_t *f)
+{
+    for (size_t i = 0; i < n; i++)
+        find_calls(es[i], f);
+}
+
+static void find_calls(const cdc_sql_expr_t *e, find_ctx_t *f)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case CDC_SQL_EXPR_UNARY:
+        find_calls(e->unary.operand, f);
+        break;
+    case CDC_SQL_EXPR_BINARY:
+        find_calls(e->binary.left, f);
+        find_calls(e->binary.right, f);
+        break;
+    case CDC_SQL_EXPR_CALL:
+        if (e->call.over) {
+            if (!f->over)
+                f->over = e;
+        } else if (e->call.name && is_agg_name(e->call.name)) {
+            if (!f->agg)
+                f->agg = e;
+        }
+        find_calls_list(e->call.args, e->call.nargs, f);
+        break;
+    case CDC_SQL_EXPR_CAST:
+        find_calls(e->cast.operand, f);
+        break;
+    case CDC_SQL_EXPR_CASE:
+        find_calls(e->case_expr.operand, f);
+        for (size_t i = 0; i < e->case_expr.nwhens; i++) {
+            find_calls(e->case_expr.whens[i].when, f);
+            find_calls(e->case_expr.whens[i].then, f);
+        }
+        find_calls(e->case_expr.else_expr, f);
+        break;
+    case CDC_SQL_EXPR_IN:
+        find_calls(e->in_list.operand, f);
+        find_calls_list(e->in_list.items, e->in_list.nitems, f);
+        break;
+    case CDC_SQL_EXPR_BETWEEN:
+        find_calls(e->between.operand, f);
+        find_calls(e->between.low, f);
+        find_calls(e->between.high, f);
+        break;
+    case CDC_SQL_EXPR_LIKE:
+        find_calls(e->like.operand, f);
+        find_calls(e->like.pattern, f);
+        find_calls(e->like.escape, f);
+        break;
+    case CDC_SQL_EXPR_IS_NULL:
+        find_calls(e->is_null.operand, f);
+        break;
+    case CDC_SQL_EXPR_SUBSCRIPT:
+        find_calls(e->subscript.base, f);
+        find_calls(e->subscript.index, f);
+        break;
+    default:
+        break;
+    }
+}
+
+static void level_calls(const cdc_sql_query_t *q, find_ctx_t *f)
+{
+    for (size_t i = 0; i < q->nitems; i++)
+        find_calls(q->items[i].expr, f);
+    find_calls(q->having, f);
+}
+
+/* Whether this level itself needs state (not looking under its FROM). */
+static bool level_needs_state(const cdc_sql_query_t *q)
+{
+    if (q->ngroup_by || q->having || q->distinct)
+        return true;
+    for (size_t j = 0; j < q->njoins; j++)
+        if (!q->joins[j].system_time)
+            return true;
+    find_ctx_t f = {0};
+    level_calls(q, &f);
+    return f.agg || f.over;
+}
+
+/* The query a FROM names when it is a subquery, a WITH query or a view (with its text), else
+ * NULL (a table, or nothing). */
+static const cdc_sql_query_t *from_query(sp_t *sp, const cdc_sql_table_ref_t *ref, where_t *w,
+                                         const cdc_view_def_t **view)
+{
+    *view = NULL;
+    if (ref->subquery)
+        return ref->subquery;
+    if (ref->name.nparts == 0)
+        return NULL;
+    if (ref->name.nparts == 1) {
+        for (int i = sp->nctes - 1; i >= 0; i--)
+            if (strcmp(sp->ctes[i]->name.name, ref->name.parts[0]) == 0)
+                return sp->ctes[i]->query;
+    }
+    cdc_error_t *ignored = NULL;
+    const cdc_table_def_t *t = NULL;
+    const cdc_view_def_t *v = NULL;
+    if (cdc_catalog_find(sp->penv->cat, &ref->name, &t, &v, &ignored) <= 0 || !v) {
+        cdc_error_destroy(ignored);
+        return NULL;
+    }
+    *view = v;
+    w->text = v->query;
+    w->len = strlen(v->query);
+    w->filename = NULL;
+    if (sp->nview_names < 32) {
+        w->filename = sp->view_names[sp->nview_names++] =
+            cdc_strdup_printf("view %s", v->qualified);
+    }
+    return v->query_ast;
+}
+
+static void push_ctes(sp_t *sp, const cdc_sql_query_t *q)
+{
+    for (size_t i = 0; i < q->nctes; i++) {
+        if (sp->nctes == sp->ctecap) {
+            sp->ctecap = sp->ctecap ? sp->ctecap * 2 : 8;
+            sp->ctes = cdc_xrealloc(sp->ctes, sizeof(*sp->ctes) * (size_t)sp->ctecap);
+        }
+        sp->ctes[sp->nctes++] = &q->ctes[i];
+    }
+}
+
+/* Whether a query (its levels down to the tables) needs state anywhere. */
+static bool needs_state_deep(sp_t *sp, const cdc_sql_query_t *q, int depth)
+{
+    if (!q || depth > 32)
+        return false;
+    for (const cdc_sql_query_t *b = q; b; b = b->union_all) {
+        if (level_needs_state(b))
+            return true;
+        int saved = sp->nctes;
+        push_ctes(sp, q);
+        where_t w = {0};
+        const cdc_view_def_t *v;
+        const cdc_sql_query_t *sub = from_query(sp, &b->from, &w, &v);
+        bool r = sub && needs_state_deep(sp, sub, depth + 1);
+        sp->nctes = saved;
+        if (r)
+            return true;
+    }
+    return false;
+}
+
+bool cdc_plan_needs_state(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins)
+{
+    sp_t sp = {.penv = penv, .ins = ins};
+    bool r = ins->query && needs_state_deep(&sp, ins->query, 0);
+    free(sp.ctes);
+    for (int i = 0; i < sp.nview_names; i++)
+        free(sp.view_names[i]);
+    return r;
+}
+
+/* ---- expressions: references rewritten, aggregate calls and group keys replaced ---------- */
+
+/* Calls fn on *slot, then (when fn returns 0) on every child slot. fn returns 1 to skip the
+ * children (it replaced the node), 0 to go on, -1 to stop with an error. */
+typedef int (*slot_fn)(cdc_sql_expr_t **slot, void *ctx);
+
+static int walk_slots(cdc_sql_expr_t **slot, slot_fn fn, void *ctx)
+{
+    if (!*slot)
+        return 0;
+    int r = fn(slot, ctx);
+    if (r != 0)
+        return r < 0 ? -1 : 0;
+    cdc_sql_expr_t *e = *slot;
+    switch (e->kind) {
+    case CDC_SQL_EXPR_UNARY:
+        return walk_slots(&e->unary.operand, fn, ctx);
+    case CDC_SQL_EXPR_BINARY:
+        return walk_slots(&e->binary.left, fn, ctx) < 0 ? -1
+                                                        : walk_slots(&e->binary.right, fn, ctx);
+    case CDC_SQL_EXPR_CALL:
+        for (size_t i = 0; i < e->call.nargs; i++)
+            if (walk_slots(&e->call.args[i], fn, ctx) < 0)
+                return -1;
+        if (e->call.over) {
+            cdc_sql_over_t *o = e->call.over;
+            for (size_t i = 0; i < o->npartition_by; i++)
+                if (walk_slots(&o->partition_by[i], fn, ctx) < 0)
+                    return -1;
+            for (size_t i = 0; i < o->norder_by; i++)
+                if (walk_slots(&o->order_by[i].expr, fn, ctx) < 0)
+                    return -1;
+        }
+        return 0;
+    case CDC_SQL_EXPR_CAST:
+        return walk_slots(&e->cast.operand, fn, ctx);
+    case CDC_SQL_EXPR_CASE:
+        if (walk_slots(&e->case_expr.operand, fn, ctx) < 0)
+            return -1;
+        for (size_t i = 0; i < e->case_expr.nwhens; i++)
+            if (walk_slots(&e->case_expr.whens[i].when, fn, ctx) < 0 ||
+                walk_slots(&e->case_expr.whens[i].then, fn, ctx) < 0)
+                return -1;
+        return walk_slots(&e->case_expr.else_expr, fn, ctx);
+    case CDC_SQL_EXPR_IN:
+        if (walk_slots(&e->in_list.operand, fn, ctx) < 0)
+            return -1;
+        for (size_t i = 0; i < e->in_list.nitems; i++)
+            if (walk_slots(&e->in_list.items[i], fn, ctx) < 0)
+                return -1;
+        return 0;
+    case CDC_SQL_EXPR_BETWEEN:
+        return (walk_slots(&e->between.operand, fn, ctx) < 0 ||
+                walk_slots(&e->between.low, fn, ctx) < 0 ||
+                walk_slots(&e->between.high, fn, ctx) < 0)
+                   ? -1
+                   : 0;
+    case CDC_SQL_EXPR_LIKE:
+        return (walk_slots(&e->like.operand, fn, ctx) < 0 ||
+                walk_slots(&e->like.pattern, fn, ctx) < 0 ||
+                walk_slots(&e->like.escape, fn, ctx) < 0)
+                   ? -1
+                   : 0;
+    case CDC_SQL_EXPR_IS_NULL:
+        return walk_slots(&e->is_null.operand, fn, ctx);
+    case CDC_SQL_EXPR_SUBSCRIPT:
+        return (walk_slots(&e->subscript.base, fn, ctx) < 0 ||
+                walk_slots(&e->subscript.index, fn, ctx) < 0)
+                   ? -1
+                   : 0;
+    default:
+        return 0;
+    }
+}
+
+/* A column reference to field @p name, at line:col. */
+static cdc_sql_expr_t *col_ref(const char *name, int line, int col)
+{
+    cdc_sql_expr_t *e = cdc_xcalloc(1, sizeof(*e));
+    e->kind = CDC_SQL_EXPR_COLUMN;
+    e->line = line;
+    e->col = col;
+    e->column.parts = cdc_xcalloc(1, sizeof(char *));
+    e->column.parts[0] = cdc_xstrdup(name);
+    e->column.nparts = 1;
+    return e;
+}
+
+typedef struct refs_ctx {
+    sp_t *sp;
+    const where_t *w;
+    const scope_t *sc;
+} refs_ctx_t;
+
+/* Resolves a reference against the scope: the field and how many parts named it; -1 with
+ * the error. */
+static int resolve_ref(refs_ctx_t *rc, const cdc_sql_expr_t *e, int *field, size_t *used)
+{
+    const scope_t *sc = rc->sc;
+    char *const *parts = e->column.parts;
+    if (e->column.nparts >= 2) {
+        bool qual_known = false;
+        for (int i = 0; i < sc->n; i++) {
+            if (!sc->cols[i].qual || strcmp(sc->cols[i].qual, parts[0]) != 0)
+                continue;
+            qual_known = true;
+            if (strcmp(sc->cols[i].name, parts[1]) == 0) {
+                *field = sc->cols[i].field;
+                *used = 2;
+                return 0;
+            }
+        }
+        if (qual_known) {
+            bool shadow = false; /* a column of that name (a ROW) wins over the qualifier */
+            for (int i = 0; i < sc->n; i++)
+                shadow = shadow || strcmp(sc->cols[i].name, parts[0]) == 0;
+            if (!shadow)
+                return fail_at(rc->sp, rc->w, e->line, e->col,
+                               "Column '%s' not found in table '%s'", parts[1], parts[0]);
+        }
+    }
+    int found = -1;
+    for (int i = 0; i < sc->n; i++) {
+        if (strcmp(sc->cols[i].name, parts[0]) != 0)
+            continue;
+        if (found >= 0 && found != sc->cols[i].field)
+            return fail_at(rc->sp, rc->w, e->line, e->col,
+                           "Column '%s' is ambiguous; qualify it with its table's name or alias",
+                           parts[0]);
+        found = sc->cols[i].field;
+    }
+    if (found < 0)
+        return fail_at(rc->sp, rc->w, e->line, e->col, "Column '%s' not found in any table",
+                       parts[0]);
+    *field = found;
+    *used = 1;
+    return 0;
+}
+
+static int refs_fn(cdc_sql_expr_t **slot, void *ctx)
+{
+    refs_ctx_t *rc = ctx;
+    cdc_sql_expr_t *e = *slot;
+    if (e->kind != CDC_SQL_EXPR_COLUMN)
+        return 0;
+    int field = -1;
+    size_t used = 1;
+    if (resolve_ref(rc, e, &field, &used) < 0)
+        return -1;
+    size_t rest = e->column.nparts - used;
+    char **parts = cdc_xcalloc(rest + 1, sizeof(char *));
+    parts[0] = cdc_xstrdup(rc->sc->type->names[field]);
+    for (size_t k = 0; k < rest; k++)
+        parts[1 + k] = cdc_xstrdup(e->column.parts[used + k]);
+    for (size_t k = 0; k < e->column.nparts; k++)
+        free(e->column.parts[k]);
+    free(e->column.parts);
+    e->column.parts = parts;
+    e->column.nparts = rest + 1;
+    return 1;
+}
+
+/* A copy of @p e (kept until planning ends) whose references name the scope's fields. */
+static cdc_sql_expr_t *rewrite(sp_t *sp, const where_t *w, const scope_t *sc,
+                               const cdc_sql_expr_t *e)
+{
+    if (!e)
+        return NULL;
+    cdc_sql_expr_t *c = keep_expr(sp, cdc_sql_expr_clone(e));
+    refs_ctx_t rc = {.sp = sp, .w = w, .sc = sc};
+    cdc_sql_expr_t *root = c;
+    if (walk_slots(&root, refs_fn, &rc) < 0)
+        return NULL;
+    return root;
+}
+
+/* The select list with `*` and `t.*` expanded to the scope's columns, rewritten. Items
+ * (expressions kept; aliases owned by the caller's query) into q. */
+static int expand_items(sp_t *sp, const where_t *w, const scope_t *sc, const cdc_sql_query_t *src,
+                        cdc_sql_query_t *q)
+{
+    size_t cap = src->nitems + (size_t)sc->n;
+    q->items = cdc_xcalloc(cap, sizeof(*q->items));
+    for (size_t i = 0; i < src->nitems; i++) {
+        const cdc_sql_select_item_t *it = &src->items[i];
+        if (it->expr->kind == CDC_SQL_EXPR_STAR) {
+            const cdc_sql_name_t *qn = &it->expr->star.qualifier;
+            bool any = false;
+            bool *seen = cdc_xcalloc((size_t)sc->type->nchildren, sizeof(bool));
+            for (int c = 0; c < sc->n; c++) {
+                if (qn->nparts &&
+                    (!sc->cols[c].qual || strcmp(sc->cols[c].qual, qn->parts[qn->nparts - 1]) != 0))
+                    continue;
+                if (seen[sc->cols[c].field])
+                    continue;
+                seen[sc->cols[c].field] = true;
+                any = true;
+                if (q->nitems == cap) {
+                    cap *= 2;
+                    q->items = cdc_xrealloc(q->items, sizeof(*q->items) * cap);
+                }
+                q->items[q->nitems++] = (cdc_sql_select_item_t){
+                    .expr = keep_expr(sp, col_ref(sc->type->names[sc->cols[c].field],
+                                                  it->expr->line, it->expr->col)),
+                    .alias = cdc_xstrdup(sc->cols[c].name)};
+            }
+            free(seen);
+            if (!any)
+                return fail_at(sp, w, it->expr->line, it->expr->col, "Unknown table '%s' in *",
+                               qn->nparts ? qn->parts[qn->nparts - 1] : "");
+            continue;
+        }
+        cdc_sql_expr_t *e = rewrite(sp, w, sc, it->expr);
+        if (!e)
+            return -1;
+        char *alias = it->alias ? cdc_xstrdup(it->alias) : NULL;
+        if (!alias && it->expr->kind == CDC_SQL_EXPR_COLUMN)
+            alias = cdc_xstrdup(it->expr->column.parts[it->expr->column.nparts - 1]);
+        if (!alias)
+            alias = cdc_strdup_printf("EXPR$%zu", q->nitems);
+        q->items[q->nitems++] = (cdc_sql_select_item_t){.expr = e, .alias = alias};
+    }
+    return 0;
+}
+
+/* ---- relations ------------------------------------------------------------------------------- */
+
+static void rel_free(rel_t *r)
+{
+    free(r->ukey);
+    r->ukey = NULL;
+    r->nukey = 0;
+}
+
+static int *ints_dup(const int *a, int n)
+{
+    if (n <= 0)
+        return NULL;
+    int *c = cdc_xcalloc((size_t)n, sizeof(int));
+    memcpy(c, a, sizeof(int) * (size_t)n);
+    return c;
+}
+
+static void rel_of_op(sp_t *sp, int op, rel_t *r)
+{
+    cdc_op_t *o = sp->g->ops[op];
+    *r = (rel_t){.op = op,
+                 .leaf = -1,
+                 .type = o->out_type,
+                 .ukey = ints_dup(o->ukey, o->nukey),
+                 .nukey = o->nukey,
+                 .mode = o->mode};
+}
+
+/* The visible WITH queries as a query's own list (innermost first, so they shadow). */
+static void give_ctes(sp_t *sp, cdc_sql_query_t *q)
+{
+    if (!sp->nctes)
+        return;
+    q->ctes = cdc_xcalloc((size_t)sp->nctes, sizeof(*q->ctes));
+    for (int i = sp->nctes - 1; i >= 0; i--)
+        q->ctes[q->nctes++] = *sp->ctes[i];
+}
+
+/* A leaf: the bare query SELECT * FROM ref, planned as any pipe. */
+static int plan_leaf(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w, rel_t *out)
+{
+    cdc_graph_t *g = sp->g;
+    cdc_sql_query_t *q = new_query(sp, ref->name.line, ref->name.col);
+    q->items = cdc_xcalloc(1, sizeof(*q->items));
+    cdc_sql_expr_t *star = cdc_xcalloc(1, sizeof(*star));
+    star->kind = CDC_SQL_EXPR_STAR;
+    star->line = ref->name.line;
+    star->col = ref->name.col;
+    q->items[0].expr = keep_expr(sp, star);
+    q->nitems = 1;
+    q->from = *ref; /* borrowed: forgotten before the query is freed */
+    q->from.alias = ref->alias ? cdc_xstrdup(ref->alias) : NULL;
+    for (int k = 0; k < ref->name.nparts; k++)
+        q->from.name.parts[k] = cdc_xstrdup(ref->name.parts[k]);
+    give_ctes(sp, q);
+    cdc_sql_insert_t ins = {0};
+    ins.query = q;
+    cdc_plan_env_t penv = *sp->penv;
+    penv.result_types = NULL;
+    penv.text = w->text;
+    penv.len = w->len;
+    penv.filename = w->filename;
+    cdc_pipe_t *p = NULL;
+    if (cdc_plan_insert(&penv, &ins, &p, sp->err) < 0)
+        return -1;
+    if (g->nleaves == sp->leafcap) {
+        sp->leafcap = sp->leafcap ? sp->leafcap * 2 : 4;
+        g->leaves = cdc_xrealloc(g->leaves, sizeof(*g->leaves) * (size_t)sp->leafcap);
+        g->leaf_op = cdc_xrealloc(g->leaf_op, sizeof(int) * (size_t)sp->leafcap);
+        g->leaf_port = cdc_xrealloc(g->leaf_port, sizeof(int) * (size_t)sp->leafcap);
+    }
+    g->leaves[g->nleaves] = p;
+    g->leaf_op[g->nleaves] = -1;
+    g->leaf_port[g->nleaves] = 0;
+    *out = (rel_t){.op = -1, .leaf = g->nleaves++, .type = p->sink_schema, .mode = p->mode};
+    /* a table's primary key is a unique key of its rows (`*` keeps every column in order) */
+    const cdc_table_def_t *def = NULL;
+    const cdc_view_def_t *view = NULL;
+    cdc_error_t *ignored = NULL;
+    if (!ref->subquery && ref->name.nparts &&
+        cdc_catalog_find(sp->penv->cat, &ref->name, &def, &view, &ignored) > 0 && def &&
+        def->npk > 0) {
+        out->ukey = cdc_xcalloc((size_t)def->npk, sizeof(int));
+        for (int k = 0; k < def->npk; k++)
+            for (int c = 0; c < def->ncolumns; c++)
+                if (def->columns[c].kind == CDC_COLUMN_PHYSICAL &&
+                    def->columns[c].physical == def->pk[k])
+                    out->ukey[k] = c;
+        out->nukey = def->npk;
+    }
+    cdc_error_destroy(ignored);
+    return 0;
+}
+
+/* A processing-time attribute: field f of a leaf whose pipe selects a PROCTIME() column there. */
+static bool leaf_proctime(sp_t *sp, const rel_t *r, int f)
+{
+    if (r->op >= 0)
+        return false;
+    const cdc_pipe_t *p = sp->g->leaves[r->leaf];
+    if (!p->col_proctime || p->nstages < 1 || f >= p->stages[p->nstages - 1].nitems)
+        return false;
+    int c = f;
+    for (int s = p->nstages - 1; s >= 0 && c >= 0; s--)
+        c = cdc_expr_column_index(p->stages[s].items[c]);
+    return c >= 0 && c < p->table_type->nchildren && p->col_proctime[c];
+}
+
+/* A Calc operator: @p q (its items and WHERE over @p in) compiled. */
+static int make_calc(sp_t *sp, const where_t *w, const rel_t *in, cdc_sql_query_t *q, rel_t *out,
+                     const char *name)
+{
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_CALC;
+    op->in_type[0] = (cdc_type_t *)in->type;
+    cdc_plan_level_t lv = {.q = q, .text = w->text, .len = w->len, .filename = w->filename};
+    if (cdc_plan_compile_stage(sp->penv, &lv, in->type, NULL, &op->stage, sp->err) < 0)
+        return -1;
+    op->out_type = cdc_type_copy(op->stage.out_type);
+    op->mode = in->mode;
+    op->explain = cdc_strdup_printf("%s(%s)", name, op->stage.explain);
+    /* the input's unique key survives when each of its fields is selected as it is */
+    if (in->nukey > 0) {
+        int *k = cdc_xcalloc((size_t)in->nukey, sizeof(int));
+        bool all = true;
+        for (int u = 0; u < in->nukey && all; u++) {
+            k[u] = -1;
+            for (int i = 0; i < op->stage.nitems && k[u] < 0; i++)
+                if (cdc_expr_column_index(op->stage.items[i]) == in->ukey[u])
+                    k[u] = i;
+            all = k[u] >= 0;
+        }
+        if (all && !q->where) {
+            op->ukey = k;
+            op->nukey = in->nukey;
+        } else if (all) {
+            op->ukey = k; /* a filter keeps keys unique */
+            op->nukey = in->nukey;
+        } else {
+            free(k);
+        }
+    }
+    connect(sp, in, idx, 0);
+    rel_of_op(sp, idx, out);
+    return 0;
+}
+
+static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, const rank_filter_t *rf,
+                      int nrf, rel_t *out, cdc_sql_query_t **post);
+
+/* The Top-N filters a level's WHERE holds on names (rn <= N, rn < N, rn = 1, rn BETWEEN 1 AND N).
+ */
+static int rank_filters(const cdc_sql_expr_t *e, rank_filter_t *rf, int nrf, int cap)
+{
+    if (!e || nrf >= cap)
+        return nrf;
+    if (e->kind == CDC_SQL_EXPR_BINARY && e->binary.op == CDC_SQL_BINARY_AND) {
+        nrf = rank_filters(e->binary.left, rf, nrf, cap);
+        return rank_filters(e->binary.right, rf, nrf, cap);
+    }
+    const cdc_sql_expr_t *c = NULL, *lit = NULL;
+    int64_t adj = 0;
+    if (e->kind == CDC_SQL_EXPR_BINARY) {
+        const cdc_sql_expr_t *l = e->binary.left, *r = e->binary.right;
+        if (l->kind == CDC_SQL_EXPR_COLUMN && r->kind == CDC_SQL_EXPR_LITERAL) {
+            c = l;
+            lit = r;
+            switch (e->binary.op) {
+            case CDC_SQL_BINARY_LE:
+            case CDC_SQL_BINARY_EQ:
+                break;
+            case CDC_SQL_BINARY_LT:
+                adj = -1;
+                break;
+            default:
+                c = NULL;
+            }
+        } else if (r->kind == CDC_SQL_EXPR_COLUMN && l->kind == CDC_SQL_EXPR_LITERAL) {
+            c = r;
+            lit = l;
+            switch (e->binary.op) {
+            case CDC_SQL_BINARY_GE:
+            case CDC_SQL_BINARY_EQ:
+                break;
+            case CDC_SQL_BINARY_GT:
+                adj = -1;
+                break;
+            default:
+                c = NULL;
+            }
+        }
+        if (c && e->binary.op == CDC_SQL_BINARY_EQ &&
+            !(lit->literal.kind == CDC_SQL_LIT_INTEGER && strcmp(lit->literal.text, "1") == 0))
+            c = NULL;
+    } else if (e->kind == CDC_SQL_EXPR_BETWEEN && !e->between.negated &&
+               e->between.operand->kind == CDC_SQL_EXPR_COLUMN &&
+               e->between.high->kind == CDC_SQL_EXPR_LITERAL &&
+               e->between.low->kind == CDC_SQL_EXPR_LITERAL &&
+               strcmp(e->between.low->literal.text, "1") == 0) {
+        c = e->between.operand;
+        lit = e->between.high;
+    }
+    if (!c || lit->literal.kind != CDC_SQL_LIT_INTEGER)
+        return nrf;
+    rf[nrf].name = c->column.parts[c->column.nparts - 1];
+    rf[nrf].limit = strtoll(lit->literal.text, NULL, 10) + adj;
+    return nrf + 1;
+}
+
+/* The relation a FROM (or a join's table) reads, and the name its columns go by. */
+static int plan_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w,
+                      const cdc_sql_expr_t *outer_where, rel_t *out, const char **qual)
+{
+    *qual =
+        ref->alias ? ref->alias : (ref->name.nparts ? ref->name.parts[ref->name.nparts - 1] : NULL);
+    where_t w2 = *w;
+    const cdc_view_def_t *view = NULL;
+    const cdc_sql_query_t *sub = from_query(sp, ref, &w2, &view);
+    int saved = sp->nctes;
+    bool deep = sub && needs_state_deep(sp, sub, 0);
+    sp->nctes = saved;
+    if (!deep)
+        return plan_leaf(sp, ref, w, out);
+    if (sub->union_all)
+        return fail_at(sp, w, ref->name.line, ref->name.col,
+                       "UNION ALL together with GROUP BY, joins, DISTINCT or Top-N in one "
+                       "query is not supported yet");
+    rank_filter_t rf[16];
+    int nrf = rank_filters(outer_where, rf, 0, 16);
+    rel_t r = {0};
+    cdc_sql_query_t *post = NULL;
+    if (view)
+        sp->nctes = 0; /* a view sees only the catalog */
+    int rc = plan_level(sp, sub, &w2, rf, nrf, &r, &post);
+    sp->nctes = saved;
+    if (rc < 0) {
+        rel_free(&r);
+        return -1;
+    }
+    if (view && view->ncolumns > 0) {
+        for (int i = 0; i < view->ncolumns && i < (int)post->nitems; i++) {
+            free(post->items[i].alias);
+            post->items[i].alias = cdc_xstrdup(view->columns[i]);
+        }
+    }
+    rc = make_calc(sp, &w2, &r, post, out, "Calc");
+    rel_free(&r);
+    return rc;
+}
+
+/* ---- joins ----------------------------------------------------------------------------------- */
+
+static const char *join_kind_name(int kind)
+{
+    switch (kind) {
+    case CDC_SQL_JOIN_LEFT:
+        return "LeftOuterJoin";
+    case CDC_SQL_JOIN_RIGHT:
+        return "RightOuterJoin";
+    case CDC_SQL_JOIN_FULL:
+        return "FullOuterJoin";
+    default:
+        return "InnerJoin";
+    }
+}
+
+static int key_family(const cdc_type_t *t)
+{
+    if (cdc_type_is_integer(t))
+        return 1;
+    if (t->root == CDC_T_CHAR || t->root == CDC_T_VARCHAR)
+        return 2;
+    if (t->root == CDC_T_BINARY || t->root == CDC_T_VARBINARY)
+        return 3;
+    return 0;
+}
+
+/* Whether equal values of the two key types give equal key bytes (cdc_row_key_bytes). */
+static bool keys_comparable(const cdc_type_t *a, const cdc_type_t *b)
+{
+    int fa = key_family(a), fb = key_family(b);
+    if (fa || fb)
+        return fa == fb;
+    if (a->root != b->root)
+        return false;
+    return a->root != CDC_T_DECIMAL || a->scale == b->scale;
+}
+
+static void split_and(cdc_sql_expr_t *e, cdc_sql_expr_t **out, int *n, int cap)
+{
+    if (e && e->kind == CDC_SQL_EXPR_BINARY && e->binary.op == CDC_SQL_BINARY_AND) {
+        split_and(e->binary.left, out, n, cap);
+        split_and(e->binary.right, out, n, cap);
+    } else if (e && *n < cap) {
+        out[(*n)++] = e;
+    }
+}
+
+/* The join of @p left (scope *sc) with the table of @p j: a Join operator; *sc grows by the right
+ * side's columns. */
+static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j, rel_t *left, scope_t *sc,
+                     scope_t *next)
+{
+    if (j->system_time)
+        return fail_at(sp, w, j->line, j->col,
+                       "a lookup join (FOR SYSTEM_TIME AS OF) in a query with GROUP BY, regular "
+                       "joins, DISTINCT or Top-N is not supported yet");
+    rel_t right = {0};
+    const char *rqual;
+    if (plan_input(sp, &j->table, w, NULL, &right, &rqual) < 0)
+        return -1;
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_JOIN;
+    op->join_kind = j->kind;
+    op->in_type[0] = (cdc_type_t *)left->type;
+    op->in_type[1] = (cdc_type_t *)right.type;
+    int nl = left->type->nchildren, nr = right.type->nchildren;
+    op->out_type = cdc_type_new_row();
+    op->out_type->nullable = false;
+    bool lnull = j->kind == CDC_SQL_JOIN_RIGHT || j->kind == CDC_SQL_JOIN_FULL;
+    bool rnull = j->kind == CDC_SQL_JOIN_LEFT || j->kind == CDC_SQL_JOIN_FULL;
+    for (int f = 0; f < nl; f++) {
+        cdc_type_t *t = cdc_type_copy(left->type->children[f]);
+        t->nullable = t->nullable || lnull;
+        cdc_type_row_add(op->out_type, left->type->names[f], t);
+    }
+    for (int f = 0; f < nr; f++) {
+        char name[256];
+        snprintf(name, sizeof(name), "%s", right.type->names[f]);
+        for (int k = 0; cdc_type_field_index(op->out_type, name) >= 0; k++)
+            snprintf(name, sizeof(name), "%s%d", right.type->names[f], k);
+        cdc_type_t *t = cdc_type_copy(right.type->children[f]);
+        t->nullable = t->nullable || rnull;
+        cdc_type_row_add(op->out_type, name, t);
+    }
+    /* the joined scope: the left columns as they were, then the right's */
+    next->type = op->out_type;
+    for (int i = 0; i < sc->n; i++)
+        scope_add(next, sc->cols[i].qual, sc->cols[i].name, sc->cols[i].field);
+    for (int f = 0; f < nr; f++)
+        scope_add(next, rqual, right.type->names[f], nl + f);
+    cdc_sql_expr_t *on = rewrite(sp, w, next, j->on);
+    if (!on) {
+        rel_free(&right);
+        return -1;
+    }
+    cdc_sql_expr_t *conj[64];
+    int nconj = 0;
+    split_and(on, conj, &nconj, 64);
+    op->lkeys = cdc_xcalloc((size_t)nconj + 1, sizeof(int));
+    op->rkeys = cdc_xcalloc((size_t)nconj + 1, sizeof(int));
+    cdc_buf_t eq = {0}, other = {0};
+    cdc_sql_expr_t *rest = NULL;
+    for (int c = 0; c < nconj; c++) {
+        cdc_sql_expr_t *e = conj[c];
+        int a = -1, b = -1;
+        if (e->kind == CDC_SQL_EXPR_BINARY && e->binary.op == CDC_SQL_BINARY_EQ &&
+            e->binary.left->kind == CDC_SQL_EXPR_COLUMN && e->binary.left->column.nparts == 1 &&
+            e->binary.right->kind == CDC_SQL_EXPR_COLUMN && e->binary.right->column.nparts == 1) {
+            a = cdc_type_field_index(op->out_type, e->binary.left->column.parts[0]);
+            b = cdc_type_field_index(op->out_type, e->binary.right->column.parts[0]);
+            if (a >= nl && b < nl) {
+                int t = a;
+                a = b;
+                b = t;
+            }
+        }
+        if (a >= 0 && a < nl && b >= nl) {
+            if (!keys_comparable(left->type->children[a], right.type->children[b - nl])) {
+                char *ta = cdc_type_to_string(left->type->children[a]);
+                char *tb = cdc_type_to_string(right.type->children[b - nl]);
+                fail_at(sp, w, e->line, e->col,
+                        "the join keys %s (%s) and %s (%s) have types that do not compare as "
+                        "equal values; CAST one side to the other's type",
+                        op->out_type->names[a], ta, op->out_type->names[b], tb);
+                free(ta);
+                free(tb);
+                cdc_buf_free(&eq);
+                cdc_buf_free(&other);
+                rel_free(&right);
+                return -1;
+            }
+            op->lkeys[op->nkeys] = a;
+            op->rkeys[op->nkeys++] = b - nl;
+            cdc_buf_printf(&eq, "%s=(%s, %s)", eq.len ? ", " : "", op->out_type->names[a],
+                           op->out_type->names[b]);
+            continue;
+        }
+        if (!rest) {
+            rest = e;
+        } else {
+            cdc_sql_expr_t *and = cdc_xcalloc(1, sizeof(*and));
+            and->kind = CDC_SQL_EXPR_BINARY;
+            and->binary.op = CDC_SQL_BINARY_AND;
+            and->line = e->line;
+            and->col = e->col;
+            and->binary.left = cdc_sql_expr_clone(rest);
+            and->binary.right = cdc_sql_expr_clone(e);
+            rest = keep_expr(sp, and);
+        }
+    }
+    if (op->nkeys == 0) {
+        cdc_buf_free(&eq);
+        cdc_buf_free(&other);
+        rel_free(&right);
+        return fail_at(sp, w, j->line, j->col,
+                       "a regular join needs at least one equality between a column of each "
+                       "side in its ON clause (a join without one is not supported yet)");
+    }
+    if (rest) {
+        cdc_expr_env_t env = {.row_type = op->out_type,
+                              .udf_lookup = cdc_plan_udf_lookup,
+                              .udf_ctx = sp->penv->cat,
+                              .text = w->text,
+                              .len = w->len,
+                              .filename = w->filename};
+        if (cdc_expr_compile(rest, &env, &op->cond, sp->err) < 0 ||
+            cdc_expr_require_boolean(op->cond, rest, &env, "ON", sp->err) < 0) {
+            cdc_buf_free(&eq);
+            cdc_buf_free(&other);
+            rel_free(&right);
+            return -1;
+        }
+        char *t = cdc_sql_expr_to_string(rest);
+        cdc_buf_printf(&other, ", where=[%s]", t);
+        free(t);
+    }
+    /* changelog and unique keys: each side with at most one row per join key keeps the other
+       side's key unique */
+    bool insert_only = left->mode == CDC_MODE_INSERT_ONLY && right.mode == CDC_MODE_INSERT_ONLY &&
+                       j->kind == CDC_SQL_JOIN_INNER;
+    op->mode =
+        insert_only ? CDC_MODE_INSERT_ONLY : (CDC_MODE_BIT(CDC_INSERT) | CDC_MODE_BIT(CDC_DELETE));
+    op->side_ukey[0] = ints_dup(left->ukey, left->nukey);
+    op->side_nukey[0] = left->nukey;
+    op->side_ukey[1] = ints_dup(right.ukey, right.nukey);
+    op->side_nukey[1] = right.nukey;
+    bool r_one = right.nukey > 0, l_one = left->nukey > 0;
+    for (int u = 0; u < right.nukey; u++) {
+        bool in = false;
+        for (int k = 0; k < op->nkeys; k++)
+            in = in || op->rkeys[k] == right.ukey[u];
+        r_one = r_one && in;
+    }
+    for (int u = 0; u < left->nukey; u++) {
+        bool in = false;
+        for (int k = 0; k < op->nkeys; k++)
+            in = in || op->lkeys[k] == left->ukey[u];
+        l_one = l_one && in;
+    }
+    if (r_one && left->nukey > 0 && !lnull) {
+        op->ukey = ints_dup(left->ukey, left->nukey);
+        op->nukey = left->nukey;
+    } else if (l_one && right.nukey > 0 && !rnull) {
+        op->nukey = right.nukey;
+        op->ukey = cdc_xcalloc((size_t)right.nukey, sizeof(int));
+        for (int u = 0; u < right.nukey; u++)
+            op->ukey[u] = nl + right.ukey[u];
+    } else if (j->kind == CDC_SQL_JOIN_INNER && left->nukey > 0 && right.nukey > 0) {
+        op->nukey = left->nukey + right.nukey;
+        op->ukey = cdc_xcalloc((size_t)op->nukey, sizeof(int));
+        for (int u = 0; u < left->nukey; u++)
+            op->ukey[u] = left->ukey[u];
+        for (int u = 0; u < right.nukey; u++)
+            op->ukey[left->nukey + u] = nl + right.ukey[u];
+    }
+    char mb[16];
+    cdc_buf_t sel = {0};
+    for (int f = 0; f < op->out_type->nchildren; f++)
+        cdc_buf_printf(&sel, "%s%s", f ? ", " : "", op->out_type->names[f]);
+    op->explain =
+        cdc_strdup_printf("Join(joinType=[%s], where=[%s]%s, select=[%s], "
+                          "changelogMode=%s)",
+                          join_kind_name(j->kind), cdc_buf_cstr(&eq), cdc_buf_cstr(&other),
+                          cdc_buf_cstr(&sel), cdc_changelog_mode_str(op->mode, mb));
+    cdc_buf_free(&sel);
+    cdc_buf_free(&eq);
+    cdc_buf_free(&other);
+    connect(sp, left, idx, 0);
+    connect(sp, &right, idx, 1);
+    rel_free(&right);
+    rel_free(left);
+    rel_of_op(sp, idx, left);
+    return 0;
+}
+
+/* ---- GROUP BY, aggregate calls, DISTINCT ---------------------------------------------------- */
+
+typedef struct agg_ref {
+    char *text;                /* the call as SQL, rewritten */
+    const cdc_sql_expr_t *arg; /* NULL for COUNT(*) */
+    cdc_agg_fn_t fn;
+    bool distinct;
+} agg_ref_t;
+
+typedef struct agg_ctx {
+    sp_t *sp;
+    const where_t *w;
+    agg_ref_t aggs[64];
+    int naggs;
+    char *group_text[64];
+    const char *group_name[64];
+    int ngroups;
+    char agg_name[64][16];
+} agg_ctx_t;
+
+static int collect_agg(cdc_sql_expr_t **slot, void *ctx)
+{
+    agg_ctx_t *ac = ctx;
+    cdc_sql_expr_t *e = *slot;
+    if (e->kind != CDC_SQL_EXPR_CALL || e->call.over || !e->call.name || !is_agg_name(e->call.name))
+        return 0;
+    static const struct {
+        const char *name;
+        cdc_agg_fn_t fn;
+    } fns[] = {{"COUNT", CDC_AGG_COUNT}, {"SUM", CDC_AGG_SUM}, {"AVG", CDC_AGG_AVG},
+               {"MIN", CDC_AGG_MIN},     {"MAX", CDC_AGG_MAX}, {"SUM0", CDC_AGG_SUM0}};
+    cdc_agg_fn_t fn = 0;
+    for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+        if (strcasecmp(e->call.name, fns[i].name) == 0)
+            fn = fns[i].fn;
+    if (!fn)
+        return fail_at(ac->sp, ac->w, e->line, e->col,
+                       "aggregate function %s is not supported yet (COUNT, SUM, AVG, MIN and "
+                       "MAX are)",
+                       e->call.name);
+    if (e->call.nargs != 1)
+        return fail_at(ac->sp, ac->w, e->line, e->col, "%s takes one argument", e->call.name);
+    const cdc_sql_expr_t *arg = e->call.args[0];
+    if (arg->kind == CDC_SQL_EXPR_STAR) {
+        if (fn != CDC_AGG_COUNT || e->call.distinct)
+            return fail_at(ac->sp, ac->w, e->line, e->col, "%s(*) is not valid; name a column",
+                           e->call.name);
+        fn = CDC_AGG_COUNT_STAR;
+        arg = NULL;
+    }
+    find_ctx_t f = {0};
+    find_calls(arg, &f);
+    if (f.agg || f.over)
+        return fail_at(ac->sp, ac->w, (f.agg ? f.agg : f.over)->line, (f.agg ? f.agg : f.over)->col,
+                       "an aggregate call cannot contain another aggregate or window call");
+    char *text = cdc_sql_expr_to_string(e);
+    for (int i = 0; i < ac->naggs; i++)
+        if (strcmp(ac->aggs[i].text, text) == 0) {
+            free(text);
+            return 1;
+        }
+    if (ac->naggs == 64) {
+        free(text);
+        return fail_at(ac->sp, ac->w, e->line, e->col, "too many aggregate calls (64 at most)");
+    }
+    ac->aggs[ac->naggs++] =
+        (agg_ref_t){.text = text, .arg = arg, .fn = fn, .distinct = e->call.distinct};
+    return 1;
+}
+
+/* Turns node @p e, in place, into a reference to field @p name (its operands freed), so trees
+ * that hold it keep owning it. */
+static void morph_to_ref(cdc_sql_expr_t *e, const char *name)
+{
+    cdc_sql_expr_t *old = cdc_xcalloc(1, sizeof(*old));
+    *old = *e;
+    cdc_sql_expr_destroy(old);
+    int line = e->line, col = e->col;
+    memset(e, 0, sizeof(*e));
+    e->kind = CDC_SQL_EXPR_COLUMN;
+    e->line = line;
+    e->col = col;
+    e->column.parts = cdc_xcalloc(1, sizeof(char *));
+    e->column.parts[0] = cdc_xstrdup(name);
+    e->column.nparts = 1;
+}
+
+static int replace_grouped(cdc_sql_expr_t **slot, void *ctx)
+{
+    agg_ctx_t *ac = ctx;
+    cdc_sql_expr_t *e = *slot;
+    if (e->kind == CDC_SQL_EXPR_LITERAL)
+        return 1;
+    char *text = cdc_sql_expr_to_string(e);
+    for (int g = 0; g < ac->ngroups; g++) {
+        if (strcmp(ac->group_text[g], text) == 0) {
+            free(text);
+            morph_to_ref(e, ac->group_name[g]);
+            return 1;
+        }
+    }
+    if (e->kind == CDC_SQL_EXPR_CALL && !e->call.over && e->call.name &&
+        is_agg_name(e->call.name)) {
+        for (int a = 0; a < ac->naggs; a++) {
+            if (strcmp(ac->aggs[a].text, text) == 0) {
+                free(text);
+                morph_to_ref(e, ac->agg_name[a]);
+                return 1;
+            }
+        }
+    }
+    free(text);
+    if (e->kind == CDC_SQL_EXPR_COLUMN)
+        return fail_at(ac->sp, ac->w, e->line, e->col, "Expression '%s' is not being grouped",
+                       e->column.parts[0]);
+    return 0;
+}
+
+static cdc_type_t *agg_type(cdc_agg_fn_t fn, const cdc_type_t *arg)
+{
+    cdc_type_t *t;
+    switch (fn) {
+    case CDC_AGG_COUNT_STAR:
+    case CDC_AGG_COUNT:
+        t = cdc_type_new(CDC_T_BIGINT);
+        t->nullable = false;
+        return t;
+    case CDC_AGG_MIN:
+    case CDC_AGG_MAX:
+        if (arg->root == CDC_T_ROW || arg->root == CDC_T_ARRAY || arg->root == CDC_T_MAP)
+            return NULL;
+        t = cdc_type_copy(arg);
+        t->nullable = true;
+        return t;
+    default:
+        if (cdc_type_is_integer(arg) || arg->root == CDC_T_FLOAT || arg->root == CDC_T_DOUBLE) {
+            t = cdc_type_copy(arg);
+        } else if (arg->root == CDC_T_DECIMAL) {
+            int scale = arg->scale;
+            if (fn == CDC_AGG_AVG && scale < 6)
+                scale = 6;
+            t = cdc_type_new_decimal(38, scale);
+        } else {
+            return NULL;
+        }
+        t->nullable = fn != CDC_AGG_SUM0;
+        return t;
+    }
+}
+
+/* The pre-aggregation Calc, the GroupAggregate and the post-query of an aggregating level. */
+static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const scope_t *sc,
+                          rel_t *r, cdc_sql_query_t **post)
+{
+    agg_ctx_t ac = {.sp = sp, .w = w};
+    int rc = -1;
+    cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
+    if (expand_items(sp, w, sc, q, pq) < 0)
+        goto out;
+    cdc_sql_expr_t *having = q->having ? rewrite(sp, w, sc, q->having) : NULL;
+    if (q->having && !having)
+        goto out;
+    if (q->distinct && (q->ngroup_by || q->having))
+        goto distinct_unsupported;
+    /* group keys: GROUP BY's, or every select item of SELECT DISTINCT */
+    size_t ng = q->distinct ? pq->nitems : q->ngroup_by;
+    if (ng > 64) {
+        fail_at(sp, w, q->group_line, q->group_col, "too many GROUP BY keys (64 at most)");
+        goto out;
+    }
+    cdc_sql_query_t *pre = new_query(sp, q->line, q->col);
+    pre->items = cdc_xcalloc(ng + 64, sizeof(*pre->items));
+    for (size_t g = 0; g < ng; g++) {
+        cdc_sql_expr_t *ge = q->distinct ? pq->items[g].expr : rewrite(sp, w, sc, q->group_by[g]);
+        if (!ge)
+            goto out;
+        find_ctx_t f = {0};
+        find_calls(ge, &f);
+        if (f.agg || f.over) {
+            const cdc_sql_expr_t *bad = f.agg ? f.agg : f.over;
+            fail_at(sp, w, bad->line, bad->col, "GROUP BY cannot contain an aggregate call");
+            goto out;
+        }
+        ac.group_text[g] = cdc_sql_expr_to_string(ge);
+        char *name = q->distinct ? cdc_xstrdup(pq->items[g].alias)
+                     : ge->kind == CDC_SQL_EXPR_COLUMN && ge->column.nparts == 1
+                         ? cdc_xstrdup(ge->column.parts[0])
+                         : cdc_strdup_printf("$f%zu", g);
+        pre->items[pre->nitems++] = (cdc_sql_select_item_t){.expr = ge, .alias = name};
+        ac.ngroups++;
+    }
+    if (!q->distinct) {
+        for (size_t i = 0; i < pq->nitems; i++)
+            if (walk_slots(&pq->items[i].expr, collect_agg, &ac) < 0)
+                goto out;
+        if (having && walk_slots(&having, collect_agg, &ac) < 0)
+            goto out;
+    }
+    for (int a = 0; a < ac.naggs; a++)
+        if (ac.aggs[a].arg)
+            pre->items[pre->nitems++] = (cdc_sql_select_item_t){
+                .expr = (cdc_sql_expr_t *)ac.aggs[a].arg, .alias = cdc_strdup_printf("$arg%d", a)};
+    if (q->where && !(pre->where = rewrite(sp, w, sc, q->where)))
+        goto out;
+    rel_t prel = {0};
+    if (make_calc(sp, w, r, pre, &prel, "Calc") < 0)
+        goto out;
+    const cdc_type_t *pt = prel.type;
+    /* the operator */
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_AGG;
+    op->in_type[0] = (cdc_type_t *)pt;
+    op->out_type = cdc_type_new_row();
+    op->out_type->nullable = false;
+    op->ngroup = (int)ng;
+    op->group = cdc_xcalloc(ng + 1, sizeof(int));
+    cdc_buf_t ex = {0}, sel = {0};
+    for (size_t g = 0; g < ng; g++) {
+        op->group[g] = (int)g;
+        cdc_type_row_add(op->out_type, pt->names[g], cdc_type_copy(pt->children[g]));
+        ac.group_name[g] = op->out_type->names[g];
+        cdc_buf_printf(&ex, "%s%s", g ? ", " : "", pt->names[g]);
+        cdc_buf_printf(&sel, "%s%s", g ? ", " : "", pt->names[g]);
+    }
+    op->aggs = cdc_xcalloc((size_t)ac.naggs + 1, sizeof(*op->aggs));
+    int argf = (int)ng;
+    for (int a = 0; a < ac.naggs; a++) {
+        cdc_agg_call_t *c = &op->aggs[op->naggs++];
+        c->fn = ac.aggs[a].fn;
+        c->distinct = ac.aggs[a].distinct;
+        c->arg = ac.aggs[a].arg ? argf++ : -1;
+        c->text = cdc_xstrdup(ac.aggs[a].text);
+        c->type = agg_type(c->fn, c->arg >= 0 ? pt->children[c->arg] : NULL);
+        if (!c->type) {
+            char *tt = cdc_type_to_string(pt->children[c->arg]);
+            fail_at(sp, w, ac.aggs[a].arg->line, ac.aggs[a].arg->col,
+                    "%s cannot take an argument of type %s", c->text, tt);
+            free(tt);
+            cdc_buf_free(&ex);
+            cdc_buf_free(&sel);
+            rel_free(&prel);
+            goto out;
+        }
+        snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "$a%d", a);
+        cdc_type_row_add(op->out_type, ac.agg_name[a], cdc_type_copy(c->type));
+        cdc_buf_printf(&sel, "%s%s AS %s", sel.len ? ", " : "", c->text, ac.agg_name[a]);
+    }
+    op->mode = CDC_MODE_ALL;
+    if (ng > 0) {
+        op->nukey = (int)ng;
+        op->ukey = ints_dup(op->group, (int)ng);
+    }
+    op->explain = cdc_strdup_printf("GroupAggregate(%s%s%sselect=[%s], changelogMode=[I,UB,UA,D])",
+                                    ng ? "groupBy=[" : "", cdc_buf_cstr(&ex), ng ? "], " : "",
+                                    cdc_buf_cstr(&sel));
+    cdc_buf_free(&ex);
+    cdc_buf_free(&sel);
+    connect(sp, &prel, idx, 0);
+    rel_free(&prel);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+    /* the post-query over the operator's row */
+    for (size_t i = 0; i < pq->nitems; i++)
+        if (walk_slots(&pq->items[i].expr, replace_grouped, &ac) < 0)
+            goto out;
+    if (having) {
+        if (walk_slots(&having, replace_grouped, &ac) < 0)
+            goto out;
+        pq->where = having;
+    }
+    *post = pq;
+    rc = 0;
+    goto out;
+distinct_unsupported:
+    fail_at(sp, w, q->line, q->col,
+            "SELECT DISTINCT together with GROUP BY or HAVING is not supported yet");
+out:
+    for (int a = 0; a < ac.naggs; a++)
+        free(ac.aggs[a].text);
+    for (int g = 0; g < ac.ngroups; g++)
+        free(ac.group_text[g]);
+    return rc;
+}
+
+/* ---- Top-N: ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) ------------------------------- */
+
+static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const scope_t *sc,
+                     const rank_filter_t *rf, int nrf, rel_t *r, cdc_sql_query_t **post)
+{
+    cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
+    if (expand_items(sp, w, sc, q, pq) < 0)
+        return -1;
+    int item = -1;
+    for (size_t i = 0; i < pq->nitems; i++) {
+        find_ctx_t f = {0};
+        find_calls(pq->items[i].expr, &f);
+        if (!f.over)
+            continue;
+        const cdc_sql_expr_t *e = pq->items[i].expr;
+        if (f.over != e || item >= 0)
+            return fail_at(sp, w, f.over->line, f.over->col,
+                           "a window function is supported as one select item of its own "
+                           "(ROW_NUMBER() OVER (...) AS rn) for Top-N; other OVER aggregations "
+                           "are not supported yet");
+        if (strcasecmp(e->call.name, "ROW_NUMBER") != 0)
+            return fail_at(sp, w, e->line, e->col,
+                           "%s() OVER is not supported yet; Top-N is supported with ROW_NUMBER()",
+                           e->call.name);
+        item = (int)i;
+    }
+    const cdc_sql_expr_t *call = pq->items[item].expr;
+    const cdc_sql_over_t *ov = call->call.over;
+    const char *rn_name = pq->items[item].alias;
+    int64_t limit = -1;
+    for (int i = 0; i < nrf; i++)
+        if (strcmp(rf[i].name, rn_name) == 0 && (limit < 0 || rf[i].limit < limit))
+            limit = rf[i].limit;
+    if (limit < 0)
+        return fail_at(sp, w, call->line, call->col,
+                       "ROW_NUMBER() OVER (...) needs a filter on its result in the enclosing "
+                       "query (WHERE %s <= N, or %s = 1): Flink runs it as Top-N; without one "
+                       "it is an OVER aggregation, which is not supported yet",
+                       rn_name, rn_name);
+    if (limit < 1)
+        limit = 0;
+    if (ov->norder_by == 0)
+        return fail_at(sp, w, ov->line, ov->col, "ROW_NUMBER() OVER needs an ORDER BY");
+    /* the level's WHERE comes before the ranking */
+    rel_t in = {0};
+    if (q->where) {
+        cdc_sql_query_t *fq = new_query(sp, q->line, q->col);
+        fq->items = cdc_xcalloc((size_t)r->type->nchildren + 1, sizeof(*fq->items));
+        for (int f = 0; f < r->type->nchildren; f++)
+            fq->items[fq->nitems++] = (cdc_sql_select_item_t){
+                .expr = keep_expr(sp, col_ref(r->type->names[f], q->line, q->col)),
+                .alias = cdc_xstrdup(r->type->names[f])};
+        if (!(fq->where = rewrite(sp, w, sc, q->where)))
+            return -1;
+        if (make_calc(sp, w, r, fq, &in, "Calc") < 0)
+            return -1;
+    } else {
+        in = *r;
+        in.ukey = ints_dup(r->ukey, r->nukey);
+    }
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_RANK;
+    op->in_type[0] = (cdc_type_t *)in.type;
+    op->limit = limit;
+    op->emit_rn = true;
+    op->part = cdc_xcalloc(ov->npartition_by + 1, sizeof(int));
+    op->order = cdc_xcalloc(ov->norder_by, sizeof(int));
+    op->desc = cdc_xcalloc(ov->norder_by, sizeof(bool));
+    op->nulls_first = cdc_xcalloc(ov->norder_by, sizeof(bool));
+    cdc_buf_t pb = {0}, ob = {0};
+    for (size_t i = 0; i < ov->npartition_by; i++) {
+        const cdc_sql_expr_t *e = ov->partition_by[i];
+        int f = e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1
+                    ? cdc_type_field_index(in.type, e->column.parts[0])
+                    : -1;
+        if (f < 0) {
+            rel_free(&in);
+            return fail_at(sp, w, e->line, e->col,
+                           "PARTITION BY of ROW_NUMBER() takes columns; compute the expression "
+                           "in a subquery");
+        }
+        op->part[op->npart++] = f;
+        cdc_buf_printf(&pb, "%s%s", i ? ", " : "", in.type->names[f]);
+    }
+    for (size_t i = 0; i < ov->norder_by; i++) {
+        const cdc_sql_expr_t *e = ov->order_by[i].expr;
+        int f = e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1
+                    ? cdc_type_field_index(in.type, e->column.parts[0])
+                    : -1;
+        if (f < 0) {
+            rel_free(&in);
+            return fail_at(sp, w, e->line, e->col,
+                           "ORDER BY of ROW_NUMBER() takes columns; compute the expression in a "
+                           "subquery");
+        }
+        op->order[op->norder] = f;
+        op->desc[op->norder] = ov->order_by[i].desc;
+        /* Flink orders NULL first ascending, last descending, unless told */
+        op->nulls_first[op->norder] =
+            ov->order_by[i].nulls ? ov->order_by[i].nulls == 1 : !ov->order_by[i].desc;
+        cdc_buf_printf(&ob, "%s%s %s", i ? ", " : "", in.type->names[f],
+                       ov->order_by[i].desc ? "DESC" : "ASC");
+        op->norder++;
+    }
+    op->by_arrival = op->norder == 1 && leaf_proctime(sp, &in, op->order[0]);
+    op->out_type = cdc_type_copy(in.type);
+    char rn_field[256];
+    snprintf(rn_field, sizeof(rn_field), "%s", rn_name);
+    for (int k = 0; cdc_type_field_index(op->out_type, rn_field) >= 0; k++)
+        snprintf(rn_field, sizeof(rn_field), "%s%d", rn_name, k);
+    cdc_type_t *bt = cdc_type_new(CDC_T_BIGINT);
+    bt->nullable = false;
+    cdc_type_row_add(op->out_type, rn_field, bt);
+    op->mode = CDC_MODE_ALL;
+    op->nukey = op->npart + 1;
+    op->ukey = cdc_xcalloc((size_t)op->nukey, sizeof(int));
+    memcpy(op->ukey, op->part, sizeof(int) * (size_t)op->npart);
+    op->ukey[op->npart] = op->out_type->nchildren - 1;
+    op->explain = cdc_strdup_printf(
+        "%s(strategy=[RetractStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, "
+        "rankEnd=%lld], partitionBy=[%s], orderBy=[%s], select=[..., %s], "
+        "changelogMode=[I,UB,UA,D])",
+        op->by_arrival ? (limit == 1 ? "Deduplicate" : "Rank") : "Rank", (long long)limit,
+        cdc_buf_cstr(&pb), cdc_buf_cstr(&ob), rn_field);
+    cdc_buf_free(&pb);
+    cdc_buf_free(&ob);
+    connect(sp, &in, idx, 0);
+    rel_free(&in);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+    morph_to_ref(pq->items[item].expr, rn_field);
+    *post = pq;
+    return 0;
+}
+
+/* ---- a level ------------------------------------------------------------------------------- */
+
+static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, const rank_filter_t *rf,
+                      int nrf, rel_t *out, cdc_sql_query_t **post)
+{
+    if (q->union_all)
+        return fail_at(sp, w, q->line, q->col,
+                       "UNION ALL together with GROUP BY, joins, DISTINCT or Top-N in one query "
+                       "is not supported yet");
+    if (q->has_limit)
+        return fail_at(sp, w, q->limit_line, q->limit_col,
+                       "LIMIT in a query with GROUP BY, joins, DISTINCT or Top-N is not "
+                       "supported yet");
+    if (q->norder_by)
+        return fail_at(sp, w, q->order_line, q->order_col,
+                       "ORDER BY of a query is not supported yet (Top-N is written with "
+                       "ROW_NUMBER() OVER (... ORDER BY ...) and a filter on it)");
+    if (q->from.name.nparts == 0 && !q->from.subquery)
+        return fail_at(sp, w, q->line, q->col,
+                       "GROUP BY, DISTINCT or aggregate calls without FROM are not supported");
+    int saved = sp->nctes;
+    push_ctes(sp, q);
+    int rc = -1;
+    scope_t sc = {0};
+    const char *qual;
+    if (plan_input(sp, &q->from, w, q->where, out, &qual) < 0)
+        goto done;
+    sc.type = out->type;
+    for (int f = 0; f < out->type->nchildren; f++)
+        scope_add(&sc, qual, out->type->names[f], f);
+    for (size_t j = 0; j < q->njoins; j++) {
+        scope_t next = {0};
+        int jr = plan_join(sp, w, &q->joins[j], out, &sc, &next);
+        free(sc.cols);
+        sc = next;
+        if (jr < 0)
+            goto done;
+    }
+    find_ctx_t f = {0};
+    level_calls(q, &f);
+    if (q->ngroup_by || f.agg || q->having || q->distinct) {
+        if (f.over) {
+            fail_at(sp, w, f.over->line, f.over->col,
+                    "a window function together with GROUP BY in one query is not supported "
+                    "yet; rank the grouped rows in an enclosing query");
+            goto done;
+        }
+        rc = plan_aggregate(sp, w, q, &sc, out, post);
+    } else if (f.over) {
+        rc = plan_rank(sp, w, q, &sc, rf, nrf, out, post);
+    } else {
+        /* joins only: the select list and WHERE over the joined row */
+        cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
+        if (expand_items(sp, w, &sc, q, pq) < 0)
+            goto done;
+        if (q->where && !(pq->where = rewrite(sp, w, &sc, q->where)))
+            goto done;
+        *post = pq;
+        rc = 0;
+    }
+done:
+    free(sc.cols);
+    sp->nctes = saved;
+    return rc;
+}
+
+/* ---- the INSERT ---------------------------------------------------------------------------- */
+
+static unsigned graph_counter;
+
+/* The root's output as the temporary table the top pipe reads. */
+static int register_output(sp_t *sp, const cdc_op_t *root)
+{
+    cdc_graph_t *g = sp->g;
+    g->out_name = cdc_strdup_printf("__stateful_%u", ++graph_counter);
+    cdc_buf_t b = {0};
+    char *qn = cdc_sql_quote_ident(g->out_name);
+    cdc_buf_printf(&b, "CREATE TEMPORARY TABLE %s (", qn);
+    free(qn);
+    for (int f = 0; f < root->out_type->nchildren; f++) {
+        char *n = cdc_sql_quote_ident(root->out_type->names[f]);
+        char *t = cdc_type_to_string(root->out_type->children[f]);
+        cdc_buf_printf(&b, "%s%s %s", f ? ", " : "", n, t);
+        free(n);
+        free(t);
+    }
+    char mb[16];
+    cdc_buf_printf(&b, ") WITH ('connector' = '$stateful', 'changelog-mode' = '%s')",
+                   cdc_changelog_mode_str(root->mode, mb));
+    cdc_sql_script_t *script = NULL;
+    int rc = cdc_sql_parse(b.data, b.len, "<stateful>", &script, sp->err);
+    if (rc == 0)
+        rc = cdc_catalog_create_table_stmt(sp->penv->cat, script->stmts[0], b.data, b.len,
+                                           "<stateful>", sp->err);
+    cdc_sql_script_destroy(script);
+    cdc_buf_free(&b);
+    if (rc == 0)
+        g->cat = sp->penv->cat;
+    return rc;
+}
+
+void cdc_plan_graph_forget(cdc_graph_t *g)
+{
+    if (!g->cat || !g->out_name)
+        return;
+    char *qn = cdc_sql_quote_ident(g->out_name);
+    char *text = cdc_strdup_printf("DROP TEMPORARY TABLE IF EXISTS %s", qn);
+    free(qn);
+    cdc_sql_script_t *script = NULL;
+    cdc_error_t *err = NULL;
+    if (cdc_sql_parse(text, strlen(text), "<stateful>", &script, &err) == 0)
+        cdc_catalog_drop(g->cat, script->stmts[0], text, strlen(text), "<stateful>", &err);
+    cdc_error_destroy(err);
+    cdc_sql_script_destroy(script);
+    free(text);
+    g->cat = NULL;
+}
+
+/* A sink keyed by columns that are not a unique key of the result gets, per key, the last change
+ * (Flink would add a SinkUpsertMaterializer): said once at planning. */
+static void check_sink_key(sp_t *sp, const cdc_op_t *root)
+{
+    const cdc_pipe_t *top = sp->g->top;
+    const cdc_table_def_t *def = NULL;
+    const cdc_view_def_t *v = NULL;
+    cdc_error_t *ignored = NULL;
+    if (top->mode == CDC_MODE_INSERT_ONLY || !sp->ins->table.nparts ||
+        cdc_catalog_find(sp->penv->cat, &sp->ins->table, &def, &v, &ignored) <= 0 || !def ||
+        def->npk == 0) {
+        cdc_error_destroy(ignored);
+        return;
+    }
+    bool covered = root->nukey > 0;
+    for (int u = 0; u < root->nukey && covered; u++) {
+        bool found = false;
+        for (int k = 0; k < def->npk && !found; k++) {
+            int idx = def->pk[k];
+            for (int s = top->nstages - 1; s >= 0 && idx >= 0; s--)
+                idx = idx < top->stages[s].nitems ? cdc_expr_column_index(top->stages[s].items[idx])
+                                                  : -1;
+            found = idx == root->ukey[u];
+        }
+        covered = found;
+    }
+    if (!covered)
+        cdc_log(CDC_LOG_WARN, NULL, def->qualified,
+                "the primary key of table sink '%s' is not a unique key the planner can derive "
+                "for the query's result: when several result rows share a key, the sink keeps "
+                "the last change for it (Flink adds a SinkUpsertMaterializer here; cdcflow does "
+                "not yet)",
+                def->qualified);
+}
+
+int cdc_plan_stateful(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc_pipe_t ***leaves,
+                      int *nleaves, cdc_error_t **err)
+{
+    cdc_registry_add_internal(&graph_connector);
+    sp_t sp = {.penv = penv, .ins = ins, .err = err};
+    sp.g = cdc_xcalloc(1, sizeof(*sp.g));
+    cdc_graph_t *g = sp.g;
+    enum { MAXPATH = 32 };
+    const cdc_sql_query_t *path[MAXPATH];
+    where_t pw[MAXPATH];
+    const char *names[MAXPATH];
+    int k = 0;
+    path[0] = ins->query;
+    pw[0] = (where_t){.text = penv->text, .len = penv->len, .filename = penv->filename};
+    names[0] = NULL;
+    char **aliases = cdc_xcalloc(MAXPATH, sizeof(char *));
+    cdc_sql_query_t *copies[MAXPATH] = {0};
+    rel_t root = {0};
+    cdc_sql_query_t *post = NULL;
+    int rc = -1;
+    while (!level_needs_state(path[k])) {
+        const cdc_sql_query_t *q = path[k];
+        if (q->union_all) {
+            fail_at(&sp, &pw[k], q->line, q->col,
+                    "UNION ALL together with GROUP BY, joins, DISTINCT or Top-N in one query is "
+                    "not supported yet");
+            goto out;
+        }
+        if (k + 1 == MAXPATH) {
+            fail_at(&sp, &pw[k], q->line, q->col, "queries are nested too deeply");
+            goto out;
+        }
+        push_ctes(&sp, q);
+        const cdc_view_def_t *view = NULL;
+        pw[k + 1] = pw[k];
+        const cdc_sql_query_t *sub = from_query(&sp, &q->from, &pw[k + 1], &view);
+        if (!sub) {
+            fail_at(&sp, &pw[k], q->line, q->col, "internal: no query with state found");
+            goto out;
+        }
+        if (view)
+            sp.nctes = 0;
+        names[k + 1] = q->from.alias         ? q->from.alias
+                       : q->from.name.nparts ? q->from.name.parts[q->from.name.nparts - 1]
+                                             : NULL;
+        path[++k] = sub;
+    }
+    rank_filter_t rf[16];
+    int nrf = k > 0 ? rank_filters(path[k - 1]->where, rf, 0, 16) : 0;
+    if (plan_level(&sp, path[k], &pw[k], rf, nrf, &root, &post) < 0)
+        goto out;
+    cdc_op_t *rop = g->ops[root.op];
+    if (register_output(&sp, rop) < 0)
+        goto out;
+    post->from.name.parts[0] = cdc_xstrdup(g->out_name);
+    post->from.name.nparts = 1;
+    post->from.name.line = path[k]->from.name.line;
+    post->from.name.col = path[k]->from.name.col;
+    /* the levels above L*, copied down to it, with L* replaced by its post-query */
+    const cdc_sql_query_t *child = post;
+    for (int i = k - 1; i >= 0; i--) {
+        cdc_sql_query_t *c = cdc_xcalloc(1, sizeof(*c));
+        *c = *path[i];
+        copies[i] = c;
+        c->from.subquery = (cdc_sql_query_t *)child;
+        c->from.name.nparts = 0;
+        memset(c->from.name.parts, 0, sizeof(c->from.name.parts));
+        if (!c->from.alias && names[i + 1])
+            c->from.alias = aliases[i] = cdc_xstrdup(names[i + 1]);
+        child = c;
+    }
+    cdc_sql_insert_t ins2 = *ins;
+    ins2.query = (cdc_sql_query_t *)child;
+    if (cdc_plan_insert(penv, &ins2, &g->top, err) < 0)
+        goto out;
+    check_sink_key(&sp, rop);
+    for (int i = 0; i < g->nleaves; i++) {
+        if (g->leaf_op[i] < 0) {
+            fail_at(&sp, &pw[0], ins->query->line, ins->query->col,
+                    "internal: a table of the query feeds no operator");
+            goto out;
+        }
+        g->leaves[i]->graph = g;
+    }
+    g->refs = g->nleaves;
+    g->resumable = true;
+    for (int i = 0; i < g->nleaves; i++) {
+        static const char *const resumable[] = {"kafka", "upsert-kafka", "mysql-cdc",
+                                                "postgres-cdc", NULL};
+        const char *id = g->leaves[i]->src_res.connector->identifier;
+        bool ok = false;
+        for (int r = 0; resumable[r]; r++)
+            ok = ok || strcmp(id, resumable[r]) == 0;
+        g->resumable = g->resumable && ok;
+    }
+    *leaves = cdc_xcalloc((size_t)g->nleaves, sizeof(**leaves));
+    memcpy(*leaves, g->leaves, sizeof(**leaves) * (size_t)g->nleaves);
+    *nleaves = g->nleaves;
+    rc = 0;
+out:
+    rel_free(&root);
+    for (int i = 0; i < MAXPATH; i++) {
+        free(copies[i]);
+        free(aliases[i]);
+    }
+    free(aliases);
+    free_queries(&sp);
+    if (rc < 0) {
+        for (int i = 0; i < g->nleaves; i++) {
+            g->leaves[i]->graph = NULL;
+            cdc_pipe_destroy(g->leaves[i]);
+        }
+        g->nleaves = 0;
+        g->refs = 1;
+        cdc_graph_release(g);
+    }
+    return rc;
+}
