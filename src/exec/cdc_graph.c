@@ -543,6 +543,7 @@ typedef struct jlist {
 
 typedef struct join_rt {
     jlist_t side[2];
+    cdc_buf_t key; /* the join key: its own, as the operators above use the shared one */
 } join_rt_t;
 
 static bool preserved(const cdc_op_t *op, int side)
@@ -559,12 +560,13 @@ static uint32_t join_ns(const cdc_op_t *op, int side)
 
 static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_error_t **err)
 {
+    join_rt_t *jr = op->rt;
     l->n = 0;
     l->dirty = false;
     const void *val;
     size_t vlen;
     int found =
-        cdc_state_get(rt->state, join_ns(op, side), rt->key.data, rt->key.len, &val, &vlen, err);
+        cdc_state_get(rt->state, join_ns(op, side), jr->key.data, jr->key.len, &val, &vlen, err);
     if (found <= 0)
         return found;
     /* the value is valid until the next state call: copy it into the scratch arena */
@@ -603,8 +605,9 @@ static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_er
 
 static int jlist_save(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_error_t **err)
 {
+    join_rt_t *jr = op->rt;
     if (l->n == 0)
-        return cdc_state_del(rt->state, join_ns(op, side), rt->key.data, rt->key.len, err);
+        return cdc_state_del(rt->state, join_ns(op, side), jr->key.data, jr->key.len, err);
     cdc_buf_clear(&rt->val);
     put_varint(&rt->val, (uint64_t)l->n);
     for (int k = 0; k < l->n; k++) {
@@ -613,7 +616,7 @@ static int jlist_save(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_er
         put_varint(&rt->val, l->e[k].nbytes);
         cdc_buf_append(&rt->val, l->e[k].bytes, l->e[k].nbytes);
     }
-    return cdc_state_put(rt->state, join_ns(op, side), rt->key.data, rt->key.len, rt->val.data,
+    return cdc_state_put(rt->state, join_ns(op, side), jr->key.data, jr->key.len, rt->val.data,
                          rt->val.len, err);
 }
 
@@ -664,7 +667,7 @@ static int join_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, co
         return emit(g, op, out_kind,
                     side == 0 ? joined(rt, op, row, NULL) : joined(rt, op, NULL, row), err);
     }
-    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &rt->key);
+    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &jr->key);
     jlist_t *ol = &jr->side[other], *ml = &jr->side[side];
     if (jlist_load(rt, op, other, ol, err) < 0 || jlist_load(rt, op, side, ml, err) < 0)
         return -1;
@@ -1016,6 +1019,52 @@ static int gw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
     return rc;
 }
 
+/* Whether the "key\tposition\n" lines of @p text have a line for @p key (of @p klen bytes). */
+static bool has_key(const cdc_buf_t *text, const char *key, size_t klen)
+{
+    const char *p = text->data, *end = text->data + text->len;
+    while (p && p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *tab = memchr(p, '\t', (size_t)((nl ? nl : end) - p));
+        if (tab && (size_t)(tab - p) == klen && memcmp(p, key, klen) == 0)
+            return true;
+        p = nl ? nl + 1 : NULL;
+    }
+    return false;
+}
+
+/* The positions to commit: every split's latest lines, and the lines of the last commit for the
+ * units no open split reported this time (a partition the consumer group moved, a split that
+ * ended), so no unit falls back to an older upstream position. Into rt->meta. Lock held. */
+static void merge_positions(graph_rt_t *rt)
+{
+    cdc_buf_t now = {0};
+    for (int s = 0; s < rt->nslots; s++)
+        if (rt->slots[s].lines.len)
+            cdc_buf_append(&now, rt->slots[s].lines.data, rt->slots[s].lines.len);
+    const void *m;
+    size_t mlen;
+    if (cdc_state_meta(rt->state, &m, &mlen) == 1) {
+        const char *p = m, *end = (const char *)m + mlen;
+        cdc_buf_t kept = {0};
+        while (p < end) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+            const char *tab = memchr(p, '\t', n);
+            if (tab && !has_key(&now, p, (size_t)(tab - p)))
+                cdc_buf_append(&kept, p, n);
+            p += n;
+        }
+        if (kept.len)
+            cdc_buf_append(&now, kept.data, kept.len);
+        cdc_buf_free(&kept);
+    }
+    cdc_buf_clear(&rt->meta);
+    if (now.len)
+        cdc_buf_append(&rt->meta, now.data, now.len);
+    cdc_buf_free(&now);
+}
+
 /* The last split to arrive: the writer flushed (durable), then the state with every split's
  * positions. Lock held. */
 static void checkpoint(cdc_graph_t *g)
@@ -1032,10 +1081,7 @@ static void checkpoint(cdc_graph_t *g)
         cdc_error_add_context(rt->err, "flushing table \"%s\"", g->top->sink_name);
         rt->rc = -1;
     } else {
-        cdc_buf_clear(&rt->meta);
-        for (int s = 0; s < rt->nslots; s++)
-            cdc_buf_append(&rt->meta, rt->slots[s].lines.data ? rt->slots[s].lines.data : "",
-                           rt->slots[s].lines.len);
+        merge_positions(rt);
         if (cdc_state_commit(rt->state, rt->meta.data ? rt->meta.data : "", rt->meta.len,
                              &rt->err) < 0) {
             cdc_error_add_context(rt->err, "committing the state of the job's operators");
@@ -1189,9 +1235,10 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
     cdc_state_options_t so = {.ttl_ms = g->ttl_ms};
     rt->durable = dir && g->resumable;
     if (dir) {
-        /* one store per job: the job's name, made a file name */
-        char name[256];
-        snprintf(name, sizeof(name), "%s", settings->job ? settings->job : "job");
+        /* one store per job and sink table, named after both */
+        char name[512];
+        snprintf(name, sizeof(name), "%s-%s", settings->job ? settings->job : "job",
+                 g->top->sink_name);
         for (char *c = name; *c; c++)
             if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
                   (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.'))
@@ -1202,7 +1249,15 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
     }
     if (cdc_state_open(&so, &rt->state, err) < 0)
         return -1;
-    if (!rt->durable)
+    const void *m;
+    size_t mlen;
+    if (rt->durable)
+        cdc_log(CDC_LOG_INFO, settings->job, g->top->sink_name, "the operators' state is in %s: %s",
+                path,
+                cdc_state_meta(rt->state, &m, &mlen) == 1
+                    ? "resuming from its last checkpoint and the sources' positions stored with it"
+                    : "a new state");
+    else
         cdc_log(CDC_LOG_INFO, settings->job, g->top->sink_name,
                 "the operators' state starts empty and the sources are read from their start: %s",
                 dir ? "a source of the job cannot resume from positions kept in the state"
@@ -1241,6 +1296,7 @@ static void op_rt_free(cdc_op_t *op)
         join_rt_t *jr = op->rt;
         free(jr->side[0].e);
         free(jr->side[1].e);
+        cdc_buf_free(&jr->key);
     } else if (op->kind == CDC_OP_RANK) {
         rank_rt_t *rr = op->rt;
         free(rr->e);

@@ -77,8 +77,7 @@ static const setting_t settings_table[] = {
     {"table.exec.source.idle-timeout", SETTING_HARMLESS, NULL, NULL},
     {"table.exec.sink.keyed-shuffle", SETTING_HARMLESS, NULL, NULL},
     {"table.optimizer.*", SETTING_HARMLESS, NULL, NULL},
-    {"table.exec.state.ttl", SETTING_REFUSED, NULL,
-     "state never expires here: ChangelogNormalize keeps one row per live key"},
+    {"table.exec.state.ttl", SETTING_ACTS, NULL, NULL},
     {"table.exec.sink.upsert-materialize", SETTING_REFUSED, NULL,
      "sinks apply changes in the order they arrive, without materializing them"},
 };
@@ -158,6 +157,11 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
                 return cdc_error_set(err, CDC_ERR_OPTION,
                                      "setting \"%s\": expected a duration, found \"%s\"", k, v);
             js->flush_interval_ms = n;
+        } else if (strcmp(k, "table.exec.state.ttl") == 0) {
+            if (cdc_parse_duration_ms(v, &n) < 0 || n < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected a duration, found \"%s\"", k, v);
+            penv->state_ttl_ms = n;
         } else if (strcmp(k, "table.dynamic-table-options.enabled") == 0) {
             bool b;
             if (cdc_parse_bool(v, &b) < 0)
@@ -254,7 +258,8 @@ static cdc_plan_env_t plan_env(run_ctx_t *rc, const cdc_job_settings_t *js, int 
                             .cdc_events_duplicate = js->cdc_events_duplicate,
                             .skip_bad_rows = js->skip_bad_rows,
                             .dynamic_options_disabled = base->dynamic_options_disabled,
-                            .not_null_drop = base->not_null_drop};
+                            .not_null_drop = base->not_null_drop,
+                            .state_ttl_ms = base->state_ttl_ms};
 }
 
 /* The row type (names and types) of query @p q, planned as a bare query and not run. A new type

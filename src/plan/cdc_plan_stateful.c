@@ -1798,6 +1798,7 @@ int cdc_plan_stateful(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, c
         g->leaves[i]->graph = g;
     }
     g->refs = g->nleaves;
+    g->ttl_ms = penv->state_ttl_ms;
     g->resumable = true;
     for (int i = 0; i < g->nleaves; i++) {
         static const char *const resumable[] = {"kafka", "upsert-kafka", "mysql-cdc",

@@ -1777,7 +1777,9 @@ static int plan_sink_key(plan_ctx_t *cx)
     const cdc_plan_env_t *penv = cx->penv;
     const cdc_table_def_t *src_def = cx->src_def, *sink_def = cx->sink_def;
     cdc_pipe_t *p = cx->p;
-    if (cx->mode != CDC_MODE_INSERT_ONLY && sink_def->npk > 0) {
+    /* the output of stateful operators: its unique keys are checked by cdc_plan_stateful */
+    bool graph_output = strcmp(p->src_res.connector->identifier, "$stateful") == 0;
+    if (cx->mode != CDC_MODE_INSERT_ONLY && sink_def->npk > 0 && !graph_output) {
         bool ok = src_def->npk == sink_def->npk;
         for (int k = 0; ok && k < sink_def->npk; k++) {
             /* the sink's key column must be a bare reference, through every stage, to a

@@ -1,1 +1,1 @@
-SET 'table.exec.state.ttl' = '1 h';
+SET 'table.exec.sink.upsert-materialize' = 'NONE';
