@@ -24,6 +24,7 @@
 #include "core/cdc_file.h"
 #include "core/cdc_log.h"
 #include "core/cdc_options.h"
+#include "core/cdc_position.h"
 #include "core/cdc_row.h"
 #include "core/cdc_schema_change.h"
 #include "core/cdc_sink_buffer.h"
@@ -323,12 +324,26 @@ typedef struct cdc_reader_ops_s {
      */
     /**
      * Appends "key\tposition\n" per unit read from (key: stable across runs and
-     * processes, e.g. "kafka/<topic>/<partition>"; position: the next offset, a
-     * non-negative integer that only grows), after making durable whatever the
-     * reader itself must have written before them (dead letters). 0, or -1.
+     * processes, without whitespace, e.g. "kafka/<topic>/<partition>"; position:
+     * a token without whitespace (tab, space, newline) that consumers treat as
+     * opaque — for Kafka the next offset, a non-negative integer that only
+     * grows; for the database CDC readers their whole resume record, binlog
+     * position or LSN, snapshot progress and schema history, as one
+     * cdc_position_put token), after making durable whatever the reader itself
+     * must have written before them (dead letters). Called only where
+     * at_boundary is true. A reader that cannot give an exact position (e.g.
+     * run with a parallelism it cannot report exactly) fails rather than
+     * report a wrong one. The reader's commit that follows must not move the
+     * upstream's record past what this reported. 0, or -1.
      */
     int (*positions)(cdc_reader_t *reader, cdc_buf_t *out, cdc_error_t **err);
-    /** Called once after open, before the first poll; the store outlives the reader. */
+    /**
+     * Called once after open, before the first poll; the store outlives the
+     * reader. A unit whose key the store holds resumes exactly from that
+     * position (ahead of its own files and startup mode; a position it cannot
+     * read is an error of the first poll naming the key); the others start as
+     * without a store.
+     */
     void (*set_position_store)(cdc_reader_t *reader, const cdc_position_store_t *store);
     /**
      * Optional: whether every row polled so far belongs to a whole upstream

@@ -54,6 +54,12 @@
  * runtime commits only at a transaction's end (at_boundary; never inside a
  * chunk's rows), so a sink with the other half (filesystem) gets every change
  * exactly once across crashes.
+ * Positions kept by the job's state (cdc_plugin.h positions/set_position_store):
+ * split 0 reports one line whose token is its whole resume record (the position
+ * file's lines and the schema history); given one, its first poll restores the
+ * history and the snapshot's queue and opens the stream again at that position
+ * (the snapshot starts only then, so no split takes a chunk of the queue the
+ * record replaces).
  */
 #include <errno.h>
 #include <mysql.h>
@@ -302,7 +308,16 @@ typedef struct mc_reader {
     cdc_schema_change_t **chg;
     int nchg, capchg;
     bool chg_given; /* chg[0] was returned by the last poll: the next poll drops it */
+    /* positions kept by the job's state (cdc_reader_ops_t.positions) */
+    char *key;                         /* "mysql-cdc/<host>:<port>/<db>.<table>/<split>" */
+    const cdc_position_store_t *store; /* NULL: none */
+    bool started;                      /* the first poll applied the store, started the snapshot */
+    char *gtid_own;                    /* a stored GTID position (r->gtid points to it) */
+    cdc_buf_t posbuf;                  /* the record positions() encodes */
 } mc_reader_t;
+
+#define MC_POS_MAGIC "cdcflow mysql-cdc position v1"
+#define MC_HISTORY_HEADER "cdcflow mysql-binlog schema history v1\n"
 
 /* Where snapshot rows come from, for the metadata columns (the format fills stream rows'). */
 typedef struct mc_where {
@@ -388,6 +403,9 @@ static int query_pos(MYSQL *my, const char *sql, int fcol, int pcol, char *file,
 
 static int start_stream(mc_reader_t *r, cdc_error_t **err);
 static int resolve_key(mc_reader_t *r, cdc_error_t **err);
+static int mc_start(mc_reader_t *r, cdc_error_t **err);
+static int load_snapshot_state(mc_reader_t *r, const char *state, const char *origin,
+                               cdc_error_t **err);
 
 /* The metadata values of a snapshot row (after its physical fields); strings copied into the
  * arena. */
@@ -828,7 +846,7 @@ static int start_stream(mc_reader_t *r, cdc_error_t **err)
     if (run(r->repl, "SET @master_binlog_checksum = @@global.binlog_checksum", err) < 0 ||
         run(r->repl, "SET @mariadb_slave_capability = 4", err) < 0 ||
         run(r->repl,
-            r->snap && !cdc_snapshot_finished(r->snap)
+            r->snap && cdc_snapshot_has_work(r->snap)
                 ? "SET @master_heartbeat_period = 10000000" /* chunks wait for the position */
                 : "SET @master_heartbeat_period = 100000000",
             err) < 0)
@@ -1105,6 +1123,8 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
 {
     mc_reader_t *r = (mc_reader_t *)base;
     release_held(r);
+    if (r->phase == MC_STREAM && !r->started && mc_start(r, err) < 0)
+        return CDC_POLL_ERROR;
     if (next_change(r)) /* several changes of one event (DROP TABLE a, b): one per poll */
         return CDC_POLL_SCHEMA;
     if (r->reopen) {
@@ -1139,6 +1159,17 @@ static int mc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
     }
 }
 
+/* The snapshot's tables and the chunks not emitted yet ("snapshot<TAB>v2", then lines). */
+static void put_snapshot_state(mc_reader_t *r, cdc_buf_t *b)
+{
+    if (!r->snap)
+        return;
+    cdc_buf_puts(b, "snapshot\tv2\n");
+    for (int i = 0; i < cdc_snapshot_ntables(r->snap); i++)
+        cdc_buf_printf(b, "table\t%s\n", cdc_snapshot_table(r->snap, i));
+    cdc_snapshot_save(r->snap, b);
+}
+
 /* Writes the position (and the two-phase checkpoint id, when not 0) to the position file. */
 static int save_position(mc_reader_t *r, uint64_t checkpoint, cdc_error_t **err)
 {
@@ -1154,14 +1185,8 @@ static int save_position(mc_reader_t *r, uint64_t checkpoint, cdc_error_t **err)
                        (unsigned long long)checkpoint);
     else
         cdc_buf_printf(&b, "%s\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos);
-    bool finished = false;
-    if (r->snap) { /* the snapshot's tables and the chunks not emitted yet */
-        finished = cdc_snapshot_finished(r->snap);
-        cdc_buf_puts(&b, "snapshot\tv2\n");
-        for (int i = 0; i < cdc_snapshot_ntables(r->snap); i++)
-            cdc_buf_printf(&b, "table\t%s\n", cdc_snapshot_table(r->snap, i));
-        cdc_snapshot_save(r->snap, &b);
-    }
+    bool finished = r->snap && cdc_snapshot_finished(r->snap);
+    put_snapshot_state(r, &b);
     int rc = cdc_file_write_atomic(r->src->pos_file, b.data, b.len, err);
     cdc_buf_free(&b);
     if (rc < 0)
@@ -1204,6 +1229,134 @@ static bool mc_at_boundary(cdc_reader_t *base)
     return r->phase == MC_STREAM && !r->sp->in_txn && !(r->snap && cdc_snapshot_mid_read(r->snap));
 }
 
+/*
+ * The job's state keeps the position (cdc_plugin.h): one line for split 0, its
+ * token the whole resume record — MC_POS_MAGIC, "file<TAB>pos" after the last
+ * transaction read (or "gtid<TAB>set" before the first one of a GTID start),
+ * the snapshot's state as in the position file, and the schema history. The
+ * splits reading chunks have none of their own: their reads are alive in the
+ * shared snapshot until split 0 emits them, so split 0's record saves them as
+ * ranges to read again (exact with any parallelism).
+ */
+static int mc_positions(cdc_reader_t *base, cdc_buf_t *out, cdc_error_t **err)
+{
+    mc_reader_t *r = (mc_reader_t *)base;
+    if (r->phase != MC_STREAM)
+        return 0;
+    if (!mc_at_boundary(base))
+        return cdc_error_set(err, CDC_ERR_INTERNAL,
+                             "mysql-cdc \"%s\": the position was asked inside a transaction or "
+                             "a chunk's rows, where none is exact",
+                             r->key);
+    cdc_buf_t *b = &r->posbuf;
+    cdc_buf_clear(b);
+    cdc_buf_puts(b, MC_POS_MAGIC "\n");
+    if (r->txn_file[0])
+        cdc_buf_printf(b, "%s\t%llu\n", r->txn_file, (unsigned long long)r->txn_pos);
+    else if (r->gtid)
+        cdc_buf_printf(b, "gtid\t%s\n", r->gtid);
+    else
+        return cdc_error_set(err, CDC_ERR_INTERNAL, "mysql-cdc \"%s\": no position yet", r->key);
+    put_snapshot_state(r, b);
+    cdc_mysql_binlog_history(r->deser, b);
+    cdc_position_put(out, r->key, b->data, b->len);
+    return 0;
+}
+
+static void mc_set_position_store(cdc_reader_t *base, const cdc_position_store_t *store)
+{
+    ((mc_reader_t *)base)->store = store;
+}
+
+/* A stored record that cannot be applied: the error names the key and the problem. */
+static int bad_record(mc_reader_t *r, const char *why, cdc_error_t **err)
+{
+    cdc_error_set(err, CDC_ERR_PARSE, "the stored position of \"%s\" cannot be read: %s", r->key,
+                  why);
+    if (err && *err)
+        cdc_position_hint(*err, NULL);
+    return -1;
+}
+
+/*
+ * Resumes from a stored record (mc_positions'): the schema history, the
+ * snapshot's queue, and the stream opened again at the record's position.
+ */
+static int resume_stored(mc_reader_t *r, const char *rec, cdc_error_t **err)
+{
+    const char *line = rec + strlen(MC_POS_MAGIC) + 1;
+    const char *nl = strchr(line, '\n');
+    const char *hist = strstr(line, "\n" MC_HISTORY_HEADER);
+    const char *tab = nl ? memchr(line, '\t', (size_t)(nl - line)) : NULL;
+    if (!nl || !hist || !tab || tab == line || (size_t)(tab - line) >= sizeof(r->file))
+        return bad_record(r, "its position line or schema history is missing", err);
+    char *state = cdc_xstrndup(nl + 1, (size_t)(hist + 1 - (nl + 1)));
+    int rc = 0;
+    if (cdc_mysql_binlog_restore_history(r->deser, hist + 1, strlen(hist + 1)) < 0)
+        rc = bad_record(r, "its schema history is malformed", err);
+    char *origin = cdc_strdup_printf("the stored position of \"%s\"", r->key);
+    if (rc == 0 && r->snap && load_snapshot_state(r, state, origin, err) < 0)
+        rc = -1;
+    free(origin);
+    free(state);
+    if (rc == 0 && r->snap && cdc_snapshot_has_work(r->snap) && r->src->nkey == 0)
+        rc = resolve_key(r, err);
+    if (rc < 0)
+        return -1;
+    if (r->rpl)
+        mariadb_rpl_close(r->rpl);
+    r->rpl = NULL;
+    if (r->repl)
+        mysql_close(r->repl);
+    r->repl = NULL;
+    r->since_ms = 0; /* (as a resume from the position file) */
+    if ((size_t)(tab - line) == 4 && strncmp(line, "gtid", 4) == 0) {
+        free(r->gtid_own);
+        r->gtid = r->gtid_own = cdc_xstrndup(tab + 1, (size_t)(nl - tab - 1));
+        r->file[0] = 0;
+        r->start_pos = 4;
+    } else {
+        char *end;
+        unsigned long long pos = strtoull(tab + 1, &end, 10);
+        if (end != nl || pos < 4)
+            return bad_record(r, "its binlog position is not a number of at least 4", err);
+        r->gtid = NULL;
+        memcpy(r->file, line, (size_t)(tab - line));
+        r->file[tab - line] = 0;
+        r->start_pos = pos;
+        snprintf(r->done_file, sizeof(r->done_file), "%s", r->file);
+        r->done_pos = r->start_pos;
+    }
+    r->cur = binlog_pos(r->file, r->start_pos);
+    cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc",
+            "\"%s\": resuming from the position the job's state "
+            "keeps (binlog %s:%llu)",
+            r->key, r->file[0] ? r->file : "(GTID)", (unsigned long long)r->start_pos);
+    return start_stream(r, err);
+}
+
+/* The first poll of split 0: the stored position, if the job's state has one; the snapshot. */
+static int mc_start(mc_reader_t *r, cdc_error_t **err)
+{
+    r->started = true;
+    int rc = 0;
+    if (r->store) {
+        cdc_buf_t lines = {0}, rec = {0};
+        rc = r->store->load(r->store->ctx, &lines, err);
+        if (rc == 0)
+            rc = cdc_position_get(lines.data, lines.len, r->key, MC_POS_MAGIC, &rec, err);
+        if (rc == 1)
+            rc = resume_stored(r, cdc_buf_cstr(&rec), err);
+        cdc_buf_free(&lines);
+        cdc_buf_free(&rec);
+        if (rc < 0 && err && *err)
+            cdc_error_add_context(*err, "mysql-cdc: resuming from the job's state");
+    }
+    if (r->snap)
+        cdc_snapshot_start(r->snap);
+    return rc < 0 ? -1 : 0;
+}
+
 static void mc_close(cdc_reader_t *base)
 {
     mc_reader_t *r = (mc_reader_t *)base;
@@ -1233,6 +1386,9 @@ static void mc_close(cdc_reader_t *base)
     for (int i = 0; i < 16; i++)
         cdc_buf_free(&r->keytext[i]);
     cdc_buf_free(&r->sqlbuf);
+    cdc_buf_free(&r->posbuf);
+    free(r->key);
+    free(r->gtid_own);
     free(r);
 }
 
@@ -1240,6 +1396,9 @@ static const cdc_reader_ops_t mc_reader_ops = {
     .poll = mc_poll,
     .commit = mc_commit,
     .close = mc_close,
+    .positions = mc_positions,
+    .set_position_store = mc_set_position_store,
+    .at_boundary = mc_at_boundary,
     .schema_change = mc_schema_change,
 };
 
@@ -1250,6 +1409,8 @@ static const cdc_reader_ops_t mc_reader_ops_2pc = {
     .close = mc_close,
     .commit_checkpoint = mc_commit_checkpoint,
     .last_checkpoint = mc_last_checkpoint,
+    .positions = mc_positions,
+    .set_position_store = mc_set_position_store,
     .at_boundary = mc_at_boundary,
     .schema_change = mc_schema_change,
 };
@@ -1429,11 +1590,59 @@ static int resolve_key(mc_reader_t *r, cdc_error_t **err)
 }
 
 /*
+ * A saved snapshot state (the lines after the position: "snapshot<TAB>v2", the
+ * tables it read, the ranges it had not emitted) replaces the queue; with
+ * scan.newly-added-table.enabled the tables it does not name are queued too.
+ * origin names where the state comes from, for the error of a malformed line.
+ */
+static int load_snapshot_state(mc_reader_t *r, const char *state, const char *origin,
+                               cdc_error_t **err)
+{
+    mc_source_t *s = r->src;
+    cdc_snapshot_clear(s->snap);
+    if (strncmp(state, "snapshot\tv2\n", 12) != 0)
+        return 0;
+    int n = cdc_snapshot_ntables(s->snap);
+    bool *known = cdc_xcalloc((size_t)n + 1, sizeof(bool));
+    for (const char *line = state; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        if (len > 6 && strncmp(line, "table\t", 6) == 0) {
+            for (int i = 0; i < n; i++)
+                if (strlen(cdc_snapshot_table(s->snap, i)) == len - 6 &&
+                    strncmp(cdc_snapshot_table(s->snap, i), line + 6, len - 6) == 0)
+                    known[i] = true;
+        } else if (len > 6 && strncmp(line, "range\t", 6) == 0) {
+            char *one = cdc_xstrndup(line, len);
+            int rc = cdc_snapshot_load_line(s->snap, one);
+            free(one);
+            if (rc < 0) {
+                free(known);
+                return cdc_error_set(err, CDC_ERR_PARSE,
+                                     "mysql-cdc: %s: a malformed snapshot range line: \"%.*s\"",
+                                     origin, (int)(len > 80 ? 80 : len), line);
+            }
+        }
+        line += len + (nl ? 1 : 0);
+    }
+    for (int i = 0; i < n; i++) {
+        if (known[i] || !s->newly_added)
+            continue;
+        cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc", "newly added table %s: snapshot",
+                cdc_snapshot_table(s->snap, i));
+        cdc_snapshot_queue_table(s->snap, i, NULL);
+    }
+    free(known);
+    return 0;
+}
+
+/*
  * Split 0's snapshot: the tables listed, and what to read — all of them for
  * 'initial' without a position file; after a restart, the ranges the state
  * had not emitted and (scan.newly-added-table.enabled) the tables it does not
  * name; nothing otherwise (the snapshot object still names the tables, so a
- * later restart knows which are new). Returns whether a snapshot runs.
+ * later restart knows which are new). The first poll starts it (after a
+ * position the job's state keeps, if any, replaced the queue).
  */
 static int setup_snapshot(mc_reader_t *r, bool resumed, const char *state, cdc_error_t **err)
 {
@@ -1441,43 +1650,18 @@ static int setup_snapshot(mc_reader_t *r, bool resumed, const char *state, cdc_e
     if (list_tables(r, err) < 0)
         return -1;
     r->snap = s->snap;
-    bool v2 = resumed && strncmp(state, "snapshot\tv2\n", 12) == 0;
     if (resumed || (s->mode != MODE_INITIAL && s->mode != MODE_SNAPSHOT))
         cdc_snapshot_clear(s->snap);
-    if (v2) {
-        int n = cdc_snapshot_ntables(s->snap);
-        bool *known = cdc_xcalloc((size_t)n + 1, sizeof(bool));
-        for (const char *line = state; *line;) {
-            const char *nl = strchr(line, '\n');
-            size_t len = nl ? (size_t)(nl - line) : strlen(line);
-            if (len > 6 && strncmp(line, "table\t", 6) == 0) {
-                for (int i = 0; i < n; i++)
-                    if (strlen(cdc_snapshot_table(s->snap, i)) == len - 6 &&
-                        strncmp(cdc_snapshot_table(s->snap, i), line + 6, len - 6) == 0)
-                        known[i] = true;
-            } else if (len > 6 && strncmp(line, "range\t", 6) == 0 &&
-                       cdc_snapshot_load_line(s->snap, line) < 0) {
-                free(known);
-                return cdc_error_set(err, CDC_ERR_PARSE,
-                                     "mysql-cdc: position file %s: a malformed snapshot range "
-                                     "line: \"%.*s\"",
-                                     s->pos_file, (int)(len > 80 ? 80 : len), line);
-            }
-            line += len + (nl ? 1 : 0);
-        }
-        for (int i = 0; i < n; i++) {
-            if (known[i] || !s->newly_added)
-                continue;
-            cdc_log(CDC_LOG_INFO, NULL, "mysql-cdc", "newly added table %s: snapshot",
-                    cdc_snapshot_table(s->snap, i));
-            cdc_snapshot_queue_table(s->snap, i, NULL);
-        }
-        free(known);
+    if (resumed) {
+        char *origin = cdc_strdup_printf("position file %s", s->pos_file);
+        int rc = load_snapshot_state(r, state, origin, err);
+        free(origin);
+        if (rc < 0)
+            return -1;
     }
     /* the chunk key before the readers of the other splits may take a chunk */
     if (cdc_snapshot_has_work(s->snap) && resolve_key(r, err) < 0)
         return -1;
-    cdc_snapshot_start(s->snap);
     return 0;
 }
 
@@ -1518,6 +1702,16 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     r->nsplits = nsplits;
     r->t_open = cdc_mono_ms();
     *out = &r->base;
+    cdc_buf_t key = {0};
+    cdc_buf_printf(&key, "mysql-cdc/");
+    cdc_position_key_part(&key, s->host);
+    cdc_buf_printf(&key, ":%d/", s->port);
+    cdc_position_key_part(&key, s->db);
+    cdc_buf_putc(&key, '.');
+    cdc_position_key_part(&key, s->table);
+    cdc_buf_printf(&key, "/%d", split);
+    r->key = cdc_xstrdup(cdc_buf_cstr(&key));
+    cdc_buf_free(&key);
     if (split != 0) { /* one binlog stream: the other splits read snapshot chunks, if any */
         r->phase = MC_WORKER;
         return 0;

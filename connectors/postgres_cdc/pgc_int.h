@@ -138,6 +138,14 @@ typedef struct pgc_reader {
     uint64_t ckpt_lsn;    /* stream from here: every transaction before it is committed */
     bool ckpt_snapshot;   /* a snapshot was committed (the slot copy may still be due) */
     cdc_buf_t ckpt_state; /* the lines after the first: "snapshot\tv2", table, ranges */
+    char *state_origin;   /* where the state was read: 'state file "..."', or the stored
+                             position of the key (for the errors of malformed lines) */
+
+    /* positions kept by the job's state (cdc_reader_ops_t.positions) */
+    char *key;                         /* "postgres-cdc/<host>:<port>/<database>/<slot>/<split>" */
+    const cdc_position_store_t *store; /* NULL: none */
+    bool started;                      /* the first poll looked the store up */
+    bool state_stored;                 /* the state is the store's record, not the file's */
 
     /* schema changes (postgres_cdc_schema.c) */
     cdc_schema_change_t *change; /* the change the last poll ended at (owned) */

@@ -64,7 +64,10 @@
  * from there (at-least-once delivery, exactly-once effect on keyed sinks).
  * With --state-dir the reader also offers the two-phase commit (cdc_plugin.h)
  * through a state file (see save_checkpoint), so a sink with the other half
- * (filesystem) gets every change exactly once across crashes.
+ * (filesystem) gets every change exactly once across crashes. Positions kept
+ * by the job's state (cdc_plugin.h positions/set_position_store): split 0
+ * reports one line whose token is the state file's record; given one, the
+ * first poll loads it instead of the state file, before the streams open.
  *
  * Both connections pin DateStyle=ISO, TimeZone=UTC, extra_float_digits=3,
  * IntervalStyle=postgres and client_encoding=UTF8: pgoutput prints values
@@ -1220,6 +1223,8 @@ int pgc_make_deser(pgc_reader_t *r, cdc_error_t **err)
     return 0;
 }
 
+static int apply_store(pgc_reader_t *r, cdc_error_t **err);
+
 static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_error_t **err)
 {
     pgc_reader_t *r = (pgc_reader_t *)base;
@@ -1231,6 +1236,8 @@ static int pgc_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max, cdc_erro
         return CDC_POLL_FLUSH;
     if (r->ended)
         return CDC_POLL_END;
+    if (!r->started && apply_store(r, err) < 0)
+        return CDC_POLL_ERROR;
     if (!r->snapshot && !r->streaming) {
         if (pgc_open_streams(r, err) < 0)
             return CDC_POLL_ERROR;
@@ -1307,11 +1314,10 @@ static int pgc_commit(cdc_reader_t *base, cdc_error_t **err)
  * only at transaction ends (at_boundary), so the LSN covers every row prepared.
  */
 
-static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
-                           cdc_error_t **err)
+/* Appends the state file's text (also the record of the position the job's state keeps). */
+static void put_state(pgc_reader_t *r, cdc_buf_t *b, uint64_t checkpoint, uint64_t lsn,
+                      bool snapshot)
 {
-    cdc_buf_t *b = &r->filebuf; /* (sqlbuf may hold the statements of a chunk in flight) */
-    cdc_buf_clear(b);
     cdc_buf_printf(b, "%llu\t%X/%X\t%s\n", (unsigned long long)checkpoint, (unsigned)(lsn >> 32),
                    (unsigned)lsn, snapshot ? "snapshot" : "stream");
     if (r->snap) { /* a chunked snapshot runs: its table and the ranges not emitted yet */
@@ -1319,6 +1325,14 @@ static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, b
         cdc_snapshot_save(r->snap, b);
     }
     pgc_schema_save(r, b);
+}
+
+static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, bool snapshot,
+                           cdc_error_t **err)
+{
+    cdc_buf_t *b = &r->filebuf; /* (sqlbuf may hold the statements of a chunk in flight) */
+    cdc_buf_clear(b);
+    put_state(r, b, checkpoint, lsn, snapshot);
     if (cdc_file_write_atomic(r->src->ckpt_file, b->data, b->len, err) < 0) {
         cdc_error_add_context(*err, "postgres-cdc \"%s\": saving the checkpoint",
                               r->src->table_label);
@@ -1332,6 +1346,32 @@ static int save_checkpoint(pgc_reader_t *r, uint64_t checkpoint, uint64_t lsn, b
     return 0;
 }
 
+/*
+ * A state's text (put_state's): the LSN to stream from, whether a snapshot was
+ * committed, the ranges a chunked snapshot had left, the schema history. 0, 1
+ * when its first line is malformed (the caller's error), or -1 with *err.
+ */
+static int load_state(pgc_reader_t *r, const char *text, uint64_t *checkpoint, cdc_error_t **err)
+{
+    unsigned long long id = 0;
+    unsigned hi = 0, lo = 0;
+    char kind[16] = "";
+    if (sscanf(text, "%llu\t%X/%X\t%15s", &id, &hi, &lo, kind) != 4 ||
+        (strcmp(kind, "snapshot") != 0 && strcmp(kind, "stream") != 0))
+        return 1;
+    *checkpoint = id;
+    r->ckpt_lsn = (uint64_t)hi << 32 | lo;
+    /* "stream" follows a committed snapshot, or a slot without one, unless a chunked snapshot
+       had ranges left ("snapshot\tv2", then its ranges: the restart resumes it) */
+    const char *rest = strchr(text, '\n');
+    bool v2 = rest && strncmp(rest + 1, "snapshot\tv2\n", 12) == 0;
+    r->ckpt_snapshot = !(v2 && strstr(rest, "\nrange\t"));
+    cdc_buf_clear(&r->ckpt_state);
+    if (v2 && !r->ckpt_snapshot)
+        cdc_buf_puts(&r->ckpt_state, rest + 1);
+    return pgc_schema_load(r, text, err) < 0 ? -1 : 0;
+}
+
 /* The state file, when there is one; a malformed one is an error naming it. */
 static int load_checkpoint(pgc_reader_t *r, cdc_error_t **err)
 {
@@ -1341,30 +1381,102 @@ static int load_checkpoint(pgc_reader_t *r, cdc_error_t **err)
         cdc_buf_free(&b);
         return rc < 0 ? -1 : 0;
     }
-    unsigned long long id = 0;
-    unsigned hi = 0, lo = 0;
-    char kind[16] = "";
-    if (sscanf(cdc_buf_cstr(&b), "%llu\t%X/%X\t%15s", &id, &hi, &lo, kind) != 4 ||
-        (strcmp(kind, "snapshot") != 0 && strcmp(kind, "stream") != 0)) {
+    free(r->state_origin);
+    r->state_origin = cdc_strdup_printf("state file \"%s\"", r->src->ckpt_file);
+    rc = load_state(r, cdc_buf_cstr(&b), &r->checkpoint, err);
+    if (rc == 1) {
         cdc_error_set(err, CDC_ERR_IO, "\"%s\" is not a postgres-cdc state file cdcflow wrote",
                       r->src->ckpt_file);
         cdc_error_set_hint(*err, "it should read \"<checkpoint>\t<lsn>\t<snapshot|stream>\"; "
                                  "remove it only together with the replication slot");
-        cdc_buf_free(&b);
-        return -1;
     }
-    r->checkpoint = id;
-    r->ckpt_lsn = (uint64_t)hi << 32 | lo;
-    /* "stream" follows a committed snapshot, or a slot without one, unless a chunked snapshot
-       had ranges left ("snapshot\tv2", then its ranges: the restart resumes it) */
-    const char *rest = strchr(cdc_buf_cstr(&b), '\n');
-    bool v2 = rest && strncmp(rest + 1, "snapshot\tv2\n", 12) == 0;
-    r->ckpt_snapshot = !(v2 && strstr(rest, "\nrange\t"));
-    if (v2 && !r->ckpt_snapshot)
-        cdc_buf_puts(&r->ckpt_state, rest + 1);
-    rc = pgc_schema_load(r, cdc_buf_cstr(&b), err);
     cdc_buf_free(&b);
-    return rc;
+    return rc == 0 ? 0 : -1;
+}
+
+#define PGC_POS_MAGIC "cdcflow postgres-cdc position v1"
+
+static bool pgc_at_boundary(cdc_reader_t *base);
+
+/*
+ * The job's state keeps the position (cdc_plugin.h): one line for split 0, its
+ * token the whole resume record — PGC_POS_MAGIC, then the state file's text
+ * (the LSN after the last transaction returned, the chunked snapshot's ranges
+ * not emitted, the table's last Relation). The splits reading chunks have none:
+ * their reads stay alive in the shared snapshot until split 0 emits them, so
+ * its record saves them as ranges to read again (exact with any parallelism).
+ */
+static int pgc_positions(cdc_reader_t *base, cdc_buf_t *out, cdc_error_t **err)
+{
+    pgc_reader_t *r = (pgc_reader_t *)base;
+    if (r->worker)
+        return 0;
+    if (!pgc_at_boundary(base))
+        return cdc_error_set(err, CDC_ERR_INTERNAL,
+                             "postgres-cdc \"%s\": the position was asked inside a "
+                             "transaction, a chunk's rows or the keyless snapshot, where none is "
+                             "exact",
+                             r->key);
+    uint64_t lsn = !r->streaming                  ? r->ckpt_lsn
+                   : r->pending_lsn > r->ckpt_lsn ? r->pending_lsn
+                                                  : r->ckpt_lsn;
+    cdc_buf_t *b = &r->filebuf;
+    cdc_buf_clear(b);
+    cdc_buf_puts(b, PGC_POS_MAGIC "\n");
+    put_state(r, b, r->checkpoint, lsn, r->awaiting_durable);
+    cdc_position_put(out, r->key, b->data, b->len);
+    return 0;
+}
+
+static void pgc_set_position_store(cdc_reader_t *base, const cdc_position_store_t *store)
+{
+    ((pgc_reader_t *)base)->store = store;
+}
+
+/*
+ * The first poll of split 0: a record the job's state keeps for this key
+ * replaces what the state file (or this process) gave; the streams then open
+ * from it (START_REPLICATION at its LSN: the server skips the transactions
+ * that ended before, even when the slot's confirmed position is older).
+ */
+static int apply_store(pgc_reader_t *r, cdc_error_t **err)
+{
+    r->started = true;
+    if (!r->store)
+        return 0;
+    cdc_buf_t lines = {0}, rec = {0};
+    int rc = r->store->load(r->store->ctx, &lines, err);
+    if (rc == 0)
+        rc = cdc_position_get(lines.data, lines.len, r->key, PGC_POS_MAGIC, &rec, err);
+    if (rc == 1) {
+        free(r->state_origin);
+        r->state_origin = cdc_strdup_printf("the stored position of \"%s\"", r->key);
+        r->state_stored = true;
+        uint64_t checkpoint = 0; /* (the two-phase id is the state file's; not used here) */
+        cdc_buf_clear(&r->hist);
+        r->skip_txn = r->skip_rows = 0;
+        rc = load_state(r, cdc_buf_cstr(&rec) + strlen(PGC_POS_MAGIC) + 1, &checkpoint, err);
+        if (rc == 1)
+            rc = cdc_error_set(err, CDC_ERR_PARSE,
+                               "the stored position of \"%s\" cannot be read: its first line is "
+                               "not \"<checkpoint>\t<lsn>\t<snapshot|stream>\"",
+                               r->key);
+        if (rc < 0 && err && *err)
+            cdc_position_hint(*err, " (and the replication slot)");
+        if (rc == 0 && r->hist.len == 0) /* (none kept: the catalog's, as at a fresh start) */
+            rc = pgc_schema_seed(r, err);
+        if (rc == 0)
+            rc = pgc_schema_prime(r, err);
+        if (rc == 0)
+            cdc_log(CDC_LOG_INFO, NULL, r->src->table_label,
+                    "\"%s\": resuming from the position the job's state keeps (LSN %X/%X)", r->key,
+                    (unsigned)(r->ckpt_lsn >> 32), (unsigned)r->ckpt_lsn);
+    }
+    cdc_buf_free(&lines);
+    cdc_buf_free(&rec);
+    if (rc < 0 && err && *err)
+        cdc_error_add_context(*err, "postgres-cdc: resuming from the job's state");
+    return rc < 0 ? -1 : 0;
 }
 
 static int pgc_commit_checkpoint(cdc_reader_t *base, uint64_t checkpoint, cdc_error_t **err)
@@ -1460,6 +1572,8 @@ static void pgc_close(cdc_reader_t *base)
     cdc_buf_free(&r->sqlbuf);
     cdc_buf_free(&r->filebuf);
     cdc_buf_free(&r->ckpt_state);
+    free(r->state_origin);
+    free(r->key);
     cdc_schema_change_free(r->change);
     cdc_buf_free(&r->hist);
     free(r);
@@ -1470,6 +1584,9 @@ static const cdc_reader_ops_t pgc_reader_ops = {
     .commit = pgc_commit,
     .close = pgc_close,
     .metrics = pgc_metrics,
+    .positions = pgc_positions,
+    .set_position_store = pgc_set_position_store,
+    .at_boundary = pgc_at_boundary,
     .schema_change = pgc_schema_change,
 };
 
@@ -1481,6 +1598,8 @@ static const cdc_reader_ops_t pgc_reader_ops_2pc = {
     .metrics = pgc_metrics,
     .commit_checkpoint = pgc_commit_checkpoint,
     .last_checkpoint = pgc_last_checkpoint,
+    .positions = pgc_positions,
+    .set_position_store = pgc_set_position_store,
     .at_boundary = pgc_at_boundary,
     .schema_change = pgc_schema_change,
 };
@@ -1497,6 +1616,18 @@ static int pgc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reade
     r->nsplits = nsplits;
     r->t_open = cdc_mono_ms();
     *out = &r->base;
+    cdc_buf_t key = {0};
+    cdc_buf_puts(&key, "postgres-cdc/");
+    cdc_position_key_part(&key, pgc_opt(s->cfg, "hostname"));
+    cdc_buf_putc(&key, ':');
+    cdc_position_key_part(&key, pgc_opt(s->cfg, "port"));
+    cdc_buf_putc(&key, '/');
+    cdc_position_key_part(&key, pgc_opt(s->cfg, "database-name"));
+    cdc_buf_putc(&key, '/');
+    cdc_position_key_part(&key, pgc_opt(s->cfg, "slot.name"));
+    cdc_buf_printf(&key, "/%d", split);
+    r->key = cdc_xstrdup(cdc_buf_cstr(&key));
+    cdc_buf_free(&key);
     if (split > 0) {
         r->worker = true; /* a replication slot has one reader: the others read chunks */
         return 0;

@@ -264,10 +264,9 @@ int pgc_schema_load(pgc_reader_t *r, const char *text, cdc_error_t **err)
             ok = false;
         }
         if (!ok) {
-            cdc_error_set(
-                err, CDC_ERR_IO,
-                "postgres-cdc: state file \"%s\": a malformed schema line: \"schema\t%.*s\"",
-                r->src->ckpt_file, (int)(len > 80 ? 80 : len), line);
+            cdc_error_set(err, CDC_ERR_IO,
+                          "postgres-cdc: %s: a malformed schema line: \"schema\t%.*s\"",
+                          r->state_origin, (int)(len > 80 ? 80 : len), line);
             cdc_error_set_hint(*err, "the file was changed by hand or cut; remove the line to "
                                      "forget the table's column history (a change made while "
                                      "cdcflow was stopped is then not reported)");

@@ -643,11 +643,15 @@ int pgc_load_ranges(pgc_reader_t *r, cdc_error_t **err)
             char *one = cdc_xstrndup(line, len);
             int rc = cdc_snapshot_load_line(s->snap, one);
             free(one);
-            if (rc < 0)
-                return cdc_error_set(err, CDC_ERR_PARSE,
-                                     "postgres-cdc: state file \"%s\": a malformed snapshot "
-                                     "range line: \"%.*s\"",
-                                     s->ckpt_file, (int)(len > 80 ? 80 : len), line);
+            if (rc < 0) {
+                cdc_error_set(err, CDC_ERR_PARSE,
+                              "postgres-cdc: %s: a malformed snapshot range line: \"%.*s\"",
+                              r->state_origin ? r->state_origin : "the saved state",
+                              (int)(len > 80 ? 80 : len), line);
+                if (r->state_stored && err && *err)
+                    cdc_position_hint(*err, " (and the replication slot)");
+                return -1;
+            }
         }
         line += len + (nl ? 1 : 0);
     }

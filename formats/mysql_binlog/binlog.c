@@ -1597,3 +1597,16 @@ void cdc_mysql_binlog_seed(cdc_deser_t *deser, const char *table, const char *cr
     if (d->schemas)
         bl_schemas_seed(d->schemas, table, create_sql, strlen(create_sql), file);
 }
+
+void cdc_mysql_binlog_history(cdc_deser_t *deser, cdc_buf_t *out)
+{
+    bl_deser_t *d = (bl_deser_t *)deser;
+    if (d->schemas)
+        bl_schemas_dump(d->schemas, out);
+}
+
+int cdc_mysql_binlog_restore_history(cdc_deser_t *deser, const char *text, size_t len)
+{
+    bl_deser_t *d = (bl_deser_t *)deser;
+    return d->schemas ? bl_schemas_restore(d->schemas, text, len) : -1;
+}

@@ -332,6 +332,20 @@ void bl_schemas_seed(bl_schemas_t *s, const char *table, const char *sql, size_t
  */
 void cdc_mysql_binlog_seed(cdc_deser_t *deser, const char *table, const char *create_sql,
                            const char *file);
+/** Appends the history's text (the history file's: a header line, then one entry a line). */
+void bl_schemas_dump(const bl_schemas_t *s, cdc_buf_t *b);
+/**
+ * Replaces the lists with those of a history's text (bl_schemas_dump's), to be cut at the
+ * stream's start as a loaded file is; written to the history file, if any. 0, or -1 (the
+ * lists unchanged) when the text is not such a history.
+ */
+int bl_schemas_restore(bl_schemas_t *s, const char *text, size_t len);
+/**
+ * The same two through a mysql-binlog deserializer, for mysql-cdc's position record: the
+ * history of the column lists (as of the last event decoded), and its replacement.
+ */
+void cdc_mysql_binlog_history(cdc_deser_t *deser, cdc_buf_t *out);
+int cdc_mysql_binlog_restore_history(cdc_deser_t *deser, const char *text, size_t len);
 /** A captured table's TABLE_MAP with names: cols (a ROW) is the truth from (file, ev_pos). */
 void bl_schemas_on_map(bl_schemas_t *s, const char *table, const cdc_type_t *cols, const char *file,
                        uint64_t ev_pos, uint32_t at);

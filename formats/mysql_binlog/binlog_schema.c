@@ -74,19 +74,24 @@ static const cdc_type_t *lookup(void *ctx, const char *table)
     return bl_schemas_columns(ctx, table);
 }
 
+void bl_schemas_dump(const bl_schemas_t *s, cdc_buf_t *b)
+{
+    cdc_buf_puts(b, HISTORY_HEADER);
+    for (int i = 0; i < s->n; i++) {
+        char *t = s->ent[i].cols ? cdc_type_to_string(s->ent[i].cols) : NULL;
+        cdc_buf_printf(b, "%s\t%s\t%llu\t%s\n", s->ent[i].table, s->ent[i].file,
+                       (unsigned long long)s->ent[i].pos, t ? t : "-");
+        free(t);
+    }
+}
+
 /* Writes the history file (when there is one); failures are logged: detection goes on. */
 static void save(bl_schemas_t *s)
 {
     if (!s->path)
         return;
     cdc_buf_t b = {0};
-    cdc_buf_puts(&b, HISTORY_HEADER);
-    for (int i = 0; i < s->n; i++) {
-        char *t = s->ent[i].cols ? cdc_type_to_string(s->ent[i].cols) : NULL;
-        cdc_buf_printf(&b, "%s\t%s\t%llu\t%s\n", s->ent[i].table, s->ent[i].file,
-                       (unsigned long long)s->ent[i].pos, t ? t : "-");
-        free(t);
-    }
+    bl_schemas_dump(s, &b);
     cdc_error_t *err = NULL;
     if (cdc_file_write_atomic(s->path, b.data, b.len, &err) < 0) {
         char *m = cdc_error_format(err);
@@ -121,23 +126,12 @@ static void set_list(bl_schemas_t *s, const char *table, const cdc_type_t *cols,
     save(s);
 }
 
-static void load(bl_schemas_t *s)
+/* The entries of a history's text p[0..len) after its header, appended; the malformed lines. */
+static int parse(bl_schemas_t *s, const char *p, size_t len)
 {
-    cdc_buf_t b = {0};
+    const char *end = p + len;
     cdc_error_t *err = NULL;
-    if (cdc_file_read_all(s->path, &b, &err) < 0 || b.len == 0) {
-        cdc_error_destroy(err); /* none yet */
-        cdc_buf_free(&b);
-        return;
-    }
-    const char *p = cdc_buf_cstr(&b), *end = p + b.len;
-    if (strncmp(p, HISTORY_HEADER, strlen(HISTORY_HEADER)) != 0) {
-        cdc_log(CDC_LOG_WARN, NULL, "mysql-binlog",
-                "schema history %s is not one cdcflow wrote; the column lists start afresh",
-                s->path);
-        cdc_buf_free(&b);
-        return;
-    }
+    int bad = 0;
     for (p += strlen(HISTORY_HEADER); p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         if (!nl)
@@ -147,11 +141,12 @@ static void load(bl_schemas_t *s)
         for (const char *q = p; q < nl && k < 4; q++)
             if (*q == '\t')
                 f[k++] = q + 1;
-        if (k == 4) {
+        bool ok = k == 4;
+        if (ok) {
             char *table = cdc_xstrndup(f[0], (size_t)(f[1] - f[0] - 1));
             char *file = cdc_xstrndup(f[1], (size_t)(f[2] - f[1] - 1));
             cdc_type_t *cols = NULL;
-            bool ok = nl - f[3] == 1 && f[3][0] == '-';
+            ok = nl - f[3] == 1 && f[3][0] == '-';
             if (!ok) {
                 cols = cdc_type_parse_n(f[3], (size_t)(nl - f[3]), &err);
                 cdc_error_destroy(err);
@@ -170,9 +165,55 @@ static void load(bl_schemas_t *s)
                 cdc_type_destroy(cols);
             }
         }
+        bad += !ok && nl > p;
         p = nl + 1;
     }
+    return bad;
+}
+
+static void load(bl_schemas_t *s)
+{
+    cdc_buf_t b = {0};
+    cdc_error_t *err = NULL;
+    if (cdc_file_read_all(s->path, &b, &err) < 0 || b.len == 0) {
+        cdc_error_destroy(err); /* none yet */
+        cdc_buf_free(&b);
+        return;
+    }
+    const char *p = cdc_buf_cstr(&b);
+    if (strncmp(p, HISTORY_HEADER, strlen(HISTORY_HEADER)) != 0) {
+        cdc_log(CDC_LOG_WARN, NULL, "mysql-binlog",
+                "schema history %s is not one cdcflow wrote; the column lists start afresh",
+                s->path);
+        cdc_buf_free(&b);
+        return;
+    }
+    parse(s, p, b.len);
     cdc_buf_free(&b);
+}
+
+int bl_schemas_restore(bl_schemas_t *s, const char *text, size_t len)
+{
+    size_t hlen = strlen(HISTORY_HEADER);
+    if (len < hlen || memcmp(text, HISTORY_HEADER, hlen) != 0)
+        return -1;
+    bl_schemas_t fresh = {0};
+    if (parse(&fresh, text, len) > 0) {
+        for (int i = 0; i < fresh.n; i++)
+            entry_free(&fresh.ent[i]);
+        free(fresh.ent);
+        return -1;
+    }
+    for (int i = 0; i < s->n; i++)
+        entry_free(&s->ent[i]);
+    free(s->ent);
+    s->ent = fresh.ent;
+    s->n = fresh.n;
+    s->cap = fresh.cap;
+    s->resolved = false; /* the stream's first ROTATE says which entries hold */
+    s->gen++;
+    save(s);
+    return 0;
 }
 
 bl_schemas_t *bl_schemas_new(const char *history)

@@ -1571,3 +1571,51 @@ Test(mysql_binlog, ddl_history_across_runs)
     cdc_buf_free(&text);
     unlink(path);
 }
+
+/* A deserializer of events (no history file) for the history tests. */
+static cdc_deser_t *history_deser(cdc_config_t **cfg)
+{
+    const cdc_format_factory_t *fmt = cdc_registry_format("mysql-binlog");
+    cdc_kv_t kv = {0};
+    cdc_kv_set(&kv, "input", "events");
+    cdc_error_t *err = NULL;
+    *cfg = cdc_config_new(fmt->options, "test", &kv, &err);
+    cdc_kv_free(&kv);
+    cr_assert_not_null(*cfg);
+    cdc_format_ctx_t ctx = {.cfg = *cfg, .table = "test"};
+    cdc_deser_t *deser;
+    cr_assert_eq(fmt->deser_new(&ctx, &deser, &err), 0);
+    return deser;
+}
+
+/*
+ * mysql-cdc's position record carries the column lists: the history's text replaces another
+ * deserializer's lists whole; text that is not such a history is refused, the lists kept.
+ */
+Test(mysql_binlog, schema_history_text_round_trip)
+{
+    cdc_config_t *cfg1, *cfg2;
+    cdc_deser_t *a = history_deser(&cfg1), *b = history_deser(&cfg2);
+    cdc_mysql_binlog_seed(a, "db.t", "CREATE TABLE `t` (`id` int(11) NOT NULL, `v` varchar(10))",
+                          "mbin.000001");
+    cdc_mysql_binlog_seed(b, "db.other", "CREATE TABLE `other` (`x` int(11))", "mbin.000001");
+    cdc_buf_t ta = {0}, tb = {0};
+    cdc_mysql_binlog_history(a, &ta);
+    cr_assert(strstr(cdc_buf_cstr(&ta), "db.t\tmbin.000001\t") != NULL, "%s", cdc_buf_cstr(&ta));
+    cr_assert_eq(cdc_mysql_binlog_restore_history(b, ta.data, ta.len), 0);
+    cdc_mysql_binlog_history(b, &tb);
+    cr_expect_str_eq(cdc_buf_cstr(&tb), cdc_buf_cstr(&ta), "the lists of a replace b's whole");
+    const char *bad =
+        "cdcflow mysql-binlog schema history v1\ndb.t\tmbin.000001\t4\tROW<id NOPE>\n";
+    cr_expect_eq(cdc_mysql_binlog_restore_history(b, bad, strlen(bad)), -1);
+    cr_expect_eq(cdc_mysql_binlog_restore_history(b, "garbage\n", 8), -1);
+    cdc_buf_clear(&tb);
+    cdc_mysql_binlog_history(b, &tb);
+    cr_expect_str_eq(cdc_buf_cstr(&tb), cdc_buf_cstr(&ta), "a refused text leaves the lists");
+    cdc_buf_free(&ta);
+    cdc_buf_free(&tb);
+    a->ops->destroy(a);
+    b->ops->destroy(b);
+    cdc_config_destroy(cfg1);
+    cdc_config_destroy(cfg2);
+}
