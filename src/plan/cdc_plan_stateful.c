@@ -1646,6 +1646,14 @@ static int register_output(sp_t *sp, const cdc_op_t *root)
         free(n);
         free(t);
     }
+    /* the result's unique key is the table's key: a sink keyed by it takes the updates */
+    for (int u = 0; u < root->nukey; u++) {
+        char *n = cdc_sql_quote_ident(root->out_type->names[root->ukey[u]]);
+        cdc_buf_printf(&b, "%s%s", u ? ", " : ", PRIMARY KEY (", n);
+        free(n);
+    }
+    if (root->nukey > 0)
+        cdc_buf_puts(&b, ") NOT ENFORCED");
     char mb[16];
     cdc_buf_printf(&b, ") WITH ('connector' = '$stateful', 'changelog-mode' = '%s')",
                    cdc_changelog_mode_str(root->mode, mb));
