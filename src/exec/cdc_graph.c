@@ -543,6 +543,8 @@ typedef struct jlist {
 
 typedef struct join_rt {
     jlist_t side[2];
+    cdc_buf_t key; /* the join key of the row being pushed: its own, since the rows it emits
+                      run the operators above (which set the graph's key) before it saves */
 } join_rt_t;
 
 static bool preserved(const cdc_op_t *op, int side)
@@ -559,12 +561,12 @@ static uint32_t join_ns(const cdc_op_t *op, int side)
 
 static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_error_t **err)
 {
+    const cdc_buf_t *key = &((join_rt_t *)op->rt)->key;
     l->n = 0;
     l->dirty = false;
     const void *val;
     size_t vlen;
-    int found =
-        cdc_state_get(rt->state, join_ns(op, side), rt->key.data, rt->key.len, &val, &vlen, err);
+    int found = cdc_state_get(rt->state, join_ns(op, side), key->data, key->len, &val, &vlen, err);
     if (found <= 0)
         return found;
     /* the value is valid until the next state call: copy it into the scratch arena */
@@ -603,8 +605,9 @@ static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_er
 
 static int jlist_save(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_error_t **err)
 {
+    const cdc_buf_t *key = &((join_rt_t *)op->rt)->key;
     if (l->n == 0)
-        return cdc_state_del(rt->state, join_ns(op, side), rt->key.data, rt->key.len, err);
+        return cdc_state_del(rt->state, join_ns(op, side), key->data, key->len, err);
     cdc_buf_clear(&rt->val);
     put_varint(&rt->val, (uint64_t)l->n);
     for (int k = 0; k < l->n; k++) {
@@ -613,7 +616,7 @@ static int jlist_save(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_er
         put_varint(&rt->val, l->e[k].nbytes);
         cdc_buf_append(&rt->val, l->e[k].bytes, l->e[k].nbytes);
     }
-    return cdc_state_put(rt->state, join_ns(op, side), rt->key.data, rt->key.len, rt->val.data,
+    return cdc_state_put(rt->state, join_ns(op, side), key->data, key->len, rt->val.data,
                          rt->val.len, err);
 }
 
@@ -664,7 +667,7 @@ static int join_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, co
         return emit(g, op, out_kind,
                     side == 0 ? joined(rt, op, row, NULL) : joined(rt, op, NULL, row), err);
     }
-    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &rt->key);
+    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &jr->key);
     jlist_t *ol = &jr->side[other], *ml = &jr->side[side];
     if (jlist_load(rt, op, other, ol, err) < 0 || jlist_load(rt, op, side, ml, err) < 0)
         return -1;
@@ -1241,6 +1244,7 @@ static void op_rt_free(cdc_op_t *op)
         join_rt_t *jr = op->rt;
         free(jr->side[0].e);
         free(jr->side[1].e);
+        cdc_buf_free(&jr->key);
     } else if (op->kind == CDC_OP_RANK) {
         rank_rt_t *rr = op->rt;
         free(rr->e);
