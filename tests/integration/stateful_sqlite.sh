@@ -189,6 +189,19 @@ for sc in $seeds; do
       =
   done
 
+  # ---- ON with more than the equality: a second equality, or a condition on both sides
+  #      (an outer side's row is padded while no row passes it) ----
+  for kind in LEFT FULL; do
+    printed "join_${kind,,}_cond" "order_id INT, customer STRING, shipment_id INT, origin STRING" \
+      "SELECT o.order_id, o.customer, s.shipment_id, s.origin FROM orders o $kind JOIN shipments s
+        ON o.order_id = s.order_id AND s.origin <> o.customer" \
+      =
+  done
+  printed join_two_keys "order_id INT, qty INT, d_id INT, note STRING" \
+    "SELECT o.order_id, o.qty, d.order_id, d.note FROM orders o RIGHT JOIN details d
+      ON o.order_id = d.order_id AND o.qty = d.prio" \
+    =
+
   # ---- three tables, as the Flink CDC tutorial: orders, products, shipments ----
   jdbc join_three "order_id INT NOT NULL, shipment_id INT NOT NULL, name STRING, origin STRING" \
     shipment_id \
@@ -205,6 +218,23 @@ for sc in $seeds; do
   jdbc group_join "region STRING NOT NULL, n BIGINT, w INT, np BIGINT, mw INT" region \
     "SELECT o.region, COUNT(*), SUM(p.weight), COUNT(DISTINCT p.id), MAX(p.weight)
       FROM orders o JOIN products p ON o.product_id = p.id GROUP BY o.region" \
+    =
+
+  # ---- operators over operators: an aggregate of an aggregate, a join of an aggregate,
+  #      Top-N over a join ----
+  printed agg_of_agg "n BIGINT, groups BIGINT" \
+    "SELECT n, COUNT(*) FROM (SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer)
+      GROUP BY n" \
+    =
+  # (a subquery as a join's right side is a syntax error yet: "expected table name", so WITH)
+  printed join_of_agg "id INT, name STRING, n BIGINT" \
+    "WITH a AS (SELECT product_id, COUNT(*) AS n FROM orders GROUP BY product_id)
+      SELECT p.id, p.name, a.n FROM products p LEFT JOIN a ON p.id = a.product_id" \
+    =
+  printed topn_of_join "name STRING, price BIGINT, rn BIGINT" \
+    "SELECT name, price, rn FROM (SELECT p.name, o.price, ROW_NUMBER() OVER (PARTITION BY p.name
+      ORDER BY o.price DESC) AS rn FROM orders o JOIN products p ON o.product_id = p.id)
+      WHERE rn <= 2" \
     =
 
   # ---- Top-N: rows of equal price may take each other's rank, so (partition, rn, price)
