@@ -245,8 +245,11 @@ static int emit_row(cdc_pipe_t *p, cdc_row_t *row, cdc_batch_t *out, char *errbu
     int rc = run_stages(p, row, &out->arena, &res, errbuf, errlen);
     if (rc <= 0)
         return rc;
-    if (p->drop_update_before && res->kind == CDC_UPDATE_BEFORE)
-        return 0;
+    if (p->drop_update_before && res->kind == CDC_UPDATE_BEFORE) {
+        if (!p->update_before_as_delete)
+            return 0;
+        res->kind = CDC_DELETE;
+    }
     if (p->nnot_null && (rc = enforce_not_null(p, res, errbuf, errlen)) != 0)
         return rc < 0 ? rc : 0;
     cdc_row_t *dst = cdc_batch_add(out, res->kind, 0);

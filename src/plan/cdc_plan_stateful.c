@@ -1539,10 +1539,12 @@ static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
     bt->nullable = false;
     cdc_type_row_add(op->out_type, rn_field, bt);
     op->mode = CDC_MODE_ALL;
-    op->nukey = op->npart + 1;
+    /* keyed by (partition, rn); with rn = 1 (deduplication) by the partition alone, as Flink */
+    op->nukey = limit == 1 && op->npart > 0 ? op->npart : op->npart + 1;
     op->ukey = cdc_xcalloc((size_t)op->nukey, sizeof(int));
     memcpy(op->ukey, op->part, sizeof(int) * (size_t)op->npart);
-    op->ukey[op->npart] = op->out_type->nchildren - 1;
+    if (op->nukey > op->npart)
+        op->ukey[op->npart] = op->out_type->nchildren - 1;
     op->explain = cdc_strdup_printf(
         "%s(strategy=[RetractStrategy], rankType=[ROW_NUMBER], rankRange=[rankStart=1, "
         "rankEnd=%lld], partitionBy=[%s], orderBy=[%s], select=[..., %s], "
@@ -1646,6 +1648,8 @@ static int register_output(sp_t *sp, const cdc_op_t *root)
         free(n);
         free(t);
     }
+    /* no PRIMARY KEY (it would make nullable group keys NOT NULL): the sink's key is checked
+       against the result's unique key by check_sink_key, and plan_sink_key lets it be */
     char mb[16];
     cdc_buf_printf(&b, ") WITH ('connector' = '$stateful', 'changelog-mode' = '%s')",
                    cdc_changelog_mode_str(root->mode, mb));

@@ -1746,6 +1746,14 @@ static int plan_changelog(plan_ctx_t *cx)
         (accepted & CDC_MODE_BIT(CDC_UPDATE_AFTER))) {
         p->drop_update_before = true;
         mode &= (cdc_changelog_mode_t)~CDC_MODE_BIT(CDC_UPDATE_BEFORE);
+        /* a filter after the updates may let a row's -U through and stop its +U (the row no
+           longer passes): the sink must then delete it, so such -U become -D (Flink keeps
+           UPDATE_BEFORE before such a filter, and upsert sinks delete on it) */
+        for (int s = 0; s < p->nstages; s++)
+            if (p->stages[s].where && (accepted & CDC_MODE_BIT(CDC_DELETE)))
+                p->update_before_as_delete = true;
+        if (p->update_before_as_delete)
+            mode |= CDC_MODE_BIT(CDC_DELETE);
     }
     cx->mode = mode;
     cx->accepted = accepted;

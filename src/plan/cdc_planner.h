@@ -104,6 +104,7 @@ typedef struct cdc_pipe_s {
     int nstages;
 
     bool drop_update_before;
+    bool update_before_as_delete; /* ... except that a -U which passed a filter is a -D */
     int64_t limit; /* -1 when none */
     bool limit_pushed;
     cdc_changelog_mode_t scan_mode; /* what the source produces */

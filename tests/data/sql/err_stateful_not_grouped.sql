@@ -1,0 +1,4 @@
+-- a column neither grouped nor aggregated
+CREATE TABLE t (id INT NOT NULL, g STRING, x INT, PRIMARY KEY (id) NOT ENFORCED) WITH (
+  'connector' = 'values', 'changelog-mode' = 'I,UB,UA,D', 'data' = '+I[1, a, 5]; -U[1, a, 5]; +U[1, a, 6]');
+SELECT g, x, COUNT(*) FROM t GROUP BY g;
