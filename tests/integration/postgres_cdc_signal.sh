@@ -183,7 +183,9 @@ wait_log "on-demand snapshot resumed from the saved ranges" 1 && ok ||
 wait_log "on-demand snapshot done" 1 && ok || bad "the resumed on-demand snapshot did not finish"
 rows=$(grep -o "on-demand snapshot done: [0-9]* rows" job.err | awk '{print $4}' | tail -1)
 total=$(pg_psql -At -c "SELECT count(*) FROM t")
-[[ -n $rows ]] && ((rows < total * 8 / 10)) && ok ||
+# (the kill comes early, when a machine under load may have done only a few chunks: any chunk
+# not read again proves the resume)
+[[ -n $rows ]] && ((rows < total)) && ok ||
   bad "the resumed run read ${rows:-no} rows of $total: it did not resume"
 if wait_equal; then ok; else bad "sink differs from the source after the resumed re-snapshot"; fi
 kill -TERM "$job"
