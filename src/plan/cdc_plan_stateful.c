@@ -1800,6 +1800,9 @@ int cdc_plan_stateful(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, c
             goto out;
         }
         g->leaves[i]->graph = g;
+        /* the leaf's rows end in the top pipe's sink: its logs and metrics say so */
+        free(g->leaves[i]->sink_name);
+        g->leaves[i]->sink_name = cdc_xstrdup(g->top->sink_name);
     }
     g->refs = g->nleaves;
     g->ttl_ms = penv->state_ttl_ms;
