@@ -548,7 +548,9 @@ static int table_bind(bl_deser_t *d, bl_table_t *t)
            are checked one by one (schema.change.behavior ignore keeps the declared type) */
         c->narrow = cdc_type_is_integer(c->nat) && cdc_type_is_integer(c->out) &&
                     c->out->root < c->nat->root;
-        if (!dt_as_ltz && !c->narrow && !compatible(c->nat, c->out)) {
+        /* MySQL's BOOLEAN is TINYINT(1); Flink CDC reads it as BOOLEAN when declared so */
+        c->as_bool = c->type == MT_TINY && c->out->root == CDC_T_BOOLEAN;
+        if (!dt_as_ltz && !c->narrow && !c->as_bool && !compatible(c->nat, c->out)) {
             char tn[48];
             bl_type_name(c, tn, sizeof(tn));
             char *ns = cdc_type_to_string(c->nat), *ds = cdc_type_to_string(c->out);
@@ -822,6 +824,10 @@ static int read_image(bl_deser_t *d, bl_cur_t *c, bl_table_t *t, const bl_image_
             return fail(d, "row %ld of \"%s\", column %d%s%s%s (%s): %s", rowno, t->qname, i + 1,
                         col->name ? " \"" : "", col->name ? col->name : "", col->name ? "\"" : "",
                         tn, why);
+        }
+        if (v && col->as_bool) {
+            int64_t x = v->v.i;
+            v->v.b = x != 0;
         }
         if (v && col->narrow && !int_fits(v->v.i, col->out->root)) {
             char tn[48];

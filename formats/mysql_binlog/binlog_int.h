@@ -81,6 +81,7 @@ typedef struct bl_col {
     uint8_t fast;          /* BL_FAST_*: decoded inline by bl_value_fast, or BL_FAST_NONE */
     int target;            /* produced field index, -1 = not produced */
     const cdc_type_t *out; /* the produced field's type */
+    bool as_bool;          /* a TINYINT (MySQL's BOOLEAN) declared BOOLEAN: 0 is FALSE, else TRUE */
     bool narrow;           /* an integer declared narrower than the column is now (a widened
                               source column): each value is checked against the declared type */
     cdc_type_t *nat;       /* the mapped type (owned), for columns not produced */
