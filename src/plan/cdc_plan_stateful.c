@@ -759,6 +759,19 @@ static bool leaf_proctime(sp_t *sp, const rel_t *r, int f)
     return c >= 0 && c < p->table_type->nchildren && p->col_proctime[c];
 }
 
+/* `c AS c` is just `c` in a query the planner made (EXPLAIN prints it so). */
+static void strip_same_aliases(cdc_sql_query_t *q)
+{
+    for (size_t i = 0; i < q->nitems; i++) {
+        const cdc_sql_expr_t *e = q->items[i].expr;
+        if (q->items[i].alias && e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1 &&
+            strcmp(e->column.parts[0], q->items[i].alias) == 0) {
+            free(q->items[i].alias);
+            q->items[i].alias = NULL;
+        }
+    }
+}
+
 /* A Calc operator: @p q (its items and WHERE over @p in) compiled. */
 static int make_calc(sp_t *sp, const where_t *w, const rel_t *in, cdc_sql_query_t *q, rel_t *out,
                      const char *name)
@@ -767,6 +780,7 @@ static int make_calc(sp_t *sp, const where_t *w, const rel_t *in, cdc_sql_query_
     int idx = add_op(sp, op);
     op->kind = CDC_OP_CALC;
     op->in_type[0] = (cdc_type_t *)in->type;
+    strip_same_aliases(q);
     cdc_plan_level_t lv = {.q = q, .text = w->text, .len = w->len, .filename = w->filename};
     if (cdc_plan_compile_stage(sp->penv, &lv, in->type, NULL, &op->stage, sp->err) < 0)
         return -1;
@@ -1156,7 +1170,7 @@ typedef struct agg_ctx {
     char *group_text[64];
     const char *group_name[64];
     int ngroups;
-    char agg_name[64][16];
+    char agg_name[64][256];
 } agg_ctx_t;
 
 static int collect_agg(cdc_sql_expr_t **slot, void *ctx)
@@ -1337,10 +1351,41 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         if (having && walk_slots(&having, collect_agg, &ac) < 0)
             goto out;
     }
-    for (int a = 0; a < ac.naggs; a++)
-        if (ac.aggs[a].arg)
-            pre->items[pre->nitems++] = (cdc_sql_select_item_t){
-                .expr = (cdc_sql_expr_t *)ac.aggs[a].arg, .alias = cdc_strdup_printf("$arg%d", a)};
+    int arg_field[64];
+    for (int a = 0; a < ac.naggs; a++) {
+        const cdc_sql_expr_t *arg = ac.aggs[a].arg;
+        arg_field[a] = -1;
+        if (!arg)
+            continue;
+        /* the same argument is computed once */
+        char *at = cdc_sql_expr_to_string(arg);
+        for (int b = 0; b < a && arg_field[a] < 0; b++) {
+            if (!ac.aggs[b].arg)
+                continue;
+            char *bt = cdc_sql_expr_to_string(ac.aggs[b].arg);
+            if (strcmp(at, bt) == 0)
+                arg_field[a] = arg_field[b];
+            free(bt);
+        }
+        free(at);
+        if (arg_field[a] >= 0)
+            continue;
+        arg_field[a] = (int)pre->nitems;
+        /* a column keeps its name (once), as in Flink's plans; an expression is $f<field> */
+        char *alias = NULL;
+        if (arg->kind == CDC_SQL_EXPR_COLUMN && arg->column.nparts == 1) {
+            alias = cdc_xstrdup(arg->column.parts[0]);
+            for (size_t k = 0; k < pre->nitems && alias; k++)
+                if (strcmp(pre->items[k].alias, alias) == 0) {
+                    free(alias);
+                    alias = NULL;
+                }
+        }
+        if (!alias)
+            alias = cdc_strdup_printf("$f%zu", pre->nitems);
+        pre->items[pre->nitems++] =
+            (cdc_sql_select_item_t){.expr = (cdc_sql_expr_t *)arg, .alias = alias};
+    }
     if (q->where && !(pre->where = rewrite(sp, w, sc, q->where)))
         goto out;
     rel_t prel = {0};
@@ -1365,12 +1410,11 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         cdc_buf_printf(&sel, "%s%s", g ? ", " : "", pt->names[g]);
     }
     op->aggs = cdc_xcalloc((size_t)ac.naggs + 1, sizeof(*op->aggs));
-    int argf = (int)ng;
     for (int a = 0; a < ac.naggs; a++) {
         cdc_agg_call_t *c = &op->aggs[op->naggs++];
         c->fn = ac.aggs[a].fn;
         c->distinct = ac.aggs[a].distinct;
-        c->arg = ac.aggs[a].arg ? argf++ : -1;
+        c->arg = arg_field[a];
         c->text = cdc_xstrdup(ac.aggs[a].text);
         c->type = agg_type(c->fn, c->arg >= 0 ? pt->children[c->arg] : NULL);
         if (!c->type) {
@@ -1383,7 +1427,25 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
             rel_free(&prel);
             goto out;
         }
-        snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "$a%d", a);
+        /* named as Flink names them: a select item that is the call alone by its name (its
+           alias, or EXPR$i), a call inside an expression $f<field> */
+        const char *item_name = NULL;
+        for (size_t i = 0; i < pq->nitems && !item_name; i++) {
+            const cdc_sql_expr_t *ie = pq->items[i].expr;
+            if (ie->kind != CDC_SQL_EXPR_CALL || ie->call.over)
+                continue;
+            char *t = cdc_sql_expr_to_string(ie);
+            if (strcmp(t, c->text) == 0)
+                item_name = pq->items[i].alias;
+            free(t);
+        }
+        if (item_name)
+            snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "%s", item_name);
+        else
+            snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "$f%d", (int)ng + a);
+        for (int k = 0; cdc_type_field_index(op->out_type, ac.agg_name[a]) >= 0; k++)
+            snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "%s%d", item_name ? item_name : "$f",
+                     k);
         cdc_type_row_add(op->out_type, ac.agg_name[a], cdc_type_copy(c->type));
         cdc_buf_printf(&sel, "%s%s AS %s", sel.len ? ", " : "", c->text, ac.agg_name[a]);
     }
@@ -1790,7 +1852,10 @@ int cdc_plan_stateful(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, c
     }
     cdc_sql_insert_t ins2 = *ins;
     ins2.query = (cdc_sql_query_t *)child;
-    if (cdc_plan_insert(penv, &ins2, &g->top, err) < 0)
+    strip_same_aliases(post);
+    cdc_plan_env_t penv2 = *penv;
+    penv2.stateful_node = rop->explain;
+    if (cdc_plan_insert(&penv2, &ins2, &g->top, err) < 0)
         goto out;
     check_sink_key(&sp, rop);
     for (int i = 0; i < g->nleaves; i++) {

@@ -1761,7 +1761,14 @@ static int plan_changelog(plan_ctx_t *cx)
     if (missing) {
         cdc_buf_t kinds = {0}, node = {0};
         kinds_text(missing, &kinds);
-        scan_node(p, &node, false);
+        if (penv->stateful_node) { /* as Flink: the node that makes the updates */
+            const char *e = penv->stateful_node, *cm = strstr(e, ", changelogMode=");
+            cdc_buf_append(&node, e, cm ? (size_t)(cm - e) : strlen(e));
+            if (cm)
+                cdc_buf_putc(&node, ')');
+        } else {
+            scan_node(p, &node, false);
+        }
         *err = cdc_sql_error_at(CDC_ERR_PLAN, penv->text, penv->len, penv->filename,
                                 ins->table.line, ins->table.col,
                                 "Table sink '%s' doesn't support consuming %s changes which is "

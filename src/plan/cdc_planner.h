@@ -132,6 +132,8 @@ typedef struct cdc_plan_env_s {
     bool dynamic_options_disabled;  /* table.dynamic-table-options.enabled = false */
     bool not_null_drop;             /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
     int64_t state_ttl_ms;           /* table.exec.state.ttl of the stateful operators; 0 = never */
+    const char *stateful_node;      /* planning the top pipe of a stateful query: its root
+                                       operator as EXPLAIN shows it (errors name it); else NULL */
     const cdc_type_t *result_types; /* a bare query's printed column types (the common types of
                                        its UNION ALL's branches), borrowed; NULL: the query's */
 } cdc_plan_env_t;

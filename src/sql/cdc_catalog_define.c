@@ -1181,7 +1181,7 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
     for (size_t i = 0; i < q->njoins; i++) {
         const cdc_sql_join_t *j = &q->joins[i];
         cdc_buf_puts(b, join_words[j->kind]);
-        put_table_ref(b, cat, &j->table.name);
+        put_from(b, cat, &j->table, &scope);
         put_hints(b, &j->table.hints);
         if (j->system_time) {
             cdc_buf_puts(b, " FOR SYSTEM_TIME AS OF ");
@@ -1233,10 +1233,14 @@ static int check_query_refs(cdc_catalog_t *cat, const src_t *s, const cdc_sql_qu
     for (size_t i = 0; i < q->nctes; i++)
         if (check_query_refs(cat, s, q->ctes[i].query, &scope, err) < 0)
             return -1;
-    if (q->from.subquery)
-        return check_query_refs(cat, s, q->from.subquery, &scope, err);
     for (size_t i = 0; i <= q->njoins; i++) {
-        const cdc_sql_name_t *name = i ? &q->joins[i - 1].table.name : &q->from.name;
+        const cdc_sql_table_ref_t *ref = i ? &q->joins[i - 1].table : &q->from;
+        if (ref->subquery) {
+            if (check_query_refs(cat, s, ref->subquery, &scope, err) < 0)
+                return -1;
+            continue;
+        }
+        const cdc_sql_name_t *name = &ref->name;
         if (!name->nparts || names_cte(&scope, name))
             continue;
         int r = cdc_catalog_find(cat, name, NULL, NULL, err);

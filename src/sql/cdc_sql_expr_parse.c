@@ -974,9 +974,26 @@ static bool parse_join(parser_t *p, cdc_sql_query_t *q)
         accept_kw(p, "INNER");
     if (j->kind != CDC_SQL_JOIN_INNER)
         accept_kw(p, "OUTER");
-    if (!cdc_sqlp_expect_kw(p, "JOIN") || !parse_table_ref(p, &j->table, true))
+    if (!cdc_sqlp_expect_kw(p, "JOIN"))
         return false;
+    if (at(p, CDC_SQL_TOK_LPAREN)) {
+        /* JOIN (SELECT ...) [AS] alias ON ...: a subquery, as in FROM */
+        const tok_t *open = cur(p);
+        advance(p);
+        if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
+            return cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
+        if (!(j->table.subquery = cdc_sqlp_parse_query(p)) ||
+            !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+            return false;
+        j->table.name.line = open->line;
+        j->table.name.col = open->col;
+    } else if (!parse_table_ref(p, &j->table, true)) {
+        return false;
+    }
     if (at_kw(p, "FOR")) {
+        if (j->table.subquery)
+            return cdc_sqlp_fail_unsupported(p, "FOR SYSTEM_TIME AS OF on a subquery",
+                                             "a lookup join reads a table");
         if (j->kind == CDC_SQL_JOIN_RIGHT || j->kind == CDC_SQL_JOIN_FULL)
             return cdc_sqlp_fail_unsupported(
                 p, "FOR SYSTEM_TIME AS OF on a RIGHT or FULL join",

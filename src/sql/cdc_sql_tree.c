@@ -149,6 +149,7 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     free(q->from.alias);
     for (size_t i = 0; i < q->njoins; i++) {
         cdc_sqlp_name_free(&q->joins[i].table.name);
+        cdc_sql_query_destroy(q->joins[i].table.subquery);
         cdc_sql_hints_free(&q->joins[i].table.hints);
         free(q->joins[i].table.alias);
         cdc_sql_expr_destroy(q->joins[i].system_time);
