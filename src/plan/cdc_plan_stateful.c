@@ -1137,11 +1137,18 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j, rel_t 
     cdc_buf_t sel = {0};
     for (int f = 0; f < op->out_type->nchildren; f++)
         cdc_buf_printf(&sel, "%s%s", f ? ", " : "", op->out_type->names[f]);
-    op->explain =
-        cdc_strdup_printf("Join(joinType=[%s], where=[%s]%s, select=[%s], "
-                          "changelogMode=%s)",
-                          join_kind_name(j->kind), cdc_buf_cstr(&eq), cdc_buf_cstr(&other),
-                          cdc_buf_cstr(&sel), cdc_changelog_mode_str(op->mode, mb));
+    /* what each side's rows are unique by, as Flink's plans say it */
+    const char *spec[2];
+    for (int sd = 0; sd < 2; sd++) {
+        bool one = sd == 0 ? l_one : r_one;
+        int nuk = sd == 0 ? left->nukey : right.nukey;
+        spec[sd] = one ? "JoinKeyContainsUniqueKey" : nuk > 0 ? "HasUniqueKey" : "NoUniqueKey";
+    }
+    op->explain = cdc_strdup_printf("Join(joinType=[%s], where=[%s]%s, select=[%s], "
+                                    "leftInputSpec=[%s], rightInputSpec=[%s], changelogMode=%s)",
+                                    join_kind_name(j->kind), cdc_buf_cstr(&eq),
+                                    cdc_buf_cstr(&other), cdc_buf_cstr(&sel), spec[0], spec[1],
+                                    cdc_changelog_mode_str(op->mode, mb));
     cdc_buf_free(&sel);
     cdc_buf_free(&eq);
     cdc_buf_free(&other);
