@@ -17,6 +17,7 @@
 #include "cdc_job.h"
 #include "cdc_log.h"
 #include "cdc_row_codec.h"
+#include "cdc_runtime.h"
 #include "cdc_state.h"
 #include "cdc_util.h"
 
@@ -78,6 +79,9 @@ static void get_bytes(rd_t *r, void *out, size_t n)
 
 typedef struct slot_pos {
     cdc_buf_t lines; /* the split's last positions ("key\tpos\n"...) */
+    int64_t wm;      /* the split's watermark (ms); INT64_MIN before its first row */
+    bool has_wm;     /* its leaf declares a WATERMARK */
+    bool open;       /* its writer is open */
 } slot_pos_t;
 
 typedef struct graph_rt {
@@ -100,9 +104,11 @@ typedef struct graph_rt {
     bool poisoned; /* a split closed with rows fed since its last checkpoint: no more commits */
     slot_pos_t *slots;
     int nslots;
-    int rc;           /* of the last checkpoint */
-    cdc_error_t *err; /* its error (copied to each waiter) */
-    uint64_t seq;     /* arrival order (Top-N ties), persisted inside the rows' entries */
+    int rc;            /* of the last checkpoint */
+    cdc_error_t *err;  /* its error (copied to each waiter) */
+    uint64_t seq;      /* arrival order (Top-N ties), persisted inside the rows' entries */
+    int64_t watermark; /* event time (ms) every leaf with a WATERMARK has passed; INT64_MIN */
+    uint64_t late;     /* rows of windows already fired, dropped */
     char errbuf[1024];
     uint64_t skipped;
     const cdc_job_settings_t *settings;
@@ -195,9 +201,19 @@ typedef struct acc {
     int nmap, capmap;
 } acc_t;
 
+/* A window aggregation's windows waiting for the watermark: their ends, ascending (kept in the
+ * state too, so a restart fires them). */
+typedef struct win_rt {
+    int64_t *ends;
+    int nends, cap;
+    bool loaded;
+    cdc_buf_t list;
+} win_rt_t;
+
 typedef struct agg_rt {
     acc_t *accs;
     int64_t rows;
+    win_rt_t *win; /* windowed aggregation only */
 } agg_rt_t;
 
 static bool uses_map(const cdc_agg_call_t *c)
@@ -484,9 +500,14 @@ static bool rows_equal(graph_rt_t *rt, const cdc_type_t *t, const cdc_row_t *a, 
     return rt->tmp.len - na == na && memcmp(rt->tmp.data, rt->tmp.data + na, na) == 0;
 }
 
+static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err);
+
 static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                     cdc_error_t **err)
 {
+    if (op->windowed)
+        return wagg_push(g, op, kind, row, err);
     graph_rt_t *rt = g->rt;
     agg_rt_t *ar = op->rt;
     cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
@@ -951,10 +972,15 @@ static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     return 0;
 }
 
+static int window_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                       cdc_error_t **err);
+
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
 {
     switch (op->kind) {
+    case CDC_OP_WINDOW:
+        return window_push(g, op, kind, row, err);
     case CDC_OP_CALC:
         return calc_push(g, op, kind, row, err);
     case CDC_OP_AGG:
@@ -964,6 +990,312 @@ static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const c
     default:
         return rank_push(g, op, kind, row, err);
     }
+}
+
+static int flush_top(cdc_graph_t *g, cdc_error_t **err);
+
+/* ---- windows: the window table function, window aggregation, watermarks ------------------ */
+
+/* Each row once per window its time falls in (Flink's window assigners), with window_start,
+ * window_end and window_time (end - 1 ms) appended. */
+static int window_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                       cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    const cdc_value_t *tv = &row->values[op->timecol];
+    if (cdc_value_is_null(tv))
+        return 0; /* no time, no window (Flink drops it too) */
+    int64_t ts = tv->v.ts.millis, size = op->win_size, off = op->win_offset;
+    int ni = op->in_type[0]->nchildren;
+    int64_t starts[4096], ends[4096];
+    int n = 0;
+    if (op->win_kind == CDC_SQL_TVF_HOP) {
+        int64_t slide = op->win_step;
+        int64_t last = ts - (((ts - off) % slide) + slide) % slide;
+        for (int64_t st = last; st > ts - size && n < 4096; st -= slide, n++) {
+            starts[n] = st;
+            ends[n] = st + size;
+        }
+    } else {
+        int64_t st = ts - (((ts - off) % size) + size) % size;
+        if (op->win_kind == CDC_SQL_TVF_CUMULATE) {
+            for (int64_t e = st + op->win_step; e <= st + size && n < 4096; e += op->win_step)
+                if (e > ts) {
+                    starts[n] = st;
+                    ends[n++] = e;
+                }
+        } else {
+            starts[n] = st;
+            ends[n++] = st + size;
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) { /* earliest window first */
+        cdc_row_t *o = new_row(rt, (uint32_t)(ni + 3));
+        memcpy(o->values, row->values, sizeof(cdc_value_t) * (size_t)ni);
+        memset(&o->values[ni], 0, 3 * sizeof(cdc_value_t));
+        o->values[ni].v.ts.millis = starts[k];
+        o->values[ni + 1].v.ts.millis = ends[k];
+        o->values[ni + 2].v.ts.millis = ends[k] - 1;
+        if (emit(g, op, kind, o, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static const char ENDS_KEY[] = "ends";
+
+/* The pending window ends of a window aggregation, from the state the first time. */
+static int wends_load(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, cdc_error_t **err)
+{
+    if (wr->loaded)
+        return 0;
+    wr->loaded = true;
+    const void *val;
+    size_t vlen;
+    int found = cdc_state_get(rt->state, ((uint32_t)op->id << 1) | 1, ENDS_KEY, sizeof(ENDS_KEY),
+                              &val, &vlen, err);
+    if (found <= 0)
+        return found;
+    rd_t r = {.p = val, .end = (const uint8_t *)val + vlen};
+    uint64_t n = get_varint(&r);
+    for (uint64_t k = 0; k < n && !r.bad; k++) {
+        if (wr->nends == wr->cap) {
+            wr->cap = wr->cap ? wr->cap * 2 : 16;
+            wr->ends = cdc_xrealloc(wr->ends, sizeof(*wr->ends) * (size_t)wr->cap);
+        }
+        wr->ends[wr->nends++] = (int64_t)get_varint(&r);
+    }
+    if (r.bad)
+        return state_fail(op, "a window aggregation's pending windows", err);
+    return 0;
+}
+
+static int wends_save(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, cdc_error_t **err)
+{
+    cdc_buf_clear(&rt->val);
+    put_varint(&rt->val, (uint64_t)wr->nends);
+    for (int k = 0; k < wr->nends; k++)
+        put_varint(&rt->val, (uint64_t)wr->ends[k]);
+    return cdc_state_put(rt->state, ((uint32_t)op->id << 1) | 1, ENDS_KEY, sizeof(ENDS_KEY),
+                         rt->val.data, rt->val.len, err);
+}
+
+/* The state key of the groups waiting for window end @p end. */
+static void wlist_key(int64_t end, uint8_t out[9])
+{
+    out[0] = 'E';
+    for (int i = 0; i < 8; i++)
+        out[1 + i] = (uint8_t)((uint64_t)end >> (56 - 8 * i));
+}
+
+/* A row of a window aggregation: into its group's accumulators, unless its window has fired. */
+static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    agg_rt_t *ar = op->rt;
+    win_rt_t *wr = ar->win;
+    if (!is_acc(kind))
+        return 0; /* the window function reads append-only tables */
+    int64_t end = row->values[op->group[op->win_end_field]].v.ts.millis;
+    if (end - 1 <= rt->watermark) {
+        rt->late++;
+        return 0;
+    }
+    if (wends_load(rt, op, wr, err) < 0)
+        return -1;
+    cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
+    uint32_t ns = (uint32_t)op->id << 1;
+    const void *val;
+    size_t vlen;
+    int found = cdc_state_get(rt->state, ns, rt->key.data, rt->key.len, &val, &vlen, err);
+    if (found < 0)
+        return -1;
+    cdc_buf_clear(&rt->tmp);
+    if (found) {
+        rd_t r = {.p = val, .end = (const uint8_t *)val + vlen};
+        uint64_t glen = get_varint(&r);
+        if (r.bad || glen > (uint64_t)(r.end - r.p) ||
+            !acc_decode(op, ar, rt, r.p + glen, (size_t)(r.end - r.p - glen)))
+            return state_fail(op, "a window's accumulators", err);
+        cdc_buf_append(&rt->tmp, val, (size_t)(r.p - (const uint8_t *)val) + glen);
+    } else {
+        acc_reset(op, ar);
+        /* the group's values (the key bytes cannot be read back), then its window's list */
+        cdc_buf_t grow = {0};
+        cdc_type_t gt = *op->in_type[0];
+        gt.nchildren = op->ngroup;
+        cdc_row_encode(&grow, row, &gt);
+        put_varint(&rt->tmp, grow.len);
+        cdc_buf_append(&rt->tmp, grow.data, grow.len);
+        cdc_buf_free(&grow);
+        uint8_t lk[9];
+        wlist_key(end, lk);
+        const void *lv;
+        size_t llen;
+        int lf = cdc_state_get(rt->state, ns | 1, lk, sizeof(lk), &lv, &llen, err);
+        if (lf < 0)
+            return -1;
+        cdc_buf_clear(&wr->list);
+        if (lf)
+            cdc_buf_append(&wr->list, lv, llen);
+        put_varint(&wr->list, rt->key.len);
+        cdc_buf_append(&wr->list, rt->key.data, rt->key.len);
+        if (cdc_state_put(rt->state, ns | 1, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
+            return -1;
+        if (!lf) { /* a new window end, in order */
+            int at = wr->nends;
+            while (at > 0 && wr->ends[at - 1] > end)
+                at--;
+            if (wr->nends == wr->cap) {
+                wr->cap = wr->cap ? wr->cap * 2 : 16;
+                wr->ends = cdc_xrealloc(wr->ends, sizeof(*wr->ends) * (size_t)wr->cap);
+            }
+            memmove(&wr->ends[at + 1], &wr->ends[at], sizeof(*wr->ends) * (size_t)(wr->nends - at));
+            wr->ends[at] = end;
+            wr->nends++;
+            if (wends_save(rt, op, wr, err) < 0)
+                return -1;
+        }
+    }
+    acc_add(op, ar, row, 1);
+    size_t head = rt->tmp.len;
+    acc_encode(op, ar, &rt->val);
+    cdc_buf_append(&rt->tmp, rt->val.data, rt->val.len);
+    (void)head;
+    return cdc_state_put(rt->state, ns, rt->key.data, rt->key.len, rt->tmp.data, rt->tmp.len, err);
+}
+
+/* Emits the results of every window of @p op whose end the watermark has passed. */
+static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    agg_rt_t *ar = op->rt;
+    win_rt_t *wr = ar->win;
+    uint32_t ns = (uint32_t)op->id << 1;
+    if (wends_load(rt, op, wr, err) < 0)
+        return -1;
+    cdc_type_t gt = *op->in_type[0];
+    gt.nchildren = op->ngroup;
+    int fired = 0;
+    while (fired < wr->nends && wr->ends[fired] - 1 <= wm) {
+        uint8_t lk[9];
+        wlist_key(wr->ends[fired], lk);
+        const void *lv;
+        size_t llen;
+        int lf = cdc_state_get(rt->state, ns | 1, lk, sizeof(lk), &lv, &llen, err);
+        if (lf < 0)
+            return -1;
+        cdc_buf_clear(&wr->list);
+        if (lf)
+            cdc_buf_append(&wr->list, lv, llen);
+        rd_t r = {.p = (const uint8_t *)wr->list.data,
+                  .end = (const uint8_t *)wr->list.data + wr->list.len};
+        while (r.p < r.end && !r.bad) {
+            uint64_t klen = get_varint(&r);
+            if (r.bad || klen > (uint64_t)(r.end - r.p))
+                return state_fail(op, "a window's group list", err);
+            const uint8_t *key = r.p;
+            r.p += klen;
+            const void *val;
+            size_t vlen;
+            int found = cdc_state_get(rt->state, ns, key, (size_t)klen, &val, &vlen, err);
+            if (found < 0)
+                return -1;
+            if (!found)
+                continue; /* expired (table.exec.state.ttl) */
+            uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
+            memcpy(copy, val, vlen);
+            rd_t v = {.p = copy, .end = copy + vlen};
+            uint64_t glen = get_varint(&v);
+            size_t used = 0;
+            cdc_row_t *grow = !v.bad && glen <= (uint64_t)(v.end - v.p)
+                                  ? cdc_row_decode(v.p, (size_t)glen, &gt, &rt->scratch, &used)
+                                  : NULL;
+            if (!grow || used != glen ||
+                !acc_decode(op, ar, rt, v.p + glen, (size_t)(v.end - v.p - glen)))
+                return state_fail(op, "a window's accumulators", err);
+            /* the output: the group fields, then the results (agg_output reads the group by
+               field index of the input row: give it a row with them at those places) */
+            cdc_row_t *in = new_row(rt, (uint32_t)op->in_type[0]->nchildren);
+            for (int k = 0; k < op->ngroup; k++)
+                in->values[op->group[k]] = grow->values[k];
+            if (emit(g, op, CDC_INSERT, agg_output(rt, op, ar, in), err) < 0)
+                return -1;
+            if (cdc_state_del(rt->state, ns, key, (size_t)klen, err) < 0)
+                return -1;
+        }
+        if (cdc_state_del(rt->state, ns | 1, lk, sizeof(lk), err) < 0)
+            return -1;
+        fired++;
+    }
+    if (fired) {
+        memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
+        wr->nends -= fired;
+        if (wends_save(rt, op, wr, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The split's watermark after a row: the WATERMARK expression's value, when larger. */
+static int note_watermark(cdc_graph_t *g, graph_writer_t *w, const cdc_expr_t *wm,
+                          const cdc_row_t *row, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    cdc_value_t v;
+    if (cdc_expr_eval(wm, row, &rt->scratch, &v, rt->errbuf, sizeof(rt->errbuf)) < 0) {
+        *err =
+            cdc_error_new(CDC_ERR_PARSE, "cannot compute the watermark of a row: %s", rt->errbuf);
+        return -1;
+    }
+    slot_pos_t *sl = &rt->slots[w->slot];
+    if (!cdc_value_is_null(&v) && v.v.ts.millis > sl->wm)
+        sl->wm = v.v.ts.millis;
+    return 0;
+}
+
+/* The job's watermark: the least of the open splits' (+infinity once every split with a
+ * WATERMARK has ended, when @p at_end); windows it passes fire. Lock held. */
+static int advance_watermark(cdc_graph_t *g, bool at_end, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    int64_t least = INT64_MAX;
+    bool any = false;
+    for (int s = 0; s < rt->nslots; s++) {
+        if (!rt->slots[s].has_wm || !rt->slots[s].open)
+            continue;
+        any = true;
+        if (rt->slots[s].wm < least)
+            least = rt->slots[s].wm;
+    }
+    if (!any && !at_end)
+        return 0;
+    if (least <= rt->watermark)
+        return 0;
+    rt->watermark = least;
+    for (int i = 0; i < g->nops; i++)
+        if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed &&
+            wagg_fire(g, g->ops[i], least, err) < 0)
+            return -1;
+    return 0;
+}
+
+/* A split with a WATERMARK ended (its input is all read): windows the others' watermarks, or
+ * the end of all input, let through fire, and go to the sink now. Lock held. */
+static void close_watermark(cdc_graph_t *g)
+{
+    graph_rt_t *rt = g->rt;
+    cdc_error_t *err = NULL;
+    if (advance_watermark(g, true, &err) < 0 || flush_top(g, &err) < 0 ||
+        rt->writer->ops->flush(rt->writer, &err) < 0) {
+        char *m = cdc_error_format(err);
+        cdc_log(CDC_LOG_ERROR, rt->settings->job, g->top->sink_name,
+                "the windows at the end of the input: %s", m);
+        free(m);
+        cdc_error_destroy(err);
+    }
+    cdc_arena_reset(&rt->scratch);
 }
 
 /* ---- writers: the leaves' rows in, the checkpoint barrier ---------------------------------- */
@@ -1006,11 +1338,16 @@ static int gw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
     int rc = 0;
     pthread_mutex_lock(&rt->lock);
     w->fed = w->fed || batch->n > 0;
+    const cdc_expr_t *wm = g->leaf_wm ? g->leaf_wm[w->leaf] : NULL;
     for (uint32_t i = 0; i < batch->n && rc == 0; i++) {
         rc = push(g, op, port, batch->rows[i].kind, &batch->rows[i], err);
+        if (rc == 0 && wm)
+            rc = note_watermark(g, w, wm, &batch->rows[i], err);
         if (rc == 0 && rt->topin.n >= 4096)
             rc = flush_top(g, err);
     }
+    if (rc == 0 && wm)
+        rc = advance_watermark(g, false, err);
     if (rc == 0)
         rc = flush_top(g, err);
     cdc_arena_reset(&rt->scratch);
@@ -1166,6 +1503,9 @@ static void gw_close(cdc_writer_t *base)
     pthread_mutex_lock(&rt->lock);
     if (w->fed)
         rt->poisoned = true;
+    rt->slots[w->slot].open = false;
+    if (rt->slots[w->slot].has_wm && !cdc_runtime_stopping() && !rt->poisoned)
+        close_watermark(w->g);
     rt->live--;
     if (rt->arrived > 0 && rt->arrived >= rt->live)
         checkpoint(w->g);
@@ -1205,6 +1545,9 @@ int cdc_graph_open_writer(cdc_pipe_t *leaf, int split, bool reader_positions, cd
     w->slot = rt->nslots++;
     rt->slots = cdc_xrealloc(rt->slots, sizeof(*rt->slots) * (size_t)rt->nslots);
     memset(&rt->slots[w->slot], 0, sizeof(rt->slots[0]));
+    rt->slots[w->slot].wm = INT64_MIN;
+    rt->slots[w->slot].has_wm = g->leaf_wm && g->leaf_wm[li];
+    rt->slots[w->slot].open = true;
     rt->live++;
     pthread_mutex_unlock(&rt->lock);
     (void)split;
@@ -1248,6 +1591,7 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
     cdc_arena_init(&rt->scratch);
     rt->settings = settings;
     rt->seq = (uint64_t)cdc_wall_ms() << 20;
+    rt->watermark = INT64_MIN;
     const char *dir = cdc_state_dir();
     char path[4096];
     cdc_state_options_t so = {.ttl_ms = g->ttl_ms};
@@ -1291,6 +1635,8 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
         } else if (op->kind == CDC_OP_RANK) {
             op->rt = cdc_xcalloc(1, sizeof(rank_rt_t));
         }
+        if (op->kind == CDC_OP_AGG && op->windowed)
+            ((agg_rt_t *)op->rt)->win = cdc_xcalloc(1, sizeof(win_rt_t));
     }
     if (cdc_pipe_split_open(g->top, 0, &rt->top_ps, err) < 0)
         return -1;
@@ -1310,6 +1656,11 @@ static void op_rt_free(cdc_op_t *op)
         for (int i = 0; i < op->naggs; i++)
             free(ar->accs[i].map);
         free(ar->accs);
+        if (ar->win) {
+            free(ar->win->ends);
+            cdc_buf_free(&ar->win->list);
+            free(ar->win);
+        }
     } else if (op->kind == CDC_OP_JOIN) {
         join_rt_t *jr = op->rt;
         free(jr->side[0].e);
@@ -1330,6 +1681,12 @@ void cdc_graph_end(cdc_graph_t *g)
     graph_rt_t *rt = g->rt;
     if (!rt)
         return;
+    if (rt->late) /* as the runtime reports skipped rows */
+        fprintf(stderr,
+                "cdcflow: dropped %llu late row(s) of table \"%s\": their windows had already "
+                "fired (the watermark had passed their end); a larger delay in WATERMARK FOR ... "
+                "AS ... keeps such rows\n",
+                (unsigned long long)rt->late, g->top->sink_name);
     if (rt->writer)
         rt->writer->ops->close(rt->writer);
     cdc_pipe_split_close(rt->top_ps);
@@ -1393,6 +1750,9 @@ void cdc_graph_release(cdc_graph_t *g)
     free(g->leaves);
     free(g->leaf_op);
     free(g->leaf_port);
+    for (int i = 0; g->leaf_wm && i < g->nleaves; i++)
+        cdc_expr_destroy(g->leaf_wm[i]);
+    free(g->leaf_wm);
     free(g->out_name);
     free(g);
 }

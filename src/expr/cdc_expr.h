@@ -152,6 +152,12 @@ int cdc_expr_eval(const cdc_expr_t *e, const cdc_row_t *row, cdc_arena_t *arena,
 int cdc_expr_eval_predicate(const cdc_expr_t *e, const cdc_row_t *row, cdc_arena_t *arena,
                             bool *keep, char *errbuf, size_t errlen);
 
+/**
+ * The milliseconds of a day-time INTERVAL literal (INTERVAL '10' MINUTE, '1 02:00:00' DAY TO
+ * SECOND): 0 and *ms, or -1 (not an INTERVAL literal, a YEAR/MONTH one, or malformed).
+ */
+int cdc_expr_interval_ms(const cdc_sql_expr_t *lit, int64_t *ms);
+
 /** The input column index when @p e is a bare top-level column reference, else -1. */
 int cdc_expr_column_index(const cdc_expr_t *e);
 

@@ -946,6 +946,17 @@ static bool interval_value(const char *text, const char *units, int *unit, int64
     return true;
 }
 
+int cdc_expr_interval_ms(const cdc_sql_expr_t *lit, int64_t *ms)
+{
+    int unit;
+    if (!lit || lit->kind != CDC_SQL_EXPR_LITERAL || lit->literal.kind != CDC_SQL_LIT_INTERVAL ||
+        !interval_value(lit->literal.text ? lit->literal.text : "",
+                        lit->literal.unit ? lit->literal.unit : "", &unit, ms) ||
+        unit != U_MILLISECOND)
+        return -1;
+    return 0;
+}
+
 cdc_xnode_t *cdc_xtime_interval_arith(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
                                       const cdc_sql_expr_t *operand, const cdc_sql_expr_t *interval,
                                       bool subtract)

@@ -28,7 +28,9 @@ typedef enum cdc_op_kind {
     CDC_OP_CALC = 1, /* stage over the input row */
     CDC_OP_AGG,      /* GroupAggregate (DISTINCT is one without aggregate calls) */
     CDC_OP_JOIN,     /* regular equi-join of two changelogs */
-    CDC_OP_RANK      /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
+    CDC_OP_RANK,     /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
+    CDC_OP_WINDOW    /* window table function: each row once per window it falls in, with
+                        window_start, window_end, window_time appended */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -93,6 +95,16 @@ struct cdc_op_s {
     bool emit_rn;
     bool by_arrival; /* ORDER BY a processing-time attribute: arrival order (deduplication) */
 
+    /* WINDOW: the time attribute (input field), sizes in milliseconds */
+    int win_kind; /* cdc_sql_tvf_kind_t */
+    int timecol;
+    int64_t win_size, win_step, win_offset;
+
+    /* AGG over windows (GROUP BY window_start, window_end, ...): results once the watermark
+       passes the window's end, insert-only; late rows dropped */
+    bool windowed;
+    int win_end_field; /* the group field holding window_end */
+
     void *rt; /* the runtime's per-operator data */
 };
 
@@ -103,6 +115,8 @@ typedef struct cdc_graph_s {
     int nleaves;
     int *leaf_op; /* per leaf: the operator it feeds (index into ops) and the port */
     int *leaf_port;
+    cdc_expr_t **leaf_wm; /* per leaf: its table's WATERMARK expression over the leaf's rows
+                             (a TIMESTAMP), owned; NULL when the leaf has none */
     cdc_pipe_t *top;    /* the sink pipe over the root's output, owned */
     cdc_catalog_t *cat; /* where the root's output is a temporary table (the top pipe's
                            source), named out_name, dropped by cdc_plan_graph_forget */

@@ -340,7 +340,7 @@ static void level_calls(const cdc_sql_query_t *q, find_ctx_t *f)
 /* Whether this level itself needs state (not looking under its FROM). */
 static bool level_needs_state(const cdc_sql_query_t *q)
 {
-    if (q->ngroup_by || q->having || q->distinct)
+    if (q->ngroup_by || q->having || q->distinct || q->from.tvf)
         return true;
     for (size_t j = 0; j < q->njoins; j++)
         if (!q->joins[j].system_time)
@@ -702,6 +702,7 @@ static int plan_leaf(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w,
     q->items[0].expr = keep_expr(sp, star);
     q->nitems = 1;
     q->from = *ref; /* borrowed: forgotten before the query is freed */
+    q->from.tvf = NULL;
     q->from.alias = ref->alias ? cdc_xstrdup(ref->alias) : NULL;
     for (int k = 0; k < ref->name.nparts; k++)
         q->from.name.parts[k] = cdc_xstrdup(ref->name.parts[k]);
@@ -721,7 +722,9 @@ static int plan_leaf(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w,
         g->leaves = cdc_xrealloc(g->leaves, sizeof(*g->leaves) * (size_t)sp->leafcap);
         g->leaf_op = cdc_xrealloc(g->leaf_op, sizeof(int) * (size_t)sp->leafcap);
         g->leaf_port = cdc_xrealloc(g->leaf_port, sizeof(int) * (size_t)sp->leafcap);
+        g->leaf_wm = cdc_xrealloc(g->leaf_wm, sizeof(*g->leaf_wm) * (size_t)sp->leafcap);
     }
+    g->leaf_wm[g->nleaves] = NULL;
     g->leaves[g->nleaves] = p;
     g->leaf_op[g->nleaves] = -1;
     g->leaf_port[g->nleaves] = 0;
@@ -1310,6 +1313,8 @@ static cdc_type_t *agg_type(cdc_agg_fn_t fn, const cdc_type_t *arg)
     }
 }
 
+static void window_text(const cdc_op_t *op, const char *timecol, cdc_buf_t *b);
+
 /* The pre-aggregation Calc, the GroupAggregate and the post-query of an aggregating level. */
 static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const scope_t *sc,
                           rel_t *r, cdc_sql_query_t **post)
@@ -1461,9 +1466,52 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         op->nukey = (int)ng;
         op->ukey = ints_dup(op->group, (int)ng);
     }
-    op->explain = cdc_strdup_printf("GroupAggregate(%s%s%sselect=[%s], changelogMode=[I,UB,UA,D])",
-                                    ng ? "groupBy=[" : "", cdc_buf_cstr(&ex), ng ? "], " : "",
-                                    cdc_buf_cstr(&sel));
+    /* GROUP BY window_start, window_end of a window table function: a window aggregation */
+    const cdc_op_t *wop = r->op >= 0 && sp->g->ops[r->op]->kind == CDC_OP_WINDOW && !q->njoins
+                              ? sp->g->ops[r->op]
+                              : NULL;
+    int gs = -1, ge = -1;
+    for (size_t g = 0; wop && g < ng; g++) {
+        const cdc_sql_expr_t *e = pre->items[g].expr;
+        int nin = wop->in_type[0]->nchildren;
+        if (e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1) {
+            if (strcmp(e->column.parts[0], wop->out_type->names[nin]) == 0)
+                gs = (int)g;
+            if (strcmp(e->column.parts[0], wop->out_type->names[nin + 1]) == 0)
+                ge = (int)g;
+        }
+    }
+    if (gs >= 0 && ge >= 0) {
+        op->windowed = true;
+        op->win_end_field = ge;
+        op->win_kind = wop->win_kind;
+        op->win_size = wop->win_size;
+        op->win_step = wop->win_step;
+        op->win_offset = wop->win_offset;
+        op->mode = CDC_MODE_INSERT_ONLY;
+        cdc_buf_t gb = {0}, sb = {0}, wb = {0};
+        for (size_t g = 0; g < ng; g++) {
+            if ((int)g == gs || (int)g == ge)
+                continue;
+            cdc_buf_printf(&gb, "%s%s", gb.len ? ", " : "", pt->names[g]);
+            cdc_buf_printf(&sb, "%s%s", sb.len ? ", " : "", pt->names[g]);
+        }
+        for (int a = 0; a < op->naggs; a++)
+            cdc_buf_printf(&sb, "%s%s AS %s", sb.len ? ", " : "", op->aggs[a].text, ac.agg_name[a]);
+        cdc_buf_printf(&sb, "%sstart('w$) AS %s, end('w$) AS %s", sb.len ? ", " : "", pt->names[gs],
+                       pt->names[ge]);
+        window_text(op, wop->in_type[0]->names[wop->timecol], &wb);
+        op->explain = cdc_strdup_printf("WindowAggregate(%s%s%swindow=[%s], select=[%s], "
+                                        "changelogMode=[I])",
+                                        gb.len ? "groupBy=[" : "", cdc_buf_cstr(&gb),
+                                        gb.len ? "], " : "", cdc_buf_cstr(&wb), cdc_buf_cstr(&sb));
+        cdc_buf_free(&gb);
+        cdc_buf_free(&sb);
+        cdc_buf_free(&wb);
+    } else
+        op->explain = cdc_strdup_printf(
+            "GroupAggregate(%s%s%sselect=[%s], changelogMode=[I,UB,UA,D])", ng ? "groupBy=[" : "",
+            cdc_buf_cstr(&ex), ng ? "], " : "", cdc_buf_cstr(&sel));
     cdc_buf_free(&ex);
     cdc_buf_free(&sel);
     connect(sp, &prel, idx, 0);
@@ -1631,6 +1679,169 @@ static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
     return 0;
 }
 
+/* ---- window table functions ------------------------------------------------------------ */
+
+static const char *const tvf_names[] = {"", "TUMBLE", "HOP", "CUMULATE"};
+
+/* A duration as Flink's plans print it: "10 min", "5 s", "1 h", "250 ms". */
+static void put_duration(cdc_buf_t *b, int64_t ms)
+{
+    if (ms % 3600000 == 0)
+        cdc_buf_printf(b, "%lld h", (long long)(ms / 3600000));
+    else if (ms % 60000 == 0)
+        cdc_buf_printf(b, "%lld min", (long long)(ms / 60000));
+    else if (ms % 1000 == 0)
+        cdc_buf_printf(b, "%lld s", (long long)(ms / 1000));
+    else
+        cdc_buf_printf(b, "%lld ms", (long long)ms);
+}
+
+/* "TUMBLE(time_col=[ts], size=[10 min])" */
+static void window_text(const cdc_op_t *op, const char *timecol, cdc_buf_t *b)
+{
+    cdc_buf_printf(b, "%s(time_col=[%s], ", tvf_names[op->win_kind], timecol);
+    if (op->win_kind == CDC_SQL_TVF_HOP) {
+        cdc_buf_puts(b, "size=[");
+        put_duration(b, op->win_size);
+        cdc_buf_puts(b, "], slide=[");
+        put_duration(b, op->win_step);
+    } else if (op->win_kind == CDC_SQL_TVF_CUMULATE) {
+        cdc_buf_puts(b, "max_size=[");
+        put_duration(b, op->win_size);
+        cdc_buf_puts(b, "], step=[");
+        put_duration(b, op->win_step);
+    } else {
+        cdc_buf_puts(b, "size=[");
+        put_duration(b, op->win_size);
+    }
+    cdc_buf_putc(b, ']');
+    if (op->win_offset) {
+        cdc_buf_puts(b, ", offset=[");
+        put_duration(b, op->win_offset);
+        cdc_buf_putc(b, ']');
+    }
+    cdc_buf_putc(b, ')');
+}
+
+static int interval_arg(sp_t *sp, const where_t *w, const cdc_sql_expr_t *e, const char *what,
+                        int64_t *ms)
+{
+    if (!e) {
+        *ms = 0;
+        return 0;
+    }
+    if (cdc_expr_interval_ms(e, ms) < 0)
+        return fail_at(sp, w, e->line, e->col,
+                       "the %s of a window is a day-time INTERVAL literal (INTERVAL '10' MINUTES)",
+                       what);
+    return 0;
+}
+
+/* FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)): the table's leaf with its
+ * watermark, and the window table function over it. */
+static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w, rel_t *out,
+                             const char **qual)
+{
+    const cdc_sql_window_tvf_t *tv = ref->tvf;
+    cdc_graph_t *g = sp->g;
+    *qual = ref->alias;
+    const cdc_table_def_t *def = NULL;
+    const cdc_view_def_t *view = NULL;
+    cdc_error_t *ignored = NULL;
+    if (cdc_catalog_find(sp->penv->cat, &ref->name, &def, &view, &ignored) <= 0 || !def) {
+        cdc_error_destroy(ignored);
+        if (view)
+            return fail_at(sp, w, ref->name.line, ref->name.col,
+                           "a window function over a view is not supported yet; name its table");
+    }
+    cdc_sql_table_ref_t dref = *ref;
+    dref.tvf = NULL;
+    dref.alias = NULL;
+    rel_t in = {0};
+    if (plan_leaf(sp, &dref, w, &in) < 0)
+        return -1;
+    int rc = -1;
+    int tc = cdc_type_field_index(in.type, tv->timecol.name);
+    if (tc < 0) {
+        fail_at(sp, w, tv->timecol.line, tv->timecol.col, "Column '%s' not found in table '%s'",
+                tv->timecol.name, ref->name.parts[ref->name.nparts - 1]);
+        goto out;
+    }
+    const cdc_type_t *tt = in.type->children[tc];
+    if (!def || !def->watermark_column || strcmp(def->watermark_column, tv->timecol.name) != 0 ||
+        (tt->root != CDC_T_TIMESTAMP && tt->root != CDC_T_TIMESTAMP_LTZ)) {
+        char *ts = cdc_type_to_string(tt);
+        fail_at(sp, w, tv->timecol.line, tv->timecol.col,
+                "The window function requires the timecol is a time attribute type, but is %s.",
+                ts);
+        free(ts);
+        cdc_error_set_hint(*sp->err,
+                           "declare the column an event-time attribute on the table: "
+                           "WATERMARK FOR %s AS %s - INTERVAL '5' SECOND (windows on "
+                           "processing time are not supported yet)",
+                           tv->timecol.name, tv->timecol.name);
+        goto out;
+    }
+    if (in.mode != CDC_MODE_INSERT_ONLY) {
+        char mb[16];
+        fail_at(sp, w, tv->line, tv->col,
+                "%s over table '%s', whose changelog %s has updates or deletes, is not supported "
+                "yet (window functions read append-only tables)",
+                tvf_names[tv->kind], def->qualified, cdc_changelog_mode_str(in.mode, mb));
+        goto out;
+    }
+    cdc_expr_env_t env = {.row_type = in.type,
+                          .udf_lookup = cdc_plan_udf_lookup,
+                          .udf_ctx = sp->penv->cat,
+                          .text = def->ddl,
+                          .len = def->ddl ? strlen(def->ddl) : 0,
+                          .filename = def->origin};
+    if (cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in.leaf], sp->err) < 0)
+        goto out;
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_WINDOW;
+    op->win_kind = tv->kind;
+    op->timecol = tc;
+    op->in_type[0] = (cdc_type_t *)in.type;
+    if (interval_arg(sp, w, tv->size, "size", &op->win_size) < 0 ||
+        interval_arg(sp, w, tv->step, tv->kind == CDC_SQL_TVF_HOP ? "slide" : "step",
+                     &op->win_step) < 0 ||
+        interval_arg(sp, w, tv->offset, "offset", &op->win_offset) < 0)
+        goto out;
+    if (op->win_size <= 0 || (tv->step && op->win_step <= 0)) {
+        fail_at(sp, w, tv->line, tv->col, "a window's size%s must be positive",
+                tv->step ? " and step" : "");
+        goto out;
+    }
+    if (tv->step && op->win_size % op->win_step != 0) {
+        fail_at(sp, w, tv->line, tv->col,
+                "%s window requires size must be an integral multiple of %s", tvf_names[tv->kind],
+                tv->kind == CDC_SQL_TVF_HOP ? "slide" : "step");
+        goto out;
+    }
+    op->out_type = cdc_type_copy(in.type);
+    static const char *const wcols[] = {"window_start", "window_end", "window_time"};
+    for (int k = 0; k < 3; k++) {
+        cdc_type_t *t = cdc_type_new_sized(k == 2 ? tt->root : CDC_T_TIMESTAMP, 3);
+        t->nullable = false;
+        cdc_type_row_add(op->out_type, wcols[k], t);
+    }
+    op->mode = CDC_MODE_INSERT_ONLY;
+    cdc_buf_t b = {0};
+    cdc_buf_puts(&b, "WindowTableFunction(window=[");
+    window_text(op, tv->timecol.name, &b);
+    cdc_buf_puts(&b, "])");
+    op->explain = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    connect(sp, &in, idx, 0);
+    rel_of_op(sp, idx, out);
+    rc = 0;
+out:
+    rel_free(&in);
+    return rc;
+}
+
 /* ---- a level ------------------------------------------------------------------------------- */
 
 static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, const rank_filter_t *rf,
@@ -1656,7 +1867,8 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
     int rc = -1;
     scope_t sc = {0};
     const char *qual;
-    if (plan_input(sp, &q->from, w, q->where, out, &qual) < 0)
+    if (q->from.tvf ? plan_window_input(sp, &q->from, w, out, &qual) < 0
+                    : plan_input(sp, &q->from, w, q->where, out, &qual) < 0)
         goto done;
     sc.type = out->type;
     for (int f = 0; f < out->type->nchildren; f++)

@@ -1087,7 +1087,28 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
 static void put_from(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_table_ref_t *ref,
                      const cte_scope_t *scope)
 {
-    if (ref->subquery) {
+    if (ref->tvf) {
+        static const char *const fn[] = {"", "TUMBLE", "HOP", "CUMULATE"};
+        cdc_buf_printf(b, "TABLE(%s(TABLE ", fn[ref->tvf->kind]);
+        if (names_cte(scope, &ref->name))
+            cdc_sql_put_ident(b, ref->name.parts[0]);
+        else
+            put_table_ref(b, cat, &ref->name);
+        cdc_buf_puts(b, ", DESCRIPTOR(");
+        cdc_sql_put_ident(b, ref->tvf->timecol.name);
+        cdc_buf_puts(b, ")");
+        if (ref->tvf->step) {
+            cdc_buf_puts(b, ", ");
+            put_expr(b, ref->tvf->step);
+        }
+        cdc_buf_puts(b, ", ");
+        put_expr(b, ref->tvf->size);
+        if (ref->tvf->offset) {
+            cdc_buf_puts(b, ", ");
+            put_expr(b, ref->tvf->offset);
+        }
+        cdc_buf_puts(b, "))");
+    } else if (ref->subquery) {
         cdc_buf_putc(b, '(');
         put_query(b, cat, ref->subquery, scope);
         cdc_buf_putc(b, ')');

@@ -6,6 +6,9 @@
  */
 #include "cdc_sql_parser_int.h"
 
+#include <string.h>
+#include <strings.h>
+
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1057,16 +1060,112 @@ static bool parse_with(parser_t *p, cdc_sql_query_t *q)
     }
 }
 
+/* One argument of a window TVF, positional (index i) or named (NAME =>). */
+static bool parse_tvf_arg(parser_t *p, cdc_sql_window_tvf_t *w, int i, bool *named_seen)
+{
+    static const char *const names[4][5] = {
+        {"DATA", "TIMECOL", "SIZE", "OFFSET", NULL}, /* TUMBLE */
+        {"DATA", "TIMECOL", "SLIDE", "SIZE", "OFFSET"},
+        {"DATA", "TIMECOL", "STEP", "SIZE", "OFFSET"},
+    };
+    const char *const *order = names[w->kind - 1];
+    const char *which = NULL;
+    if (cur(p)->kind == CDC_SQL_TOK_IDENT && peek(p, 1)->kind == CDC_SQL_TOK_EQ &&
+        peek(p, 2)->kind == CDC_SQL_TOK_GT && peek(p, 2)->offset == peek(p, 1)->offset + 1) {
+        for (int k = 0; k < 5 && order[k] && !which; k++)
+            if (tok_kw(p, cur(p), order[k]))
+                which = order[k];
+        if (!which)
+            return cdc_sqlp_fail_expected(p, "a window function's parameter (DATA, TIMECOL, "
+                                             "SIZE, SLIDE, STEP, OFFSET)");
+        advance(p);
+        advance(p);
+        advance(p);
+        *named_seen = true;
+    } else {
+        if (*named_seen)
+            return cdc_sqlp_fail_expected(p, "a named parameter (NAME => value) after named ones");
+        if (i >= 5 || !order[i])
+            return cdc_sqlp_fail_expected(p, "\")\"");
+        which = order[i];
+    }
+    if (strcmp(which, "DATA") == 0) {
+        if (!cdc_sqlp_expect_kw(p, "TABLE"))
+            return false;
+        return cdc_sqlp_parse_name(p, &w->data, 3, "table name");
+    }
+    if (strcmp(which, "TIMECOL") == 0) {
+        if (!cdc_sqlp_expect_kw(p, "DESCRIPTOR") || !cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN) ||
+            !cdc_sqlp_parse_ident(p, &w->timecol, "time attribute column"))
+            return false;
+        return cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN);
+    }
+    cdc_sql_expr_t **slot = strcmp(which, "SIZE") == 0     ? &w->size
+                            : strcmp(which, "OFFSET") == 0 ? &w->offset
+                                                           : &w->step;
+    if (*slot)
+        return cdc_sqlp_fail_expected(p, "each parameter once");
+    return (*slot = cdc_sqlp_parse_expr(p)) != NULL;
+}
+
+/* FROM TABLE(TUMBLE|HOP|CUMULATE(...)) [AS] alias: the current token is TABLE. */
+static bool parse_window_tvf(parser_t *p, cdc_sql_table_ref_t *ref)
+{
+    const tok_t *table = cur(p);
+    advance(p); /* TABLE */
+    advance(p); /* ( */
+    static const char *const fns[] = {"TUMBLE", "HOP", "CUMULATE"};
+    int kind = 0;
+    for (int k = 0; k < 3 && !kind; k++)
+        if (tok_kw(p, cur(p), fns[k]) ||
+            (cur(p)->kind == CDC_SQL_TOK_IDENT && cur(p)->len == strlen(fns[k]) &&
+             strncasecmp(p->text + cur(p)->offset, fns[k], cur(p)->len) == 0))
+            kind = k + 1;
+    if (!kind)
+        return cdc_sqlp_fail_unsupported(
+            p, "a table function in FROM other than the window functions TUMBLE, HOP, CUMULATE",
+            NULL);
+    cdc_sql_window_tvf_t *w = cdc_xcalloc(1, sizeof(*w));
+    ref->tvf = w;
+    w->kind = (cdc_sql_tvf_kind_t)kind;
+    w->line = cur(p)->line;
+    w->col = cur(p)->col;
+    advance(p);
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+        return false;
+    bool named = false;
+    for (int i = 0;; i++) {
+        if (!parse_tvf_arg(p, w, i, &named))
+            return false;
+        if (!accept(p, CDC_SQL_TOK_COMMA))
+            break;
+    }
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return false;
+    if (!w->data.nparts || !w->timecol.name || !w->size ||
+        (kind != CDC_SQL_TVF_TUMBLE && !w->step)) {
+        cdc_sqlp_fail_at(p, table, NULL, "%s needs TABLE data, DESCRIPTOR(time column)%s and SIZE",
+                         fns[kind - 1],
+                         kind == CDC_SQL_TVF_HOP        ? ", SLIDE"
+                         : kind == CDC_SQL_TVF_CUMULATE ? ", STEP"
+                                                        : "");
+        return false;
+    }
+    /* the data table is the reference's name: views, CTEs and catalogs resolve as for FROM t */
+    for (int k = 0; k < w->data.nparts; k++)
+        ref->name.parts[k] = cdc_xstrdup(w->data.parts[k]);
+    ref->name.nparts = w->data.nparts;
+    ref->name.line = table->line;
+    ref->name.col = table->col;
+    return parse_alias(p, &ref->alias, &ref->alias_line, &ref->alias_col);
+}
+
 /* What follows FROM: a table or view name, or a subquery in parentheses. Window table
  * functions and other table expressions are refused by name. */
 static bool parse_from(parser_t *p, cdc_sql_query_t *q)
 {
     if (at_kw(p, "TABLE") && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
-        return cdc_sqlp_fail_unsupported(
-            p,
-            "a table function in FROM (the window functions TUMBLE, HOP, "
-            "CUMULATE)",
-            NULL);
+        return parse_window_tvf(p, &q->from);
     if (at_kw(p, "LATERAL") || at_kw(p, "UNNEST"))
         return cdc_sqlp_fail_unsupported(p, "LATERAL / UNNEST in FROM", NULL);
     if (!at(p, CDC_SQL_TOK_LPAREN))

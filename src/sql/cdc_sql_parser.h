@@ -229,7 +229,29 @@ typedef struct cdc_sql_select_item {
 
 typedef struct cdc_sql_query cdc_sql_query_t;
 
+typedef enum cdc_sql_tvf_kind {
+    CDC_SQL_TVF_TUMBLE = 1,
+    CDC_SQL_TVF_HOP,
+    CDC_SQL_TVF_CUMULATE
+} cdc_sql_tvf_kind_t;
+
+/** A window table function: TABLE(TUMBLE(TABLE t, DESCRIPTOR(c), size [, offset])),
+ * HOP(TABLE t, DESCRIPTOR(c), slide, size [, offset]), CUMULATE(TABLE t, DESCRIPTOR(c), step,
+ * size [, offset]); positional or named (DATA =>, TIMECOL =>, SIZE =>, SLIDE =>, STEP =>,
+ * OFFSET =>) arguments. */
+typedef struct cdc_sql_window_tvf {
+    cdc_sql_tvf_kind_t kind;
+    cdc_sql_name_t data;     /* TABLE t */
+    cdc_sql_ident_t timecol; /* DESCRIPTOR(c) */
+    cdc_sql_expr_t *size;
+    cdc_sql_expr_t *step;   /* HOP's slide, CUMULATE's step; NULL for TUMBLE */
+    cdc_sql_expr_t *offset; /* NULL when none */
+    int line, col;          /* of the function's name */
+} cdc_sql_window_tvf_t;
+
 typedef struct cdc_sql_table_ref {
+    cdc_sql_window_tvf_t *tvf; /* FROM TABLE(TUMBLE(...)) [AS] alias; NULL otherwise (the name
+                                  is then the TVF's data table) */
     cdc_sql_name_t name;       /* nparts 0 for a subquery */
     cdc_sql_query_t *subquery; /* FROM (SELECT ...) [AS] alias; NULL for a table or view name */
     cdc_sql_hints_t hints;     /* table hints: name, then a hint comment */

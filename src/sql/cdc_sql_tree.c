@@ -143,6 +143,14 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
         cdc_sql_query_destroy(q->ctes[i].query);
     }
     free(q->ctes);
+    if (q->from.tvf) {
+        cdc_sqlp_name_free(&q->from.tvf->data);
+        free(q->from.tvf->timecol.name);
+        cdc_sql_expr_destroy(q->from.tvf->size);
+        cdc_sql_expr_destroy(q->from.tvf->step);
+        cdc_sql_expr_destroy(q->from.tvf->offset);
+        free(q->from.tvf);
+    }
     cdc_sqlp_name_free(&q->from.name);
     cdc_sql_query_destroy(q->from.subquery);
     cdc_sql_hints_free(&q->from.hints);

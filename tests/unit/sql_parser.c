@@ -1532,11 +1532,17 @@ Test(sql_query, unsupported_forms_are_named)
     assert_error("SELECT a FROM t INTERSECT SELECT a FROM u",
                  "test.sql:1:17: INTERSECT is not supported yet",
                  "SELECT a FROM t INTERSECT SELECT a FROM u\n                ^");
-    assert_error("SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))",
-                 "test.sql:1:15: a table function in FROM (the window functions TUMBLE, HOP, "
-                 "CUMULATE) is not supported yet",
-                 "SELECT * FROM TABLE(TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))\n"
-                 "              ^");
+    assert_error("SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))",
+                 "test.sql:1:21: a table function in FROM other than the window functions TUMBLE, "
+                 "HOP, CUMULATE is not supported yet",
+                 "SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))\n"
+                 "                    ^");
+    assert_error(
+        "SELECT * FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))",
+        "syntax error at test.sql:1:15: HOP needs TABLE data, DESCRIPTOR(time column), SLIDE "
+        "and SIZE",
+        "SELECT * FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))\n"
+        "              ^");
     assert_error("SELECT a FROM (VALUES (1))", "test.sql:1:16: VALUES in FROM is not supported yet",
                  "SELECT a FROM (VALUES (1))\n               ^");
 }
