@@ -967,10 +967,44 @@ static void split_and(cdc_sql_expr_t *e, cdc_sql_expr_t **out, int *n, int cap)
     }
 }
 
+/* The ON clause of a comma join (FROM a, b WHERE ...): the conjuncts of WHERE that the joined
+ * scope resolves (the others name tables joined later), ANDed; NULL when none. The level's
+ * WHERE still applies after the join (for an inner join, the same rows). */
+static cdc_sql_expr_t *comma_on(sp_t *sp, const where_t *w, const scope_t *sc,
+                                const cdc_sql_expr_t *where)
+{
+    cdc_sql_expr_t *all = where ? keep_expr(sp, cdc_sql_expr_clone(where)) : NULL;
+    cdc_sql_expr_t *conj[64];
+    int n = 0;
+    split_and(all, conj, &n, 64);
+    cdc_sql_expr_t *on = NULL;
+    for (int i = 0; i < n; i++) {
+        cdc_sql_expr_t *r = rewrite(sp, w, sc, conj[i]);
+        if (!r) { /* names a table not joined yet: for a later join */
+            cdc_error_destroy(*sp->err);
+            *sp->err = NULL;
+            continue;
+        }
+        if (!on) {
+            on = r;
+            continue;
+        }
+        cdc_sql_expr_t *and = cdc_xcalloc(1, sizeof(*and));
+        and->kind = CDC_SQL_EXPR_BINARY;
+        and->binary.op = CDC_SQL_BINARY_AND;
+        and->line = r->line;
+        and->col = r->col;
+        and->binary.left = cdc_sql_expr_clone(on);
+        and->binary.right = cdc_sql_expr_clone(r);
+        on = keep_expr(sp, and);
+    }
+    return on;
+}
+
 /* The join of @p left (scope *sc) with the table of @p j: a Join operator; *sc grows by the right
  * side's columns. */
-static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j, rel_t *left, scope_t *sc,
-                     scope_t *next)
+static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
+                     const cdc_sql_expr_t *where, rel_t *left, scope_t *sc, scope_t *next)
 {
     if (j->system_time)
         return fail_at(sp, w, j->line, j->col,
@@ -1011,9 +1045,13 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j, rel_t 
         scope_add(next, sc->cols[i].qual, sc->cols[i].name, sc->cols[i].field);
     for (int f = 0; f < nr; f++)
         scope_add(next, rqual, right.type->names[f], nl + f);
-    cdc_sql_expr_t *on = rewrite(sp, w, next, j->on);
+    cdc_sql_expr_t *on = j->on ? rewrite(sp, w, next, j->on) : comma_on(sp, w, next, where);
     if (!on) {
         rel_free(&right);
+        if (!*sp->err)
+            return fail_at(sp, w, j->line, j->col,
+                           "the tables joined with \",\" need a condition in WHERE that relates "
+                           "them (an equality between a column of each)");
         return -1;
     }
     cdc_sql_expr_t *conj[64];
@@ -1094,7 +1132,7 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j, rel_t 
             return -1;
         }
         char *t = cdc_sql_expr_to_string(rest);
-        cdc_buf_printf(&other, ", where=[%s]", t);
+                cdc_buf_printf(&other, "%s", t);
         free(t);
     }
     /* changelog and unique keys: each side with at most one row per join key keeps the other
@@ -1146,6 +1184,14 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j, rel_t 
         bool one = sd == 0 ? l_one : r_one;
         int nuk = sd == 0 ? left->nukey : right.nukey;
         spec[sd] = one ? "JoinKeyContainsUniqueKey" : nuk > 0 ? "HasUniqueKey" : "NoUniqueKey";
+    }
+        /* the condition as Flink prints it: the equalities, ANDed with the rest */
+    if (other.len) {
+        cdc_buf_t both = {0};
+        cdc_buf_printf(&both, "AND(%s, %s)", cdc_buf_cstr(&eq), cdc_buf_cstr(&other));
+        cdc_buf_free(&eq);
+        eq = both;
+        cdc_buf_clear(&other);
     }
     op->explain = cdc_strdup_printf("Join(joinType=[%s], where=[%s]%s, select=[%s], "
                                     "leftInputSpec=[%s], rightInputSpec=[%s], changelogMode=%s)",
@@ -1875,7 +1921,7 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
         scope_add(&sc, qual, out->type->names[f], f);
     for (size_t j = 0; j < q->njoins; j++) {
         scope_t next = {0};
-        int jr = plan_join(sp, w, &q->joins[j], out, &sc, &next);
+        int jr = plan_join(sp, w, &q->joins[j], q->where, out, &sc, &next);
         free(sc.cols);
         sc = next;
         if (jr < 0)

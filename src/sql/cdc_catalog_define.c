@@ -1201,7 +1201,7 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
     }
     for (size_t i = 0; i < q->njoins; i++) {
         const cdc_sql_join_t *j = &q->joins[i];
-        cdc_buf_puts(b, join_words[j->kind]);
+        cdc_buf_puts(b, j->comma ? ", " : join_words[j->kind]);
         put_from(b, cat, &j->table, &scope);
         put_hints(b, &j->table.hints);
         if (j->system_time) {
@@ -1212,8 +1212,10 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
             cdc_buf_puts(b, " AS ");
             cdc_sql_put_ident(b, j->table.alias);
         }
-        cdc_buf_puts(b, " ON ");
-        put_expr(b, j->on);
+        if (j->on) {
+            cdc_buf_puts(b, " ON ");
+            put_expr(b, j->on);
+        }
     }
     if (q->where) {
         cdc_buf_puts(b, " WHERE ");

@@ -1346,10 +1346,43 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     } else {
         if (!parse_from(p, q))
             goto fail;
-        while (at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER") || at_kw(p, "RIGHT") ||
-               at_kw(p, "FULL"))
+        for (;;) {
+            if (at(p, CDC_SQL_TOK_COMMA)) {
+                /* FROM a, b: an inner join whose conditions are in WHERE */
+                const tok_t *comma = cur(p);
+                advance(p);
+                PUSH(q->joins, q->njoins, (cdc_sql_join_t){0});
+                cdc_sql_join_t *j = &q->joins[q->njoins - 1];
+                j->kind = CDC_SQL_JOIN_INNER;
+                j->comma = true;
+                j->line = comma->line;
+                j->col = comma->col;
+                if (at_kw(p, "TABLE") || at_kw(p, "LATERAL") || at_kw(p, "UNNEST")) {
+                    cdc_sqlp_fail_unsupported(p, "a table function after a comma in FROM", NULL);
+                    goto fail;
+                }
+                if (at(p, CDC_SQL_TOK_LPAREN)) {
+                    const tok_t *open = cur(p);
+                    advance(p);
+                    if (!(j->table.subquery = cdc_sqlp_parse_query(p)) ||
+                        !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+                        goto fail;
+                    j->table.name.line = open->line;
+                    j->table.name.col = open->col;
+                } else if (!cdc_sqlp_parse_name(p, &j->table.name, 3, "table name") ||
+                           !cdc_sqlp_parse_hints(p, &j->table.hints)) {
+                    goto fail;
+                }
+                if (!parse_alias(p, &j->table.alias, &j->table.alias_line, &j->table.alias_col))
+                    goto fail;
+                continue;
+            }
+            if (!(at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER") || at_kw(p, "RIGHT") ||
+                  at_kw(p, "FULL")))
+                break;
             if (!parse_join(p, q))
                 goto fail;
+        }
         if (at_kw(p, "CROSS")) {
             cdc_sqlp_fail_unsupported(p, "CROSS JOIN", "write JOIN ... ON");
             goto fail;

@@ -272,8 +272,9 @@ typedef struct cdc_sql_join {
     cdc_sql_join_kind_t kind;
     cdc_sql_table_ref_t table;
     cdc_sql_expr_t *system_time; /* lookup join; NULL for a regular join */
-    cdc_sql_expr_t *on;
-    int line, col; /* of LEFT/INNER/JOIN */
+        cdc_sql_expr_t *on; /* NULL for a comma join (FROM a, b): its conditions are in WHERE */
+    bool comma;         /* FROM a, b: an inner join */
+    int line, col;      /* of LEFT/INNER/JOIN (of the comma) */
 } cdc_sql_join_t;
 
 /** One key of ORDER BY (in OVER or at the end of a query): expr [ASC|DESC] [NULLS FIRST|LAST]. */
