@@ -1085,7 +1085,7 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         return false;
     if (at_kw(p, "VALUES"))
         return (ins->query = cdc_sqlp_parse_values(p)) != NULL;
-    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
+    if (!cdc_sqlp_at_query(p))
         return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\"");
     return (ins->query = cdc_sqlp_parse_query(p)) != NULL;
 }
@@ -1183,7 +1183,7 @@ static bool parse_explain(parser_t *p, cdc_sql_stmt_t *stmt)
     bool ok;
     if (at_kw(p, "INSERT")) {
         ok = parse_insert(p, inner);
-    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
+    } else if (cdc_sqlp_at_query(p)) {
         inner->kind = CDC_SQL_STMT_QUERY;
         ok = (inner->query = cdc_sqlp_parse_query(p)) != NULL;
     } else if (at_kw(p, "STATEMENT") || at_kw(p, "EXECUTE")) {
@@ -1227,7 +1227,7 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
         ok = parse_begin_set(p, stmt);
     } else if (at_kw(p, "EXPLAIN")) {
         ok = parse_explain(p, stmt);
-    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
+    } else if (cdc_sqlp_at_query(p)) {
         stmt->kind = CDC_SQL_STMT_QUERY;
         ok = (stmt->query = cdc_sqlp_parse_query(p)) != NULL;
     } else {
