@@ -1111,7 +1111,8 @@ static bool parse_from(parser_t *p, cdc_sql_query_t *q)
            parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col);
 }
 
-/* [GROUP BY e, ...] [HAVING cond]; GROUPING SETS, ROLLUP and CUBE are refused by name. */
+/* [GROUP BY e, ...] [HAVING cond]; GROUPING SETS, ROLLUP, CUBE and group windows are refused by
+ * name. */
 static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
 {
     if (at_kw(p, "HAVING")) {
@@ -1132,6 +1133,10 @@ static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
             return cdc_sqlp_fail_unsupported(p, "GROUPING SETS", NULL);
         if ((at_kw(p, "ROLLUP") || at_kw(p, "CUBE")) && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
             return cdc_sqlp_fail_unsupported(p, at_kw(p, "CUBE") ? "CUBE" : "ROLLUP", NULL);
+        if ((at_kw(p, "TUMBLE") || at_kw(p, "HOP") || at_kw(p, "SESSION")) &&
+            peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
+            return cdc_sqlp_fail_unsupported(
+                p, "a group window (GROUP BY TUMBLE/HOP/SESSION(...), deprecated in Flink)", NULL);
         cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
         if (!e)
             return false;

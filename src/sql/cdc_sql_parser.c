@@ -847,9 +847,16 @@ static bool parse_create_function(parser_t *p, cdc_sql_stmt_t *stmt, bool tempor
     return true;
 }
 
+/* [CREATE OR] REPLACE TABLE ... AS SELECT, refused by this name. */
+#define RTAS "[CREATE OR] REPLACE TABLE ... AS SELECT"
+#define RTAS_HINT "DROP TABLE IF EXISTS it, then CREATE TABLE ... AS SELECT"
+
 static bool parse_create(parser_t *p, cdc_sql_stmt_t *stmt)
 {
+    const tok_t *create = cur(p);
     advance(p); /* CREATE */
+    if (at_kw(p, "OR") && peek_kw(p, 1, "REPLACE"))
+        return cdc_sqlp_fail_unsupported_at(p, create->line, create->col, RTAS, RTAS_HINT);
     bool temporary = accept_kw(p, "TEMPORARY");
     bool system = temporary && accept_kw(p, "SYSTEM");
     if (at_kw(p, "FUNCTION"))
@@ -1205,6 +1212,8 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
         ok = parse_create(p, stmt);
     } else if (at_kw(p, "DROP")) {
         ok = parse_drop(p, stmt);
+    } else if (at_kw(p, "REPLACE") && peek_kw(p, 1, "TABLE")) {
+        ok = cdc_sqlp_fail_unsupported(p, RTAS, RTAS_HINT);
     } else if (at_kw(p, "ALTER")) {
         ok = parse_alter_table(p, stmt);
     } else if (at_kw(p, "USE")) {
