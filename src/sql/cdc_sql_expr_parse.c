@@ -1083,6 +1083,55 @@ static bool parse_with(parser_t *p, cdc_sql_query_t *q)
     }
 }
 
+/* True when a select list's column count is known from the text (no "*"). */
+static bool count_known(const cdc_sql_query_t *q)
+{
+    for (size_t i = 0; i < q->nitems; i++)
+        if (q->items[i].expr->kind == CDC_SQL_EXPR_STAR)
+            return false;
+    return true;
+}
+
+/* The column list of "(subquery) AS t (c1, c2, ...)", as Flink names the columns of VALUES: the
+ * names become the aliases of the items of @p sub (of each branch of a UNION ALL). */
+static bool parse_column_aliases(parser_t *p, cdc_sql_query_t *sub)
+{
+    const tok_t *open = cur(p);
+    cdc_sql_ident_t *names = NULL;
+    size_t n = 0;
+    bool ok = cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN);
+    while (ok) {
+        PUSH(names, n, (cdc_sql_ident_t){0});
+        if (!(ok = cdc_sqlp_parse_ident(p, &names[n - 1], "column name")))
+            n--;
+        else if (!accept(p, CDC_SQL_TOK_COMMA))
+            break;
+    }
+    ok = ok && cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN);
+    for (cdc_sql_query_t *b = sub; ok && b; b = b->union_all) {
+        if (!count_known(b)) {
+            ok = cdc_sqlp_fail_unsupported_at(p, open->line, open->col,
+                                              "a column list after a subquery with SELECT *",
+                                              "name the columns in the subquery's SELECT");
+        } else if (b->nitems != n) {
+            cdc_sqlp_fail_at(p, open, NULL,
+                             "the column list has %zu names, the subquery %zu columns", n,
+                             b->nitems);
+            ok = false;
+        }
+        for (size_t k = 0; ok && k < n; k++) {
+            free(b->items[k].alias);
+            b->items[k].alias = cdc_xstrdup(names[k].name);
+            b->items[k].alias_line = names[k].line;
+            b->items[k].alias_col = names[k].col;
+        }
+    }
+    for (size_t k = 0; k < n; k++)
+        free(names[k].name);
+    free(names);
+    return ok;
+}
+
 /* What follows FROM: a table or view name, or a subquery in parentheses. Window table
  * functions and other table expressions are refused by name. */
 static bool parse_from(parser_t *p, cdc_sql_query_t *q)
@@ -1099,16 +1148,17 @@ static bool parse_from(parser_t *p, cdc_sql_query_t *q)
         return parse_table_ref(p, &q->from, false);
     const tok_t *open = cur(p);
     advance(p);
-    if (at_kw(p, "VALUES"))
-        return cdc_sqlp_fail_unsupported(p, "VALUES in FROM", "write SELECT without FROM");
-    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
-        return cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
+    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH") && !at_kw(p, "VALUES"))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\" (a subquery)");
     if (!(q->from.subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
         return false;
     q->from.name.line = open->line;
     q->from.name.col = open->col;
-    return cdc_sqlp_parse_hints(p, &q->from.hints) &&
-           parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col);
+    if (!cdc_sqlp_parse_hints(p, &q->from.hints) ||
+        !parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col))
+        return false;
+    return !q->from.alias || !at(p, CDC_SQL_TOK_LPAREN) ||
+           parse_column_aliases(p, q->from.subquery);
 }
 
 /* [GROUP BY e, ...] [HAVING cond]; GROUPING SETS, ROLLUP, CUBE and group windows are refused by
@@ -1209,15 +1259,6 @@ cdc_sql_query_t *cdc_sqlp_parse_values(parser_t *p)
 fail:
     cdc_sql_query_destroy(q);
     return NULL;
-}
-
-/* True when a select list's column count is known from the text (no "*"). */
-static bool count_known(const cdc_sql_query_t *q)
-{
-    for (size_t i = 0; i < q->nitems; i++)
-        if (q->items[i].expr->kind == CDC_SQL_EXPR_STAR)
-            return false;
-    return true;
 }
 
 /* Branch @p next of UNION ALL after @p first: as many columns (where "*" does not hide the
