@@ -472,6 +472,10 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
         return text ? literal_new(CDC_SQL_LIT_STRING, t, text) : NULL;
     }
     case CDC_SQL_TOK_LPAREN: {
+        if (peek_kw(p, 1, "SELECT") || peek_kw(p, 1, "WITH")) {
+            cdc_sqlp_fail_unsupported(p, "a subquery in an expression", NULL);
+            return NULL;
+        }
         advance(p);
         cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
         if (!e)
@@ -519,6 +523,11 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
     if (tok_kw(p, t, "CASE"))
         return parse_case(p);
     if (next->kind == CDC_SQL_TOK_LPAREN) {
+        if (tok_kw(p, t, "EXISTS")) {
+            cdc_sqlp_fail_unsupported(p, "EXISTS (a subquery in an expression)",
+                                      "join the table instead: JOIN ... ON");
+            return NULL;
+        }
         if (tok_kw(p, t, "CAST"))
             return parse_cast(p, false);
         if (tok_kw(p, t, "TRY_CAST"))
@@ -751,6 +760,11 @@ static cdc_sql_expr_t *parse_predicate(parser_t *p, cdc_sql_expr_t *operand)
         e->in_list.negated = negated;
         if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
             return drop_expr(e);
+        if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
+            cdc_sqlp_fail_unsupported(p, "a subquery in IN (IN (SELECT ...))",
+                                      "join a SELECT DISTINCT of it instead: JOIN ... ON");
+            return drop_expr(e);
+        }
         for (;;) {
             cdc_sql_expr_t *item = cdc_sqlp_parse_expr(p);
             if (!item)
@@ -959,6 +973,16 @@ static bool parse_table_ref(parser_t *p, cdc_sql_table_ref_t *ref, bool lookup)
     return parse_alias(p, &ref->alias, &ref->alias_line, &ref->alias_col);
 }
 
+/* What a join with a table function is called in errors: cdcflow has no table functions. */
+#define TABLE_FUNCTION_JOIN "a join with a table function (LATERAL TABLE, UNNEST)"
+
+/* True when the token @p k ahead starts a table function: LATERAL, UNNEST or TABLE(. */
+static bool at_table_function(const parser_t *p, size_t k)
+{
+    return peek_kw(p, k, "LATERAL") || peek_kw(p, k, "UNNEST") ||
+           (peek_kw(p, k, "TABLE") && peek(p, k + 1)->kind == CDC_SQL_TOK_LPAREN);
+}
+
 static bool parse_join(parser_t *p, cdc_sql_query_t *q)
 {
     const tok_t *start = cur(p);
@@ -979,6 +1003,8 @@ static bool parse_join(parser_t *p, cdc_sql_query_t *q)
         accept_kw(p, "OUTER");
     if (!cdc_sqlp_expect_kw(p, "JOIN"))
         return false;
+    if (at_table_function(p, 0))
+        return cdc_sqlp_fail_unsupported(p, TABLE_FUNCTION_JOIN, NULL);
     if (at(p, CDC_SQL_TOK_LPAREN)) {
         /* JOIN (SELECT ...) [AS] alias ON ...: a subquery, as in FROM */
         const tok_t *open = cur(p);
@@ -1160,6 +1186,55 @@ static bool parse_window_tvf(parser_t *p, cdc_sql_table_ref_t *ref)
     return parse_alias(p, &ref->alias, &ref->alias_line, &ref->alias_col);
 }
 
+/* True when a select list's column count is known from the text (no "*"). */
+static bool count_known(const cdc_sql_query_t *q)
+{
+    for (size_t i = 0; i < q->nitems; i++)
+        if (q->items[i].expr->kind == CDC_SQL_EXPR_STAR)
+            return false;
+    return true;
+}
+
+/* The column list of "(subquery) AS t (c1, c2, ...)", as Flink names the columns of VALUES: the
+ * names become the aliases of the items of @p sub (of each branch of a UNION ALL). */
+static bool parse_column_aliases(parser_t *p, cdc_sql_query_t *sub)
+{
+    const tok_t *open = cur(p);
+    cdc_sql_ident_t *names = NULL;
+    size_t n = 0;
+    bool ok = cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN);
+    while (ok) {
+        PUSH(names, n, (cdc_sql_ident_t){0});
+        if (!(ok = cdc_sqlp_parse_ident(p, &names[n - 1], "column name")))
+            n--;
+        else if (!accept(p, CDC_SQL_TOK_COMMA))
+            break;
+    }
+    ok = ok && cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN);
+    for (cdc_sql_query_t *b = sub; ok && b; b = b->union_all) {
+        if (!count_known(b)) {
+            ok = cdc_sqlp_fail_unsupported_at(p, open->line, open->col,
+                                              "a column list after a subquery with SELECT *",
+                                              "name the columns in the subquery's SELECT");
+        } else if (b->nitems != n) {
+            cdc_sqlp_fail_at(p, open, NULL,
+                             "the column list has %zu names, the subquery %zu columns", n,
+                             b->nitems);
+            ok = false;
+        }
+        for (size_t k = 0; ok && k < n; k++) {
+            free(b->items[k].alias);
+            b->items[k].alias = cdc_xstrdup(names[k].name);
+            b->items[k].alias_line = names[k].line;
+            b->items[k].alias_col = names[k].col;
+        }
+    }
+    for (size_t k = 0; k < n; k++)
+        free(names[k].name);
+    free(names);
+    return ok;
+}
+
 /* What follows FROM: a table or view name, or a subquery in parentheses. Window table
  * functions and other table expressions are refused by name. */
 static bool parse_from(parser_t *p, cdc_sql_query_t *q)
@@ -1172,19 +1247,21 @@ static bool parse_from(parser_t *p, cdc_sql_query_t *q)
         return parse_table_ref(p, &q->from, false);
     const tok_t *open = cur(p);
     advance(p);
-    if (at_kw(p, "VALUES"))
-        return cdc_sqlp_fail_unsupported(p, "VALUES in FROM", "write SELECT without FROM");
-    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
-        return cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
+    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH") && !at_kw(p, "VALUES"))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\" (a subquery)");
     if (!(q->from.subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
         return false;
     q->from.name.line = open->line;
     q->from.name.col = open->col;
-    return cdc_sqlp_parse_hints(p, &q->from.hints) &&
-           parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col);
+    if (!cdc_sqlp_parse_hints(p, &q->from.hints) ||
+        !parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col))
+        return false;
+    return !q->from.alias || !at(p, CDC_SQL_TOK_LPAREN) ||
+           parse_column_aliases(p, q->from.subquery);
 }
 
-/* [GROUP BY e, ...] [HAVING cond]; GROUPING SETS, ROLLUP and CUBE are refused by name. */
+/* [GROUP BY e, ...] [HAVING cond]; GROUPING SETS, ROLLUP, CUBE and group windows are refused by
+ * name. */
 static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
 {
     if (at_kw(p, "HAVING")) {
@@ -1205,6 +1282,10 @@ static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
             return cdc_sqlp_fail_unsupported(p, "GROUPING SETS", NULL);
         if ((at_kw(p, "ROLLUP") || at_kw(p, "CUBE")) && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
             return cdc_sqlp_fail_unsupported(p, at_kw(p, "CUBE") ? "CUBE" : "ROLLUP", NULL);
+        if ((at_kw(p, "TUMBLE") || at_kw(p, "HOP") || at_kw(p, "SESSION")) &&
+            peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
+            return cdc_sqlp_fail_unsupported(
+                p, "a group window (GROUP BY TUMBLE/HOP/SESSION(...), deprecated in Flink)", NULL);
         cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
         if (!e)
             return false;
@@ -1231,6 +1312,9 @@ static bool refuse_tail(parser_t *p)
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (at_kw(p, words[i].word))
             return cdc_sqlp_fail_unsupported(p, words[i].what, words[i].hint);
+    if (at(p, CDC_SQL_TOK_COMMA) && at_table_function(p, 1))
+        return cdc_sqlp_fail_unsupported_at(p, peek(p, 1)->line, peek(p, 1)->col,
+                                            TABLE_FUNCTION_JOIN, NULL);
     if (at(p, CDC_SQL_TOK_COMMA))
         return cdc_sqlp_fail_unsupported(p, "a join written with \",\" in FROM",
                                          "write JOIN ... ON");
@@ -1276,15 +1360,6 @@ fail:
     return NULL;
 }
 
-/* True when a select list's column count is known from the text (no "*"). */
-static bool count_known(const cdc_sql_query_t *q)
-{
-    for (size_t i = 0; i < q->nitems; i++)
-        if (q->items[i].expr->kind == CDC_SQL_EXPR_STAR)
-            return false;
-    return true;
-}
-
 /* Branch @p next of UNION ALL after @p first: as many columns (where "*" does not hide the
  * count: the planner checks those) and no LIMIT of its own (a LIMIT after the last branch would
  * limit the whole union, which is not supported). */
@@ -1307,9 +1382,111 @@ static bool check_union_branch(parser_t *p, const cdc_sql_query_t *first,
     return true;
 }
 
+bool cdc_sqlp_at_query(const parser_t *p)
+{
+    if (at(p, CDC_SQL_TOK_LPAREN))
+        return peek_kw(p, 1, "SELECT") || peek_kw(p, 1, "WITH") || peek_kw(p, 1, "VALUES") ||
+               peek(p, 1)->kind == CDC_SQL_TOK_LPAREN;
+    return at_kw(p, "SELECT") || at_kw(p, "WITH") || at_kw(p, "VALUES");
+}
+
+/* VALUES (e, ...), ... as a query (a view's, a statement's): SELECT e, ... UNION ALL SELECT e,
+ * ..., one SELECT without FROM per row, the columns named EXPR$i as Flink names them. */
+static cdc_sql_query_t *parse_values_query(parser_t *p)
+{
+    cdc_sql_query_t *v = cdc_sqlp_parse_values(p);
+    if (!v)
+        return NULL;
+    cdc_sql_query_t *first = NULL, **tail = &first;
+    for (size_t r = 0; r < v->nrows; r++) {
+        cdc_sql_values_row_t *row = &v->rows[r];
+        cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+        q->line = row->line;
+        q->col = row->col;
+        q->nitems = row->nitems;
+        q->items = cdc_xcalloc(row->nitems, sizeof(*q->items));
+        for (size_t k = 0; k < row->nitems; k++)
+            q->items[k].expr = row->items[k];
+        row->nitems = 0; /* the expressions moved to q */
+        *tail = q;
+        tail = &q->union_all;
+    }
+    first->text = v->text;
+    v->text = NULL;
+    cdc_sql_query_destroy(v);
+    return first;
+}
+
+/* The end of parsing query @p q (entered with cdc_sqlp_enter): when @p ok its text from offset
+ * @p start on, else q is destroyed. Returns q, or NULL when not ok. */
+static cdc_sql_query_t *finish_query(parser_t *p, cdc_sql_query_t *q, size_t start, bool ok)
+{
+    cdc_sqlp_leave(p);
+    if (!ok) {
+        cdc_sql_query_destroy(q);
+        return NULL;
+    }
+    free(q->text);
+    q->text = source_text(p, start, p->prev_end);
+    return q;
+}
+
+/* UNION ALL and the next branch after @p q (UNION is current; refuse_tail refused UNION alone):
+ * the branch, a query that may be in parentheses, goes at the end of q's chain of branches. */
+static bool parse_union_branch(parser_t *p, cdc_sql_query_t *q)
+{
+    advance(p); /* UNION */
+    advance(p); /* ALL */
+    const tok_t *at_next = cur(p);
+    if (!at_kw(p, "SELECT") && !at(p, CDC_SQL_TOK_LPAREN))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\" (the next branch of UNION ALL)");
+    cdc_sql_query_t *next = cdc_sqlp_parse_query(p), *last = q;
+    if (!next)
+        return false;
+    while (last->union_all)
+        last = last->union_all;
+    last->union_all = next;
+    return check_union_branch(p, q, next, at_next);
+}
+
+/* ( query ) [UNION ALL branch ...]: a query in parentheses, as Flink's pages write the branches
+ * of set operations. ORDER BY and LIMIT stay inside the parentheses of a lone query. */
+static cdc_sql_query_t *parse_paren_query(parser_t *p)
+{
+    const tok_t *start = cur(p);
+    if (!cdc_sqlp_enter(p))
+        return NULL;
+    advance(p); /* ( */
+    cdc_sql_query_t *q = cdc_sqlp_parse_query(p);
+    if (!q || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN) || !refuse_tail(p))
+        goto fail;
+    if (at_kw(p, "ORDER") || at_kw(p, "LIMIT")) {
+        cdc_sqlp_fail_unsupported(p, "ORDER BY or LIMIT after a query in parentheses",
+                                  "write it inside the parentheses");
+        goto fail;
+    }
+    if (at_kw(p, "UNION")) {
+        if (q->norder_by || q->has_limit) {
+            cdc_sqlp_fail_unsupported_at(p, q->has_limit ? q->limit_line : q->order_line,
+                                         q->has_limit ? q->limit_col : q->order_col,
+                                         "ORDER BY or LIMIT in a branch of UNION ALL", NULL);
+            goto fail;
+        }
+        if (!parse_union_branch(p, q))
+            goto fail;
+    }
+    return finish_query(p, q, start->offset, true);
+fail:
+    return finish_query(p, q, 0, false);
+}
+
 cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
 {
     const tok_t *start = cur(p);
+    if (tok_kw(p, start, "VALUES"))
+        return parse_values_query(p);
+    if (start->kind == CDC_SQL_TOK_LPAREN && cdc_sqlp_at_query(p))
+        return parse_paren_query(p);
     if (!tok_kw(p, start, "SELECT") && !tok_kw(p, start, "WITH")) {
         cdc_sqlp_fail_expected(p, "\"SELECT\"");
         return NULL;
@@ -1338,7 +1515,7 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     }
     if (!accept_kw(p, "FROM")) {
         /* SELECT without FROM: one row of constants */
-        if (!at_query_end(p)) {
+        if (!at_query_end(p) && !(at_kw(p, "UNION") && peek_kw(p, 1, "ALL"))) {
             if (refuse_tail(p))
                 cdc_sqlp_fail_expected(p, "\",\" or \"FROM\"");
             goto fail;
@@ -1383,6 +1560,10 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
             if (!parse_join(p, q))
                 goto fail;
         }
+        if (at_kw(p, "CROSS") && peek_kw(p, 1, "JOIN") && at_table_function(p, 2)) {
+            cdc_sqlp_fail_unsupported(p, TABLE_FUNCTION_JOIN, NULL);
+            goto fail;
+        }
         if (at_kw(p, "CROSS")) {
             cdc_sqlp_fail_unsupported(p, "CROSS JOIN", "write JOIN ... ON");
             goto fail;
@@ -1407,24 +1588,12 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
         }
     }
     if (at_kw(p, "UNION")) {
-        advance(p); /* UNION, then ALL (refuse_tail refused UNION alone) */
-        advance(p);
-        if (!at_kw(p, "SELECT")) {
-            cdc_sqlp_fail_expected(p, "\"SELECT\" (the next branch of UNION ALL)");
-            goto fail;
-        }
-        const tok_t *at_next = cur(p);
-        if (!(q->union_all = cdc_sqlp_parse_query(p)) ||
-            !check_union_branch(p, q, q->union_all, at_next))
+        if (!parse_union_branch(p, q))
             goto fail;
     }
     if (accept_kw(p, "LIMIT") && !parse_limit(p, q))
         goto fail;
-    q->text = source_text(p, start->offset, p->prev_end);
-    cdc_sqlp_leave(p);
-    return q;
+    return finish_query(p, q, start->offset, true);
 fail:
-    cdc_sqlp_leave(p);
-    cdc_sql_query_destroy(q);
-    return NULL;
+    return finish_query(p, q, 0, false);
 }

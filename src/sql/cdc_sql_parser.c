@@ -847,9 +847,16 @@ static bool parse_create_function(parser_t *p, cdc_sql_stmt_t *stmt, bool tempor
     return true;
 }
 
+/* [CREATE OR] REPLACE TABLE ... AS SELECT, refused by this name. */
+#define RTAS "[CREATE OR] REPLACE TABLE ... AS SELECT"
+#define RTAS_HINT "DROP TABLE IF EXISTS it, then CREATE TABLE ... AS SELECT"
+
 static bool parse_create(parser_t *p, cdc_sql_stmt_t *stmt)
 {
+    const tok_t *create = cur(p);
     advance(p); /* CREATE */
+    if (at_kw(p, "OR") && peek_kw(p, 1, "REPLACE"))
+        return cdc_sqlp_fail_unsupported_at(p, create->line, create->col, RTAS, RTAS_HINT);
     bool temporary = accept_kw(p, "TEMPORARY");
     bool system = temporary && accept_kw(p, "SYSTEM");
     if (at_kw(p, "FUNCTION"))
@@ -1085,7 +1092,7 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         return false;
     if (at_kw(p, "VALUES"))
         return (ins->query = cdc_sqlp_parse_values(p)) != NULL;
-    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
+    if (!cdc_sqlp_at_query(p))
         return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\"");
     return (ins->query = cdc_sqlp_parse_query(p)) != NULL;
 }
@@ -1183,7 +1190,7 @@ static bool parse_explain(parser_t *p, cdc_sql_stmt_t *stmt)
     bool ok;
     if (at_kw(p, "INSERT")) {
         ok = parse_insert(p, inner);
-    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
+    } else if (cdc_sqlp_at_query(p)) {
         inner->kind = CDC_SQL_STMT_QUERY;
         ok = (inner->query = cdc_sqlp_parse_query(p)) != NULL;
     } else if (at_kw(p, "STATEMENT") || at_kw(p, "EXECUTE")) {
@@ -1205,6 +1212,8 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
         ok = parse_create(p, stmt);
     } else if (at_kw(p, "DROP")) {
         ok = parse_drop(p, stmt);
+    } else if (at_kw(p, "REPLACE") && peek_kw(p, 1, "TABLE")) {
+        ok = cdc_sqlp_fail_unsupported(p, RTAS, RTAS_HINT);
     } else if (at_kw(p, "ALTER")) {
         ok = parse_alter_table(p, stmt);
     } else if (at_kw(p, "USE")) {
@@ -1227,7 +1236,7 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
         ok = parse_begin_set(p, stmt);
     } else if (at_kw(p, "EXPLAIN")) {
         ok = parse_explain(p, stmt);
-    } else if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
+    } else if (cdc_sqlp_at_query(p)) {
         stmt->kind = CDC_SQL_STMT_QUERY;
         ok = (stmt->query = cdc_sqlp_parse_query(p)) != NULL;
     } else {

@@ -152,6 +152,8 @@ bool cdc_sqlp_parse_hints(parser_t *p, cdc_sql_hints_t *hints);
 cdc_sql_expr_t *cdc_sqlp_parse_expr(parser_t *p);
 cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p);
 cdc_sql_query_t *cdc_sqlp_parse_values(parser_t *p);
+/* True when the current token starts a query: SELECT, WITH, VALUES or "(" before one. */
+bool cdc_sqlp_at_query(const parser_t *p);
 
 /* ---- cdc_sql_tree.c: destroy, clone, printing ---- */
 

@@ -1539,8 +1539,25 @@ Test(sql_query, unsupported_forms_are_named)
         "and SIZE",
         "SELECT * FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))\n"
         "              ^");
-    assert_error("SELECT a FROM (VALUES (1))", "test.sql:1:16: VALUES in FROM is not supported yet",
-                 "SELECT a FROM (VALUES (1))\n               ^");
+    assert_error("SELECT a FROM t WHERE b IN (SELECT b FROM u)",
+                 "test.sql:1:29: a subquery in IN (IN (SELECT ...)) is not supported yet",
+                 "SELECT a FROM t WHERE b IN (SELECT b FROM u)\n"
+                 "                            ^");
+}
+
+Test(sql_query, values_in_from_is_a_union_of_rows)
+{
+    /* VALUES in FROM: one SELECT without FROM per row, chained by UNION ALL, named by the
+     * column list after the alias */
+    cdc_sql_script_t *s;
+    cdc_sql_stmt_t *st = parse_one("SELECT a FROM (VALUES (1), (2)) AS t (a)", &s);
+    const cdc_sql_query_t *sub = st->query->from.subquery;
+    cr_assert_not_null(sub);
+    cr_assert_not_null(sub->union_all);
+    cr_assert_null(sub->union_all->union_all);
+    cr_expect_str_eq(sub->items[0].alias, "a");
+    cr_expect_str_eq(sub->union_all->items[0].alias, "a");
+    cdc_sql_script_destroy(s);
 }
 
 Test(sql_query, insert_values_rows)

@@ -1,0 +1,23 @@
+-- Flink documentation snippet, kept verbatim below the header.
+-- source: https://nightlies.apache.org/flink/flink-docs-stable/docs/connectors/table/formats/debezium/ (Debezium Format)
+-- added: the page's topic_products table above; elasticsearch_products, as a print table
+CREATE TABLE topic_products (
+  -- schema is totally the same to the MySQL "products" table
+  id BIGINT,
+  name STRING,
+  description STRING,
+  weight DECIMAL(10, 2)
+) WITH (
+ 'connector' = 'kafka',
+ 'topic' = 'products_binlog',
+ 'properties.bootstrap.servers' = 'localhost:9092',
+ 'properties.group.id' = 'testGroup',
+ -- using 'debezium-json' as the format to interpret Debezium JSON messages
+ 'format' = 'debezium-json'
+)
+;
+CREATE TABLE elasticsearch_products (id BIGINT, name STRING, description STRING, weight DECIMAL(10, 2)) WITH ('connector' = 'print');
+-- synchronize all the data and incremental changes of MySQL "products" table to
+-- Elasticsearch "products" index for future searching
+INSERT INTO elasticsearch_products
+SELECT * FROM topic_products;

@@ -1,0 +1,9 @@
+-- Flink documentation snippet, kept verbatim below the header.
+-- source: https://nightlies.apache.org/flink/flink-docs-stable/docs/dev/table/sql/queries/window-agg/ (Window Aggregation, cumulative window aggregation)
+-- added: tables the snippet uses (Bid as the page's "desc Bid" shows it)
+CREATE TABLE Bid (bidtime TIMESTAMP(3), price DECIMAL(10, 2), item STRING, supplier_id STRING, WATERMARK FOR bidtime AS bidtime - INTERVAL '1' SECOND) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+-- changed: the "Flink SQL>" prompt and the printed result are left out.
+SELECT window_start, window_end, SUM(price)
+  FROM TABLE(
+    CUMULATE(TABLE Bid, DESCRIPTOR(bidtime), INTERVAL '2' MINUTES, INTERVAL '10' MINUTES))
+  GROUP BY window_start, window_end;

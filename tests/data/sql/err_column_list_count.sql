@@ -1,0 +1,1 @@
+SELECT a FROM (VALUES (1, 2)) AS t (a);

@@ -1,0 +1,2 @@
+CREATE TABLE src (id BIGINT, name STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
+CREATE OR REPLACE TABLE copy WITH ('connector' = 'print') AS SELECT id, name FROM src;

@@ -1,0 +1,2 @@
+create view t1(s) as values ('c'), ('a');
+(SELECT s FROM t1) INTERSECT (SELECT s FROM t1);
