@@ -66,6 +66,7 @@ static const setting_t settings_table[] = {
      "Flink CDC's schema change behaviors are exception, evolve, try_evolve, lenient (the "
      "default) and ignore"},
     {"pipeline.max-parallelism", SETTING_HARMLESS, NULL, NULL},
+    {"table.planner", SETTING_HARMLESS, NULL, NULL}, /* 'blink', Flink's only planner */
     {"pipeline.operator-chaining", SETTING_HARMLESS, NULL, NULL},
     {"execution.checkpointing.*", SETTING_HARMLESS, NULL, NULL},
     {"restart-strategy.*", SETTING_HARMLESS, NULL, NULL},

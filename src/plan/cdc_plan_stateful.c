@@ -340,7 +340,7 @@ static void level_calls(const cdc_sql_query_t *q, find_ctx_t *f)
 /* Whether this level itself needs state (not looking under its FROM). */
 static bool level_needs_state(const cdc_sql_query_t *q)
 {
-    if (q->ngroup_by || q->having || q->distinct || q->from.tvf)
+    if (q->ngroup_by || q->having || q->distinct || q->from.tvf || (q->norder_by && q->has_limit))
         return true;
     for (size_t j = 0; j < q->njoins; j++)
         if (!q->joins[j].system_time)
@@ -1132,7 +1132,7 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
             return -1;
         }
         char *t = cdc_sql_expr_to_string(rest);
-                cdc_buf_printf(&other, "%s", t);
+        cdc_buf_printf(&other, "%s", t);
         free(t);
     }
     /* changelog and unique keys: each side with at most one row per join key keeps the other
@@ -1185,7 +1185,7 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
         int nuk = sd == 0 ? left->nukey : right.nukey;
         spec[sd] = one ? "JoinKeyContainsUniqueKey" : nuk > 0 ? "HasUniqueKey" : "NoUniqueKey";
     }
-        /* the condition as Flink prints it: the equalities, ANDed with the rest */
+    /* the condition as Flink prints it: the equalities, ANDed with the rest */
     if (other.len) {
         cdc_buf_t both = {0};
         cdc_buf_printf(&both, "AND(%s, %s)", cdc_buf_cstr(&eq), cdc_buf_cstr(&other));
@@ -1888,6 +1888,75 @@ out:
     return rc;
 }
 
+/* ORDER BY ... LIMIT n (a Top-N over the whole result, Flink's SortLimit): the level's rows
+ * so far as a Calc, ranked, and a post-query without the rank. */
+static int plan_sort_limit(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, rel_t *r,
+                           cdc_sql_query_t **post)
+{
+    rel_t c = {0};
+    if (make_calc(sp, w, r, *post, &c, "Calc") < 0)
+        return -1;
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_RANK;
+    op->in_type[0] = (cdc_type_t *)c.type;
+    op->limit = q->limit;
+    op->emit_rn = true;
+    op->part = cdc_xcalloc(1, sizeof(int));
+    op->order = cdc_xcalloc(q->norder_by, sizeof(int));
+    op->desc = cdc_xcalloc(q->norder_by, sizeof(bool));
+    op->nulls_first = cdc_xcalloc(q->norder_by, sizeof(bool));
+    cdc_buf_t ob = {0};
+    int rc = -1;
+    for (size_t i = 0; i < q->norder_by; i++) {
+        const cdc_sql_expr_t *e = q->order_by[i].expr;
+        int f = e->kind == CDC_SQL_EXPR_COLUMN
+                    ? cdc_type_field_index(c.type, e->column.parts[e->column.nparts - 1])
+                    : -1;
+        if (f < 0) {
+            fail_at(sp, w, e->line, e->col,
+                    "ORDER BY ... LIMIT takes the names of the query's columns (or their "
+                    "aliases); select the expression and order by its alias");
+            goto out;
+        }
+        op->order[op->norder] = f;
+        op->desc[op->norder] = q->order_by[i].desc;
+        op->nulls_first[op->norder] =
+            q->order_by[i].nulls ? q->order_by[i].nulls == 1 : !q->order_by[i].desc;
+        cdc_buf_printf(&ob, "%s%s %s", i ? ", " : "", c.type->names[f],
+                       q->order_by[i].desc ? "DESC" : "ASC");
+        op->norder++;
+    }
+    op->out_type = cdc_type_copy(c.type);
+    char rn[64] = "$rn";
+    for (int k = 0; cdc_type_field_index(op->out_type, rn) >= 0; k++)
+        snprintf(rn, sizeof(rn), "$rn%d", k);
+    cdc_type_t *bt = cdc_type_new(CDC_T_BIGINT);
+    bt->nullable = false;
+    cdc_type_row_add(op->out_type, rn, bt);
+    op->mode = CDC_MODE_ALL;
+    op->nukey = 1;
+    op->ukey = cdc_xcalloc(1, sizeof(int));
+    op->ukey[0] = op->out_type->nchildren - 1;
+    op->explain = cdc_strdup_printf("SortLimit(orderBy=[%s], offset=[0], fetch=[%lld], "
+                                    "changelogMode=[I,UB,UA,D])",
+                                    cdc_buf_cstr(&ob), (long long)q->limit);
+    connect(sp, &c, idx, 0);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+    cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
+    pq->items = cdc_xcalloc((size_t)c.type->nchildren + 1, sizeof(*pq->items));
+    for (int f = 0; f < c.type->nchildren; f++)
+        pq->items[pq->nitems++] = (cdc_sql_select_item_t){
+            .expr = keep_expr(sp, col_ref(c.type->names[f], q->line, q->col))};
+    *post = pq;
+    rc = 0;
+out:
+    cdc_buf_free(&ob);
+    rel_free(&c);
+    return rc;
+}
+
 /* ---- a level ------------------------------------------------------------------------------- */
 
 static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, const rank_filter_t *rf,
@@ -1897,14 +1966,14 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
         return fail_at(sp, w, q->line, q->col,
                        "UNION ALL together with GROUP BY, joins, DISTINCT or Top-N in one query "
                        "is not supported yet");
-    if (q->has_limit)
+    if (q->has_limit && !q->norder_by)
         return fail_at(sp, w, q->limit_line, q->limit_col,
-                       "LIMIT in a query with GROUP BY, joins, DISTINCT or Top-N is not "
-                       "supported yet");
-    if (q->norder_by)
+                       "LIMIT without ORDER BY in a query with GROUP BY, joins, DISTINCT or "
+                       "Top-N is not supported yet");
+    if (q->norder_by && !q->has_limit)
         return fail_at(sp, w, q->order_line, q->order_col,
-                       "ORDER BY of a query is not supported yet (Top-N is written with "
-                       "ROW_NUMBER() OVER (... ORDER BY ...) and a filter on it)");
+                       "Sort on a non-time-attribute field is not supported: ORDER BY needs a "
+                       "LIMIT here (a Top-N)");
     if (q->from.name.nparts == 0 && !q->from.subquery)
         return fail_at(sp, w, q->line, q->col,
                        "GROUP BY, DISTINCT or aggregate calls without FROM are not supported");
@@ -1949,6 +2018,8 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
         *post = pq;
         rc = 0;
     }
+    if (rc == 0 && q->norder_by)
+        rc = plan_sort_limit(sp, w, q, out, post);
 done:
     free(sc.cols);
     sp->nctes = saved;

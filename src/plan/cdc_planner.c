@@ -440,8 +440,13 @@ static int refuse_stateful(const plan_ctx_t *cx, const cdc_plan_level_t *lv)
         return 0;
     const char *what = forms[first].what;
     int line = forms[first].line, col = forms[first].col;
-    *cx->err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, line, col,
-                                "%s is not supported yet", what);
+    if (strcmp(what, "ORDER BY") == 0) /* with a LIMIT it is a Top-N (cdc_plan_stateful.c) */
+        *cx->err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, line, col,
+                                    "Sort on a non-time-attribute field is not supported: "
+                                    "ORDER BY needs a LIMIT here (a Top-N)");
+    else
+        *cx->err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, line, col,
+                                    "%s is not supported yet", what);
     return -1;
 }
 
