@@ -832,33 +832,23 @@ static int rank_filters(const cdc_sql_expr_t *e, rank_filter_t *rf, int nrf, int
     const cdc_sql_expr_t *c = NULL, *lit = NULL;
     int64_t adj = 0;
     if (e->kind == CDC_SQL_EXPR_BINARY) {
+        /* rn op N, or N op rn read as rn op' N */
         const cdc_sql_expr_t *l = e->binary.left, *r = e->binary.right;
-        if (l->kind == CDC_SQL_EXPR_COLUMN && r->kind == CDC_SQL_EXPR_LITERAL) {
+        cdc_sql_binary_op_t op = e->binary.op;
+        if (l->kind == CDC_SQL_EXPR_LITERAL && r->kind == CDC_SQL_EXPR_COLUMN) {
+            const cdc_sql_expr_t *t = l;
+            l = r;
+            r = t;
+            op = op == CDC_SQL_BINARY_GE   ? CDC_SQL_BINARY_LE
+                 : op == CDC_SQL_BINARY_GT ? CDC_SQL_BINARY_LT
+                 : op == CDC_SQL_BINARY_EQ ? CDC_SQL_BINARY_EQ
+                                           : CDC_SQL_BINARY_NE;
+        }
+        if (l->kind == CDC_SQL_EXPR_COLUMN && r->kind == CDC_SQL_EXPR_LITERAL &&
+            (op == CDC_SQL_BINARY_LE || op == CDC_SQL_BINARY_EQ || op == CDC_SQL_BINARY_LT)) {
             c = l;
             lit = r;
-            switch (e->binary.op) {
-            case CDC_SQL_BINARY_LE:
-            case CDC_SQL_BINARY_EQ:
-                break;
-            case CDC_SQL_BINARY_LT:
-                adj = -1;
-                break;
-            default:
-                c = NULL;
-            }
-        } else if (r->kind == CDC_SQL_EXPR_COLUMN && l->kind == CDC_SQL_EXPR_LITERAL) {
-            c = r;
-            lit = l;
-            switch (e->binary.op) {
-            case CDC_SQL_BINARY_GE:
-            case CDC_SQL_BINARY_EQ:
-                break;
-            case CDC_SQL_BINARY_GT:
-                adj = -1;
-                break;
-            default:
-                c = NULL;
-            }
+            adj = op == CDC_SQL_BINARY_LT ? -1 : 0;
         }
         if (c && e->binary.op == CDC_SQL_BINARY_EQ &&
             !(lit->literal.kind == CDC_SQL_LIT_INTEGER && strcmp(lit->literal.text, "1") == 0))
