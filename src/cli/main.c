@@ -1,6 +1,7 @@
 /*
  * main.c — the cdcflow command line: decode, describe, run, explain.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,11 @@ static int cmd_health(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A fixed mmap threshold (glibc's default rises to 32 MiB after the first large free): the
+       large blocks of the state store (its slot array when it grows, RocksDB's write batches,
+       memtable and cache blocks) go back to the system when freed instead of fragmenting the
+       threads' arenas. bench/stateful.sh's join: peak RSS 86 MB to 77 MB, same speed. */
+    mallopt(M_MMAP_THRESHOLD, 128 << 10);
     cdc_error_t *err = NULL;
     if (cdc_registry_check(&err) < 0) {
         cdc_error_print(err, stderr);

@@ -29,6 +29,21 @@ static void put_uvarint(cdc_buf_t *out, unsigned __int128 u)
 {
     unsigned char tmp[19];
     size_t n = 0;
+    if (u < 0x80) { /* the common small value: no 128-bit loop */
+        tmp[0] = (unsigned char)u;
+        cdc_buf_append(out, tmp, 1);
+        return;
+    }
+    if (!(u >> 64)) { /* 64-bit shifts, not 128 */
+        uint64_t w = (uint64_t)u;
+        while (w >= 0x80) {
+            tmp[n++] = (unsigned char)(w | 0x80);
+            w >>= 7;
+        }
+        tmp[n++] = (unsigned char)w;
+        cdc_buf_append(out, tmp, n);
+        return;
+    }
     while (u >= 0x80) {
         tmp[n++] = (unsigned char)(u | 0x80);
         u >>= 7;
@@ -46,6 +61,10 @@ static void put_svarint(cdc_buf_t *out, cdc_i128 v)
 /* Reads an unsigned varint of at most `bits` bits; bytes read, or 0 when short or too long. */
 static size_t get_uvarint(const unsigned char *p, size_t len, int bits, unsigned __int128 *out)
 {
+    if (len > 0 && !(p[0] & 0x80)) { /* one byte: fits every type's bits (>= 8) */
+        *out = p[0];
+        return 1;
+    }
     unsigned __int128 u = 0;
     int shift = 0;
     for (size_t i = 0; i < len; i++) {

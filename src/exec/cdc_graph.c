@@ -580,7 +580,10 @@ static uint32_t join_ns(const cdc_op_t *op, int side)
     return ((uint32_t)op->id << 1) | (uint32_t)side;
 }
 
-static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_error_t **err)
+/* Loads a side's list at the join key; @p rows: decode the rows too (the other side's, which are
+   joined), else only their bytes and counts (the own side's, which are only found again). */
+static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, bool rows,
+                      cdc_error_t **err)
 {
     join_rt_t *jr = op->rt;
     l->n = 0;
@@ -605,9 +608,10 @@ static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_er
             r.bad = true;
             break;
         }
-        size_t used = 0;
-        e.row = cdc_row_decode(r.p, (size_t)len, op->in_type[side], &rt->scratch, &used);
-        if (!e.row || used != len) {
+        size_t used = len;
+        if (rows)
+            e.row = cdc_row_decode(r.p, (size_t)len, op->in_type[side], &rt->scratch, &used);
+        if ((rows && !e.row) || used != len) {
             r.bad = true;
             break;
         }
@@ -691,7 +695,8 @@ static int join_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, co
     }
     cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &jr->key);
     jlist_t *ol = &jr->side[other], *ml = &jr->side[side];
-    if (jlist_load(rt, op, other, ol, err) < 0 || jlist_load(rt, op, side, ml, err) < 0)
+    if (jlist_load(rt, op, other, ol, true, err) < 0 ||
+        jlist_load(rt, op, side, ml, false, err) < 0)
         return -1;
     int64_t matches = 0;
     for (int k = 0; k < ol->n; k++) {
@@ -1338,6 +1343,7 @@ static int gw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
     int rc = 0;
     pthread_mutex_lock(&rt->lock);
     w->fed = w->fed || batch->n > 0;
+    cdc_state_tick(rt->state); /* one clock read per batch, not per put */
     const cdc_expr_t *wm = g->leaf_wm ? g->leaf_wm[w->leaf] : NULL;
     for (uint32_t i = 0; i < batch->n && rc == 0; i++) {
         rc = push(g, op, port, batch->rows[i].kind, &batch->rows[i], err);

@@ -4,7 +4,10 @@
  * A job is one INSERT or a statement set of several. Each pipe runs one
  * thread per source split; each thread owns a reader, a sink writer and a
  * batch, and loops: poll, project, write; every `N` rows or `T` ms it flushes
- * the writer and only then commits the reader's position. When both offer the
+ * the writer and only then commits the reader's position (a stateful job, whose
+ * flush is a checkpoint rewriting every touched state entry: every `T` ms, or
+ * when its state's uncommitted changes outgrow their memory share, not every
+ * `N` rows; the sink's writer bounds its own buffer). When both offer the
  * overlapped commit (cdc_plugin.h: mark, flush_begin), the commit point does not
  * wait: every `T` ms, or as soon as the source has nothing more to read, the
  * reader marks its position and the writer starts flushing; reading goes on, and
@@ -636,11 +639,11 @@ static void *run_split(void *arg)
                 report_gauges(t, reader, writer);
                 last_gauges = now;
             }
-        } else if (barrier ||
+        } else if (barrier || /* a stateful job: no row count (see the top of the file) */
                    (p->graph && cdc_graph_checkpoint_wanted(p, &t->graph_seen) &&
                     may_commit(t, reader)) ||
                    (unflushed > 0 &&
-                    (unflushed >= t->settings->flush_rows ||
+                    ((!p->graph && unflushed >= t->settings->flush_rows) ||
                      now - last_flush >= t->settings->flush_interval_ms) &&
                     may_commit(t, reader))) {
             if (flush_commit(t, reader, writer, unflushed + (pf.ticket >= 0 ? pf.rows : 0)) < 0)

@@ -18,10 +18,15 @@
  * come from size-class free lists carved out of large chunks, so a steady
  * state of gets and puts allocates nothing.
  *
- * The budget is split: a quarter for RocksDB's block cache (index and filter
- * blocks included), a quarter for its two memtables, half for the overlay, of
- * which half may be dirty. Without a directory everything stays in the
- * overlay: nothing is evicted and a commit only keeps the meta.
+ * The budget is split: five eighths for the overlay, of which one eighth may be
+ * dirty (a commit copies the dirty entries into RocksDB's write batch: another
+ * eighth while it lasts), an eighth for RocksDB's block cache (its index and
+ * filter blocks, then data blocks: a 4 KiB block per point lookup caches far
+ * fewer entries per byte than the overlay, and the page cache, outside the
+ * process, holds the files anyway), an eighth for its two memtables (what was
+ * just committed is still in the overlay, as clean entries). Without a
+ * directory everything stays in the overlay: nothing is evicted and a commit
+ * only keeps the meta.
  */
 #include "cdc_state.h"
 
@@ -40,6 +45,7 @@
 #define NS_BYTES 4
 #define TIME_BYTES 8
 #define DEFAULT_BUDGET ((size_t)32 << 20)
+#define EVICT_STEPS 512 /* slots a put's eviction visits at most */
 
 /* ---- entry bytes: size classes over large chunks --------------------------------------------- */
 
@@ -122,12 +128,14 @@ static void slab_destroy(slab_t *sl)
 #define E_ABSENT 0x02 /* a deletion (dirty) or known absent (clean) */
 #define E_REF 0x04    /* used since the clock hand passed */
 
+/* 32 bytes: the slot array, at most 3/4 full and at least 1/4 after a rebuild, costs more per
+   entry than most entries' bytes, so its fields are as narrow as the limits allow (too_big). */
 typedef struct st_entry {
     unsigned char *bytes; /* NULL: empty slot; TOMB: removed; else [ns][key][time][value] */
-    uint64_t hash;
-    size_t cap;    /* bytes' block size */
-    uint32_t klen; /* namespace + key */
-    uint32_t vlen; /* value (the time not counted) */
+    uint32_t hash;        /* the low half of the key's hash (the table is smaller than 2^32) */
+    uint32_t cap;         /* bytes' block size */
+    uint32_t klen;        /* namespace + key */
+    uint32_t vlen;        /* value (the time not counted) */
     uint8_t flags;
 } st_entry_t;
 
@@ -138,6 +146,7 @@ static unsigned char tomb_mark;
 struct cdc_state_s {
     char *dir; /* NULL: memory only */
     int64_t ttl_ms;
+    int64_t tick_ms; /* the wall clock read by cdc_state_tick; 0: read it on each use */
     size_t budget, overlay_limit, dirty_limit;
 
     st_entry_t *slots;
@@ -187,9 +196,16 @@ static size_t entry_footprint(const st_entry_t *e)
     return e->cap + sizeof(st_entry_t);
 }
 
+/* The write time of entries (and "now" of expiry): the clock of the last cdc_state_tick, or the
+   wall clock's when none was read (a clock_gettime per put was 5% of a GROUP BY). */
+static int64_t now_ms(const cdc_state_t *st)
+{
+    return st->tick_ms ? st->tick_ms : cdc_wall_ms();
+}
+
 static bool expired(const cdc_state_t *st, const unsigned char *time_bytes)
 {
-    return st->ttl_ms > 0 && cdc_wall_ms() - (int64_t)get_be(time_bytes, TIME_BYTES) >= st->ttl_ms;
+    return st->ttl_ms > 0 && now_ms(st) - (int64_t)get_be(time_bytes, TIME_BYTES) >= st->ttl_ms;
 }
 
 /* Slot of probe (hash h), or SIZE_MAX. */
@@ -203,7 +219,8 @@ static size_t table_find(const cdc_state_t *st, uint64_t h)
         const st_entry_t *e = &st->slots[j];
         if (!e->bytes)
             return SIZE_MAX;
-        if (e->bytes != TOMB && e->hash == h && e->klen == klen && memcmp(e->bytes, k, klen) == 0)
+        if (e->bytes != TOMB && e->hash == (uint32_t)h && e->klen == klen &&
+            memcmp(e->bytes, k, klen) == 0)
             return j;
     }
 }
@@ -246,14 +263,19 @@ static void entry_remove(cdc_state_t *st, st_entry_t *e)
 }
 
 /* Evicts clean entries but keep (clock: a used one gets a second chance) until the overlay is
-   below 7/8 of its share; dirty entries stay. Only with a directory: without one, the overlay is
-   all there is. Removing entries moves no other entry. */
-static void overlay_evict(cdc_state_t *st, const st_entry_t *keep)
+   below 7/8 of its share; dirty entries stay. At most @p max_steps slots are visited: a put
+   visits a few hundred, so when what is over the share cannot be evicted (dirty entries, the
+   slot array) a put does not sweep the whole table in vain each time (it did, for minutes); the
+   overshoot is then bounded by the dirty share, and a commit sweeps the table. Only with a
+   directory: without one, the overlay is all there is. Removing entries moves no other entry. */
+static void overlay_evict(cdc_state_t *st, const st_entry_t *keep, size_t max_steps)
 {
     if (!st->db || st->overlay_bytes <= st->overlay_limit)
         return;
     size_t target = st->overlay_limit / 8 * 7;
-    for (size_t steps = 0; steps < 2 * st->cap && st->overlay_bytes > target; steps++) {
+    if (max_steps > 2 * st->cap)
+        max_steps = 2 * st->cap;
+    for (size_t steps = 0; steps < max_steps && st->overlay_bytes > target; steps++) {
         st_entry_t *e = &st->slots[st->hand];
         st->hand = (st->hand + 1) & (st->cap - 1);
         if (!LIVE(e) || (e->flags & E_DIRTY) || e == keep)
@@ -284,9 +306,11 @@ static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_
         if (!e->bytes)
             st->used++;
         st->live++;
-        e->bytes = slab_alloc(&st->slab, need, &e->cap);
+        size_t ecap;
+        e->bytes = slab_alloc(&st->slab, need, &ecap);
+        e->cap = (uint32_t)ecap;
         st->overlay_bytes += e->cap;
-        e->hash = h;
+        e->hash = (uint32_t)h;
         e->klen = (uint32_t)st->probe.len;
         memcpy(e->bytes, st->probe.data, st->probe.len);
         e->flags = 0;
@@ -308,7 +332,7 @@ static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_
             val = NULL; /* copied */
             st->overlay_bytes += ncap - e->cap;
             e->bytes = nb;
-            e->cap = ncap;
+            e->cap = (uint32_t)ncap;
         }
     }
     if ((flags & E_DIRTY) && !(e->flags & E_DIRTY)) {
@@ -325,7 +349,7 @@ static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_
     e->flags = (uint8_t)(flags | E_REF | (absent ? E_ABSENT : 0));
     if (flags & E_DIRTY)
         st->dirty_bytes += entry_footprint(e);
-    overlay_evict(st, e);
+    overlay_evict(st, e, EVICT_STEPS);
     return e;
 }
 
@@ -375,7 +399,8 @@ static unsigned char ttl_filter(void *state, int level, const char *key, size_t 
     const cdc_state_t *st = state;
     if (klen < NS_BYTES || vlen < TIME_BYTES)
         return 0; /* the meta, or a value this version did not write: kept */
-    return expired(st, (const unsigned char *)val);
+    /* RocksDB's thread: its own clock, not the store's tick */
+    return cdc_wall_ms() - (int64_t)get_be((const unsigned char *)val, TIME_BYTES) >= st->ttl_ms;
 }
 
 static void ttl_filter_destroy(void *state)
@@ -416,19 +441,44 @@ static void configure(cdc_state_t *st)
 {
     st->opts = rocksdb_options_create();
     rocksdb_options_set_create_if_missing(st->opts, 1);
-    rocksdb_options_set_write_buffer_size(st->opts, st->budget / 8);
+    rocksdb_options_set_write_buffer_size(st->opts, st->budget / 16);
     rocksdb_options_set_max_write_buffer_number(st->opts, 2);
+    /* A bloom filter over each memtable's keys (a tenth of its size): most Gets are of state
+       committed long ago, and the memtables' skip lists were searched in vain for each (a
+       quarter of the join's time in bench/stateful.sh). */
+    rocksdb_options_set_memtable_prefix_bloom_size_ratio(st->opts, 0.1);
+    rocksdb_options_set_memtable_whole_key_filtering(st->opts, 1);
     rocksdb_options_set_max_open_files(st->opts, 256);
     rocksdb_options_set_max_background_jobs(st->opts, 2);
-    /* Debian's librocksdb links liblz4: cheap enough to keep on */
-    rocksdb_options_set_compression(st->opts, rocksdb_lz4_compression);
+    /* No compression where reads land (L0, L1: all of a state that fits the defaults' 256 MiB
+       base level): LZ4 cost 5-11% of a join reading its state back (bench/stateful.sh), and
+       the page cache, not RSS, holds those files. Deeper levels, cold and large, keep LZ4. */
+    int levels[7] = {rocksdb_no_compression,  rocksdb_no_compression,  rocksdb_lz4_compression,
+                     rocksdb_lz4_compression, rocksdb_lz4_compression, rocksdb_lz4_compression,
+                     rocksdb_lz4_compression};
+    rocksdb_options_set_num_levels(st->opts, 7);
+    rocksdb_options_set_compression_per_level(st->opts, levels, 7);
     rocksdb_options_set_info_log_level(st->opts, 2 /* WARN */);
     rocksdb_options_set_keep_log_file_num(st->opts, 2);
-    st->cache = rocksdb_cache_create_lru(st->budget / 4);
+    /* One shard: the store has one user at a time (the job's operator lock), and the default
+       sharding (16 of 512 KiB at 8 MiB) cannot hold a filter block of a few hundred KiB, which
+       was then read and checksummed again on almost every Get (a third of the join's time). */
+    rocksdb_lru_cache_options_t *co = rocksdb_lru_cache_options_create();
+    rocksdb_lru_cache_options_set_capacity(co, st->budget / 8);
+    rocksdb_lru_cache_options_set_num_shard_bits(co, 0);
+    st->cache = rocksdb_cache_create_lru_opts(co);
+    rocksdb_lru_cache_options_destroy(co);
     st->table_opts = rocksdb_block_based_options_create();
     rocksdb_block_based_options_set_block_cache(st->table_opts, st->cache);
+    /* Index and filter blocks count against the cache's budget, but at high priority and, for
+       L0 (where a state that is rewritten every checkpoint mostly lives), pinned: a Get of state
+       not in the overlay otherwise re-read and re-checksummed evicted filter blocks (half its
+       time in bench/stateful.sh's join). */
     rocksdb_block_based_options_set_cache_index_and_filter_blocks(st->table_opts, 1);
-    st->bloom = rocksdb_filterpolicy_create_bloom(10);
+    rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(st->table_opts,
+                                                                                     1);
+    rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(st->table_opts, 1);
+    st->bloom = rocksdb_filterpolicy_create_bloom_full(10);
     rocksdb_block_based_options_set_filter_policy(st->table_opts, st->bloom);
     rocksdb_options_set_block_based_table_factory(st->opts, st->table_opts);
     if (st->ttl_ms > 0) {
@@ -473,8 +523,8 @@ int cdc_state_open(const cdc_state_options_t *opt, cdc_state_t **out, cdc_error_
     cdc_state_t *st = cdc_xcalloc(1, sizeof(*st));
     st->ttl_ms = opt->ttl_ms > 0 ? opt->ttl_ms : 0;
     st->budget = opt->memory_bytes ? opt->memory_bytes : DEFAULT_BUDGET;
-    st->overlay_limit = st->budget / 2;
-    st->dirty_limit = st->budget / 4;
+    st->overlay_limit = st->budget / 8 * 5;
+    st->dirty_limit = st->budget / 8;
     if (opt->dir) {
         st->dir = cdc_strdup_printf("%s", opt->dir);
         if (open_db(st, opt->fresh, err) < 0) {
@@ -606,7 +656,7 @@ int cdc_state_put(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, co
     if (too_big(st, klen, vlen, err))
         return -1;
     uint64_t h = set_probe(st, ns, key, klen);
-    entry_set(st, h, val ? val : "", vlen, cdc_wall_ms(), E_DIRTY);
+    entry_set(st, h, val ? val : "", vlen, now_ms(st), E_DIRTY);
     return 0;
 }
 
@@ -620,7 +670,7 @@ int cdc_state_del(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, cd
     size_t j = table_find(st, h);
     if (j == SIZE_MAX ? !st->db : (st->slots[j].flags & (E_ABSENT | E_DIRTY)) == E_ABSENT)
         return 0; /* known absent and committed so */
-    entry_set(st, h, NULL, 0, cdc_wall_ms(), E_DIRTY);
+    entry_set(st, h, NULL, 0, now_ms(st), E_DIRTY);
     return 0;
 }
 
@@ -664,7 +714,7 @@ int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t
     cdc_buf_clear(&st->meta);
     cdc_buf_append(&st->meta, meta ? meta : "", mlen);
     st->has_meta = true;
-    overlay_evict(st, NULL);
+    overlay_evict(st, NULL, SIZE_MAX);
     st->stats.commits++;
     st->stats.last_commit_us = cdc_mono_us() - t0;
     return 0;
@@ -677,6 +727,11 @@ int cdc_state_meta(cdc_state_t *st, const void **meta, size_t *mlen)
     *meta = st->meta.data ? st->meta.data : "";
     *mlen = st->meta.len;
     return 1;
+}
+
+void cdc_state_tick(cdc_state_t *st)
+{
+    st->tick_ms = cdc_wall_ms();
 }
 
 bool cdc_state_wants_commit(const cdc_state_t *st)

@@ -60,16 +60,23 @@ int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t
 /** The last commit's meta (any run): 1 with *meta, *mlen (valid until the next commit), or 0. */
 int cdc_state_meta(cdc_state_t *st, const void **meta, size_t *mlen);
 
+/**
+ * Reads the wall clock once for what follows: the write time of the next puts and deletions
+ * (the TTL's) and the "now" their expiry is judged by, until the next tick. Callers that work
+ * in batches tick once per batch; without any tick every call reads the clock.
+ */
+void cdc_state_tick(cdc_state_t *st);
+
 /** Whether the uncommitted changes have outgrown their share of the memory budget (commit soon). */
 bool cdc_state_wants_commit(const cdc_state_t *st);
 
 typedef struct cdc_state_stats {
-    uint64_t keys_estimate;   /* RocksDB's estimate of live keys, plus uncommitted new ones */
-    uint64_t disk_bytes;      /* size of the store's files (SST + WAL) */
-    uint64_t memory_bytes;    /* overlay + cache + RocksDB's own use, as far as it reports */
-    uint64_t commits;         /* commits by this process */
-    int64_t last_commit_us;   /* how long the last commit took */
-    uint64_t expired;         /* entries found expired on read */
+    uint64_t keys_estimate; /* RocksDB's estimate of live keys, plus uncommitted new ones */
+    uint64_t disk_bytes;    /* size of the store's files (SST + WAL) */
+    uint64_t memory_bytes;  /* overlay + cache + RocksDB's own use, as far as it reports */
+    uint64_t commits;       /* commits by this process */
+    int64_t last_commit_us; /* how long the last commit took */
+    uint64_t expired;       /* entries found expired on read */
 } cdc_state_stats_t;
 
 void cdc_state_stats(const cdc_state_t *st, cdc_state_stats_t *out);

@@ -198,6 +198,44 @@ Test(row_codec, nulls_and_unchanged_are_kept)
     cdc_type_destroy(t);
 }
 
+Test(row_codec, varint_boundaries_round_trip)
+{
+    /* the one-byte and 64-bit fast paths and the 128-bit loop, at their edges */
+    cdc_type_t *bt = T("BIGINT"), *dt = T("DECIMAL(38, 0)");
+    int64_t ints[] = {0, -1, 63, -64, 64, -65, 8191, 8192, INT64_MAX, INT64_MIN};
+    cdc_i128 decs[] = {63,
+                       64,
+                       -65,
+                       (cdc_i128)INT64_MAX,
+                       (cdc_i128)INT64_MIN,
+                       (cdc_i128)UINT64_MAX,
+                       (cdc_i128)UINT64_MAX + 1,
+                       -(cdc_i128)UINT64_MAX - 1};
+    cdc_arena_t out;
+    cdc_arena_init(&out);
+    cdc_buf_t enc = {0};
+    for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++) {
+        cdc_buf_clear(&enc);
+        cdc_value_t v = {.v.i = ints[k]}, w;
+        cdc_value_encode(&enc, &v, bt);
+        cr_assert_eq(cdc_value_decode(enc.data, enc.len, bt, &out, &w), enc.len);
+        cr_expect_eq(w.v.i, ints[k], "BIGINT %lld", (long long)ints[k]);
+        if (ints[k] >= -64 && ints[k] <= 63)
+            cr_expect_eq(enc.len, 2, "flags + one byte for %lld", (long long)ints[k]);
+    }
+    for (size_t k = 0; k < sizeof(decs) / sizeof(decs[0]); k++) {
+        cdc_buf_clear(&enc);
+        cdc_value_t v = {.v.dec = decs[k]}, w;
+        cdc_value_encode(&enc, &v, dt);
+        cr_assert_eq(cdc_value_decode(enc.data, enc.len, dt, &out, &w), enc.len);
+        cr_expect(w.v.dec == decs[k], "decimal %zu", k);
+    }
+    cdc_buf_free(&enc);
+    cdc_arena_free(&out);
+    cdc_type_destroy(bt);
+    cdc_type_destroy(dt);
+}
+
 Test(row_codec, small_integers_are_compact)
 {
     cdc_type_t *t = T("ROW<a BIGINT, b INT>");

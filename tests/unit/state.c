@@ -363,6 +363,23 @@ Test(state, ttl_expires_entries)
     cdc_state_close(st);
 }
 
+Test(state, tick_fixes_the_clock_of_writes_and_expiry)
+{
+    cdc_state_t *st = open_store(dir, 0, 100, true);
+    cdc_state_tick(st);
+    sleep_ms(150);
+    put(st, 1, "k", "v"); /* written at the tick's time, 150 ms ago */
+    cr_expect_str_eq(get(st, 1, "k"), "v", "expiry is judged by the same tick");
+    cdc_state_tick(st);
+    cr_expect_null(get(st, 1, "k"), "a new tick sees the write 150 ms old");
+    put(st, 1, "k", "w");
+    sleep_ms(150);
+    cr_expect_str_eq(get(st, 1, "k"), "w", "no tick since the write: not expired yet");
+    cdc_state_tick(st);
+    cr_expect_null(get(st, 1, "k"));
+    cdc_state_close(st);
+}
+
 static void expect_in_use(void)
 {
     cdc_state_options_t opt = {.dir = dir};
