@@ -217,26 +217,31 @@ typedef enum mc_md {
 } mc_md_t;
 
 static const cdc_metadata_def_t mc_metadata[] = {
-    {"database_name", "STRING", "Database of the row's table."},
-    {"table_name", "STRING", "Table the row comes from."},
+    {"database_name", "STRING", "Database of the row's table.", false},
+    {"table_name", "STRING", "Table the row comes from.", false},
     {"op_ts", "TIMESTAMP_LTZ(3)",
-     "When the change was made (the binlog event's time); 0 (1970-01-01) for snapshot rows."},
+     "When the change was made (the binlog event's time); 0 (1970-01-01) for snapshot rows.",
+     false},
     {"source.file", "STRING",
      "(cdcflow, Debezium source.file) Binlog file of the row's event; for snapshot rows the "
-     "snapshot's position."},
+     "snapshot's position.",
+     false},
     {"source.pos", "BIGINT",
-     "(cdcflow, Debezium source.pos) Position of the row's event in source.file."},
+     "(cdcflow, Debezium source.pos) Position of the row's event in source.file.", false},
     {"source.gtid", "STRING",
      "(cdcflow, Debezium source.gtid) GTID of the row's transaction: MariaDB '0-1-42', MySQL "
      "'3e11fa47-71ca-11e1-9e33-c80aa9429562:23' (NULL in the snapshot and for MySQL's "
-     "anonymous transactions, gtid_mode=OFF)."},
-    {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
+     "anonymous transactions, gtid_mode=OFF).",
+     false},
+    {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it.",
+     false},
     {"source.snapshot", "BOOLEAN",
-     "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},
+     "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot.", false},
     {"row_kind", "STRING",
      "The row's change kind: '+I' (INSERT, and every snapshot row), '-U' (UPDATE_BEFORE), '+U' "
      "(UPDATE_AFTER), '-D' (DELETE), as Flink CDC. A column that differs between a row and "
-     "its retraction: meant for plain copies, not for aggregations."},
+     "its retraction: meant for plain copies, not for aggregations.",
+     false},
     {0},
 };
 

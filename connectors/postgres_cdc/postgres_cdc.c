@@ -80,17 +80,18 @@ static const char *const pgc_startup_modes[] = {"initial", "latest-offset", "com
                                                 "snapshot", NULL};
 
 static const cdc_metadata_def_t pgc_metadata[] = {
-    {"database_name", "STRING", "Database of the row's table."},
-    {"schema_name", "STRING", "Schema of the row's table."},
-    {"table_name", "STRING", "Table the row comes from."},
+    {"database_name", "STRING", "Database of the row's table.", false},
+    {"schema_name", "STRING", "Schema of the row's table.", false},
+    {"table_name", "STRING", "Table the row comes from.", false},
     {"op_ts", "TIMESTAMP_LTZ(3)",
-     "When the row's transaction committed; 0 (1970-01-01) for snapshot rows."},
+     "When the row's transaction committed; 0 (1970-01-01) for snapshot rows.", false},
     {"source.lsn", "BIGINT",
-     "(cdcflow, Debezium source.lsn) WAL position of the change; NULL for snapshot rows."},
+     "(cdcflow, Debezium source.lsn) WAL position of the change; NULL for snapshot rows.", false},
     {"source.txId", "BIGINT",
-     "(cdcflow, Debezium source.txId) Transaction id of the change; NULL for snapshot rows."},
+     "(cdcflow, Debezium source.txId) Transaction id of the change; NULL for snapshot rows.",
+     false},
     {"source.snapshot", "BOOLEAN",
-     "(cdcflow, Debezium source.snapshot) Whether the row comes from the initial snapshot."},
+     "(cdcflow, Debezium source.snapshot) Whether the row comes from the initial snapshot.", false},
     {0},
 };
 
