@@ -20,6 +20,7 @@
 /* The core services a plugin may use, all from src/core/ (plugins have only
  * src/ on their include path, so this header is how they reach the core). */
 #include "core/cdc_arena.h"
+#include "core/cdc_debezium.h"
 #include "core/cdc_error.h"
 #include "core/cdc_file.h"
 #include "core/cdc_log.h"
