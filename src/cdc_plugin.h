@@ -20,6 +20,7 @@
 /* The core services a plugin may use, all from src/core/ (plugins have only
  * src/ on their include path, so this header is how they reach the core). */
 #include "core/cdc_arena.h"
+#include "core/cdc_debezium.h"
 #include "core/cdc_error.h"
 #include "core/cdc_file.h"
 #include "core/cdc_log.h"
@@ -35,11 +36,16 @@
 
 /* ---- formats ---------------------------------------------------------------- */
 
-/** A metadata key a format or connector offers (Flink's listReadableMetadata). */
+/**
+ * A metadata key a format or connector offers (Flink's listReadableMetadata);
+ * writable ones (Flink's listWritableMetadata, the R/W keys) a sink takes
+ * through cdc_sink_ops_t.apply_metadata.
+ */
 typedef struct cdc_metadata_def_s {
     const char *key;
     const char *type; /* SQL type text */
     const char *description;
+    bool writable; /* a persisted METADATA column of a sink writes it */
 } cdc_metadata_def_t;
 
 typedef struct cdc_format_ctx_s {
@@ -648,6 +654,15 @@ typedef struct cdc_sink_ops_s {
     int (*apply_static_partition)(cdc_sink_t *sink, const cdc_kv_t *partition, cdc_error_t **err);
     /** Optional: INSERT OVERWRITE replaces what the job writes to. */
     int (*apply_overwrite)(cdc_sink_t *sink, bool overwrite, cdc_error_t **err);
+    /**
+     * Optional (Flink's SupportsWritingMetadata): the rows given to the writers
+     * carry these writable metadata keys (among the factory's metadata with
+     * `writable`) after the physical fields, in this order, each value of the
+     * column's declared type types[i] (borrowed for the call). Called before
+     * open_writer. 0, or -1 with *err (a type the sink cannot write).
+     */
+    int (*apply_metadata)(cdc_sink_t *sink, const char *const *keys, const cdc_type_t *const *types,
+                          int n, cdc_error_t **err);
     /** Opens the writer for subtask `subtask` of `nsubtasks`. */
     int (*open_writer)(cdc_sink_t *sink, int subtask, int nsubtasks, cdc_writer_t **out,
                        cdc_error_t **err);

@@ -82,6 +82,14 @@ static const cdc_option_def_t fs_options[] = {
      .default_value = "_SUCCESS",
      .description = "Name of the file the success-file policy writes into a committed "
                     "partition."},
+    {.key = "sink.shuffle-by-partition.enable",
+     .type = CDC_OPT_BOOL,
+     .default_value = "false",
+     .description = "Flink: route the rows of one partition to one writer (fewer files). "
+                    "Accepted, no effect: the runtime has no exchange between splits (each "
+                    "split's writer writes every partition its rows fall in, so a partition gets "
+                    "up to one file per split and commit); with parallelism > 1 a warning says "
+                    "so."},
     {.key = "partition.time-extractor.timestamp-pattern",
      .type = CDC_OPT_STRING,
      .description = "How partition-time gets a partition's time: partition values put in with "

@@ -1291,6 +1291,14 @@ int fs_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err)
                              "format \"%s\" cannot write files of table "
                              "\"%s\"",
                              tf ? tf->factory->identifier : "?", ctx->name);
+    if (cdc_config_bool(cfg, "sink.shuffle-by-partition.enable") && ctx->npartition_keys > 0 &&
+        ctx->parallelism > 1)
+        fprintf(stderr,
+                "cdcflow: warning: filesystem: option \"sink.shuffle-by-partition.enable\" has "
+                "no effect (table \"%s\"): rows are not exchanged between the %d splits, so "
+                "each split's writer writes every partition its rows fall in (up to %d files "
+                "per partition and commit); accepted\n",
+                ctx->name, ctx->parallelism, ctx->parallelism);
     fs_sink_t *sink = cdc_xcalloc(1, sizeof(*sink));
     sink->base.ops = &fs_sink_ops;
     sink->run_fd = -1;

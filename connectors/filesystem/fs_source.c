@@ -58,11 +58,11 @@ typedef struct fs_filter_s {
 enum { FS_MD_PATH, FS_MD_NAME, FS_MD_SIZE, FS_MD_MTIME, FS_MD_MAX = 8 };
 
 const cdc_metadata_def_t fs_metadata[] = {
-    {"file.path", "STRING NOT NULL", "Absolute path of the file the row comes from."},
-    {"file.name", "STRING NOT NULL", "Name of the file (its last path component)."},
-    {"file.size", "BIGINT NOT NULL", "Size of the file in bytes when it was opened."},
+    {"file.path", "STRING NOT NULL", "Absolute path of the file the row comes from.", false},
+    {"file.name", "STRING NOT NULL", "Name of the file (its last path component).", false},
+    {"file.size", "BIGINT NOT NULL", "Size of the file in bytes when it was opened.", false},
     {"file.modification-time", "TIMESTAMP_LTZ(3) NOT NULL",
-     "Last modification time of the file when it was opened."},
+     "Last modification time of the file when it was opened.", false},
     {0},
 };
 

@@ -181,6 +181,38 @@ static const cdc_option_def_t jdbc_options[] = {
      .default_value = "false",
      .description = "Create the table (CREATE TABLE IF NOT EXISTS) from the declared columns "
                     "and primary key when it is missing, mapping types per dialect."},
+    {.key = "scan.partition.column",
+     .type = CDC_OPT_STRING,
+     .description = "Scan (a bounded source, as Flink's): an integer column the table's read is "
+                    "cut by into scan.partition.num ranges between scan.partition.lower-bound "
+                    "and .upper-bound, one query `WHERE col BETWEEN lo AND hi` each, dealt to the "
+                    "splits in turn. Rows outside the bounds (or NULL there) are not read, as in "
+                    "Flink. Unset: one query of the whole table (split 0). The four options go "
+                    "together."},
+    {.key = "scan.partition.num",
+     .type = CDC_OPT_INT,
+     .min = 1,
+     .max = 1000000,
+     .description = "Number of partitions of the scan; a split holds one partition's rows at a "
+                    "time, so more partitions bound the memory of a big table."},
+    {.key = "scan.partition.lower-bound",
+     .type = CDC_OPT_INT,
+     .min = INT64_MIN,
+     .max = INT64_MAX,
+     .description = "Smallest value of scan.partition.column the first partition starts at."},
+    {.key = "scan.partition.upper-bound",
+     .type = CDC_OPT_INT,
+     .min = INT64_MIN,
+     .max = INT64_MAX,
+     .description = "Largest value of scan.partition.column the last partition ends at."},
+    {.key = "scan.fetch-size",
+     .type = CDC_OPT_INT,
+     .default_value = "0",
+     .min = 0,
+     .max = INT32_MAX,
+     .description = "Flink: rows fetched per round trip. Accepted, no effect: each partition is "
+                    "read by one query (SQLite steps, MySQL streams, PostgreSQL takes the "
+                    "result whole); bound memory with scan.partition.num."},
     CDC_LOOKUP_OPTION_DEFS,
     {0},
 };
@@ -204,6 +236,22 @@ const jdbc_dialect_t *jdbc_dialect_for(const char *url)
 static void jdbc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
     cdc_lookup_check(cfg, problems);
+    static const char *const part[] = {"scan.partition.column", "scan.partition.num",
+                                       "scan.partition.lower-bound", "scan.partition.upper-bound"};
+    int nset = 0;
+    for (int i = 0; i < 4; i++)
+        nset += cdc_config_isset(cfg, part[i]);
+    if (nset > 0 && nset < 4)
+        cdc_buf_puts(problems, "Either all or none of the following options should be provided: "
+                               "scan.partition.column, scan.partition.num, "
+                               "scan.partition.lower-bound, scan.partition.upper-bound\n");
+    if (nset == 4 && cdc_config_int(cfg, "scan.partition.lower-bound") >
+                         cdc_config_int(cfg, "scan.partition.upper-bound"))
+        cdc_buf_printf(problems,
+                       "'scan.partition.lower-bound'='%lld' must not be larger than "
+                       "'scan.partition.upper-bound'='%lld'\n",
+                       (long long)cdc_config_int(cfg, "scan.partition.lower-bound"),
+                       (long long)cdc_config_int(cfg, "scan.partition.upper-bound"));
     const char *url = cdc_config_str(cfg, "url");
     if (!url || dialect_for(url))
         return;
@@ -840,7 +888,8 @@ const cdc_connector_factory_t cdc_connector_jdbc = {
                    "deletes by PRIMARY KEY, or appends without one. Dialects: SQLite "
                    "(\"jdbc:sqlite:PATH\"), PostgreSQL (\"jdbc:postgresql://HOST:PORT/DB\"), "
                    "MySQL/MariaDB (\"jdbc:mysql://HOST:PORT/DB\"). Joined FOR SYSTEM_TIME AS OF, "
-                   "it is a lookup table (lookup.* options).",
+                   "it is a lookup table (lookup.* options); read in FROM, a bounded scan "
+                   "(scan.partition.* options).",
     .options = jdbc_options,
     .check = jdbc_check,
     .metadata = NULL,

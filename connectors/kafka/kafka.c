@@ -148,13 +148,17 @@ static const cdc_option_def_t kafka_options[] = {
 };
 
 static const cdc_metadata_def_t kafka_metadata[] = {
-    {"topic", "STRING NOT NULL", "Topic of the message."},
-    {"partition", "INT NOT NULL", "Partition of the message."},
-    {"offset", "BIGINT NOT NULL", "Offset of the message in its partition."},
-    {"timestamp", "TIMESTAMP_LTZ(3) NOT NULL", "Timestamp of the message."},
-    {"timestamp-type", "STRING NOT NULL", "NoTimestampType, CreateTime or LogAppendTime."},
-    {"headers", "MAP<STRING, BYTES> NOT NULL", "Headers of the message."},
-    {"key", "BYTES", "Raw key of the message."},
+    {"topic", "STRING NOT NULL", "Topic of the message.", false},
+    {"partition", "INT NOT NULL", "Partition of the message.", false},
+    {"offset", "BIGINT NOT NULL", "Offset of the message in its partition.", false},
+    {"timestamp", "TIMESTAMP_LTZ(3) NOT NULL",
+     "Timestamp of the message; written by a sink (TIMESTAMP_LTZ or TIMESTAMP; NULL: the "
+     "producer's clock).",
+     true},
+    {"timestamp-type", "STRING NOT NULL", "NoTimestampType, CreateTime or LogAppendTime.", false},
+    {"headers", "MAP<STRING, BYTES> NOT NULL",
+     "Headers of the message; written by a sink (values BYTES or STRING).", true},
+    {"key", "BYTES", "Raw key of the message.", false},
     {0},
 };
 

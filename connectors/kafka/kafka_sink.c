@@ -12,6 +12,12 @@
  * keys, when the interval passed, and at every flush: a burst of updates to
  * one key becomes one message, and per-key order holds because a table is
  * produced whole before the next one fills.
+ *
+ * Writable metadata (persisted METADATA columns, Flink's R/W keys): the rows
+ * carry `timestamp` and/or `headers` after the physical fields; they become
+ * the message's timestamp and headers (rd_kafka_producev). librdkafka takes
+ * a headers list it allocates per message (it keeps it with its copy of the
+ * message), so a row with headers costs that allocation, one without none.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +29,14 @@
 typedef struct kafka_sink_s {
     cdc_sink_t base;
     kafka_table_t t;
+    int md_ts, md_headers; /* index in the rows of the timestamp / headers metadata, or -1 */
 } kafka_sink_t;
+
+/* The metadata of one message: NULL when not written (or a NULL value). */
+typedef struct kmeta_s {
+    const cdc_value_t *ts;      /* TIMESTAMP(_LTZ) */
+    const cdc_array_t *headers; /* MAP<STRING, BYTES | STRING> */
+} kmeta_t;
 
 /* One buffered key: its last change. */
 typedef struct kbuf_entry_s {
@@ -31,6 +44,9 @@ typedef struct kbuf_entry_s {
     char *key, *value; /* in the arena; value NULL = tombstone */
     uint32_t klen, vlen;
     bool used;
+    bool has_ts;
+    cdc_value_t ts;
+    cdc_array_t *headers; /* in the arena, or NULL */
 } kbuf_entry_t;
 
 typedef struct kafka_writer_s {
@@ -94,27 +110,78 @@ static int32_t pick_partition(kafka_writer_t *w)
     }
 }
 
+/* The headers of a message, or NULL for none: a list librdkafka takes on a successful produce. */
+static rd_kafka_headers_t *make_headers(const cdc_array_t *map)
+{
+    if (!map || map->n == 0)
+        return NULL;
+    rd_kafka_headers_t *h = rd_kafka_headers_new(map->n);
+    for (uint32_t i = 0; i < map->n; i++) {
+        const cdc_value_t *k = &map->elems[i], *v = &map->vals[i];
+        if (cdc_value_is_null(k))
+            continue;
+        bool vnull = cdc_value_is_null(v);
+        rd_kafka_header_add(h, k->v.s.ptr, (ssize_t)k->v.s.len, vnull ? NULL : v->v.s.ptr,
+                            vnull ? 0 : (ssize_t)v->v.s.len);
+    }
+    return h;
+}
+
 static int produce(kafka_writer_t *w, const char *key, size_t klen, const char *value, size_t vlen,
-                   cdc_error_t **err)
+                   const kmeta_t *md, cdc_error_t **err)
 {
     const kafka_table_t *t = &w->sink->t;
     int32_t part = pick_partition(w);
-    while (rd_kafka_produce(w->rkt, part, RD_KAFKA_MSG_F_COPY, (void *)value, value ? vlen : 0, key,
-                            klen, NULL) < 0) {
-        rd_kafka_resp_err_t e = rd_kafka_last_error();
+    int64_t ts = md->ts ? md->ts->v.ts.millis : 0; /* 0: librdkafka takes the current time */
+    rd_kafka_headers_t *h = make_headers(md->headers);
+    for (;;) {
+        rd_kafka_resp_err_t e =
+            h ? rd_kafka_producev(w->rk, RD_KAFKA_V_RKT(w->rkt), RD_KAFKA_V_PARTITION(part),
+                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                                  RD_KAFKA_V_VALUE((void *)value, value ? vlen : 0),
+                                  RD_KAFKA_V_KEY(key, klen), RD_KAFKA_V_TIMESTAMP(ts),
+                                  RD_KAFKA_V_HEADERS(h), RD_KAFKA_V_END)
+              : rd_kafka_producev(w->rk, RD_KAFKA_V_RKT(w->rkt), RD_KAFKA_V_PARTITION(part),
+                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+                                  RD_KAFKA_V_VALUE((void *)value, value ? vlen : 0),
+                                  RD_KAFKA_V_KEY(key, klen), RD_KAFKA_V_TIMESTAMP(ts),
+                                  RD_KAFKA_V_END);
+        if (!e)
+            return 0;
         if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+            if (h)
+                rd_kafka_headers_destroy(h); /* (librdkafka owns it only on success) */
             cdc_error_destroy(*err);
             *err = kafka_error(t, e, "could not produce to topic \"%s\"", t->topics[0]);
             return -1;
         }
         rd_kafka_poll(w->rk, 100); /* the local queue is full: wait for deliveries */
     }
-    return 0;
+}
+
+/* A copy of a MAP<STRING, BYTES|STRING> value in the arena. */
+static cdc_array_t *copy_headers(cdc_arena_t *arena, const cdc_array_t *map)
+{
+    cdc_array_t *c = cdc_arena_alloc(arena, sizeof(*c));
+    c->n = map->n;
+    c->elems = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (map->n ? map->n : 1));
+    c->vals = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (map->n ? map->n : 1));
+    for (uint32_t i = 0; i < map->n; i++) {
+        const cdc_value_t *src[2] = {&map->elems[i], &map->vals[i]};
+        cdc_value_t *dst[2] = {&c->elems[i], &c->vals[i]};
+        for (int j = 0; j < 2; j++) {
+            *dst[j] = *src[j];
+            if (!cdc_value_is_null(src[j]))
+                dst[j]->v.s.ptr = cdc_arena_memdup(arena, src[j]->v.s.len ? src[j]->v.s.ptr : "",
+                                                   src[j]->v.s.len);
+        }
+    }
+    return c;
 }
 
 /* Keeps (key, value) as the key's last change; value NULL is a tombstone. */
 static int buffer_put(kafka_writer_t *w, const char *key, size_t klen, const char *value,
-                      size_t vlen)
+                      size_t vlen, const kmeta_t *md)
 {
     if ((w->nkeys + 1) * 2 > w->nslots) { /* keep the table at most half full */
         uint32_t n = w->nslots ? w->nslots * 2 : 1024;
@@ -149,6 +216,10 @@ static int buffer_put(kafka_writer_t *w, const char *key, size_t klen, const cha
     /* the value is replaced; the old copy stays in the arena until the table is produced */
     e->value = value ? cdc_arena_memdup(&w->arena, vlen ? value : "", vlen) : NULL;
     e->vlen = (uint32_t)vlen;
+    e->has_ts = md->ts != NULL;
+    if (md->ts)
+        e->ts = *md->ts;
+    e->headers = md->headers ? copy_headers(&w->arena, md->headers) : NULL;
     return 0;
 }
 
@@ -159,7 +230,8 @@ static int buffer_produce(kafka_writer_t *w, cdc_error_t **err)
         kbuf_entry_t *e = &w->slots[i];
         if (!e->used)
             continue;
-        if (produce(w, e->key, e->klen, e->value, e->vlen, err) < 0)
+        kmeta_t md = {.ts = e->has_ts ? &e->ts : NULL, .headers = e->headers};
+        if (produce(w, e->key, e->klen, e->value, e->vlen, &md, err) < 0)
             return -1;
         e->used = false;
         w->nkeys--;
@@ -173,11 +245,17 @@ static int buffer_produce(kafka_writer_t *w, cdc_error_t **err)
 static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **err)
 {
     kafka_writer_t *w = (kafka_writer_t *)base;
-    const kafka_table_t *t = &w->sink->t;
-    bool whole = t->nval == t->schema->nchildren && !t->upsert;
+    const kafka_sink_t *s = w->sink;
+    const kafka_table_t *t = &s->t;
+    bool whole = t->nval == t->schema->nchildren && !t->upsert && s->md_ts < 0 && s->md_headers < 0;
     for (uint32_t i = 0; i < batch->n; i++) {
         const cdc_row_t *row = &batch->rows[i];
         const cdc_row_t *vrow = row;
+        kmeta_t md = {0};
+        if (s->md_ts >= 0 && !cdc_value_is_null(&row->values[s->md_ts]))
+            md.ts = &row->values[s->md_ts];
+        if (s->md_headers >= 0 && !cdc_value_is_null(&row->values[s->md_headers]))
+            md.headers = &row->values[s->md_headers].v.arr;
         /* upsert-kafka: -D/-U are tombstones, +I/+U the row as an insert of the value format */
         bool tombstone = t->upsert && (row->kind == CDC_DELETE || row->kind == CDC_UPDATE_BEFORE);
         if (!whole) {
@@ -205,12 +283,12 @@ static int kw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
         }
         if (w->buffering) {
             if (buffer_put(w, key, klen, tombstone ? NULL : w->vbuf.data,
-                           tombstone ? 0 : w->vbuf.len) < 0 ||
+                           tombstone ? 0 : w->vbuf.len, &md) < 0 ||
                 (w->nkeys >= (uint32_t)t->buffer_max_rows && buffer_produce(w, err) < 0))
                 return -1;
             continue;
         }
-        if (produce(w, key, klen, tombstone ? NULL : w->vbuf.data, tombstone ? 0 : w->vbuf.len,
+        if (produce(w, key, klen, tombstone ? NULL : w->vbuf.data, tombstone ? 0 : w->vbuf.len, &md,
                     err) < 0)
             return -1;
     }
@@ -393,8 +471,47 @@ static int ksk_apply_schema_change(cdc_sink_t *base, const cdc_schema_change_t *
     return 0;
 }
 
+static bool is_text(const cdc_type_t *ty, bool bytes)
+{
+    return ty->root == CDC_T_CHAR || ty->root == CDC_T_VARCHAR ||
+           (bytes && (ty->root == CDC_T_BINARY || ty->root == CDC_T_VARBINARY));
+}
+
+/* Writable metadata: `timestamp` and `headers` after the physical fields (Flink's R/W keys). */
+static int ksk_apply_metadata(cdc_sink_t *base, const char *const *keys,
+                              const cdc_type_t *const *types, int n, cdc_error_t **err)
+{
+    kafka_sink_t *s = (kafka_sink_t *)base;
+    int nphys = s->t.schema->nchildren;
+    s->md_ts = s->md_headers = -1;
+    for (int i = 0; i < n; i++) {
+        const cdc_type_t *ty = types[i];
+        bool is_ts = strcmp(keys[i], "timestamp") == 0;
+        bool ok = is_ts ? ty->root == CDC_T_TIMESTAMP || ty->root == CDC_T_TIMESTAMP_LTZ
+                        : ty->root == CDC_T_MAP && is_text(ty->children[0], false) &&
+                              is_text(ty->children[1], true);
+        if (!ok) {
+            char *text = cdc_type_to_string(ty);
+            cdc_error_destroy(*err);
+            *err = cdc_error_new(CDC_ERR_PLAN,
+                                 "Invalid data type for metadata column of key '%s'. The column "
+                                 "cannot be declared as '%s' because the type must be castable "
+                                 "to metadata type '%s'.",
+                                 keys[i], text, is_ts ? "TIMESTAMP_LTZ(3)" : "MAP<STRING, BYTES>");
+            cdc_error_set_hint(*err, is_ts ? "declare it TIMESTAMP_LTZ(3) or TIMESTAMP(3)"
+                                           : "declare it MAP<STRING, BYTES> (or MAP<STRING, "
+                                             "STRING>)");
+            free(text);
+            return -1;
+        }
+        *(is_ts ? &s->md_ts : &s->md_headers) = nphys + i;
+    }
+    return 0;
+}
+
 static const cdc_sink_ops_t kafka_sink_ops = {
     .changelog_mode = ksk_changelog_mode,
+    .apply_metadata = ksk_apply_metadata,
     .open_writer = ksk_open_writer,
     .destroy = ksk_destroy,
     .apply_schema_change = ksk_apply_schema_change,
@@ -408,6 +525,7 @@ static int sink_new(const cdc_table_ctx_t *ctx, bool upsert, cdc_sink_t **out, c
         return -1;
     }
     s->base.ops = &kafka_sink_ops;
+    s->md_ts = s->md_headers = -1;
     *out = &s->base;
     return 0;
 }

@@ -194,6 +194,22 @@ static const cdc_option_def_t mc_options[] = {
      .min = 4,
      .max = INT64_MAX,
      .description = "Binlog position to start at with 'specific-offset'."},
+    {.key = "debezium.",
+     .type = CDC_OPT_PREFIX,
+     .description = "Debezium properties (Flink CDC passes them to Debezium): "
+                    "'debezium.snapshot.mode' (initial, initial_only, no_data/schema_only, "
+                    "never) sets scan.startup.mode; 'debezium.binary.handling.mode' (bytes, "
+                    "base64, base64-url-safe, hex) writes BINARY/VARBINARY/BLOB columns "
+                    "declared STRING as that text (snapshot and binlog); a property this source "
+                    "has its own option for is refused naming it; any other is accepted with a "
+                    "warning: it has no effect."},
+    {.key = "jdbc.properties.",
+     .type = CDC_OPT_PREFIX,
+     .description = "MySQL JDBC URL properties, where libmariadb has an equivalent: "
+                    "connectTimeout and socketTimeout (ms, rounded up to seconds), useSSL, "
+                    "requireSSL, sslMode (PREFERRED is REQUIRED: no fallback to plain), "
+                    "verifyServerCertificate (VERIFY_CA/VERIFY_IDENTITY), characterEncoding "
+                    "(UTF-8 only); any other is accepted with a warning: it has no effect."},
     {.key = "position.file",
      .type = CDC_OPT_STRING,
      .description = "(cdcflow) File that keeps the position of the last transaction the sinks "
@@ -217,28 +233,113 @@ typedef enum mc_md {
 } mc_md_t;
 
 static const cdc_metadata_def_t mc_metadata[] = {
-    {"database_name", "STRING", "Database of the row's table."},
-    {"table_name", "STRING", "Table the row comes from."},
+    {"database_name", "STRING", "Database of the row's table.", false},
+    {"table_name", "STRING", "Table the row comes from.", false},
     {"op_ts", "TIMESTAMP_LTZ(3)",
-     "When the change was made (the binlog event's time); 0 (1970-01-01) for snapshot rows."},
+     "When the change was made (the binlog event's time); 0 (1970-01-01) for snapshot rows.",
+     false},
     {"source.file", "STRING",
      "(cdcflow, Debezium source.file) Binlog file of the row's event; for snapshot rows the "
-     "snapshot's position."},
+     "snapshot's position.",
+     false},
     {"source.pos", "BIGINT",
-     "(cdcflow, Debezium source.pos) Position of the row's event in source.file."},
+     "(cdcflow, Debezium source.pos) Position of the row's event in source.file.", false},
     {"source.gtid", "STRING",
      "(cdcflow, Debezium source.gtid) GTID of the row's transaction: MariaDB '0-1-42', MySQL "
      "'3e11fa47-71ca-11e1-9e33-c80aa9429562:23' (NULL in the snapshot and for MySQL's "
-     "anonymous transactions, gtid_mode=OFF)."},
-    {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it."},
+     "anonymous transactions, gtid_mode=OFF).",
+     false},
+    {"source.server_id", "BIGINT", "(cdcflow, Debezium source.server_id) Server that wrote it.",
+     false},
     {"source.snapshot", "BOOLEAN",
-     "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot."},
+     "(cdcflow, Debezium source.snapshot) Whether the row comes from the snapshot.", false},
     {"row_kind", "STRING",
      "The row's change kind: '+I' (INSERT, and every snapshot row), '-U' (UPDATE_BEFORE), '+U' "
      "(UPDATE_AFTER), '-D' (DELETE), as Flink CDC. A column that differs between a row and "
-     "its retraction: meant for plain copies, not for aggregations."},
+     "its retraction: meant for plain copies, not for aggregations.",
+     false},
     {0},
 };
+
+/* The MySQL JDBC URL properties (jdbc.properties.*) that libmariadb has an equivalent of. */
+typedef struct mc_jdbc_s {
+    unsigned connect_timeout; /* seconds; connectTimeout (ms) rounded up; 10 by default */
+    unsigned rw_timeout;      /* seconds; socketTimeout (ms) rounded up; 0 = none */
+    bool tls, verify;         /* useSSL / requireSSL / sslMode / verifyServerCertificate */
+} mc_jdbc_t;
+
+/* Connector/J's property names are case-sensitive; the values are not. */
+static bool ieq(const char *a, const char *b)
+{
+    return strcasecmp(a, b) == 0;
+}
+
+/*
+ * Reads jdbc.properties.* into out (NULL: only checking): the keys with a
+ * libmariadb equivalent act, a bad value is a problem line, any other key is
+ * warned about as ignored (when warn).
+ */
+static void mc_jdbc_props(const cdc_config_t *cfg, mc_jdbc_t *out, bool warn, cdc_buf_t *problems)
+{
+    mc_jdbc_t j = {.connect_timeout = 10};
+    const cdc_kv_t *kv = cdc_config_prefixed(cfg, "jdbc.properties.");
+    for (int i = 0; kv && i < kv->n; i++) {
+        const char *k = kv->keys[i], *v = kv->values[i];
+        int64_t n = -1;
+        bool is_true = ieq(v, "true"), is_false = ieq(v, "false");
+        if (strcmp(k, "connectTimeout") == 0 || strcmp(k, "socketTimeout") == 0) {
+            if (cdc_parse_int(v, &n) < 0 || n < 0 || n > 86400000) {
+                cdc_buf_printf(problems,
+                               "%soption \"jdbc.properties.%s\": expected milliseconds (0 to "
+                               "86400000), found '%s'",
+                               problems->len ? "\n" : "", k, v);
+                continue;
+            }
+            unsigned secs = (unsigned)((n + 999) / 1000);
+            if (k[0] == 'c')
+                j.connect_timeout = secs;
+            else
+                j.rw_timeout = secs;
+        } else if (strcmp(k, "useSSL") == 0 || strcmp(k, "requireSSL") == 0 ||
+                   strcmp(k, "verifyServerCertificate") == 0) {
+            if (!is_true && !is_false) {
+                cdc_buf_printf(problems,
+                               "%soption \"jdbc.properties.%s\": expected true or false, found "
+                               "'%s'",
+                               problems->len ? "\n" : "", k, v);
+                continue;
+            }
+            if (k[0] == 'v')
+                j.verify = j.verify || is_true;
+            j.tls = j.tls || is_true;
+        } else if (strcmp(k, "sslMode") == 0) {
+            if (ieq(v, "VERIFY_CA") || ieq(v, "VERIFY_IDENTITY"))
+                j.tls = j.verify = true;
+            else if (ieq(v, "REQUIRED") || ieq(v, "PREFERRED"))
+                j.tls = true;
+            else if (!ieq(v, "DISABLED"))
+                cdc_buf_printf(problems,
+                               "%soption \"jdbc.properties.sslMode\": expected DISABLED, "
+                               "PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY, found '%s'",
+                               problems->len ? "\n" : "", v);
+        } else if (strcmp(k, "characterEncoding") == 0 && !ieq(v, "UTF-8") && !ieq(v, "utf8") &&
+                   !ieq(v, "utf8mb4")) {
+            cdc_buf_printf(problems,
+                           "%soption \"jdbc.properties.characterEncoding\" = '%s': the source "
+                           "reads text as utf8mb4 (UTF-8) only",
+                           problems->len ? "\n" : "", v);
+        } else if (strcmp(k, "characterEncoding") != 0 && warn) {
+            fprintf(stderr,
+                    "cdcflow: warning: mysql-cdc: option \"jdbc.properties.%s\" is ignored "
+                    "(only connectTimeout, socketTimeout, useSSL, requireSSL, sslMode, "
+                    "verifyServerCertificate and characterEncoding have a libmariadb "
+                    "equivalent); accepted\n",
+                    k);
+        }
+    }
+    if (out)
+        *out = j;
+}
 
 typedef struct mc_source {
     cdc_source_t base;
@@ -260,11 +361,13 @@ typedef struct mc_source {
     int mode;
     uint64_t start_pos;
     uint32_t chunk_size;
-    char *chunk_col;      /* scan.incremental.snapshot.chunk.key-column */
-    char *signal;         /* signal-data-collection */
-    bool newly_added;     /* scan.newly-added-table.enabled */
-    int key[16], nkey;    /* the chunk key: indexes into schema */
-    cdc_snapshot_t *snap; /* shared by the splits; split 0 lists the tables and starts it */
+    char *chunk_col;            /* scan.incremental.snapshot.chunk.key-column */
+    char *signal;               /* signal-data-collection */
+    bool newly_added;           /* scan.newly-added-table.enabled */
+    int key[16], nkey;          /* the chunk key: indexes into schema */
+    cdc_snapshot_t *snap;       /* shared by the splits; split 0 lists the tables and starts it */
+    cdc_binary_mode_t bin_mode; /* debezium.binary.handling.mode */
+    mc_jdbc_t jdbc;             /* jdbc.properties.* with a libmariadb equivalent */
 } mc_source_t;
 
 typedef enum mc_phase { MC_STREAM, MC_WORKER, MC_DONE } mc_phase_t;
@@ -346,12 +449,33 @@ static int my_fail(cdc_error_t **err, MYSQL *my, const char *what)
 static MYSQL *mc_connect(const mc_source_t *s, const char *tz, cdc_error_t **err)
 {
     MYSQL *my = mysql_init(NULL);
-    unsigned timeout = 10;
-    mysql_options(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_options(my, MYSQL_OPT_CONNECT_TIMEOUT, &s->jdbc.connect_timeout);
+    if (s->jdbc.rw_timeout) {
+        mysql_options(my, MYSQL_OPT_READ_TIMEOUT, &s->jdbc.rw_timeout);
+        mysql_options(my, MYSQL_OPT_WRITE_TIMEOUT, &s->jdbc.rw_timeout);
+    }
+    if (s->jdbc.tls) { /* TLS required (libmariadb has no "try TLS, else plain") */
+        my_bool on = 1, verify = s->jdbc.verify;
+        mysql_ssl_set(my, NULL, NULL, NULL, NULL, NULL);
+        mysql_options(my, MYSQL_OPT_SSL_ENFORCE, &on);
+        mysql_options(my, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+    }
     mysql_options(my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
     if (!mysql_real_connect(my, s->host, s->user, s->password ? s->password : "", NULL,
                             (unsigned)s->port, NULL, 0)) {
         my_fail(err, my, "connecting");
+        mysql_close(my);
+        return NULL;
+    }
+    /* (libmariadb 3.3 goes on in plain text when the server has no TLS and only ENFORCE is set) */
+    if (s->jdbc.tls && !mysql_get_ssl_cipher(my)) {
+        cdc_error_set(err, CDC_ERR_REMOTE,
+                      "mysql-cdc: the server at %s:%d did not start TLS (SSL), which "
+                      "jdbc.properties useSSL/requireSSL/sslMode require",
+                      s->host, s->port);
+        if (err && *err)
+            cdc_error_set_hint(*err, "enable TLS on the server (have_ssl = YES), or set "
+                                     "'jdbc.properties.sslMode' = 'DISABLED'");
         mysql_close(my);
         return NULL;
     }
@@ -688,6 +812,39 @@ static int missing_columns(mc_reader_t *r, MYSQL *my, const char *qname, bool *m
     return rc;
 }
 
+/*
+ * Per declared column of a chunk's result: a binary column (BINARY, VARBINARY, BLOB) declared
+ * STRING, written as text per debezium.binary.handling.mode. In 'bytes' mode such a column is an
+ * error, as in the binlog (its bytes are no text). A new array, or NULL with *err.
+ */
+static bool *bin_text_columns(const mc_source_t *s, MYSQL_RES *res, const char *qname,
+                              cdc_error_t **err)
+{
+    const cdc_type_t *t = s->schema;
+    MYSQL_FIELD *fields = mysql_fetch_fields(res);
+    bool *bin = cdc_xcalloc((size_t)t->nchildren + 1, sizeof(bool));
+    for (int i = 0; i < t->nchildren; i++) {
+        enum enum_field_types ft = fields[i].type;
+        bool binary =
+            fields[i].charsetnr == 63 &&
+            (ft == MYSQL_TYPE_STRING || ft == MYSQL_TYPE_VAR_STRING || ft == MYSQL_TYPE_VARCHAR ||
+             ft == MYSQL_TYPE_BLOB || ft == MYSQL_TYPE_TINY_BLOB || ft == MYSQL_TYPE_MEDIUM_BLOB ||
+             ft == MYSQL_TYPE_LONG_BLOB);
+        cdc_type_root_t root = t->children[i]->root;
+        bin[i] = binary && (root == CDC_T_CHAR || root == CDC_T_VARCHAR);
+        if (bin[i] && s->bin_mode == CDC_BINARY_BYTES) {
+            cdc_error_set(err, CDC_ERR_PLAN,
+                          "mysql-cdc: snapshot of %s: column \"%s\" is binary, declared %s", qname,
+                          t->names[i], root == CDC_T_CHAR ? "CHAR" : "STRING");
+            cdc_error_set_hint(*err, "declare it BYTES, or set 'debezium.binary.handling.mode' to "
+                                     "base64, base64-url-safe or hex for text");
+            free(bin);
+            return NULL;
+        }
+    }
+    return bin;
+}
+
 static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_t **err)
 {
     mc_source_t *s = r->src;
@@ -735,6 +892,11 @@ static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_
     MYSQL_ROW row;
     uint32_t n = 0;
     int nc = t->nchildren;
+    bool *bin_text = bin_text_columns(s, res, qname, err);
+    if (!bin_text) {
+        mysql_free_result(res);
+        goto fail;
+    }
     while ((row = mysql_fetch_row(res))) {
         unsigned long *lens = mysql_fetch_lengths(res);
         cdc_row_t *o = cdc_batch_add(&rd->rows, CDC_INSERT, (uint32_t)(nc + s->nmd));
@@ -744,6 +906,11 @@ static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_
             if (!row[i])
                 continue;
             v->flags = 0;
+            if (bin_text[i]) { /* binary declared STRING: debezium.binary.handling.mode */
+                cdc_text_bytes_to_text(&rd->rows.arena, s->bin_mode, (const unsigned char *)row[i],
+                                       lens[i], &v->v.s);
+                continue;
+            }
             /* MySQL text into the declared type (zero dates become NULL) */
             const char *why = NULL;
             if (cdc_value_from_text(t->children[i], row[i], lens[i], CDC_TEXT_MYSQL | CDC_TEXT_COPY,
@@ -752,6 +919,7 @@ static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_
                               "mysql-cdc: snapshot of %s, column \"%s\": %s: \"%.*s\"", qname,
                               t->names[i], why, (int)(lens[i] > 60 ? 60 : lens[i]), row[i]);
                 mysql_free_result(res);
+                free(bin_text);
                 goto fail;
             }
         }
@@ -763,6 +931,7 @@ static int read_chunk(mc_reader_t *r, MYSQL *my, cdc_snap_read_t *rd, cdc_error_
         }
         n++;
     }
+    free(bin_text);
     if (mysql_errno(my)) {
         my_fail(err, my, "reading a snapshot chunk");
         mysql_free_result(res);
@@ -1724,6 +1893,7 @@ static int mc_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     snprintf(off, sizeof(off), "%d", s->tz_offset);
     if (s->tz_fixed)
         cdc_kv_set(&kv, "datetime-zone-offset", off);
+    cdc_kv_set(&kv, "binary.handling.mode", cdc_binary_modes[s->bin_mode]);
     char *history = s->pos_file ? cdc_strdup_printf("%s.schema", s->pos_file) : NULL;
     if (history) /* the column lists with the positions they hold from, beside the position */
         cdc_kv_set(&kv, "schema-history", history);
@@ -1914,8 +2084,31 @@ static int server_ids_short(uint32_t first, uint32_t count, int nsplits, cdc_err
     return -1;
 }
 
+/* Debezium properties a Flink CDC user may write, and the option that does the same here. */
+static const cdc_dbz_equiv_t mc_debezium_equiv[] = {
+    {"database.hostname", "hostname"},
+    {"database.port", "port"},
+    {"database.user", "username"},
+    {"database.password", "password"},
+    {"database.server.id", "server-id"},
+    {"database.include.list", "database-name"},
+    {"table.include.list", "table-name"},
+    {"signal.data.collection", "signal-data-collection"},
+    {"database.serverTimezone", "server-time-zone"},
+    {"database.connectionTimeZone", "server-time-zone"},
+    {NULL, NULL},
+};
+
+/* Debezium's snapshot.mode as scan.startup.mode ('never': the binlog from its oldest file) */
+static const cdc_dbz_snapshot_t mc_snapshot_modes[] = {
+    {"initial", "initial"},           {"initial_only", "snapshot"}, {"no_data", "latest-offset"},
+    {"schema_only", "latest-offset"}, {"never", "earliest-offset"}, {NULL, NULL},
+};
+
 static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
+    cdc_dbz_check(cfg, "mysql-cdc", mc_debezium_equiv, mc_snapshot_modes, problems);
+    mc_jdbc_props(cfg, NULL, true, problems);
     const char *ids = cdc_config_str(cfg, "server-id");
     uint32_t first, count;
     if (ids && parse_server_ids(ids, &first, &count) < 0)
@@ -1930,7 +2123,7 @@ static void mc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                        "%soption \"server-id\" = '%s' has %u ids for 'scan.parallelism' = %lld "
                        "splits: give a range of at least %lld ids (one per split)",
                        problems->len ? "\n" : "", ids, count, (long long)par, (long long)par);
-    int mode = cdc_config_enum(cfg, "scan.startup.mode");
+    int mode = cdc_dbz_startup_mode(cfg, mc_snapshot_modes, mc_modes);
     if (mode == MODE_SPECIFIC && !cdc_config_isset(cfg, "scan.startup.specific-offset.file") &&
         !cdc_config_isset(cfg, "scan.startup.specific-offset.gtid-set"))
         cdc_buf_printf(problems,
@@ -1992,7 +2185,11 @@ static int mc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_err
         mc_destroy(&s->base);
         return -1;
     }
-    s->mode = cdc_config_enum(cfg, "scan.startup.mode");
+    s->mode = cdc_dbz_startup_mode(cfg, mc_snapshot_modes, mc_modes);
+    s->bin_mode = cdc_dbz_binary_mode(cfg);
+    cdc_buf_t ignored = {0}; /* (mc_check reported the problems) */
+    mc_jdbc_props(cfg, &s->jdbc, false, &ignored);
+    cdc_buf_free(&ignored);
     s->start_pos = (uint64_t)cdc_config_int(cfg, "scan.startup.specific-offset.pos");
     s->gtid = opt(cfg, "scan.startup.specific-offset.gtid-set");
     s->since_ms = cdc_config_isset(cfg, "scan.startup.timestamp-millis")
@@ -2061,7 +2258,8 @@ static int mc_send_signal(const cdc_kv_t *opts, const char *type, const char *da
     mc_source_t s = {.host = (char *)host,
                      .user = (char *)user,
                      .password = (char *)pw,
-                     .port = port ? atoi(port) : 3306};
+                     .port = port ? atoi(port) : 3306,
+                     .jdbc = {.connect_timeout = 10}};
     MYSQL *my = mc_connect(&s, "+00:00", err);
     if (!my)
         return -1;

@@ -80,17 +80,18 @@ static const char *const pgc_startup_modes[] = {"initial", "latest-offset", "com
                                                 "snapshot", NULL};
 
 static const cdc_metadata_def_t pgc_metadata[] = {
-    {"database_name", "STRING", "Database of the row's table."},
-    {"schema_name", "STRING", "Schema of the row's table."},
-    {"table_name", "STRING", "Table the row comes from."},
+    {"database_name", "STRING", "Database of the row's table.", false},
+    {"schema_name", "STRING", "Schema of the row's table.", false},
+    {"table_name", "STRING", "Table the row comes from.", false},
     {"op_ts", "TIMESTAMP_LTZ(3)",
-     "When the row's transaction committed; 0 (1970-01-01) for snapshot rows."},
+     "When the row's transaction committed; 0 (1970-01-01) for snapshot rows.", false},
     {"source.lsn", "BIGINT",
-     "(cdcflow, Debezium source.lsn) WAL position of the change; NULL for snapshot rows."},
+     "(cdcflow, Debezium source.lsn) WAL position of the change; NULL for snapshot rows.", false},
     {"source.txId", "BIGINT",
-     "(cdcflow, Debezium source.txId) Transaction id of the change; NULL for snapshot rows."},
+     "(cdcflow, Debezium source.txId) Transaction id of the change; NULL for snapshot rows.",
+     false},
     {"source.snapshot", "BOOLEAN",
-     "(cdcflow, Debezium source.snapshot) Whether the row comes from the initial snapshot."},
+     "(cdcflow, Debezium source.snapshot) Whether the row comes from the initial snapshot.", false},
     {0},
 };
 
@@ -1204,6 +1205,7 @@ int pgc_make_deser(pgc_reader_t *r, cdc_error_t **err)
     const cdc_format_factory_t *fmt = cdc_registry_format("pgoutput");
     cdc_kv_t fo = {0};
     cdc_kv_set(&fo, "table-name", s->table_label);
+    cdc_kv_set(&fo, "binary.handling.mode", cdc_binary_modes[cdc_dbz_binary_mode(s->cfg)]);
     r->fmt_cfg = cdc_config_new(fmt->options, "format \"pgoutput\"", &fo, err);
     cdc_kv_free(&fo);
     if (!r->fmt_cfg)
@@ -1744,24 +1746,27 @@ static const struct {
 };
 
 /* Debezium properties a Flink user may write, and the option that does the same here. */
-static const struct {
-    const char *dbz, *key;
-} pgc_debezium_equiv[] = {
+static const cdc_dbz_equiv_t pgc_debezium_equiv[] = {
     {"slot.name", "slot.name"},
     {"publication.name", "publication.name"},
     {"publication.autocreate.mode", "publication.autocreate"},
     {"plugin.name", "decoding.plugin.name"},
-    {"snapshot.mode", "scan.startup.mode"},
     {"snapshot.fetch.size", "scan.snapshot.fetch.size"},
     {"heartbeat.interval.ms", "heartbeat.interval.ms"},
     {"heartbeat.action.query", "heartbeat.action.query"},
     {"signal.data.collection", "signal-data-collection"},
     {"database.sslmode", "sslmode"},
     {"database.sslrootcert", "sslrootcert"},
+    {NULL, NULL},
 };
 
-/* Cross-option rules: one warning per key with no effect; Debezium keys refused (they would
-   change what is read, and Debezium is not here). */
+/* Debezium's snapshot.mode as scan.startup.mode ('never': no snapshot, the slot's position) */
+static const cdc_dbz_snapshot_t pgc_snapshot_modes[] = {
+    {"initial", "initial"},           {"initial_only", "snapshot"},  {"no_data", "latest-offset"},
+    {"schema_only", "latest-offset"}, {"never", "committed-offset"}, {NULL, NULL},
+};
+
+/* Cross-option rules: one warning per key with no effect; the debezium.* keys (cdc_dbz_check). */
 static void pgc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
 {
     for (size_t i = 0; i < sizeof(pgc_no_effect) / sizeof(pgc_no_effect[0]); i++)
@@ -1770,18 +1775,7 @@ static void pgc_check(const cdc_config_t *cfg, cdc_buf_t *problems)
                     "cdcflow: warning: postgres-cdc: option \"%s\" has no effect in cdcflow (%s); "
                     "accepted\n",
                     pgc_no_effect[i].key, pgc_no_effect[i].why);
-    const cdc_kv_t *dbz = cdc_config_prefixed(cfg, "debezium.");
-    for (int i = 0; dbz && i < dbz->n; i++) {
-        const char *equiv = NULL;
-        for (size_t j = 0; j < sizeof(pgc_debezium_equiv) / sizeof(pgc_debezium_equiv[0]); j++)
-            if (strcmp(dbz->keys[i], pgc_debezium_equiv[j].dbz) == 0)
-                equiv = pgc_debezium_equiv[j].key;
-        cdc_buf_printf(problems,
-                       "%soption \"debezium.%s\": Debezium properties are not supported (the "
-                       "connector is not Debezium)%s%s%s",
-                       problems->len ? "\n" : "", dbz->keys[i], equiv ? "; use '" : "",
-                       equiv ? equiv : "", equiv ? "' instead" : "");
-    }
+    cdc_dbz_check(cfg, "postgres-cdc", pgc_debezium_equiv, pgc_snapshot_modes, problems);
 }
 
 static const cdc_option_def_t pgc_options[] = {
@@ -1959,8 +1953,12 @@ static const cdc_option_def_t pgc_options[] = {
                     "checkpoint is durable downstream, and a restart resumes from it."},
     {.key = "debezium.",
      .type = CDC_OPT_PREFIX,
-     .description = "Debezium properties are refused (there is no Debezium here); the error "
-                    "names the option that does the same where one exists."},
+     .description = "Debezium properties (Flink CDC passes them to Debezium): "
+                    "'debezium.snapshot.mode' (initial, initial_only, no_data/schema_only, "
+                    "never) sets scan.startup.mode; 'debezium.binary.handling.mode' (bytes, "
+                    "base64, base64-url-safe, hex) writes bytea columns declared STRING as that "
+                    "text; a property this source has its own option for is refused naming it; "
+                    "any other is accepted with a warning: it has no effect."},
     {0},
 };
 
@@ -1975,7 +1973,7 @@ static int pgc_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_er
     s->base.produced = s->produced;
     s->table_label =
         cdc_strdup_printf("%s.%s", pgc_opt(cfg, "schema-name"), pgc_opt(cfg, "table-name"));
-    s->startup = cdc_config_enum(cfg, "scan.startup.mode");
+    s->startup = cdc_dbz_startup_mode(cfg, pgc_snapshot_modes, pgc_startup_modes);
     if (cdc_state_dir())
         s->ckpt_file = cdc_strdup_printf("%s/%s.postgres-cdc.ckpt", cdc_state_dir(),
                                          pgc_opt(cfg, "slot.name"));

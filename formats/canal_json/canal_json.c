@@ -40,12 +40,13 @@ static const cdc_cj_field_t canal_fields[] = {
 };
 
 static const cdc_metadata_def_t canal_metadata[] = {
-    {"database", "STRING", "Database of the change (\"database\")."},
-    {"table", "STRING", "Table of the change (\"table\")."},
-    {"sql-type", "MAP<STRING, INT>", "JDBC type code of each column (\"sqlType\")."},
-    {"pk-names", "ARRAY<STRING>", "Primary key columns (\"pkNames\")."},
-    {"ingestion-timestamp", "TIMESTAMP_LTZ(3)", "When Canal processed the change (\"ts\")."},
-    {"event-timestamp", "TIMESTAMP_LTZ(3)", "When the change was made in the database (\"es\")."},
+    {"database", "STRING", "Database of the change (\"database\").", false},
+    {"table", "STRING", "Table of the change (\"table\").", false},
+    {"sql-type", "MAP<STRING, INT>", "JDBC type code of each column (\"sqlType\").", false},
+    {"pk-names", "ARRAY<STRING>", "Primary key columns (\"pkNames\").", false},
+    {"ingestion-timestamp", "TIMESTAMP_LTZ(3)", "When Canal processed the change (\"ts\").", false},
+    {"event-timestamp", "TIMESTAMP_LTZ(3)", "When the change was made in the database (\"es\").",
+     false},
     {0},
 };
 

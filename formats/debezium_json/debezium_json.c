@@ -168,16 +168,18 @@ static const cdc_option_def_t dbz_options[] = {
 
 static const cdc_metadata_def_t dbz_metadata[] = {
     {"schema", "STRING NULL",
-     "the message's Kafka Connect schema as JSON text (NULL unless schema-include)"},
+     "the message's Kafka Connect schema as JSON text (NULL unless schema-include)", false},
     {"ingestion-timestamp", "TIMESTAMP_LTZ(3) NULL",
-     "when Debezium processed the event (payload ts_ms)"},
+     "when Debezium processed the event (payload ts_ms)", false},
     {"source.timestamp", "TIMESTAMP_LTZ(3) NULL",
      "when the change was made in the database "
-     "(source.ts_ms)"},
-    {"source.database", "STRING NULL", "source.db"},
-    {"source.schema", "STRING NULL", "source.schema (PostgreSQL; NULL for MySQL)"},
-    {"source.table", "STRING NULL", "source.table"},
-    {"source.properties", "MAP<STRING, STRING> NULL", "every member of the source block, as text"},
+     "(source.ts_ms)",
+     false},
+    {"source.database", "STRING NULL", "source.db", false},
+    {"source.schema", "STRING NULL", "source.schema (PostgreSQL; NULL for MySQL)", false},
+    {"source.table", "STRING NULL", "source.table", false},
+    {"source.properties", "MAP<STRING, STRING> NULL", "every member of the source block, as text",
+     false},
     {0},
 };
 

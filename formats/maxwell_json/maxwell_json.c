@@ -30,11 +30,12 @@ static const cdc_cj_field_t maxwell_fields[] = {
 };
 
 static const cdc_metadata_def_t maxwell_metadata[] = {
-    {"database", "STRING", "Database of the change (\"database\")."},
-    {"table", "STRING", "Table of the change (\"table\")."},
-    {"primary-key-columns", "ARRAY<STRING>", "Primary key columns (\"primary_key_columns\")."},
+    {"database", "STRING", "Database of the change (\"database\").", false},
+    {"table", "STRING", "Table of the change (\"table\").", false},
+    {"primary-key-columns", "ARRAY<STRING>", "Primary key columns (\"primary_key_columns\").",
+     false},
     {"ingestion-timestamp", "TIMESTAMP_LTZ(3)",
-     "When Maxwell processed the change (\"ts\", in seconds)."},
+     "When Maxwell processed the change (\"ts\", in seconds).", false},
     {0},
 };
 

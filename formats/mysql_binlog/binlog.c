@@ -94,8 +94,9 @@ typedef struct bl_deser {
     const char *only_table;
     regex_t only_re; /* table-pattern, when has_re */
     bool has_re;
-    bool dt_ltz;          /* DATETIME may be declared TIMESTAMP_LTZ: wall time at dt_offset */
-    int64_t dt_offset_ms; /* the zone's offset from UTC */
+    bool dt_ltz;                /* DATETIME may be declared TIMESTAMP_LTZ: wall time at dt_offset */
+    cdc_binary_mode_t bin_mode; /* binary columns declared STRING: as this text (not BYTES) */
+    int64_t dt_offset_ms;       /* the zone's offset from UTC */
     bool file_input;
     char *file;      /* current binlog file name */
     bool new_file;   /* the last ROTATE named another file than the one before */
@@ -550,12 +551,22 @@ static int table_bind(bl_deser_t *d, bl_table_t *t)
                     c->out->root < c->nat->root;
         /* MySQL's BOOLEAN is TINYINT(1); Flink CDC reads it as BOOLEAN when declared so */
         c->as_bool = c->type == MT_TINY && c->out->root == CDC_T_BOOLEAN;
-        if (!dt_as_ltz && !c->narrow && !c->as_bool && !compatible(c->nat, c->out)) {
+        /* a binary column declared STRING: text per binary.handling.mode (Debezium's) */
+        bool bin_str = (c->nat->root == CDC_T_BINARY || c->nat->root == CDC_T_VARBINARY) &&
+                       (c->out->root == CDC_T_CHAR || c->out->root == CDC_T_VARCHAR);
+        c->bin_text = bin_str && d->bin_mode != CDC_BINARY_BYTES;
+        if (c->bin_text)
+            c->fast = BL_FAST_NONE; /* converted by slow_value */
+        if (!dt_as_ltz && !c->narrow && !c->as_bool && !c->bin_text &&
+            !compatible(c->nat, c->out)) {
             char tn[48];
             bl_type_name(c, tn, sizeof(tn));
             char *ns = cdc_type_to_string(c->nat), *ds = cdc_type_to_string(c->out);
-            fail(d, "column \"%s\" of \"%s\" is %s (%s), declared %s", d->row_type->names[f],
-                 t->qname, tn, ns, ds);
+            fail(d, "column \"%s\" of \"%s\" is %s (%s), declared %s%s", d->row_type->names[f],
+                 t->qname, tn, ns, ds,
+                 bin_str ? " (declare it BYTES, or set 'debezium.binary.handling.mode' to "
+                           "base64, base64-url-safe or hex for text)"
+                         : "");
             free(ns);
             free(ds);
             return -1;
@@ -710,6 +721,18 @@ static long slow_value(bl_deser_t *d, const bl_col_t *col, const uint8_t *p, siz
     if (used >= 0 && d->dt_ltz && !(v->flags & CDC_V_NULL) && col->nat->root == CDC_T_TIMESTAMP &&
         col->out->root == CDC_T_TIMESTAMP_LTZ)
         v->v.ts.millis -= d->dt_offset_ms; /* wall time in the server's zone to UTC */
+    if (used >= 0 && col->bin_text && !(v->flags & CDC_V_NULL)) {
+        const unsigned char *b = (const unsigned char *)v->v.s.ptr;
+        size_t n = v->v.s.len;
+        if (col->type == MT_STRING && n < col->max_len && col->max_len <= 255) {
+            /* BINARY(N) loses its trailing 0x00 bytes in the binlog: pad them back */
+            unsigned char *padded = cdc_arena_calloc(arena, col->max_len);
+            memcpy(padded, b, n);
+            b = padded;
+            n = col->max_len;
+        }
+        cdc_text_bytes_to_text(arena, d->bin_mode, b, n, &v->v.s);
+    }
     return used;
 }
 
@@ -1527,6 +1550,14 @@ static const cdc_option_def_t bl_options[] = {
      .description = "With a declared schema: DATETIME columns may be declared TIMESTAMP_LTZ; their "
                     "wall time is read at this offset from UTC, in seconds (the mysql-cdc "
                     "source's server-time-zone). Unset: such a declaration is an error."},
+    {.key = "binary.handling.mode",
+     .type = CDC_OPT_ENUM,
+     .default_value = "bytes",
+     .enum_values = cdc_binary_modes,
+     .description = "With a declared schema (Debezium's binary.handling.mode; the mysql-cdc "
+                    "source sets it from 'debezium.binary.handling.mode'): BINARY, VARBINARY "
+                    "and BLOB columns declared STRING are written as 'base64', "
+                    "'base64-url-safe' or 'hex' text. 'bytes': they must be declared BYTES."},
     {0},
 };
 
@@ -1572,6 +1603,7 @@ static int bl_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
         d->dt_ltz = true;
         d->dt_offset_ms = cdc_config_int(ctx->cfg, "datetime-zone-offset") * 1000;
     }
+    d->bin_mode = (cdc_binary_mode_t)cdc_config_enum(ctx->cfg, "binary.handling.mode");
     const char *file = cdc_config_str(ctx->cfg, "file-name");
     d->file = file && *file ? cdc_xstrdup(file) : NULL;
     d->schemas = bl_schemas_new(cdc_config_str(ctx->cfg, "schema-history"));

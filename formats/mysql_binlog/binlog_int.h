@@ -82,6 +82,7 @@ typedef struct bl_col {
     int target;            /* produced field index, -1 = not produced */
     const cdc_type_t *out; /* the produced field's type */
     bool as_bool;          /* a TINYINT (MySQL's BOOLEAN) declared BOOLEAN: 0 is FALSE, else TRUE */
+    bool bin_text;         /* a binary column declared STRING: text per binary.handling.mode */
     bool narrow;           /* an integer declared narrower than the column is now (a widened
                               source column): each value is checked against the declared type */
     cdc_type_t *nat;       /* the mapped type (owned), for columns not produced */

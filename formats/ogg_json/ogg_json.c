@@ -32,12 +32,13 @@ static const cdc_cj_field_t ogg_fields[] = {
 };
 
 static const cdc_metadata_def_t ogg_metadata[] = {
-    {"table", "STRING", "Fully qualified table of the change (\"table\", e.g. SCHEMA.TABLE)."},
-    {"primary-keys", "ARRAY<STRING>", "Primary key columns (\"primary_keys\")."},
+    {"table", "STRING", "Fully qualified table of the change (\"table\", e.g. SCHEMA.TABLE).",
+     false},
+    {"primary-keys", "ARRAY<STRING>", "Primary key columns (\"primary_keys\").", false},
     {"ingestion-timestamp", "TIMESTAMP_LTZ(6)",
-     "When GoldenGate wrote the record (\"current_ts\", UTC)."},
+     "When GoldenGate wrote the record (\"current_ts\", UTC).", false},
     {"event-timestamp", "TIMESTAMP_LTZ(6)",
-     "When the change was committed in the database (\"op_ts\", UTC)."},
+     "When the change was committed in the database (\"op_ts\", UTC).", false},
     {0},
 };
 

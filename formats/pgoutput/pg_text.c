@@ -377,3 +377,35 @@ const char *pg_text_parse(uint32_t oid, const char *text, size_t len, const cdc_
         v->flags = CDC_V_NULL;
     return why;
 }
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+const char *pg_bytea_text(const char *text, size_t len, const cdc_type_t *t, cdc_binary_mode_t mode,
+                          cdc_arena_t *arena, cdc_value_t *v)
+{
+    if (!is_string(t))
+        return pg_text_parse(OID_BYTEA, text, len, t, arena, v);
+    v->flags = 0;
+    if (len < 2 || text[0] != '\\' || text[1] != 'x' || len % 2) {
+        v->flags = CDC_V_NULL;
+        return "not bytea in hex form (\\x...; bytea_output must be hex)";
+    }
+    size_t n = (len - 2) / 2;
+    unsigned char *b = cdc_arena_alloc(arena, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        int hi = hexval(text[2 + 2 * i]), lo = hexval(text[3 + 2 * i]);
+        if (hi < 0 || lo < 0) {
+            v->flags = CDC_V_NULL;
+            return "not bytea in hex form (a digit is not hexadecimal)";
+        }
+        b[i] = (unsigned char)(hi << 4 | lo);
+    }
+    cdc_text_bytes_to_text(arena, mode, b, n, &v->v.s);
+    return NULL;
+}

@@ -96,7 +96,8 @@ typedef struct pg_deser {
     int nstreams, cap_streams;
     uint32_t cur_stream; /* xid between S and E, 0 outside */
     bool in_stream;
-    bool copy_strings; /* decoding a buffered message: copy text into the batch arena */
+    bool copy_strings;          /* decoding a buffered message: copy text into the batch arena */
+    cdc_binary_mode_t bin_mode; /* bytea columns declared STRING: as this text (not BYTES) */
     /* message being decoded, for errors */
     const uint8_t *msg;
     char mtype;
@@ -554,7 +555,9 @@ static int read_tuple(pg_deser_t *d, pg_cur_t *c, pg_rel_t *r, cdc_kind_t kind, 
                 if (d->copy_strings)
                     text = cdc_arena_memdup(&out->arena, text, len);
                 const char *why =
-                    pg_text_parse(r->cols[i].oid, text, len, r->cols[i].type, &out->arena, v);
+                    d->bin_mode != CDC_BINARY_BYTES && r->cols[i].oid == PG_OID_BYTEA
+                        ? pg_bytea_text(text, len, r->cols[i].type, d->bin_mode, &out->arena, v)
+                        : pg_text_parse(r->cols[i].oid, text, len, r->cols[i].type, &out->arena, v);
                 if (!why && r->cols[i].check_len &&
                     utf8_chars(text, len) > (size_t)r->cols[i].type->length)
                     why = "longer than the declared length";
@@ -1023,6 +1026,14 @@ static const cdc_option_def_t pg_options[] = {
                     "or \"table\" (any schema). Without it, the rows of every relation are matched "
                     "to the declared columns by name. Ignored when the format describes its own "
                     "tables (`cdcflow decode` without --schema)."},
+    {.key = "binary.handling.mode",
+     .type = CDC_OPT_ENUM,
+     .default_value = "bytes",
+     .enum_values = cdc_binary_modes,
+     .description = "(Debezium's binary.handling.mode; the postgres-cdc source sets it from "
+                    "'debezium.binary.handling.mode') bytea columns declared STRING as 'base64', "
+                    "'base64-url-safe' or 'hex' text of their bytes; 'bytes': PostgreSQL's own "
+                    "text form ('\\x0102')."},
     {0},
 };
 
@@ -1044,6 +1055,7 @@ static int pg_deser_new(const cdc_format_ctx_t *ctx, cdc_deser_t **out, cdc_erro
     }
     const char *only = cdc_config_str(ctx->cfg, "table-name");
     d->only_table = only && *only ? only : NULL;
+    d->bin_mode = (cdc_binary_mode_t)cdc_config_enum(ctx->cfg, "binary.handling.mode");
     *out = &d->base;
     return 0;
 }

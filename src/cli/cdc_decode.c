@@ -436,9 +436,10 @@ static void describe_metadata(FILE *out, const cdc_metadata_def_t *md, const cha
 {
     if (!md || !md[0].key)
         return;
-    fprintf(out, "metadata (readable as METADATA FROM '%skey'):\n", prefix);
+    fprintf(out, "metadata (readable as METADATA FROM '%skey'; R/W: a sink writes it):\n", prefix);
     for (int i = 0; md[i].key; i++)
-        fprintf(out, "  %-22s %-24s %s\n", md[i].key, md[i].type, md[i].description);
+        fprintf(out, "  %-22s %-24s %-3s %s\n", md[i].key, md[i].type, md[i].writable ? "R/W" : "R",
+                md[i].description);
 }
 
 int cdc_describe(const char *name, FILE *out, FILE *errout)

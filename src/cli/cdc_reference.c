@@ -65,11 +65,11 @@ static void metadata_table(FILE *out, const cdc_metadata_def_t *md)
 {
     if (!md || !md[0].key)
         return;
-    fputs("Metadata columns (`col TYPE METADATA FROM 'key'`):\n\n| Key | Type | Description "
-          "|\n|---|---|---|\n",
+    fputs("Metadata columns (`col TYPE METADATA FROM 'key'`; R/W: a sink writes a column that "
+          "is not VIRTUAL):\n\n| Key | Type | R/W | Description |\n|---|---|---|---|\n",
           out);
     for (int i = 0; md[i].key; i++) {
-        fprintf(out, "| `%s` | `%s` | ", md[i].key, md[i].type);
+        fprintf(out, "| `%s` | `%s` | %s | ", md[i].key, md[i].type, md[i].writable ? "R/W" : "R");
         cell(out, md[i].description);
         fputs(" |\n", out);
     }

@@ -348,11 +348,9 @@ long cdc_text_base64_decode(const char *s, size_t len, bool url_safe, unsigned c
     return (long)(w - out);
 }
 
-void cdc_text_base64_encode(cdc_buf_t *out, const unsigned char *p, size_t n)
+/* p[0..n) as base64 in the alphabet al (64 letters), padded with '=', into w; returns the end */
+static char *base64_put(char *w, const char *al, const unsigned char *p, size_t n)
 {
-    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    cdc_buf_reserve(out, (n + 2) / 3 * 4);
-    char *w = out->data + out->len;
     size_t i = 0;
     for (; i + 3 <= n; i += 3) {
         uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 | p[i + 2];
@@ -368,7 +366,41 @@ void cdc_text_base64_encode(cdc_buf_t *out, const unsigned char *p, size_t n)
         *w++ = i + 1 < n ? al[(v >> 6) & 63] : '=';
         *w++ = '=';
     }
-    out->len = (size_t)(w - out->data);
+    return w;
+}
+
+static const char b64_std[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char b64_url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+void cdc_text_base64_encode(cdc_buf_t *out, const unsigned char *p, size_t n)
+{
+    cdc_buf_reserve(out, (n + 2) / 3 * 4);
+    out->len = (size_t)(base64_put(out->data + out->len, b64_std, p, n) - out->data);
+}
+
+const char *const cdc_binary_modes[] = {"bytes", "base64", "base64-url-safe", "hex", NULL};
+
+void cdc_text_bytes_to_text(cdc_arena_t *arena, cdc_binary_mode_t mode, const unsigned char *p,
+                            size_t n, cdc_str_t *out)
+{
+    if (mode == CDC_BINARY_BYTES) {
+        out->ptr = (const char *)p;
+        out->len = (uint32_t)n;
+        return;
+    }
+    size_t room = mode == CDC_BINARY_HEX ? n * 2 : (n + 2) / 3 * 4;
+    char *w = cdc_arena_alloc(arena, room ? room : 1), *start = w;
+    if (mode == CDC_BINARY_HEX) {
+        static const char hex[] = "0123456789abcdef";
+        for (size_t i = 0; i < n; i++) {
+            *w++ = hex[p[i] >> 4];
+            *w++ = hex[p[i] & 15];
+        }
+    } else {
+        w = base64_put(w, mode == CDC_BINARY_BASE64 ? b64_std : b64_url, p, n);
+    }
+    out->ptr = start;
+    out->len = (uint32_t)(w - start);
 }
 
 static int dig2(const char *s)

@@ -156,6 +156,22 @@ bool cdc_text_looks_base64(const char *s, size_t len);
 /** Appends p[0..n) as base64 (standard alphabet, padded). */
 void cdc_text_base64_encode(cdc_buf_t *out, const unsigned char *p, size_t n);
 
+/** Debezium's binary.handling.mode: how a binary column declared STRING is written. */
+typedef enum cdc_binary_mode {
+    CDC_BINARY_BYTES,      /* as it is (no text form: such a column must be declared BYTES) */
+    CDC_BINARY_BASE64,     /* base64, standard alphabet, padded */
+    CDC_BINARY_BASE64_URL, /* base64, URL-safe alphabet ('-', '_'), padded */
+    CDC_BINARY_HEX         /* lowercase hexadecimal, two digits per byte */
+} cdc_binary_mode_t;
+/** The option values of cdc_binary_mode_t, in its order, NULL-terminated. */
+extern const char *const cdc_binary_modes[];
+/**
+ * p[0..n) as text per mode into *out: written into the arena (BYTES: *out is p itself, not
+ * copied). No allocation beyond the arena's.
+ */
+void cdc_text_bytes_to_text(cdc_arena_t *arena, cdc_binary_mode_t mode, const unsigned char *p,
+                            size_t n, cdc_str_t *out);
+
 /*
  * The fast paths of the default dialect, for decoders that test their
  * common cases before calling cdc_value_from_text (text already checked):

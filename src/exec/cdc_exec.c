@@ -412,6 +412,7 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
     free(p->pushed_partitions);
     free(p->pushed_metadata);
     cdc_table_def_destroy(p->result_def);
+    cdc_type_destroy(p->sink_row);
     cdc_table_def_destroy(p->values_def);
     cdc_sql_query_destroy(p->values_query);
     free(p);

@@ -342,6 +342,10 @@ typedef struct plan_ctx {
     const cdc_type_t *scan_type;         /* the (whole-column) scan row */
     const cdc_type_t *query_type;        /* the query's output row */
     cdc_changelog_mode_t mode, accepted; /* what reaches the sink, what the sink accepts */
+    const cdc_type_t *sink_row;          /* the sink's row: physical, then metadata columns */
+    int *sink_decl;                      /* persisted sink columns in declared order: index in
+                                            sink_row (computed and VIRTUAL ones are left out) */
+    int nsink_decl;
 } plan_ctx_t;
 
 /* INSERT INTO t, or a bare query whose rows are printed (table name absent) */
@@ -732,25 +736,6 @@ static int plan_query_chain(plan_ctx_t *cx)
                                .rel_name = v->name};
     }
     cx->inner = &levels[cx->nlevels - 1];
-    return 0;
-}
-
-/* a sink table with computed or metadata columns cannot be written yet */
-static int plan_sink_columns(plan_ctx_t *cx)
-{
-    const cdc_plan_env_t *penv = cx->penv;
-    const cdc_sql_insert_t *ins = cx->ins;
-    const cdc_table_def_t *sink_def = cx->sink_def;
-    for (int c = 0; sink_def && c < sink_def->ncolumns; c++) {
-        if (sink_def->columns[c].kind != CDC_COLUMN_PHYSICAL) {
-            *cx->err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
-                                        ins->table.line, ins->table.col,
-                                        "table \"%s\" has computed or metadata column \"%s\": "
-                                        "writing such tables is not supported yet",
-                                        sink_def->qualified, sink_def->columns[c].name);
-            return -1;
-        }
-    }
     return 0;
 }
 
@@ -1386,6 +1371,92 @@ static int plan_union_cast(plan_ctx_t *cx)
     return rc;
 }
 
+/* The writable metadata key of a sink's connector, or NULL. */
+static const cdc_metadata_def_t *writable_key(const cdc_connector_factory_t *conn, const char *key)
+{
+    for (const cdc_metadata_def_t *md = conn->metadata; md && md->key; md++)
+        if (md->writable && strcmp(md->key, key) == 0)
+            return md;
+    return NULL;
+}
+
+/*
+ * The sink's row, as Flink's persisted schema: the physical columns, then each METADATA
+ * column that is not VIRTUAL (its key given to the sink's apply_metadata); computed and
+ * VIRTUAL columns are not written. cx->sink_decl lists the persisted columns in declared
+ * order, which is the order an INSERT without a column list fills them in.
+ */
+static int plan_sink_row(plan_ctx_t *cx)
+{
+    const cdc_plan_env_t *penv = cx->penv;
+    const cdc_sql_insert_t *ins = cx->ins;
+    const cdc_table_def_t *sink_def = cx->sink_def;
+    cdc_pipe_t *p = cx->p;
+    const cdc_type_t *phys = sink_def->schema;
+    int ncols = sink_def->ncolumns ? sink_def->ncolumns : phys->nchildren;
+    cx->sink_decl = cdc_xcalloc((size_t)ncols + 1, sizeof(int));
+    const char *keys[64];
+    const cdc_type_t *types[64];
+    int nmeta = 0;
+    cdc_type_t *row = NULL;
+    for (int c = 0; c < ncols; c++) {
+        const cdc_column_def_t *col = sink_def->ncolumns ? &sink_def->columns[c] : NULL;
+        if (!col || col->kind == CDC_COLUMN_PHYSICAL) {
+            cx->sink_decl[cx->nsink_decl++] = col ? col->physical : c;
+            continue;
+        }
+        if (col->kind != CDC_COLUMN_METADATA || col->is_virtual)
+            continue;
+        const cdc_connector_factory_t *conn = p->sink_res.connector;
+        bool any = false;
+        for (const cdc_metadata_def_t *md = conn->metadata; md && md->key; md++)
+            any = any || md->writable;
+        if (!any || !p->sink->ops->apply_metadata || nmeta == 64) {
+            *cx->err = cdc_sql_error_at(CDC_ERR_PLAN, penv->text, penv->len, penv->filename,
+                                        ins->table.line, ins->table.col,
+                                        "Table '%s' declares persistable metadata columns, but "
+                                        "the underlying sink of connector '%s' doesn't support "
+                                        "writing metadata (column '%s')",
+                                        sink_def->qualified, conn->identifier, col->name);
+            cdc_error_set_hint(*cx->err, "If the column should not be persisted, it can be "
+                                         "declared with the VIRTUAL keyword.");
+            cdc_type_destroy(row);
+            return -1;
+        }
+        if (!writable_key(conn, col->metadata_key)) {
+            cdc_buf_t avail = {0};
+            for (const cdc_metadata_def_t *md = conn->metadata; md && md->key; md++)
+                if (md->writable)
+                    cdc_buf_printf(&avail, "%s%s", avail.len ? ", " : "", md->key);
+            *cx->err = cdc_sql_error_at(CDC_ERR_PLAN, penv->text, penv->len, penv->filename,
+                                        ins->table.line, ins->table.col,
+                                        "Invalid metadata key '%s' in column '%s' of table '%s'. "
+                                        "The sink of connector '%s' supports the following "
+                                        "metadata keys for writing: %s",
+                                        col->metadata_key, col->name, sink_def->qualified,
+                                        conn->identifier, cdc_buf_cstr(&avail));
+            cdc_error_set_hint(*cx->err, "a read-only metadata column must be declared VIRTUAL "
+                                         "to be left out of INSERT INTO");
+            cdc_buf_free(&avail);
+            cdc_type_destroy(row);
+            return -1;
+        }
+        if (!row)
+            row = cdc_type_copy(phys);
+        keys[nmeta] = col->metadata_key;
+        types[nmeta++] = col->type;
+        cx->sink_decl[cx->nsink_decl++] = row->nchildren;
+        cdc_type_row_add(row, col->name, cdc_type_copy(col->type));
+    }
+    p->sink_row = row;
+    p->sink_schema = cx->sink_row = row ? row : phys;
+    if (nmeta && p->sink->ops->apply_metadata(p->sink, keys, types, nmeta, cx->err) < 0) {
+        cdc_error_add_context(*cx->err, "table \"%s\"", sink_def->qualified);
+        return -1;
+    }
+    return 0;
+}
+
 /* the sink: the table, or for a bare query a print sink shaped like the query */
 static int plan_sink(plan_ctx_t *cx)
 {
@@ -1422,7 +1493,7 @@ static int plan_sink(plan_ctx_t *cx)
         cdc_error_add_context(*err, "table \"%s\"", sink_def->qualified);
         return -1;
     }
-    return 0;
+    return plan_sink_row(cx);
 }
 
 /*
@@ -1432,9 +1503,8 @@ static int plan_sink(plan_ctx_t *cx)
  */
 static cdc_sql_expr_t *fill_expr(plan_ctx_t *cx, int i)
 {
-    const cdc_type_t *to = cx->sink_def->schema->children[i];
-    const cdc_sql_option_t *o =
-        cdc_sql_options_find(&cx->ins->partition, cx->sink_def->schema->names[i]);
+    const cdc_type_t *to = cx->sink_row->children[i];
+    const cdc_sql_option_t *o = cdc_sql_options_find(&cx->ins->partition, cx->sink_row->names[i]);
     cdc_sql_expr_t *lit = cdc_xcalloc(1, sizeof(*lit));
     lit->kind = CDC_SQL_EXPR_LITERAL;
     lit->line = o ? o->value_line : cx->ins->table.line;
@@ -1461,7 +1531,7 @@ static int reorder_stage(plan_ctx_t *cx, const int *order)
 {
     cdc_pipe_t *p = cx->p;
     const cdc_type_t *query_type = cx->query_type;
-    const cdc_type_t *ks = cx->sink_def->schema;
+    const cdc_type_t *ks = cx->sink_row;
     int nk = ks->nchildren;
     p->stages = cdc_xrealloc(p->stages, sizeof(*p->stages) * (size_t)(p->nstages + 1));
     cdc_stage_t *st = &p->stages[p->nstages];
@@ -1507,7 +1577,7 @@ static int check_assignable(plan_ctx_t *cx, const int *order)
     const cdc_sql_insert_t *ins = cx->ins;
     const cdc_table_def_t *sink_def = cx->sink_def;
     const cdc_type_t *query_type = cx->query_type;
-    const cdc_type_t *ks = sink_def->schema;
+    const cdc_type_t *ks = cx->sink_row;
     cdc_error_t **err = cx->err;
     for (int i = 0; i < ks->nchildren; i++) {
         int qi = order[i];
@@ -1558,12 +1628,12 @@ static int target_columns(plan_ctx_t *cx, int *order)
     const cdc_plan_env_t *penv = cx->penv;
     const cdc_sql_insert_t *ins = cx->ins;
     const cdc_table_def_t *sink_def = cx->sink_def;
-    const cdc_type_t *ks = sink_def->schema;
+    const cdc_type_t *ks = cx->sink_row;
     int n = 0;
     if (!ins->columns.count) {
-        for (int i = 0; i < ks->nchildren; i++)
-            if (!cdc_sql_options_find(&ins->partition, ks->names[i]))
-                order[i] = n++;
+        for (int d = 0; d < cx->nsink_decl; d++)
+            if (!cdc_sql_options_find(&ins->partition, ks->names[cx->sink_decl[d]]))
+                order[cx->sink_decl[d]] = n++;
         return n;
     }
     for (size_t i = 0; i < ins->columns.count; i++) {
@@ -1594,7 +1664,7 @@ static int plan_column_map(plan_ctx_t *cx)
     const cdc_sql_insert_t *ins = cx->ins;
     const cdc_table_def_t *sink_def = cx->sink_def;
     cdc_error_t **err = cx->err;
-    const cdc_type_t *ks = sink_def->schema;
+    const cdc_type_t *ks = cx->sink_row;
     int nq = cx->query_type->nchildren;
     int *order = cdc_xcalloc((size_t)ks->nchildren + 1, sizeof(int)); /* sink -> query column */
     for (int i = 0; i < ks->nchildren; i++)
@@ -1839,6 +1909,7 @@ static void plan_ctx_free(plan_ctx_t *cx)
     free(cx->proj);
     free(cx->phys_pos);
     free(cx->npaths);
+    free(cx->sink_decl);
     cdc_arena_free(&cx->scratch);
     cdc_plan_join_query_free(cx->join_q);
     cdc_sql_expr_destroy(cx->join_on);
@@ -1853,7 +1924,6 @@ static void plan_ctx_free(plan_ctx_t *cx)
 static int (*const plan_phases[])(plan_ctx_t *cx) = {
     plan_sink_table,       /* the sink table (none for a bare query) */
     plan_query_chain,      /* the INSERT's query, then each view's, down to the source table */
-    plan_sink_columns,     /* the sink table can be written */
     plan_source,           /* the pipe and its source */
     plan_table_row,        /* the table row: every column of the source table */
     plan_join_side,        /* a lookup join's dim table; the query rewritten to the joined row */

@@ -60,7 +60,10 @@ typedef struct cdc_pipe_s {
     cdc_table_ctx_t src_ctx, sink_ctx;
     cdc_source_t *src;
     cdc_sink_t *sink;
-    const cdc_type_t *sink_schema;
+    const cdc_type_t *sink_schema; /* the rows the sink's writers get (sink_row, else the
+                                      table's physical columns) */
+    cdc_type_t *sink_row;          /* owned when the sink writes metadata: the physical columns,
+                                      then the persisted METADATA columns; else NULL */
     cdc_table_def_t *result_def;   /* the print sink of a bare query, owned; else NULL */
     cdc_table_def_t *values_def;   /* the constant source of SELECT without FROM or VALUES, owned */
     cdc_sql_query_t *values_query; /* VALUES as a query over that source (stages were compiled
@@ -105,7 +108,7 @@ typedef struct cdc_pipe_s {
 
     bool drop_update_before;
     bool update_before_as_delete; /* ... except that a -U which passed a filter is a -D */
-    int64_t limit; /* -1 when none */
+    int64_t limit;                /* -1 when none */
     bool limit_pushed;
     cdc_changelog_mode_t scan_mode; /* what the source produces */
     cdc_changelog_mode_t mode;      /* what reaches the sink */

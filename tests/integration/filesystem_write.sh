@@ -4,7 +4,9 @@
 # that need escaping); rolling by size; static partitions; INSERT OVERWRITE
 # of one partition leaves the others untouched; partition commit policies
 # (success-file, catalog with SHOW PARTITIONS, custom shared object) and the
-# partition-time trigger; changelog archiving with debezium-json.
+# partition-time trigger; changelog archiving with debezium-json;
+# sink.shuffle-by-partition.enable accepted (no exchange between splits: one file per
+# partition per split, and a warning saying so under parallelism > 1).
 set -uo pipefail
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 src=${CDC_SOURCE_DIR:?}
@@ -171,5 +173,31 @@ sed -i "s/'debezium-json'/'json'/" "$tmp/cl.sql"
 if "$bin" run "$tmp/cl.sql" >"$tmp/cl2" 2>&1; then ko "json files accepted a changelog"; else
   grep -q "doesn't support consuming update and delete changes" "$tmp/cl2" && ok || ko "json changelog message: $(cat "$tmp/cl2")"
 fi
+# ---- sink.shuffle-by-partition.enable: accepted; each split still writes every partition ------
+for par in 1 2; do
+  cat >"$tmp/shuffle$par.sql" <<SQL
+SET 'parallelism.default' = '$par';
+CREATE TABLE dg (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '400',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '400');
+CREATE TABLE fs (id BIGINT, p INT) PARTITIONED BY (p) WITH ('connector' = 'filesystem',
+  'path' = '$tmp/shuffle$par', 'format' = 'json', 'sink.shuffle-by-partition.enable' = 'true');
+INSERT INTO fs SELECT id, CAST(id % 4 AS INT) FROM dg;
+SQL
+  if "$bin" run "$tmp/shuffle$par.sql" >"$tmp/shuffle$par.out" 2>"$tmp/shuffle$par.err"; then
+    files=$(find "$tmp/shuffle$par" -type f -name 'part-*' | wc -l)
+    rows=$(cat "$tmp/shuffle$par"/p=*/part-* | wc -l)
+    [[ $files == $((4 * par)) && $rows == 400 ]] && ok ||
+      ko "shuffle-by-partition, parallelism $par: $files files, $rows rows"
+    if ((par > 1)); then
+      grep -q 'option "sink.shuffle-by-partition.enable" has no effect' "$tmp/shuffle$par.err" && ok ||
+        ko "shuffle-by-partition: no warning: $(cat "$tmp/shuffle$par.err")"
+    else
+      [[ ! -s $tmp/shuffle$par.err ]] && ok || ko "shuffle-by-partition, one split: $(cat "$tmp/shuffle$par.err")"
+    fi
+  else
+    ko "shuffle-by-partition, parallelism $par: $(cat "$tmp/shuffle$par.err")"
+  fi
+done
+
 echo "filesystem_write: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

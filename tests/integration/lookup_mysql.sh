@@ -35,6 +35,7 @@ source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases mysql
 lookup_bad_value mysql
 lookup_types mysql
+jdbc_scan_cases mysql
 lookup_restart mysql my_restart
 if grep -q "$MY_PASSWORD" ./*.out ./*.err; then bad "the password was printed"; else ok; fi
 

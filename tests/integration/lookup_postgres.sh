@@ -35,6 +35,7 @@ source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases postgres
 lookup_bad_value postgres
 lookup_types postgres
+jdbc_scan_cases postgres
 lookup_restart postgres pg_restart
 if grep -q hunter2 ./*.out ./*.err; then bad "the password was printed"; else ok; fi
 

@@ -26,6 +26,7 @@ source "$src/tests/integration/lib/lookup_cases.sh"
 lookup_cases sqlite
 lookup_bad_value sqlite
 lookup_types sqlite
+jdbc_scan_cases sqlite
 
 echo "lookup_sqlite: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

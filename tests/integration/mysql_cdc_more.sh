@@ -17,6 +17,17 @@
 #     source's metadata columns, read back with kcat and checked with python3 (connector, db,
 #     table, snapshot, ts_ms, file/pos pointing at the Write_rows event SHOW BINLOG EVENTS
 #     lists, the MariaDB GTID, server_id).
+#  4. the debezium.* and jdbc.properties.* options:
+#     a. 'debezium.binary.handling.mode' hex / base64 / base64-url-safe: BINARY(4) (its trailing
+#        0x00 kept), VARBINARY and BLOB columns declared STRING as that text, the snapshot and
+#        the binlog alike; 'bytes' (the default) refuses such a declaration naming the option.
+#     b. 'debezium.snapshot.mode' 'initial_only' is scan.startup.mode 'snapshot' (the job ends),
+#        'never' is 'earliest-offset'; one contradicting scan.startup.mode and an unknown value
+#        are refused; a key the source has its own option for is refused naming it; any other
+#        key is accepted with a warning naming it ignored.
+#     c. jdbc.properties.*: connectTimeout/socketTimeout act (a job runs with them), useSSL=true
+#        requires TLS (the test server has none: the connection fails saying so), a bad value
+#        is refused, an unknown property is warned about.
 # A server that cannot start is a failure.
 set -uo pipefail
 # shellcheck source=lib/checks.sh
@@ -277,6 +288,75 @@ stream = [str(m["source"]["pos"]) for m in msgs[1:]]
 assert [e[0] for e in events] == stream, (events, stream)  # SHOW BINLOG EVENTS: Pos, Event_type
 assert [e[1] for e in events] == ["Write_rows_v1", "Update_rows_v1", "Update_rows_v1"], events
 PY
+
+# ---- 4a. debezium.binary.handling.mode: snapshot row 1, binlog row 2 ---------------------------
+fails() { # name pattern: the job $name.sql must fail with pattern in its error
+  if "$bin" run "$1.sql" >"$1.out" 2>"$1.err"; then bad "$1: ran"; return; fi
+  grep -qF -- "$2" "$1.err" && ok || { bad "$1: no \"$2\" in"; cat "$1.err"; }
+}
+my_sql -e "CREATE TABLE bin (id INT PRIMARY KEY, b4 BINARY(4), vb VARBINARY(8), bl BLOB);
+  INSERT INTO bin VALUES (1, 0x0102, 0xfbff, 0x00);"
+COLS="id INT, b4 STRING, vb STRING, bl STRING"
+for mode in hex base64 base64-url-safe; do
+  job bin 900 ", 'debezium.binary.handling.mode' = '$mode'" "$COLS"
+  "$bin" run bin.sql >"out_$mode.txt" 2>"err_$mode.txt" &
+  job_pid=$!
+  wait_lines "out_$mode.txt" 1 || bad "$mode: no snapshot row: $(cat "err_$mode.txt")"
+  [[ $mode == hex ]] && my_sql -e "INSERT INTO bin VALUES (2, 0x41, 0x3e3f, 0xfbefbe)"
+  wait_lines "out_$mode.txt" 2 || bad "$mode: no binlog row: $(cat "err_$mode.txt")"
+  stop_job || bad "$mode: the job did not stop cleanly: $(cat "err_$mode.txt")"
+done
+printf '%s\n' '+I[1, 01020000, fbff, 00]' '+I[2, 41000000, 3e3f, fbefbe]' >want_hex.txt
+printf '%s\n' '+I[1, AQIAAA==, +/8=, AA==]' '+I[2, QQAAAA==, Pj8=, ++++]' >want_base64.txt
+printf '%s\n' '+I[1, AQIAAA==, -_8=, AA==]' '+I[2, QQAAAA==, Pj8=, ----]' >want_base64-url-safe.txt
+for mode in hex base64 base64-url-safe; do
+  if diff -u "want_$mode.txt" "out_$mode.txt"; then ok; else bad "binary.handling.mode $mode"; fi
+done
+job bin 901 ", 'scan.startup.mode' = 'snapshot'" "$COLS"
+fails bin "declare it BYTES, or set 'debezium.binary.handling.mode' to base64, base64-url-safe or hex"
+job bin 901 ", 'debezium.binary.handling.mode' = 'octal'" "$COLS"
+fails bin "option \"debezium.binary.handling.mode\": expected bytes, base64, base64-url-safe or hex, found 'octal'"
+
+# ---- 4b. debezium.snapshot.mode and the other debezium.* keys -----------------------------------
+job bin 902 ", 'debezium.snapshot.mode' = 'initial_only', 'debezium.binary.handling.mode' = 'hex',
+  'debezium.tombstones.on.delete' = 'false'" "$COLS"
+if timeout 60 "$bin" run bin.sql >only.out 2>only.err; then
+  [[ $(wc -l <only.out) == 2 ]] && ok || bad "initial_only: rows $(cat only.out)"
+  grep -q 'option "debezium.tombstones.on.delete" is ignored' only.err && ok ||
+    bad "initial_only: no warning for the ignored key: $(cat only.err)"
+else
+  bad "initial_only: the job did not end by itself (scan.startup.mode snapshot): $(cat only.err)"
+fi
+my_sql -e "CREATE TABLE nv (id INT PRIMARY KEY); INSERT INTO nv VALUES (1); DELETE FROM nv;"
+job nv 903 ", 'debezium.snapshot.mode' = 'never'" "id INT"
+"$bin" run nv.sql >nv.out 2>nv.err &
+job_pid=$!
+wait_lines nv.out 2 || bad "never: no binlog rows: $(cat nv.err)"
+stop_job || bad "never: the job did not stop cleanly"
+[[ $(cat nv.out) == $'+I[1]\n-D[1]' ]] && ok || bad "never (earliest-offset): $(cat nv.out)"
+job nv 904 ", 'debezium.snapshot.mode' = 'never', 'scan.startup.mode' = 'initial'" "id INT"
+fails nv "option \"debezium.snapshot.mode\" = 'never' means scan.startup.mode 'earliest-offset', but 'scan.startup.mode' = 'initial' is given too"
+job nv 904 ", 'debezium.snapshot.mode' = 'when_needed'" "id INT"
+fails nv "option \"debezium.snapshot.mode\": 'when_needed' has no equivalent here"
+job nv 904 ", 'debezium.database.server.id' = '5'" "id INT"
+fails nv "option \"debezium.database.server.id\": mysql-cdc is not Debezium and has its own option for this: use 'server-id' instead"
+job nv 904 ", 'debezium.column.exclude.list' = 'cdcflow.nv.id'" "id INT"
+fails nv "option \"debezium.column.exclude.list\": it changes which rows or values Debezium reads"
+
+# ---- 4c. jdbc.properties.* ----------------------------------------------------------------------
+job bin 905 ", 'scan.startup.mode' = 'snapshot', 'debezium.binary.handling.mode' = 'hex',
+  'jdbc.properties.connectTimeout' = '2500', 'jdbc.properties.socketTimeout' = '30000',
+  'jdbc.properties.characterEncoding' = 'UTF-8', 'jdbc.properties.useSSL' = 'false',
+  'jdbc.properties.zeroDateTimeBehavior' = 'convertToNull'" "$COLS"
+if timeout 60 "$bin" run bin.sql >jp.out 2>jp.err; then ok; else bad "jdbc.properties: $(cat jp.err)"; fi
+grep -q 'option "jdbc.properties.zeroDateTimeBehavior" is ignored' jp.err && ok ||
+  bad "jdbc.properties: no warning for an unknown property: $(cat jp.err)"
+job bin 906 ", 'scan.startup.mode' = 'snapshot', 'jdbc.properties.useSSL' = 'true'" "$COLS"
+fails bin "did not start TLS (SSL), which jdbc.properties useSSL/requireSSL/sslMode require"
+job bin 906 ", 'jdbc.properties.connectTimeout' = 'soon'" "$COLS"
+fails bin "option \"jdbc.properties.connectTimeout\": expected milliseconds (0 to 86400000), found 'soon'"
+job bin 906 ", 'jdbc.properties.characterEncoding' = 'ISO-8859-1'" "$COLS"
+fails bin "the source reads text as utf8mb4 (UTF-8) only"
 
 echo "mysql_cdc_more: $pass passed, $fail failed"
 ((fail == 0))

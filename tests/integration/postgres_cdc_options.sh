@@ -5,6 +5,8 @@
 # (b) 'scan.startup.mode' = 'committed-offset' on a new slot: no snapshot, changes from now on;
 # (c) 'connect.max-retries' = '2' tries a dead port 3 times, then fails naming the option;
 # (d) 'scan.startup.mode' = 'snapshot': the table's rows, then the job ends; no slot.
+# (e) 'debezium.snapshot.mode' = 'initial_only' is 'snapshot' (the job ends);
+#     'debezium.binary.handling.mode' hex / base64-url-safe: bytea declared STRING as that text.
 # A server that cannot be started is a failure.
 set -uo pipefail
 # shellcheck source=lib/checks.sh
@@ -100,6 +102,26 @@ for par in 1 2; do
 done
 [[ -z $(pg_psql -At -c "SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE 'snap_slot%'") ]] \
   && ok || bad "snapshot mode created a slot"
+
+# (e) Debezium's snapshot.mode and binary.handling.mode
+pg_psql -c "CREATE TABLE bin (id int PRIMARY KEY, b bytea); ALTER TABLE bin REPLICA IDENTITY FULL; INSERT INTO bin VALUES (1, '\\xfbff00'), (2, NULL)" \
+  >/dev/null || bad "bytea table"
+for mode in hex base64-url-safe; do
+  cat >bin_$mode.sql <<SQL
+CREATE TABLE bin_src (id INT NOT NULL, b STRING, PRIMARY KEY (id) NOT ENFORCED) WITH (
+  'connector' = 'postgres-cdc', 'hostname' = '127.0.0.1', 'port' = '$PG_PORT',
+  'username' = 'cdc', 'password' = 's3cret', 'database-name' = 'shop', 'table-name' = 'bin',
+  'slot.name' = 'bin_slot', 'debezium.snapshot.mode' = 'initial_only',
+  'debezium.binary.handling.mode' = '$mode');
+CREATE TABLE out (id INT, b STRING) WITH ('connector' = 'print');
+INSERT INTO out SELECT * FROM bin_src;
+SQL
+  timeout 60 "$bin" run bin_$mode.sql >bin_$mode.out 2>bin_$mode.err ||
+    bad "binary.handling.mode $mode: the job did not end by itself: $(tail -3 bin_$mode.err)"
+done
+[[ $(sort bin_hex.out) == $'+I[1, fbff00]\n+I[2, null]' ]] && ok || bad "bytea as hex: $(cat bin_hex.out)"
+[[ $(sort bin_base64-url-safe.out) == $'+I[1, -_8A]\n+I[2, null]' ]] && ok ||
+  bad "bytea as base64-url-safe: $(cat bin_base64-url-safe.out)"
 
 echo "postgres_cdc_options: $pass passed, $fail failed"
 ((fail == 0))

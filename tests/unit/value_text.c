@@ -480,3 +480,35 @@ Test(value_text, number_tokens_written_with_exponent_or_fraction)
     cr_expect_eq(conv("BIGINT", "1e2", 0, &v, &why), CDC_TEXT_BAD);
     cr_expect_eq(conv("BIGINT", "1e2", CDC_TEXT_CAST, &v, &why), CDC_TEXT_BAD);
 }
+
+/* Debezium's binary.handling.mode: every mode on every remainder length (0, 1, 2 mod 3) */
+Test(value_text, bytes_to_text_per_binary_mode)
+{
+    static const struct {
+        cdc_binary_mode_t mode;
+        const char *in, *out;
+    } cases[] = {
+        {CDC_BINARY_HEX, "", ""},
+        {CDC_BINARY_HEX, "\x01\xfb\x00", "01fb00"},
+        {CDC_BINARY_BASE64, "\xfb\xff", "+/8="},
+        {CDC_BINARY_BASE64, "\xfb\xef\xbe", "++++"},
+        {CDC_BINARY_BASE64, "\x00", "AA=="},
+        {CDC_BINARY_BASE64_URL, "\xfb\xff", "-_8="},
+        {CDC_BINARY_BASE64_URL, "\xfb\xef\xbe\x41", "----QQ=="},
+        {CDC_BINARY_BYTES, "\x01\x02", "\x01\x02"},
+    };
+    cdc_arena_t arena;
+    cdc_arena_init(&arena);
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cdc_str_t out;
+        size_t n = i == 1 ? 3 : strlen(cases[i].in); /* (case 1 holds a 0x00) */
+        if (i == 4)
+            n = 1;
+        cdc_text_bytes_to_text(&arena, cases[i].mode, (const unsigned char *)cases[i].in, n, &out);
+        cr_expect_eq(out.len, strlen(cases[i].out), "case %zu: length %u", i, out.len);
+        cr_expect(memcmp(out.ptr, cases[i].out, out.len) == 0, "case %zu: %.*s", i, (int)out.len,
+                  out.ptr);
+    }
+    cr_expect_str_eq(cdc_binary_modes[CDC_BINARY_BASE64_URL], "base64-url-safe");
+    cdc_arena_free(&arena);
+}

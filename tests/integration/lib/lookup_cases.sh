@@ -6,7 +6,9 @@
 #   LK_URL                the jdbc url; LK_AUTH extra WITH options ("'username' = ..., ")
 #   LK_TS                 the database's type for a TIMESTAMP(3) column
 # and calls lookup_cases NAME. Every job reads a `values` or slow `datagen` stream and
-# joins the dim table in the database; outputs are compared exactly.
+# joins the dim table in the database; outputs are compared exactly. jdbc_scan_cases NAME
+# reads a table of the database as a bounded scan source, whole and in scan.partition.*
+# ranges over two splits.
 
 # Waits (up to 20 s) until FILE has a line; returns 1 when it never came.
 wait_line() {
@@ -238,4 +240,44 @@ SQL
   local joined
   joined=$(grep -cE '^\+I\[[0-9]+, (old|one)\]$' restart.out)
   [[ $joined == 30 ]] && ok || bad "$1 restart: $joined of 30 rows joined"
+}
+
+# The jdbc connector as a bounded scan source (Flink's scan.partition.*).
+jdbc_scan_cases() {
+  local name=$1
+  db_sql "CREATE TABLE sc (id INT, v VARCHAR(20), d DECIMAL(10, 2));
+          INSERT INTO sc VALUES (1, 'a', 1.50), (2, 'b', NULL), (3, 'c', 3.00), (4, 'd', 4.00),
+            (5, 'e', 5.00), (6, 'f', 6.00), (7, 'g', 7.00), (8, 'h', 8.00), (9, 'i', 9.00),
+            (10, 'j', 10.00), (100, 'out', 0.00), (NULL, 'null', NULL)"
+  local cols="id INT, v STRING, d DECIMAL(10, 2)"
+  local with="'connector' = 'jdbc', $LK_AUTH 'url' = '$LK_URL', 'table-name' = 'sc'"
+  # scan NAME EXTRA_OPTIONS: prints the table's rows, sorted, over two splits
+  scan() {
+    printf '%s\n' "SET 'parallelism.default' = '2';" "CREATE TABLE sc ($cols) WITH ($with $2);" \
+      "SELECT * FROM sc;" >"scan_$1.sql"
+    "$bin" run "scan_$1.sql" >"scan_$1.raw" 2>"scan_$1.err" || bad "$name scan $1: $(head -5 "scan_$1.err")"
+    sed 's/^[0-9]*> //' "scan_$1.raw" | sort -t, -k1,1 -V >"scan_$1.out"
+  }
+  local rows
+  rows=$(printf '+I[%s]\n' '1, a, 1.50' '2, b, null' '3, c, 3.00' '4, d, 4.00' '5, e, 5.00' \
+    '6, f, 6.00' '7, g, 7.00' '8, h, 8.00' '9, i, 9.00' '10, j, 10.00')
+  scan whole ""
+  expect_out "$name scan: the whole table" "scan_whole.out" "$(printf '%s\n' "$rows" '+I[100, out, 0.00]' '+I[null, null, null]' | sort -t, -k1,1 -V)"
+  scan parts ", 'scan.partition.column' = 'id', 'scan.partition.num' = '3',
+    'scan.partition.lower-bound' = '1', 'scan.partition.upper-bound' = '10', 'scan.fetch-size' = '2'"
+  expect_out "$name scan: 3 ranges of 1..10 (100 and NULL outside)" "scan_parts.out" "$rows"
+  grep -c '^[12]> ' scan_parts.raw | grep -qx 10 && ok || bad "$name scan: not both splits: $(cat scan_parts.raw)"
+  scan many ", 'scan.partition.column' = 'id', 'scan.partition.num' = '50',
+    'scan.partition.lower-bound' = '4', 'scan.partition.upper-bound' = '6'"
+  expect_out "$name scan: more ranges than values" "scan_many.out" "$(echo "$rows" | sed -n 4,6p)"
+  printf '%s\n' "CREATE TABLE sc ($cols) WITH ($with, 'scan.partition.column' = 'v',
+    'scan.partition.num' = '2', 'scan.partition.lower-bound' = '1', 'scan.partition.upper-bound' = '9');" \
+    "SELECT * FROM sc;" >scan_bad.sql
+  if "$bin" run scan_bad.sql >scan_bad.out 2>scan_bad.err; then bad "$name scan: a STRING partition column ran"
+  else grep -q "option \"scan.partition.column\" = 'v': not an integer column" scan_bad.err && ok ||
+    bad "$name scan: $(cat scan_bad.err)"; fi
+  sed -i "s/'v'/'id'/; s/'1', 'scan.partition.upper-bound' = '9'/'9', 'scan.partition.upper-bound' = '1'/" scan_bad.sql
+  if "$bin" run scan_bad.sql >scan_bad.out 2>scan_bad.err; then bad "$name scan: lower > upper ran"
+  else grep -q "'scan.partition.lower-bound'='9' must not be larger than 'scan.partition.upper-bound'='1'" \
+    scan_bad.err && ok || bad "$name scan: $(cat scan_bad.err)"; fi
 }
