@@ -2223,6 +2223,8 @@ out:
         for (int i = 0; i < g->nleaves; i++) {
             g->leaves[i]->graph = NULL;
             cdc_pipe_destroy(g->leaves[i]);
+            cdc_expr_destroy(g->leaf_wm[i]);
+            g->leaf_wm[i] = NULL;
         }
         g->nleaves = 0;
         g->refs = 1;
