@@ -1185,10 +1185,22 @@ static int make_permanent(pgc_reader_t *r, cdc_error_t **err)
     if (!r->repl)
         return -1;
     const char *p1[1] = {r->init_slot};
-    res = pgc_query(r->meta, "SELECT pg_drop_replication_slot($1)", 1, p1,
-                    "dropping the snapshot's replication slot", err);
-    if (!res)
-        return -1;
+    /* the old session's walsender may take a moment to exit and release the slot */
+    for (int tries = 0;; tries++) {
+        res = pgc_query(r->meta, "SELECT pg_drop_replication_slot($1)", 1, p1,
+                        "dropping the snapshot's replication slot", err);
+        if (res)
+            break;
+        char *m = *err ? cdc_error_format(*err) : NULL;
+        bool busy = m && strstr(m, "is active for PID");
+        free(m);
+        if (!busy || tries == 100)
+            return -1;
+        cdc_error_destroy(*err);
+        *err = NULL;
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
     PQclear(res);
     r->awaiting_durable = false;
     r->snap = NULL;
