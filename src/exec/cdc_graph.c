@@ -547,6 +547,37 @@ static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row
     return emit(g, op, CDC_UPDATE_AFTER, next, err);
 }
 
+/* ---- keyed lists of rows (a join side's rows per key, a Top-N partition's) ------------------- */
+
+/* Reads the next entry of a list (its count, a number the operator keeps with it, the row's
+ * encoding) from @p r; decodes the row when @p t is given. false when malformed. */
+static bool entry_read(rd_t *r, const cdc_type_t *t, cdc_arena_t *arena, int64_t *count,
+                       uint64_t *aux, cdc_row_t **row, const uint8_t **bytes, size_t *nbytes)
+{
+    *count = (int64_t)get_varint(r);
+    *aux = get_varint(r);
+    uint64_t len = get_varint(r);
+    if (r->bad || len > (uint64_t)(r->end - r->p))
+        return false;
+    size_t used = (size_t)len;
+    *row = t ? cdc_row_decode(r->p, (size_t)len, t, arena, &used) : NULL;
+    if ((t && !*row) || used != len)
+        return false;
+    *bytes = r->p;
+    *nbytes = (size_t)len;
+    r->p += len;
+    return true;
+}
+
+static void entry_write(cdc_buf_t *out, int64_t count, uint64_t aux, const uint8_t *bytes,
+                        size_t nbytes)
+{
+    put_varint(out, (uint64_t)count);
+    put_varint(out, aux);
+    put_varint(out, nbytes);
+    cdc_buf_append(out, bytes, nbytes);
+}
+
 /* ---- Join ---------------------------------------------------------------------------------- */
 
 typedef struct jent {
@@ -601,23 +632,13 @@ static int jlist_load(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, bool r
     uint64_t n = get_varint(&r);
     for (uint64_t k = 0; k < n && !r.bad; k++) {
         jent_t e = {0};
-        e.count = (int64_t)get_varint(&r);
-        e.assoc = (int64_t)get_varint(&r);
-        uint64_t len = get_varint(&r);
-        if (r.bad || len > (uint64_t)(r.end - r.p)) {
+        uint64_t assoc;
+        if (!entry_read(&r, rows ? op->in_type[side] : NULL, &rt->scratch, &e.count, &assoc, &e.row,
+                        &e.bytes, &e.nbytes)) {
             r.bad = true;
             break;
         }
-        size_t used = len;
-        if (rows)
-            e.row = cdc_row_decode(r.p, (size_t)len, op->in_type[side], &rt->scratch, &used);
-        if ((rows && !e.row) || used != len) {
-            r.bad = true;
-            break;
-        }
-        e.bytes = r.p;
-        e.nbytes = (size_t)len;
-        r.p += len;
+        e.assoc = (int64_t)assoc;
         if (l->n == l->cap) {
             l->cap = l->cap ? l->cap * 2 : 8;
             l->e = cdc_xrealloc(l->e, sizeof(*l->e) * (size_t)l->cap);
@@ -637,10 +658,8 @@ static int jlist_save(graph_rt_t *rt, cdc_op_t *op, int side, jlist_t *l, cdc_er
     cdc_buf_clear(&rt->val);
     put_varint(&rt->val, (uint64_t)l->n);
     for (int k = 0; k < l->n; k++) {
-        put_varint(&rt->val, (uint64_t)l->e[k].count);
-        put_varint(&rt->val, (uint64_t)l->e[k].assoc);
-        put_varint(&rt->val, l->e[k].nbytes);
-        cdc_buf_append(&rt->val, l->e[k].bytes, l->e[k].nbytes);
+        entry_write(&rt->val, l->e[k].count, (uint64_t)l->e[k].assoc, l->e[k].bytes,
+                    l->e[k].nbytes);
     }
     return cdc_state_put(rt->state, join_ns(op, side), jr->key.data, jr->key.len, rt->val.data,
                          rt->val.len, err);
@@ -859,22 +878,11 @@ static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
         uint64_t n = get_varint(&r);
         for (uint64_t k = 0; k < n && !r.bad; k++) {
             rent_t e = {0};
-            e.count = (int64_t)get_varint(&r);
-            e.seq = get_varint(&r);
-            uint64_t len = get_varint(&r);
-            if (r.bad || len > (uint64_t)(r.end - r.p)) {
+            if (!entry_read(&r, op->in_type[0], &rt->scratch, &e.count, &e.seq, &e.row, &e.bytes,
+                            &e.nbytes)) {
                 r.bad = true;
                 break;
             }
-            size_t used = 0;
-            e.row = cdc_row_decode(r.p, (size_t)len, op->in_type[0], &rt->scratch, &used);
-            if (!e.row || used != len) {
-                r.bad = true;
-                break;
-            }
-            e.bytes = r.p;
-            e.nbytes = (size_t)len;
-            r.p += len;
             if (rr->n == rr->cap) {
                 rr->cap = rr->cap ? rr->cap * 2 : 8;
                 rr->e = cdc_xrealloc(rr->e, sizeof(*rr->e) * (size_t)rr->cap);
@@ -891,8 +899,7 @@ static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     }
     /* the rows before, kept as copies (the list moves) */
     rent_t *old = cdc_arena_alloc(&rt->scratch, sizeof(rent_t) * (size_t)(op->limit + 1));
-    const rent_t *tb[1];
-    (void)tb;
+
     int nb = top_rows(op, rr, rr->before);
     for (int i = 0; i < nb; i++) {
         old[i] = *rr->before[i];
@@ -948,10 +955,7 @@ static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
         cdc_buf_clear(&rt->val);
         put_varint(&rt->val, (uint64_t)rr->n);
         for (int k = 0; k < rr->n; k++) {
-            put_varint(&rt->val, (uint64_t)rr->e[k].count);
-            put_varint(&rt->val, rr->e[k].seq);
-            put_varint(&rt->val, rr->e[k].nbytes);
-            cdc_buf_append(&rt->val, rr->e[k].bytes, rr->e[k].nbytes);
+            entry_write(&rt->val, rr->e[k].count, rr->e[k].seq, rr->e[k].bytes, rr->e[k].nbytes);
         }
         if (cdc_state_put(rt->state, ns, rt->key.data, rt->key.len, rt->val.data, rt->val.len,
                           err) < 0)
