@@ -957,6 +957,21 @@ static void split_and(cdc_sql_expr_t *e, cdc_sql_expr_t **out, int *n, int cap)
     }
 }
 
+/* @p a AND @p b (copies, kept until planning ends); @p b alone when @p a is NULL. */
+static cdc_sql_expr_t *and_kept(sp_t *sp, const cdc_sql_expr_t *a, cdc_sql_expr_t *b)
+{
+    if (!a)
+        return b;
+    cdc_sql_expr_t *and = cdc_xcalloc(1, sizeof(*and));
+    and->kind = CDC_SQL_EXPR_BINARY;
+    and->binary.op = CDC_SQL_BINARY_AND;
+    and->line = b->line;
+    and->col = b->col;
+    and->binary.left = cdc_sql_expr_clone(a);
+    and->binary.right = cdc_sql_expr_clone(b);
+    return keep_expr(sp, and);
+}
+
 /* The ON clause of a comma join (FROM a, b WHERE ...): the conjuncts of WHERE that the joined
  * scope resolves (the others name tables joined later), ANDed; NULL when none. The level's
  * WHERE still applies after the join (for an inner join, the same rows). */
@@ -975,18 +990,7 @@ static cdc_sql_expr_t *comma_on(sp_t *sp, const where_t *w, const scope_t *sc,
             *sp->err = NULL;
             continue;
         }
-        if (!on) {
-            on = r;
-            continue;
-        }
-        cdc_sql_expr_t *and = cdc_xcalloc(1, sizeof(*and));
-        and->kind = CDC_SQL_EXPR_BINARY;
-        and->binary.op = CDC_SQL_BINARY_AND;
-        and->line = r->line;
-        and->col = r->col;
-        and->binary.left = cdc_sql_expr_clone(on);
-        and->binary.right = cdc_sql_expr_clone(r);
-        on = keep_expr(sp, and);
+        on = and_kept(sp, on, r);
     }
     return on;
 }
@@ -1086,18 +1090,7 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
                            op->out_type->names[b]);
             continue;
         }
-        if (!rest) {
-            rest = e;
-        } else {
-            cdc_sql_expr_t *and = cdc_xcalloc(1, sizeof(*and));
-            and->kind = CDC_SQL_EXPR_BINARY;
-            and->binary.op = CDC_SQL_BINARY_AND;
-            and->line = e->line;
-            and->col = e->col;
-            and->binary.left = cdc_sql_expr_clone(rest);
-            and->binary.right = cdc_sql_expr_clone(e);
-            rest = keep_expr(sp, and);
-        }
+        rest = and_kept(sp, rest, e);
     }
     if (op->nkeys == 0) {
         cdc_buf_free(&eq);
