@@ -735,4 +735,11 @@ void cdc_resolved_free(cdc_resolved_t *res);
 /** Formats an unknown-identifier error with a "did you mean". */
 cdc_error_t *cdc_registry_unknown(const char *kind, const char *identifier);
 
+/**
+ * Index of metadata key in defs (terminated by {0}); -1 with the error "connector
+ * \"<connector>\" offers no metadata key ...", whose detail lists the readable keys.
+ */
+int cdc_metadata_find(const cdc_metadata_def_t *defs, const char *connector, const char *key,
+                      cdc_error_t **err);
+
 #endif

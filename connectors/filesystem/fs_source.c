@@ -262,17 +262,9 @@ static int fss_apply_metadata(cdc_source_t *base, const char *const *keys, int n
     if (n > FS_MD_MAX)
         return cdc_error_set(err, CDC_ERR_PLAN, "filesystem: too many metadata columns (%d)", n);
     for (int i = 0; i < n; i++) {
-        int j = 0;
-        while (fs_metadata[j].key && strcmp(fs_metadata[j].key, keys[i]) != 0)
-            j++;
-        if (!fs_metadata[j].key) {
-            cdc_error_set(err, CDC_ERR_PLAN,
-                          "connector \"filesystem\" offers no metadata key \"%s\"", keys[i]);
-            if (err && *err)
-                cdc_error_set_detail(*err, "readable metadata: file.path, file.name, file.size, "
-                                           "file.modification-time");
+        int j = cdc_metadata_find(fs_metadata, "filesystem", keys[i], err);
+        if (j < 0)
             return -1;
-        }
         src->md[i] = j;
     }
     src->nmd = n;

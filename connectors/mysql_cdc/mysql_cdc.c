@@ -2004,20 +2004,9 @@ static int mc_apply_metadata(cdc_source_t *base, const char *const *keys, int n,
         return cdc_error_set(err, CDC_ERR_PLAN, "mysql-cdc: too many metadata columns (%d)", n);
     cdc_type_t *prod = cdc_type_copy(s->schema);
     for (int i = 0; i < n; i++) {
-        int j = 0;
-        while (mc_metadata[j].key && strcmp(mc_metadata[j].key, keys[i]) != 0)
-            j++;
-        if (!mc_metadata[j].key) {
+        int j = cdc_metadata_find(mc_metadata, "mysql-cdc", keys[i], err);
+        if (j < 0) {
             cdc_type_destroy(prod);
-            cdc_error_set(err, CDC_ERR_PLAN,
-                          "connector \"mysql-cdc\" offers no metadata key \"%s\"", keys[i]);
-            if (err && *err) {
-                cdc_buf_t list = {0};
-                for (int k = 0; mc_metadata[k].key; k++)
-                    cdc_buf_printf(&list, "%s%s", k ? ", " : "", mc_metadata[k].key);
-                cdc_error_set_detail(*err, "readable metadata: %s", cdc_buf_cstr(&list));
-                cdc_buf_free(&list);
-            }
             return -1;
         }
         s->md[i] = (mc_md_t)j;

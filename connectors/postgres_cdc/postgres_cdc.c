@@ -1704,18 +1704,9 @@ static int pgc_apply_metadata(cdc_source_t *base, const char *const *keys, int n
         return cdc_error_set(err, CDC_ERR_PLAN, "postgres-cdc: too many metadata columns (%d)", n);
     cdc_type_t *prod = cdc_type_copy(s->physical);
     for (int i = 0; i < n; i++) {
-        int j = 0;
-        while (pgc_metadata[j].key && strcmp(pgc_metadata[j].key, keys[i]) != 0)
-            j++;
-        if (!pgc_metadata[j].key) {
+        int j = cdc_metadata_find(pgc_metadata, "postgres-cdc", keys[i], err);
+        if (j < 0) {
             cdc_type_destroy(prod);
-            cdc_error_set(err, CDC_ERR_PLAN,
-                          "connector \"postgres-cdc\" offers no metadata key \"%s\"", keys[i]);
-            cdc_buf_t list = {0};
-            for (int k = 0; pgc_metadata[k].key; k++)
-                cdc_buf_printf(&list, "%s%s", k ? ", " : "", pgc_metadata[k].key);
-            cdc_error_set_detail(*err, "readable metadata: %s", cdc_buf_cstr(&list));
-            cdc_buf_free(&list);
             return -1;
         }
         s->md[i] = j;

@@ -107,6 +107,28 @@ cdc_error_t *cdc_registry_unknown(const char *kind, const char *id)
     return err;
 }
 
+int cdc_metadata_find(const cdc_metadata_def_t *defs, const char *connector, const char *key,
+                      cdc_error_t **err)
+{
+    for (int j = 0; defs[j].key; j++)
+        if (strcmp(defs[j].key, key) == 0)
+            return j;
+    cdc_error_t *e = cdc_error_new(CDC_ERR_PLAN, "connector \"%s\" offers no metadata key \"%s\"",
+                                   connector, key);
+    cdc_buf_t list = {0};
+    for (int j = 0; defs[j].key; j++)
+        cdc_buf_printf(&list, "%s%s", j ? ", " : "", defs[j].key);
+    cdc_error_set_detail(e, "readable metadata: %s", cdc_buf_cstr(&list));
+    cdc_buf_free(&list);
+    if (err) {
+        cdc_error_destroy(*err);
+        *err = e;
+    } else {
+        cdc_error_destroy(e);
+    }
+    return -1;
+}
+
 const cdc_table_format_t *cdc_table_format(const cdc_table_ctx_t *ctx, const char *option)
 {
     for (int i = 0; i < ctx->nformats; i++)
