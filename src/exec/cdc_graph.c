@@ -694,6 +694,119 @@ static int emit_n(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t
     return 0;
 }
 
+/* Counts @p row (an accumulation when @p acc, else a retraction) in its side's list at the join
+ * key, whose other side now matches it @p matches times, and saves both lists. */
+static int jlist_update(graph_rt_t *rt, cdc_op_t *op, int side, bool acc, const cdc_row_t *row,
+                        int64_t matches, cdc_error_t **err)
+{
+    join_rt_t *jr = op->rt;
+    jlist_t *ol = &jr->side[1 - side], *ml = &jr->side[side];
+    /* this side's state */
+    cdc_buf_clear(&rt->tmp);
+    cdc_row_encode(&rt->tmp, row, op->in_type[side]);
+    int at = -1;
+    for (int k = 0; k < ml->n && at < 0; k++)
+        if (ml->e[k].nbytes == rt->tmp.len &&
+            memcmp(ml->e[k].bytes, rt->tmp.data, rt->tmp.len) == 0)
+            at = k;
+    if (acc) {
+        if (at >= 0) {
+            ml->e[at].count++;
+        } else {
+            if (ml->n == ml->cap) {
+                ml->cap = ml->cap ? ml->cap * 2 : 8;
+                ml->e = cdc_xrealloc(ml->e, sizeof(*ml->e) * (size_t)ml->cap);
+            }
+            uint8_t *b = cdc_arena_alloc(&rt->scratch, rt->tmp.len ? rt->tmp.len : 1);
+            memcpy(b, rt->tmp.data, rt->tmp.len);
+            ml->e[ml->n++] = (jent_t){.count = 1,
+                                      .assoc = matches,
+                                      .row = (cdc_row_t *)row,
+                                      .bytes = b,
+                                      .nbytes = rt->tmp.len};
+        }
+        ml->dirty = true;
+    } else if (at >= 0) {
+        if (--ml->e[at].count <= 0) {
+            memmove(&ml->e[at], &ml->e[at + 1], sizeof(*ml->e) * (size_t)(ml->n - at - 1));
+            ml->n--;
+        }
+        ml->dirty = true;
+    }
+    if (ol->dirty && jlist_save(rt, op, 1 - side, ol, err) < 0)
+        return -1;
+    if (ml->dirty && jlist_save(rt, op, side, ml, err) < 0)
+        return -1;
+    return 0;
+}
+
+/* Whether left row @p l and right row @p r meet the join's other conditions; -1 with *err. */
+static int cond_holds(graph_rt_t *rt, cdc_op_t *op, const cdc_row_t *l, const cdc_row_t *r,
+                      cdc_error_t **err)
+{
+    if (!op->cond)
+        return 1;
+    int nl = op->in_type[0]->nchildren, nr = op->in_type[1]->nchildren;
+    cdc_row_t *j = new_row(rt, (uint32_t)(nl + nr));
+    memcpy(j->values, l->values, sizeof(cdc_value_t) * (size_t)nl);
+    memcpy(j->values + nl, r->values, sizeof(cdc_value_t) * (size_t)nr);
+    bool keep = false;
+    if (cdc_expr_eval_predicate(op->cond, j, &rt->scratch, &keep, rt->errbuf, sizeof(rt->errbuf)) <
+        0) {
+        *err = cdc_error_new(CDC_ERR_PARSE, "cannot evaluate the join condition (%s): %s",
+                             op->explain, rt->errbuf);
+        return -1;
+    }
+    return keep ? 1 : 0;
+}
+
+/* A semi (anti) join: a left row is emitted while its count of matching right rows (kept as the
+ * entry's assoc) is above zero (is zero); a right row moves the counts of the left rows it
+ * matches and emits or retracts those that cross zero. A key with a NULL (unless null-safe)
+ * matches nothing. */
+static int semi_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, const cdc_row_t *row,
+                     bool null_key, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    join_rt_t *jr = op->rt;
+    bool acc = is_acc(kind);
+    cdc_kind_t out_kind = acc ? CDC_INSERT : CDC_DELETE;
+    if (null_key)
+        return side == 0 && op->anti ? emit(g, op, out_kind, row, err) : 0;
+    const int *keys = side == 0 ? op->lkeys : op->rkeys;
+    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &jr->key);
+    jlist_t *ol = &jr->side[1 - side];
+    if (jlist_load(rt, op, 1 - side, ol, true, err) < 0 ||
+        jlist_load(rt, op, side, &jr->side[side], false, err) < 0)
+        return -1;
+    int64_t matches = 0;
+    for (int k = 0; k < ol->n; k++) {
+        jent_t *m = &ol->e[k];
+        int c =
+            side == 0 ? cond_holds(rt, op, row, m->row, err) : cond_holds(rt, op, m->row, row, err);
+        if (c < 0)
+            return -1;
+        if (!c)
+            continue;
+        matches += m->count;
+        if (side == 0)
+            continue;
+        /* a right row: the left rows it matches cross zero or not */
+        int64_t before = m->assoc;
+        m->assoc += acc ? 1 : -1;
+        if (m->assoc < 0)
+            m->assoc = 0;
+        ol->dirty = true;
+        bool was = op->semi ? before > 0 : before == 0,
+             is = op->semi ? m->assoc > 0 : m->assoc == 0;
+        if (was != is && emit_n(g, op, is ? CDC_INSERT : CDC_DELETE, m->row, m->count, err) < 0)
+            return -1;
+    }
+    if (side == 0 && (op->semi ? matches > 0 : matches == 0) && emit(g, op, out_kind, row, err) < 0)
+        return -1;
+    return jlist_update(rt, op, side, acc, row, side == 0 ? matches : 0, err);
+}
+
 static int join_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, const cdc_row_t *row,
                      cdc_error_t **err)
 {
@@ -703,9 +816,11 @@ static int join_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, co
     int other = 1 - side;
     const int *keys = side == 0 ? op->lkeys : op->rkeys;
     bool null_key = false;
-    for (int k = 0; k < op->nkeys; k++)
+    for (int k = 0; k < op->nkeys && !op->null_safe; k++)
         null_key = null_key || cdc_value_is_null(&row->values[keys[k]]);
     cdc_kind_t out_kind = acc ? CDC_INSERT : CDC_DELETE;
+    if (op->semi || op->anti)
+        return semi_push(g, op, side, kind, row, null_key, err);
     if (null_key) { /* matches nothing, and nothing needs it later */
         if (!preserved(op, side))
             return 0;
@@ -755,43 +870,7 @@ static int join_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, co
         emit(g, op, out_kind, side == 0 ? joined(rt, op, row, NULL) : joined(rt, op, NULL, row),
              err) < 0)
         return -1;
-    /* this side's state */
-    cdc_buf_clear(&rt->tmp);
-    cdc_row_encode(&rt->tmp, row, op->in_type[side]);
-    int at = -1;
-    for (int k = 0; k < ml->n && at < 0; k++)
-        if (ml->e[k].nbytes == rt->tmp.len &&
-            memcmp(ml->e[k].bytes, rt->tmp.data, rt->tmp.len) == 0)
-            at = k;
-    if (acc) {
-        if (at >= 0) {
-            ml->e[at].count++;
-        } else {
-            if (ml->n == ml->cap) {
-                ml->cap = ml->cap ? ml->cap * 2 : 8;
-                ml->e = cdc_xrealloc(ml->e, sizeof(*ml->e) * (size_t)ml->cap);
-            }
-            uint8_t *b = cdc_arena_alloc(&rt->scratch, rt->tmp.len ? rt->tmp.len : 1);
-            memcpy(b, rt->tmp.data, rt->tmp.len);
-            ml->e[ml->n++] = (jent_t){.count = 1,
-                                      .assoc = matches,
-                                      .row = (cdc_row_t *)row,
-                                      .bytes = b,
-                                      .nbytes = rt->tmp.len};
-        }
-        ml->dirty = true;
-    } else if (at >= 0) {
-        if (--ml->e[at].count <= 0) {
-            memmove(&ml->e[at], &ml->e[at + 1], sizeof(*ml->e) * (size_t)(ml->n - at - 1));
-            ml->n--;
-        }
-        ml->dirty = true;
-    }
-    if (ol->dirty && jlist_save(rt, op, other, ol, err) < 0)
-        return -1;
-    if (ml->dirty && jlist_save(rt, op, side, ml, err) < 0)
-        return -1;
-    return 0;
+    return jlist_update(rt, op, side, acc, row, matches, err);
 }
 
 /* ---- Rank (Top-N) ---------------------------------------------------------------------------- */
@@ -984,6 +1063,19 @@ static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
 static int window_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                        cdc_error_t **err);
 
+/* ---- $REPLICATE_ROWS$ ---------------------------------------------------------------------- */
+
+static int replicate_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                          cdc_error_t **err)
+{
+    if (cdc_value_is_null(&row->values[0]) || row->values[0].v.i <= 0)
+        return 0;
+    cdc_row_t *o = new_row(g->rt, row->arity - 1);
+    memcpy(o->values, row->values + 1, sizeof(cdc_value_t) * (row->arity - 1));
+    /* copies have no key: an update of the count retracts and adds copies */
+    return emit_n(g, op, is_acc(kind) ? CDC_INSERT : CDC_DELETE, o, row->values[0].v.i, err);
+}
+
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
 {
@@ -996,6 +1088,10 @@ static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const c
         return agg_push(g, op, kind, row, err);
     case CDC_OP_JOIN:
         return join_push(g, op, port, kind, row, err);
+    case CDC_OP_UNION:
+        return emit(g, op, kind, row, err);
+    case CDC_OP_REPLICATE:
+        return replicate_push(g, op, kind, row, err);
     default:
         return rank_push(g, op, kind, row, err);
     }
@@ -1747,6 +1843,7 @@ void cdc_graph_release(cdc_graph_t *g)
         free(op->lkeys);
         free(op->rkeys);
         cdc_expr_destroy(op->cond);
+        cdc_type_destroy(op->cond_type);
         free(op->side_ukey[0]);
         free(op->side_ukey[1]);
         free(op->part);

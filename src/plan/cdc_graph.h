@@ -29,8 +29,11 @@ typedef enum cdc_op_kind {
     CDC_OP_AGG,      /* GroupAggregate (DISTINCT is one without aggregate calls) */
     CDC_OP_JOIN,     /* regular equi-join of two changelogs */
     CDC_OP_RANK,     /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
-    CDC_OP_WINDOW    /* window table function: each row once per window it falls in, with
+    CDC_OP_WINDOW,   /* window table function: each row once per window it falls in, with
                         window_start, window_end, window_time appended */
+    CDC_OP_UNION,    /* UNION ALL: the rows of every input on port 0, as they come */
+    CDC_OP_REPLICATE /* each row (count, fields...) as count copies of its fields (the end of
+                        INTERSECT ALL and EXCEPT ALL, Flink's $REPLICATE_ROWS$) */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -83,6 +86,11 @@ struct cdc_op_s {
     cdc_expr_t *cond;   /* the other conditions over the output row; NULL when none */
     int *side_ukey[2];  /* a unique key of each input (field indexes), NULL when none */
     int side_nukey[2];
+    /* a semi (anti) join emits the left row while it matches some (no) right row: out_type is
+       the left's; cond is over cond_type, the left and right fields (owned) */
+    bool semi, anti;
+    bool null_safe; /* the keys match when both are NULL (IS NOT DISTINCT FROM: set operators) */
+    cdc_type_t *cond_type;
 
     /* RANK: output = input fields, then rn when emit_rn */
     int *part;
@@ -117,9 +125,9 @@ typedef struct cdc_graph_s {
     int *leaf_port;
     cdc_expr_t **leaf_wm; /* per leaf: its table's WATERMARK expression over the leaf's rows
                              (a TIMESTAMP), owned; NULL when the leaf has none */
-    cdc_pipe_t *top;    /* the sink pipe over the root's output, owned */
-    cdc_catalog_t *cat; /* where the root's output is a temporary table (the top pipe's
-                           source), named out_name, dropped by cdc_plan_graph_forget */
+    cdc_pipe_t *top;      /* the sink pipe over the root's output, owned */
+    cdc_catalog_t *cat;   /* where the root's output is a temporary table (the top pipe's
+                             source), named out_name, dropped by cdc_plan_graph_forget */
     char *out_name;
     int64_t ttl_ms; /* table.exec.state.ttl; 0 = forever */
     bool resumable; /* every leaf's connector resumes from positions the job keeps */

@@ -138,6 +138,8 @@ typedef struct sp {
     int nqueries, qcap;
     cdc_sql_expr_t **exprs;
     int nexprs, ecap;
+    cdc_sql_query_t **shallow; /* copies that share their parts with the parsed tree */
+    int nshallow, shcap;
     char *out_name;       /* the internal table's name */
     char *view_names[32]; /* "view c.d.v", the file names of views' texts */
     int nview_names;
@@ -186,6 +188,9 @@ static void free_queries(sp_t *sp)
         free(q);
     }
     free(sp->queries);
+    for (int i = 0; i < sp->nshallow; i++)
+        free(sp->shallow[i]);
+    free(sp->shallow);
     for (int i = 0; i < sp->nexprs; i++)
         cdc_sql_expr_destroy(sp->exprs[i]);
     free(sp->exprs);
@@ -340,7 +345,8 @@ static void level_calls(const cdc_sql_query_t *q, find_ctx_t *f)
 /* Whether this level itself needs state (not looking under its FROM). */
 static bool level_needs_state(const cdc_sql_query_t *q)
 {
-    if (q->ngroup_by || q->having || q->distinct || q->from.tvf || (q->norder_by && q->has_limit))
+    if (q->ngroup_by || q->having || q->distinct || q->from.tvf || (q->norder_by && q->has_limit) ||
+        q->set_op)
         return true;
     for (size_t j = 0; j < q->njoins; j++)
         if (!q->joins[j].system_time)
@@ -689,6 +695,80 @@ static void give_ctes(sp_t *sp, cdc_sql_query_t *q)
         q->ctes[q->nctes++] = *sp->ctes[i];
 }
 
+/* The common types of @p n rows of as many columns (Flink's types of a set operator's result)
+ * into *out, NULL when they are all the first's. 0, or -1 with the error at line:col. */
+static int common_row(sp_t *sp, const where_t *w, int line, int col, const cdc_type_t *const *types,
+                      int n, const char *what, cdc_type_t **out)
+{
+    *out = NULL;
+    cdc_type_t *common = cdc_type_copy(types[0]);
+    bool differ = false;
+    for (int i = 1; i < n; i++) {
+        if (types[i]->nchildren != common->nchildren) {
+            cdc_type_destroy(common);
+            return fail_at(sp, w, line, col,
+                           "the operands of %s have %d and %d columns: each has the same number "
+                           "of columns",
+                           what, common->nchildren, types[i]->nchildren);
+        }
+        for (int c = 0; c < common->nchildren; c++) {
+            const cdc_type_t *t = types[i]->children[c];
+            differ = differ || !cdc_type_equals(t, common->children[c]);
+            cdc_type_t *m = cdc_expr_common_type(common->children[c], t);
+            if (!m) {
+                char *a = cdc_type_to_string(common->children[c]), *b = cdc_type_to_string(t);
+                fail_at(sp, w, line, col,
+                        "column %d (\"%s\") of %s has no common type: %s in one operand, %s in "
+                        "another",
+                        c + 1, common->names[c], what, a, b);
+                cdc_error_set_hint(*sp->err, "CAST the column to one type in every operand");
+                free(a);
+                free(b);
+                cdc_type_destroy(common);
+                return -1;
+            }
+            cdc_type_destroy(common->children[c]);
+            common->children[c] = m;
+        }
+    }
+    if (differ)
+        *out = common;
+    else
+        cdc_type_destroy(common);
+    return 0;
+}
+
+static void rel_of_op(sp_t *sp, int op, rel_t *r);
+
+/* A Union operator (UNION ALL) over the @p n relations in[0..n): the leaves in[0].leaf.. when
+ * in[0] is a leaf (consecutive), else the operators in[i].op. */
+static int make_union(sp_t *sp, const rel_t *in, int n, rel_t *out)
+{
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_UNION;
+    op->in_type[0] = (cdc_type_t *)in[0].type;
+    op->out_type = cdc_type_copy(in[0].type);
+    cdc_changelog_mode_t mode = 0;
+    for (int i = 0; i < n; i++) {
+        rel_t r =
+            in[0].op < 0 ? (rel_t){.op = -1, .leaf = in[0].leaf + i, .mode = in[0].mode} : in[i];
+        mode |= r.mode;
+        connect(sp, &r, idx, 0);
+    }
+    op->in_mode[0] = mode;
+    op->mode = mode;
+    cdc_buf_t sel = {0};
+    for (int f = 0; f < op->out_type->nchildren; f++)
+        cdc_buf_printf(&sel, "%s%s", f ? ", " : "", op->out_type->names[f]);
+    char mb[16];
+    op->explain = cdc_strdup_printf("Union(all=[true], union=[%s], changelogMode=%s)",
+                                    cdc_buf_cstr(&sel), cdc_changelog_mode_str(mode, mb));
+    cdc_buf_free(&sel);
+    rel_of_op(sp, idx, out);
+    return 0;
+}
+
 /* A leaf: the bare query SELECT * FROM ref, planned as any pipe. */
 static int plan_leaf(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w, rel_t *out)
 {
@@ -714,21 +794,61 @@ static int plan_leaf(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w,
     penv.text = w->text;
     penv.len = w->len;
     penv.filename = w->filename;
-    cdc_pipe_t *p = NULL;
-    if (cdc_plan_insert(&penv, &ins, &p, sp->err) < 0)
-        return -1;
-    if (g->nleaves == sp->leafcap) {
-        sp->leafcap = sp->leafcap ? sp->leafcap * 2 : 4;
-        g->leaves = cdc_xrealloc(g->leaves, sizeof(*g->leaves) * (size_t)sp->leafcap);
-        g->leaf_op = cdc_xrealloc(g->leaf_op, sizeof(int) * (size_t)sp->leafcap);
-        g->leaf_port = cdc_xrealloc(g->leaf_port, sizeof(int) * (size_t)sp->leafcap);
-        g->leaf_wm = cdc_xrealloc(g->leaf_wm, sizeof(*g->leaf_wm) * (size_t)sp->leafcap);
+    /* a UNION ALL on the way to the tables: a pipe per branch, into a Union operator, planned
+       again with the union's types when the branches' differ */
+    cdc_pipe_t *pipes[64];
+    int np = 0;
+    cdc_type_t *common = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        cdc_plan_branch_t br = {0};
+        do {
+            if (np == 64) {
+                fail_at(sp, w, ref->name.line, ref->name.col,
+                        "more than 64 branches of UNION ALL under a stateful operator");
+                goto fail;
+            }
+            if (cdc_plan_insert_branch(&penv, &ins, &br, &pipes[np], sp->err) < 0)
+                goto fail;
+            np++;
+        } while (cdc_plan_branch_next(&br));
+        if (pass || np == 1)
+            break;
+        const cdc_type_t *types[64];
+        for (int i = 0; i < np; i++)
+            types[i] = pipes[i]->sink_schema;
+        if (common_row(sp, w, ref->name.line, ref->name.col, types, np, "UNION ALL", &common) < 0)
+            goto fail;
+        if (!common)
+            break;
+        while (np > 0)
+            cdc_pipe_destroy(pipes[--np]);
+        penv.result_types = common;
     }
-    g->leaf_wm[g->nleaves] = NULL;
-    g->leaves[g->nleaves] = p;
-    g->leaf_op[g->nleaves] = -1;
-    g->leaf_port[g->nleaves] = 0;
-    *out = (rel_t){.op = -1, .leaf = g->nleaves++, .type = p->sink_schema, .mode = p->mode};
+    cdc_type_destroy(common);
+    common = NULL;
+    for (int i = 0; i < np; i++) {
+        if (g->nleaves == sp->leafcap) {
+            sp->leafcap = sp->leafcap ? sp->leafcap * 2 : 4;
+            g->leaves = cdc_xrealloc(g->leaves, sizeof(*g->leaves) * (size_t)sp->leafcap);
+            g->leaf_op = cdc_xrealloc(g->leaf_op, sizeof(int) * (size_t)sp->leafcap);
+            g->leaf_port = cdc_xrealloc(g->leaf_port, sizeof(int) * (size_t)sp->leafcap);
+            g->leaf_wm = cdc_xrealloc(g->leaf_wm, sizeof(*g->leaf_wm) * (size_t)sp->leafcap);
+        }
+        g->leaf_wm[g->nleaves] = NULL;
+        g->leaves[g->nleaves] = pipes[i];
+        g->leaf_op[g->nleaves] = -1;
+        g->leaf_port[g->nleaves] = 0;
+        *out = (rel_t){
+            .op = -1, .leaf = g->nleaves++, .type = pipes[i]->sink_schema, .mode = pipes[i]->mode};
+    }
+    if (np > 1) {
+        int first = g->nleaves - np;
+        cdc_changelog_mode_t mode = 0;
+        for (int i = 0; i < np; i++)
+            mode |= pipes[i]->mode;
+        *out = (rel_t){.op = -1, .leaf = first, .type = pipes[0]->sink_schema, .mode = mode};
+        return make_union(sp, out, np, out);
+    }
     /* a table's primary key is a unique key of its rows (`*` keeps every column in order) */
     const cdc_table_def_t *def = NULL;
     const cdc_view_def_t *view = NULL;
@@ -746,6 +866,11 @@ static int plan_leaf(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w,
     }
     cdc_error_destroy(ignored);
     return 0;
+fail:
+    cdc_type_destroy(common);
+    while (np > 0)
+        cdc_pipe_destroy(pipes[--np]);
+    return -1;
 }
 
 /* A processing-time attribute: field f of a leaf whose pipe selects a PROCTIME() column there. */
@@ -1940,11 +2065,331 @@ out:
     return rc;
 }
 
+/* ---- set operators: UNION, INTERSECT, EXCEPT [ALL] ---------------------------------------- */
+
+/* @p in with its columns cast to @p to (a Calc), or as it is when it has those types already. */
+static int cast_rel(sp_t *sp, const where_t *w, int line, int col, rel_t *in, const cdc_type_t *to,
+                    const cdc_type_t *names)
+{
+    bool same = true;
+    for (int f = 0; f < to->nchildren; f++)
+        same = same && cdc_type_equals(in->type->children[f], to->children[f]) &&
+               strcmp(in->type->names[f], names->names[f]) == 0;
+    if (same)
+        return 0;
+    cdc_sql_query_t *q = new_query(sp, line, col);
+    q->items = cdc_xcalloc((size_t)to->nchildren + 1, sizeof(*q->items));
+    for (int f = 0; f < to->nchildren; f++) {
+        cdc_sql_expr_t *e = keep_expr(sp, col_ref(in->type->names[f], line, col));
+        if (!cdc_type_equals(in->type->children[f], to->children[f])) {
+            cdc_sql_expr_t *c = cdc_xcalloc(1, sizeof(*c));
+            c->kind = CDC_SQL_EXPR_CAST;
+            c->line = line;
+            c->col = col;
+            c->cast.operand = cdc_sql_expr_clone(e);
+            c->cast.type.text = cdc_type_to_string(to->children[f]);
+            e = keep_expr(sp, c);
+        }
+        q->items[q->nitems++] =
+            (cdc_sql_select_item_t){.expr = e, .alias = cdc_xstrdup(names->names[f])};
+    }
+    rel_t out = {0};
+    if (make_calc(sp, w, in, q, &out, "Calc") < 0)
+        return -1;
+    rel_free(in);
+    *in = out;
+    return 0;
+}
+
+/* The rows of an operand of a set operator: @p q (a query) as a relation. */
+static int plan_operand(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, rel_t *out)
+{
+    cdc_sql_table_ref_t ref = {0};
+    ref.subquery = (cdc_sql_query_t *)q;
+    ref.name.line = q->line;
+    ref.name.col = q->col;
+    const char *qual;
+    return plan_input(sp, &ref, w, NULL, out, &qual);
+}
+
+/* The expression of SQL text @p text (the planner's own, over known names), kept; NULL with
+ * *sp->err when it does not parse. */
+static cdc_sql_expr_t *expr_of_text(sp_t *sp, const char *text)
+{
+    char *sql = cdc_strdup_printf("SELECT %s", text);
+    cdc_sql_script_t *script = NULL;
+    cdc_sql_expr_t *e = NULL;
+    if (cdc_sql_parse(sql, strlen(sql), "<stateful>", &script, sp->err) == 0) {
+        cdc_sql_query_t *q = script->stmts[0]->query;
+        e = keep_expr(sp, q->items[0].expr);
+        q->items[0].expr = NULL;
+    }
+    cdc_sql_script_destroy(script);
+    free(sql);
+    return e;
+}
+
+/* A Calc over @p in: its columns, then @p extra (SQL text over them, named @p names). */
+static int calc_extra(sp_t *sp, const where_t *w, int line, int col, rel_t *in,
+                      const char *const *extra, const char *const *names, int nextra)
+{
+    cdc_sql_query_t *q = new_query(sp, line, col);
+    int nf = in->type->nchildren;
+    q->items = cdc_xcalloc((size_t)(nf + nextra + 1), sizeof(*q->items));
+    for (int f = 0; f < nf; f++)
+        q->items[q->nitems++] =
+            (cdc_sql_select_item_t){.expr = keep_expr(sp, col_ref(in->type->names[f], line, col)),
+                                    .alias = cdc_xstrdup(in->type->names[f])};
+    for (int i = 0; i < nextra; i++) {
+        cdc_sql_expr_t *e = expr_of_text(sp, extra[i]);
+        if (!e)
+            return -1;
+        q->items[q->nitems++] = (cdc_sql_select_item_t){.expr = e, .alias = cdc_xstrdup(names[i])};
+    }
+    rel_t out = {0};
+    if (make_calc(sp, w, in, q, &out, "Calc") < 0)
+        return -1;
+    rel_free(in);
+    *in = out;
+    return 0;
+}
+
+/* A GroupAggregate over every column of @p r (a distinct), with COUNT(arg) calls for the
+ * fields @p count_args (named @p count_names). */
+static void make_distinct(sp_t *sp, rel_t *r, int ngroup, const int *count_args,
+                          const char *const *count_names, int ncount)
+{
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_AGG;
+    op->in_type[0] = (cdc_type_t *)r->type;
+    op->out_type = cdc_type_new_row();
+    op->out_type->nullable = false;
+    op->ngroup = ngroup;
+    op->group = cdc_xcalloc((size_t)ngroup + 1, sizeof(int));
+    cdc_buf_t gb = {0}, sel = {0};
+    for (int g = 0; g < ngroup; g++) {
+        op->group[g] = g;
+        cdc_type_row_add(op->out_type, r->type->names[g], cdc_type_copy(r->type->children[g]));
+        cdc_buf_printf(&gb, "%s%s", g ? ", " : "", r->type->names[g]);
+    }
+    cdc_buf_puts(&sel, cdc_buf_cstr(&gb));
+    op->aggs = cdc_xcalloc((size_t)ncount + 1, sizeof(*op->aggs));
+    for (int a = 0; a < ncount; a++) {
+        cdc_agg_call_t *c = &op->aggs[op->naggs++];
+        c->fn = CDC_AGG_COUNT;
+        c->arg = count_args[a];
+        c->text = cdc_strdup_printf("COUNT(%s)", r->type->names[c->arg]);
+        c->type = agg_type(CDC_AGG_COUNT, NULL);
+        cdc_type_row_add(op->out_type, count_names[a], cdc_type_copy(c->type));
+        cdc_buf_printf(&sel, ", %s AS %s", c->text, count_names[a]);
+    }
+    op->mode = CDC_MODE_ALL;
+    op->nukey = ngroup;
+    op->ukey = ints_dup(op->group, ngroup);
+    op->explain = cdc_strdup_printf("GroupAggregate(groupBy=[%s], select=[%s], "
+                                    "changelogMode=[I,UB,UA,D])",
+                                    cdc_buf_cstr(&gb), cdc_buf_cstr(&sel));
+    cdc_buf_free(&gb);
+    cdc_buf_free(&sel);
+    connect(sp, r, idx, 0);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+}
+
+/* INTERSECT and EXCEPT: a semi (anti) join of the left rows with the right on every column, NULL
+ * matching NULL (IS NOT DISTINCT FROM), as Flink plans them. */
+static void make_set_join(sp_t *sp, rel_t *left, rel_t *right, bool anti)
+{
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    int n = left->type->nchildren;
+    op->kind = CDC_OP_JOIN;
+    op->join_kind = CDC_SQL_JOIN_INNER;
+    op->semi = !anti;
+    op->anti = anti;
+    op->null_safe = true;
+    op->in_type[0] = (cdc_type_t *)left->type;
+    op->in_type[1] = (cdc_type_t *)right->type;
+    op->out_type = cdc_type_copy(left->type);
+    op->nkeys = n;
+    op->lkeys = cdc_xcalloc((size_t)n, sizeof(int));
+    op->rkeys = cdc_xcalloc((size_t)n, sizeof(int));
+    cdc_buf_t where = {0}, sel = {0};
+    for (int f = 0; f < n; f++) {
+        op->lkeys[f] = op->rkeys[f] = f;
+        /* the right side's names as Flink prints them: s0 for s */
+        char rn[256];
+        snprintf(rn, sizeof(rn), "%s", right->type->names[f]);
+        for (int k = 0; cdc_type_field_index(left->type, rn) >= 0; k++)
+            snprintf(rn, sizeof(rn), "%s%d", right->type->names[f], k);
+        cdc_buf_printf(&where, "%sIS NOT DISTINCT FROM(%s, %s)", f ? ", " : "",
+                       left->type->names[f], rn);
+        cdc_buf_printf(&sel, "%s%s", f ? ", " : "", left->type->names[f]);
+    }
+    op->mode = left->mode == CDC_MODE_INSERT_ONLY && right->mode == CDC_MODE_INSERT_ONLY && !anti
+                   ? CDC_MODE_INSERT_ONLY
+                   : (CDC_MODE_BIT(CDC_INSERT) | CDC_MODE_BIT(CDC_DELETE));
+    char mb[16];
+    op->explain = cdc_strdup_printf(
+        "Join(joinType=[%s], where=[%s%s%s], select=[%s], leftInputSpec=[NoUniqueKey], "
+        "rightInputSpec=[NoUniqueKey], changelogMode=%s)",
+        anti ? "LeftAntiJoin" : "LeftSemiJoin", n > 1 ? "AND(" : "", cdc_buf_cstr(&where),
+        n > 1 ? ")" : "", cdc_buf_cstr(&sel), cdc_changelog_mode_str(op->mode, mb));
+    cdc_buf_free(&where);
+    cdc_buf_free(&sel);
+    connect(sp, left, idx, 0);
+    connect(sp, right, idx, 1);
+    rel_free(left);
+    rel_free(right);
+    rel_of_op(sp, idx, left);
+}
+
+/* $REPLICATE_ROWS$: each row (count, fields...) as count copies of its fields. */
+static void make_replicate(sp_t *sp, rel_t *r)
+{
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_REPLICATE;
+    op->in_type[0] = (cdc_type_t *)r->type;
+    op->out_type = cdc_type_new_row();
+    op->out_type->nullable = false;
+    cdc_buf_t sel = {0};
+    for (int f = 1; f < r->type->nchildren; f++) {
+        cdc_type_row_add(op->out_type, r->type->names[f], cdc_type_copy(r->type->children[f]));
+        cdc_buf_printf(&sel, "%s%s", f > 1 ? ", " : "", r->type->names[f]);
+    }
+    op->mode = CDC_MODE_BIT(CDC_INSERT) | CDC_MODE_BIT(CDC_DELETE);
+    char mb[16];
+    op->explain = cdc_strdup_printf("Correlate(invocation=[$REPLICATE_ROWS$(%s, %s)], "
+                                    "select=[%s], changelogMode=%s)",
+                                    r->type->names[0], cdc_buf_cstr(&sel), cdc_buf_cstr(&sel),
+                                    cdc_changelog_mode_str(op->mode, mb));
+    cdc_buf_free(&sel);
+    connect(sp, r, idx, 0);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+}
+
+/* q UNION | INTERSECT | EXCEPT [ALL] q->set_rhs, as Flink plans them:
+ *   UNION          Union of both, GroupAggregate over every column;
+ *   INTERSECT      GroupAggregate over a LeftSemiJoin of the left with the right on every column;
+ *   EXCEPT         the same over a LeftAntiJoin;
+ *   INTERSECT ALL, EXCEPT ALL: Union of both with a marker column per side, GroupAggregate
+ *                  counting each side's rows per distinct row, then as many copies of the row as
+ *                  min(left, right) (left - right) ($REPLICATE_ROWS$).
+ * NULLs compare equal. The result's columns are the left's names with the common types. */
+static int plan_set_op(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, rel_t *out,
+                       cdc_sql_query_t **post)
+{
+    static const char *const op_names[] = {"", "UNION", "INTERSECT", "EXCEPT"};
+    char what[32];
+    snprintf(what, sizeof(what), "%s%s", op_names[q->set_op], q->set_all ? " ALL" : "");
+    int line = q->set_line, col = q->set_col;
+    cdc_sql_query_t *lq = cdc_xmalloc(sizeof(*lq));
+    *lq = *q;
+    lq->set_op = CDC_SQL_SET_NONE;
+    lq->set_rhs = NULL;
+    lq->set_all = false;
+    if (sp->nshallow == sp->shcap) {
+        sp->shcap = sp->shcap ? sp->shcap * 2 : 4;
+        sp->shallow = cdc_xrealloc(sp->shallow, sizeof(*sp->shallow) * (size_t)sp->shcap);
+    }
+    sp->shallow[sp->nshallow++] = lq;
+    int saved = sp->nctes;
+    push_ctes(sp, q);
+    rel_t side[2] = {{0}, {0}};
+    int rc = -1;
+    if (plan_operand(sp, w, lq, &side[0]) < 0 || plan_operand(sp, w, q->set_rhs, &side[1]) < 0)
+        goto out;
+    const cdc_type_t *types[2] = {side[0].type, side[1].type};
+    cdc_type_t *common = NULL;
+    if (common_row(sp, w, line, col, types, 2, what, &common) < 0)
+        goto out;
+    cdc_type_t *names = cdc_type_copy(side[0].type);
+    const cdc_type_t *to = common ? common : names;
+    int crc = cast_rel(sp, w, line, col, &side[0], to, names);
+    if (crc == 0)
+        crc = cast_rel(sp, w, line, col, &side[1], to, names);
+    cdc_type_destroy(common);
+    cdc_type_destroy(names);
+    if (crc < 0)
+        goto out;
+    int n = side[0].type->nchildren;
+    if (q->set_op == CDC_SQL_SET_UNION) {
+        rel_t u = {0};
+        make_union(sp, side, 2, &u);
+        *out = u;
+        make_distinct(sp, out, n, NULL, NULL, 0);
+    } else if (!q->set_all) {
+        make_set_join(sp, &side[0], &side[1], q->set_op == CDC_SQL_SET_EXCEPT);
+        *out = side[0];
+        side[0] = (rel_t){0};
+        make_distinct(sp, out, n, NULL, NULL, 0);
+    } else {
+        static const char *const mark_names[] = {"vcol_left_marker", "vcol_right_marker"};
+        static const char *const marks[2][2] = {{"TRUE", "CAST(NULL AS BOOLEAN)"},
+                                                {"CAST(NULL AS BOOLEAN)", "TRUE"}};
+        for (int sd = 0; sd < 2; sd++)
+            if (calc_extra(sp, w, line, col, &side[sd], marks[sd], mark_names, 2) < 0)
+                goto out;
+        rel_t u = {0};
+        make_union(sp, side, 2, &u);
+        *out = u;
+        static const char *const cnt_names[] = {"vcol_left_cnt", "vcol_right_cnt"};
+        int args[2] = {n, n + 1};
+        make_distinct(sp, out, n, args, cnt_names, 2);
+        /* the number of copies, then the columns */
+        const char *rep = q->set_op == CDC_SQL_SET_INTERSECT
+                              ? "CASE WHEN vcol_left_cnt > vcol_right_cnt THEN vcol_right_cnt "
+                                "ELSE vcol_left_cnt END"
+                              : "CASE WHEN vcol_left_cnt > vcol_right_cnt THEN vcol_left_cnt - "
+                                "vcol_right_cnt ELSE 0 END";
+        const char *rep_name = "$rows";
+        rel_t cr = *out;
+        *out = (rel_t){0};
+        cdc_sql_query_t *cq = new_query(sp, line, col);
+        cq->items = cdc_xcalloc((size_t)n + 2, sizeof(*cq->items));
+        cdc_sql_expr_t *re = expr_of_text(sp, rep);
+        if (!re) {
+            rel_free(&cr);
+            goto out;
+        }
+        cq->items[cq->nitems++] =
+            (cdc_sql_select_item_t){.expr = re, .alias = cdc_xstrdup(rep_name)};
+        for (int f = 0; f < n; f++)
+            cq->items[cq->nitems++] = (cdc_sql_select_item_t){
+                .expr = keep_expr(sp, col_ref(cr.type->names[f], line, col)),
+                .alias = cdc_xstrdup(cr.type->names[f])};
+        int mrc = make_calc(sp, w, &cr, cq, out, "Calc");
+        rel_free(&cr);
+        if (mrc < 0)
+            goto out;
+        make_replicate(sp, out);
+    }
+    /* the post-query: every column */
+    cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
+    pq->items = cdc_xcalloc((size_t)out->type->nchildren + 1, sizeof(*pq->items));
+    for (int f = 0; f < out->type->nchildren; f++)
+        pq->items[pq->nitems++] = (cdc_sql_select_item_t){
+            .expr = keep_expr(sp, col_ref(out->type->names[f], q->line, q->col)),
+            .alias = cdc_xstrdup(out->type->names[f])};
+    *post = pq;
+    rc = 0;
+out:
+    rel_free(&side[0]);
+    rel_free(&side[1]);
+    sp->nctes = saved;
+    return rc;
+}
+
 /* ---- a level ------------------------------------------------------------------------------- */
 
 static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, const rank_filter_t *rf,
                       int nrf, rel_t *out, cdc_sql_query_t **post)
 {
+    if (q->set_op)
+        return plan_set_op(sp, q, w, out, post);
     if (q->union_all)
         return fail_at(sp, w, q->line, q->col,
                        "UNION ALL together with GROUP BY, joins, DISTINCT or Top-N in one query "

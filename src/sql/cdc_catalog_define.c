@@ -1136,6 +1136,12 @@ static void put_tail(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_query
         cdc_buf_puts(b, " UNION ALL ");
         put_query(b, cat, q->union_all, scope);
     }
+    if (q->set_op) {
+        static const char *const words[] = {"", " UNION ", " INTERSECT ", " EXCEPT "};
+        cdc_buf_printf(b, "%s%s(", words[q->set_op], q->set_all ? "ALL " : "");
+        put_query(b, cat, q->set_rhs, scope);
+        cdc_buf_putc(b, ')');
+    }
     if (q->norder_by) {
         char *keys = cdc_sql_order_items_to_string(q->order_by, q->norder_by);
         cdc_buf_puts(b, " ORDER BY ");

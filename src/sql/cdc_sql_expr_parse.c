@@ -1301,14 +1301,7 @@ static bool refuse_tail(parser_t *p)
         const char *word, *what, *hint;
     } words[] = {
         {"WINDOW", "WINDOW", NULL},
-        {"INTERSECT", "INTERSECT", "it needs state; UNION ALL is supported"},
-        {"EXCEPT", "EXCEPT", "it needs state; UNION ALL is supported"},
-        {"MINUS", "MINUS", "it needs state; UNION ALL is supported"},
     };
-    if (at_kw(p, "UNION") && !peek_kw(p, 1, "ALL"))
-        return cdc_sqlp_fail_unsupported(
-            p, "UNION without ALL (it removes duplicates, which needs state)",
-            "write UNION ALL to keep every row of every branch");
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (at_kw(p, words[i].word))
             return cdc_sqlp_fail_unsupported(p, words[i].what, words[i].hint);
@@ -1368,8 +1361,9 @@ static bool check_union_branch(parser_t *p, const cdc_sql_query_t *first,
 {
     if (count_known(first) && count_known(next) && first->nitems != next->nitems) {
         cdc_sqlp_fail_at(p, at_next, "add or remove columns (CAST(NULL AS type) fills one)",
-                         "this branch of UNION ALL has %zu columns, the first branch has %zu: "
-                         "every branch has the same number of columns",
+                         "this operand of a set operator (UNION, INTERSECT, EXCEPT) has %zu "
+                         "columns, the first has %zu: every operand has the same number of "
+                         "columns",
                          next->nitems, first->nitems);
         return false;
     }
@@ -1431,27 +1425,115 @@ static cdc_sql_query_t *finish_query(parser_t *p, cdc_sql_query_t *q, size_t sta
     return q;
 }
 
-/* UNION ALL and the next branch after @p q (UNION is current; refuse_tail refused UNION alone):
- * the branch, a query that may be in parentheses, goes at the end of q's chain of branches. */
-static bool parse_union_branch(parser_t *p, cdc_sql_query_t *q)
+/* Whether the current token starts a set operator: UNION, INTERSECT, EXCEPT or MINUS. */
+static bool at_set_op(const parser_t *p)
 {
-    advance(p); /* UNION */
-    advance(p); /* ALL */
-    const tok_t *at_next = cur(p);
-    if (!at_kw(p, "SELECT") && !at(p, CDC_SQL_TOK_LPAREN))
-        return cdc_sqlp_fail_expected(p, "\"SELECT\" (the next branch of UNION ALL)");
-    cdc_sql_query_t *next = cdc_sqlp_parse_query(p), *last = q;
-    if (!next)
-        return false;
-    while (last->union_all)
-        last = last->union_all;
-    last->union_all = next;
-    return check_union_branch(p, q, next, at_next);
+    return at_kw(p, "UNION") || at_kw(p, "INTERSECT") || at_kw(p, "EXCEPT") || at_kw(p, "MINUS");
+}
+
+/* SELECT * FROM (q): a query already combined, as the left operand of the next set operator. */
+static cdc_sql_query_t *wrap_query(cdc_sql_query_t *q)
+{
+    cdc_sql_query_t *w = cdc_xcalloc(1, sizeof(*w));
+    w->line = q->line;
+    w->col = q->col;
+    w->items = cdc_xcalloc(1, sizeof(*w->items));
+    w->nitems = 1;
+    w->items[0].expr = cdc_xcalloc(1, sizeof(cdc_sql_expr_t));
+    w->items[0].expr->kind = CDC_SQL_EXPR_STAR;
+    w->items[0].expr->line = q->line;
+    w->items[0].expr->col = q->col;
+    w->from.subquery = q;
+    w->from.name.line = q->line;
+    w->from.name.col = q->col;
+    /* the WITH list stays visible to every operand: it moves to the outermost query */
+    w->ctes = q->ctes;
+    w->nctes = q->nctes;
+    q->ctes = NULL;
+    q->nctes = 0;
+    return w;
+}
+
+/* One operand of a set operator: a SELECT or a query in parentheses, without the operators
+ * after it. */
+static cdc_sql_query_t *parse_set_operand(parser_t *p)
+{
+    if (!at_kw(p, "SELECT") && !at(p, CDC_SQL_TOK_LPAREN) && !at_kw(p, "VALUES")) {
+        cdc_sqlp_fail_expected(p, "\"SELECT\" (the next operand of a set operator)");
+        return NULL;
+    }
+    p->set_term = true;
+    cdc_sql_query_t *q = cdc_sqlp_parse_query(p);
+    p->set_term = false;
+    return q; /* check_union_branch refuses its ORDER BY or LIMIT */
+}
+
+/* Combines *q with @p rhs by operator @p op (CDC_SQL_SET_NONE: UNION ALL), left to right. */
+static void combine(cdc_sql_query_t **q, cdc_sql_set_op_t op, bool all, cdc_sql_query_t *rhs,
+                    const tok_t *kw)
+{
+    if ((*q)->set_op)
+        *q = wrap_query(*q);
+    if (op == CDC_SQL_SET_NONE) {
+        if (rhs->set_op)
+            rhs = wrap_query(rhs);
+        cdc_sql_query_t *last = *q;
+        while (last->union_all)
+            last = last->union_all;
+        last->union_all = rhs;
+        return;
+    }
+    (*q)->set_op = op;
+    (*q)->set_all = all;
+    (*q)->set_rhs = rhs;
+    (*q)->set_line = kw->line;
+    (*q)->set_col = kw->col;
+}
+
+/* The set operators after the first operand *q (one is current): UNION [ALL], INTERSECT [ALL],
+ * EXCEPT [ALL] (MINUS), INTERSECT binding tighter than the others, each left-associative as in
+ * Flink (Calcite). *q becomes the combined query. */
+static bool parse_set_ops(parser_t *p, cdc_sql_query_t **q)
+{
+    while (at_set_op(p)) {
+        const tok_t *kw = cur(p);
+        cdc_sql_set_op_t op = tok_kw(p, kw, "UNION")       ? CDC_SQL_SET_UNION
+                              : tok_kw(p, kw, "INTERSECT") ? CDC_SQL_SET_INTERSECT
+                                                           : CDC_SQL_SET_EXCEPT;
+        advance(p);
+        bool all = accept_kw(p, "ALL");
+        if (!all)
+            accept_kw(p, "DISTINCT");
+        const tok_t *at_next = cur(p);
+        cdc_sql_query_t *rhs = parse_set_operand(p);
+        /* INTERSECT binds tighter: it takes the right operand first */
+        while (rhs && op != CDC_SQL_SET_INTERSECT && at_kw(p, "INTERSECT")) {
+            const tok_t *ikw = cur(p);
+            advance(p);
+            bool iall = accept_kw(p, "ALL");
+            if (!iall)
+                accept_kw(p, "DISTINCT");
+            cdc_sql_query_t *r2 = parse_set_operand(p);
+            if (!r2) {
+                cdc_sql_query_destroy(rhs);
+                return false;
+            }
+            combine(&rhs, CDC_SQL_SET_INTERSECT, iall, r2, ikw);
+        }
+        if (!rhs)
+            return false;
+        if (!check_union_branch(p, *q, rhs, at_next)) {
+            cdc_sql_query_destroy(rhs);
+            return false;
+        }
+        combine(q, op == CDC_SQL_SET_UNION && all ? CDC_SQL_SET_NONE : op, all, rhs, kw);
+    }
+    return true;
 }
 
 /* ( query ) [UNION ALL branch ...]: a query in parentheses, as Flink's pages write the branches
  * of set operations. ORDER BY and LIMIT stay inside the parentheses of a lone query. */
-static cdc_sql_query_t *parse_paren_query(parser_t *p)
+static cdc_sql_query_t *parse_paren_query(parser_t *p, bool term)
 {
     const tok_t *start = cur(p);
     if (!cdc_sqlp_enter(p))
@@ -1465,14 +1547,14 @@ static cdc_sql_query_t *parse_paren_query(parser_t *p)
                                   "write it inside the parentheses");
         goto fail;
     }
-    if (at_kw(p, "UNION")) {
+    if (!term && at_set_op(p)) {
         if (q->norder_by || q->has_limit) {
             cdc_sqlp_fail_unsupported_at(p, q->has_limit ? q->limit_line : q->order_line,
                                          q->has_limit ? q->limit_col : q->order_col,
-                                         "ORDER BY or LIMIT in a branch of UNION ALL", NULL);
+                                         "ORDER BY or LIMIT in an operand of a set operator", NULL);
             goto fail;
         }
-        if (!parse_union_branch(p, q))
+        if (!parse_set_ops(p, &q))
             goto fail;
     }
     return finish_query(p, q, start->offset, true);
@@ -1483,10 +1565,12 @@ fail:
 cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
 {
     const tok_t *start = cur(p);
+    bool term = p->set_term; /* an operand of a set operator: the operators are the caller's */
+    p->set_term = false;
     if (tok_kw(p, start, "VALUES"))
         return parse_values_query(p);
     if (start->kind == CDC_SQL_TOK_LPAREN && cdc_sqlp_at_query(p))
-        return parse_paren_query(p);
+        return parse_paren_query(p, term);
     if (!tok_kw(p, start, "SELECT") && !tok_kw(p, start, "WITH")) {
         cdc_sqlp_fail_expected(p, "\"SELECT\"");
         return NULL;
@@ -1515,7 +1599,7 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     }
     if (!accept_kw(p, "FROM")) {
         /* SELECT without FROM: one row of constants */
-        if (!at_query_end(p) && !(at_kw(p, "UNION") && peek_kw(p, 1, "ALL"))) {
+        if (!at_query_end(p) && !at_set_op(p)) {
             if (refuse_tail(p))
                 cdc_sqlp_fail_expected(p, "\",\" or \"FROM\"");
             goto fail;
@@ -1581,15 +1665,18 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
         advance(p);
         if (!cdc_sqlp_expect_kw(p, "BY") || !parse_order_items(p, &q->order_by, &q->norder_by))
             goto fail;
-        if (at_kw(p, "UNION")) {
-            cdc_sqlp_fail_unsupported_at(p, q->order_line, q->order_col, "ORDER BY on a UNION ALL",
-                                         NULL);
+        if (at_set_op(p)) {
+            cdc_sqlp_fail_unsupported_at(p, q->order_line, q->order_col,
+                                         "ORDER BY on an operand of a set operator", NULL);
             goto fail;
         }
     }
-    if (at_kw(p, "UNION")) {
-        if (!parse_union_branch(p, q))
-            goto fail;
+    if (!term && at_set_op(p) && !parse_set_ops(p, &q))
+        goto fail;
+    if (q->set_op && at_kw(p, "LIMIT")) {
+        cdc_sqlp_fail_unsupported(p, "LIMIT on the result of a set operator",
+                                  "select from the query in a subquery and limit that");
+        goto fail;
     }
     if (accept_kw(p, "LIMIT") && !parse_limit(p, q))
         goto fail;

@@ -272,7 +272,7 @@ typedef struct cdc_sql_join {
     cdc_sql_join_kind_t kind;
     cdc_sql_table_ref_t table;
     cdc_sql_expr_t *system_time; /* lookup join; NULL for a regular join */
-        cdc_sql_expr_t *on; /* NULL for a comma join (FROM a, b): its conditions are in WHERE */
+    cdc_sql_expr_t *on; /* NULL for a comma join (FROM a, b): its conditions are in WHERE */
     bool comma;         /* FROM a, b: an inner join */
     int line, col;      /* of LEFT/INNER/JOIN (of the comma) */
 } cdc_sql_join_t;
@@ -306,6 +306,13 @@ typedef struct cdc_sql_cte {
     cdc_sql_query_t *query;
 } cdc_sql_cte_t;
 
+typedef enum cdc_sql_set_op {
+    CDC_SQL_SET_NONE = 0,
+    CDC_SQL_SET_UNION, /* UNION without ALL (UNION ALL is the union_all chain) */
+    CDC_SQL_SET_INTERSECT,
+    CDC_SQL_SET_EXCEPT /* EXCEPT, MINUS */
+} cdc_sql_set_op_t;
+
 struct cdc_sql_query {
     int line, col;       /* of SELECT (of WITH when there are CTEs) */
     cdc_sql_cte_t *ctes; /* WITH a AS (...), b AS (...) SELECT ...: in source order */
@@ -337,6 +344,14 @@ struct cdc_sql_query {
     /* SELECT ... UNION ALL SELECT ...: the next branch (owned), NULL after the last; the first
      * branch holds the WITH list and the query's text, every branch its own line:col */
     cdc_sql_query_t *union_all;
+    /* q UNION | INTERSECT | EXCEPT [ALL] rhs: q's rows (with its UNION ALL branches) combined with
+     * those of set_rhs (owned); CDC_SQL_SET_NONE when there is none. UNION ALL stays a chain of
+     * union_all branches; a query that is already combined is wrapped in SELECT * FROM (q) before
+     * the next operator, so operators apply left to right (INTERSECT first, as in SQL). */
+    cdc_sql_set_op_t set_op;
+    bool set_all;
+    cdc_sql_query_t *set_rhs;
+    int set_line, set_col; /* of the operator's keyword */
 };
 
 /* ---- CREATE TABLE ---------------------------------------------------------------------------- */

@@ -29,6 +29,7 @@ typedef struct parser {
     cdc_error_t *err;     /* first error */
     size_t prev_end;      /* end offset of the last consumed token */
     int depth;
+    bool set_term; /* the next cdc_sqlp_parse_query parses one operand of a set operator */
 } parser_t;
 
 /* Appends one element to a malloc'ed array, growing it by one. */

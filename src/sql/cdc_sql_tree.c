@@ -175,6 +175,7 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     }
     free(q->rows);
     cdc_sql_query_destroy(q->union_all);
+    cdc_sql_query_destroy(q->set_rhs);
     free(q);
 }
 

@@ -2,7 +2,8 @@
 # Stateful SQL cross-checked by SQLite: random consistent changelogs of four `values` tables
 # (lib/changelog_gen.py: inserts, updates, deletes, NULLs, repeated values, keys that come and
 # go) run through GROUP BY, HAVING, global aggregates, SELECT DISTINCT, INNER/LEFT/RIGHT/FULL
-# joins (1:1, n:1, 1:n, three tables), GROUP BY over a join and Top-N; the result must equal
+# joins (1:1, n:1, 1:n, three tables), GROUP BY over a join, Top-N and the set operators
+# (UNION, INTERSECT, EXCEPT and their ALL forms); the result must equal
 # the same query computed by SQLite on the final rows of the sources. Two ways to get the
 # result: a jdbc SQLite sink keyed by the result's unique key (upserts and deletes by key), or a
 # print sink whose changelog is applied to a multiset (a retraction of a row that is not there
@@ -258,6 +259,30 @@ for sc in $seeds; do
     "SELECT region, qty FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY region
       ORDER BY qty DESC) AS rn FROM orders) WHERE rn = 1" \
     "SELECT region, MAX(qty) FROM orders GROUP BY region"
+
+  # ---- set operators: NULLs equal, multiplicities of the ALL forms computed from counts ----
+  printed set_union "customer STRING, product_id INT" \
+    "SELECT customer, product_id FROM orders UNION SELECT name, weight FROM products" \
+    =
+  printed set_intersect "product_id INT" \
+    "SELECT product_id FROM orders INTERSECT SELECT weight FROM products" \
+    =
+  printed set_except "customer STRING, product_id INT" \
+    "SELECT customer, product_id FROM orders EXCEPT SELECT customer, product_id FROM orders
+      WHERE qty > 5" \
+    =
+  # copies of each distinct row: min(left, right) for INTERSECT ALL, left - right for EXCEPT ALL
+  set_counts="WITH l AS (SELECT customer AS v, COUNT(*) AS c FROM orders GROUP BY customer),
+      r AS (SELECT customer AS v, COUNT(*) AS c FROM orders WHERE qty > 5 GROUP BY customer)"
+  set_copies="rep(v, k) AS (SELECT v, 1 FROM m WHERE n >= 1 UNION ALL
+      SELECT rep.v, k + 1 FROM rep JOIN m ON rep.v IS m.v WHERE k < m.n) SELECT v FROM rep"
+  printed set_intersect_all "customer STRING" \
+    "SELECT customer FROM orders INTERSECT ALL SELECT customer FROM orders WHERE qty > 5" \
+    "$set_counts, m AS (SELECT l.v, MIN(l.c, r.c) AS n FROM l JOIN r ON l.v IS r.v), $set_copies"
+  printed set_except_all "customer STRING" \
+    "SELECT customer FROM orders EXCEPT ALL SELECT customer FROM orders WHERE qty > 5" \
+    "$set_counts, m AS (SELECT l.v, l.c - COALESCE(r.c, 0) AS n FROM l LEFT JOIN r
+      ON l.v IS r.v), $set_copies"
 done
 
 echo "stateful_sqlite: $pass passed, $fail failed"

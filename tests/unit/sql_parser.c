@@ -937,7 +937,7 @@ Test(sql_query, stateful_forms_not_yet_parsed_are_named)
         "syntax error at test.sql:1:36: expected \"ORDER\", \",\" or \")\", found \"b\"",
         "SELECT RANK() OVER (PARTITION BY a b) FROM t\n                                   ^");
     assert_error("SELECT a FROM t ORDER BY a UNION ALL SELECT a FROM u",
-                 "test.sql:1:17: ORDER BY on a UNION ALL is not supported yet",
+                 "test.sql:1:17: ORDER BY on an operand of a set operator is not supported yet",
                  "SELECT a FROM t ORDER BY a UNION ALL SELECT a FROM u\n                ^");
     assert_error("SELECT a FROM t UNION ALL SELECT a FROM u ORDER BY a",
                  "test.sql:1:43: ORDER BY on a UNION ALL is not supported yet",
@@ -1519,15 +1519,44 @@ Test(sql_query, subquery_with_queries_and_no_from)
     cdc_sql_script_destroy(s);
 }
 
+/* Set operators: INTERSECT binds tighter, the others apply left to right; a query already
+ * combined is wrapped (SELECT * FROM (q)) before the next operator; UNION ALL stays a chain. */
+Test(sql_query, set_operators)
+{
+    cdc_sql_script_t *s;
+    cdc_sql_stmt_t *st = parse_one("SELECT a FROM t UNION SELECT a FROM u INTERSECT ALL SELECT a "
+                                   "FROM v EXCEPT SELECT a FROM w",
+                                   &s);
+    const cdc_sql_query_t *q = st->query;
+    /* ((t UNION (u INTERSECT ALL v)) EXCEPT w) */
+    cr_assert_eq(q->set_op, CDC_SQL_SET_EXCEPT);
+    cr_expect(!q->set_all);
+    cr_expect_str_eq(q->set_rhs->from.name.parts[0], "w");
+    const cdc_sql_query_t *l = q->from.subquery;
+    cr_assert_not_null(l);
+    cr_assert_eq(l->set_op, CDC_SQL_SET_UNION);
+    cr_expect_str_eq(l->from.name.parts[0], "t");
+    cr_assert_eq(l->set_rhs->set_op, CDC_SQL_SET_INTERSECT);
+    cr_expect(l->set_rhs->set_all);
+    cr_expect_str_eq(l->set_rhs->from.name.parts[0], "u");
+    cr_expect_str_eq(l->set_rhs->set_rhs->from.name.parts[0], "v");
+    cdc_sql_script_destroy(s);
+    st = parse_one("(SELECT a FROM t) MINUS (SELECT a FROM u) UNION ALL SELECT a FROM v", &s);
+    q = st->query;
+    cr_assert_null(q->set_rhs);
+    cr_assert_not_null(q->union_all);
+    cr_expect_eq(q->from.subquery->set_op, CDC_SQL_SET_EXCEPT);
+    cr_expect_str_eq(q->union_all->from.name.parts[0], "v");
+    cdc_sql_script_destroy(s);
+    assert_error("SELECT a FROM t INTERSECT SELECT a, b FROM u",
+                 "syntax error at test.sql:1:27: this operand of a set operator (UNION, INTERSECT, "
+                 "EXCEPT) has 2 "
+                 "columns, the first has 1: every operand has the same number of columns",
+                 "SELECT a FROM t INTERSECT SELECT a, b FROM u\n                          ^");
+}
+
 Test(sql_query, unsupported_forms_are_named)
 {
-    assert_error("SELECT a FROM t UNION SELECT a FROM u",
-                 "test.sql:1:17: UNION without ALL (it removes duplicates, which needs state) is "
-                 "not supported yet",
-                 "SELECT a FROM t UNION SELECT a FROM u\n                ^");
-    assert_error("SELECT a FROM t INTERSECT SELECT a FROM u",
-                 "test.sql:1:17: INTERSECT is not supported yet",
-                 "SELECT a FROM t INTERSECT SELECT a FROM u\n                ^");
     assert_error("SELECT * FROM TABLE(SESSION(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))",
                  "test.sql:1:21: a table function in FROM other than the window functions TUMBLE, "
                  "HOP, CUMULATE is not supported yet",
