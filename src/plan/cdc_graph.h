@@ -29,8 +29,10 @@ typedef enum cdc_op_kind {
     CDC_OP_AGG,      /* GroupAggregate (DISTINCT is one without aggregate calls) */
     CDC_OP_JOIN,     /* regular equi-join of two changelogs */
     CDC_OP_RANK,     /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
-    CDC_OP_WINDOW    /* window table function: each row once per window it falls in, with
+    CDC_OP_WINDOW,   /* window table function: each row once per window it falls in, with
                         window_start, window_end, window_time appended */
+    CDC_OP_OVER      /* OverAggregate: each row with aggregates over a frame of its partition's
+                        rows ordered by a time attribute appended (append-only in and out) */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -105,6 +107,12 @@ struct cdc_op_s {
     bool windowed;
     int win_end_field; /* the group field holding window_end */
 
+    /* OVER: output = input fields, then one field per call of aggs; partition fields in part;
+       the time attribute in timecol (event time, or arrival order when by_arrival) */
+    bool over_rows;         /* a ROWS frame (else RANGE) */
+    int64_t over_preceding; /* rows (ROWS) or milliseconds (RANGE) the frame reaches back from
+                               the current row; -1 for UNBOUNDED PRECEDING */
+
     void *rt; /* the runtime's per-operator data */
 };
 
@@ -117,9 +125,9 @@ typedef struct cdc_graph_s {
     int *leaf_port;
     cdc_expr_t **leaf_wm; /* per leaf: its table's WATERMARK expression over the leaf's rows
                              (a TIMESTAMP), owned; NULL when the leaf has none */
-    cdc_pipe_t *top;    /* the sink pipe over the root's output, owned */
-    cdc_catalog_t *cat; /* where the root's output is a temporary table (the top pipe's
-                           source), named out_name, dropped by cdc_plan_graph_forget */
+    cdc_pipe_t *top;      /* the sink pipe over the root's output, owned */
+    cdc_catalog_t *cat;   /* where the root's output is a temporary table (the top pipe's
+                             source), named out_name, dropped by cdc_plan_graph_forget */
     char *out_name;
     int64_t ttl_ms; /* table.exec.state.ttl; 0 = forever */
     bool resumable; /* every leaf's connector resumes from positions the job keeps */

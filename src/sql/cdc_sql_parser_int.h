@@ -29,6 +29,8 @@ typedef struct parser {
     cdc_error_t *err;     /* first error */
     size_t prev_end;      /* end offset of the last consumed token */
     int depth;
+    cdc_sql_over_t **named; /* OVER w calls waiting for their query's WINDOW clause */
+    size_t nnamed;
 } parser_t;
 
 /* Appends one element to a malloc'ed array, growing it by one. */
