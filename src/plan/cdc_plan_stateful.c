@@ -754,8 +754,8 @@ static bool leaf_proctime(sp_t *sp, const rel_t *r, int f)
     if (r->op >= 0)
         return false;
     const cdc_pipe_t *p = sp->g->leaves[r->leaf];
-    if (!p->col_proctime || p->nstages < 1 || f >= p->stages[p->nstages - 1].nitems)
-        return false;
+    if (!p->col_proctime || (p->nstages >= 1 && f >= p->stages[p->nstages - 1].nitems))
+        return false; /* without stages the leaf's rows are the table's */
     int c = f;
     for (int s = p->nstages - 1; s >= 0 && c >= 0; s--)
         c = cdc_expr_column_index(p->stages[s].items[c]);
