@@ -1580,6 +1580,26 @@ out:
 
 /* ---- Top-N: ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) ------------------------------- */
 
+/* The PARTITION BY columns of a window into op->part (fields of @p t), listed in *pb. */
+static int partition_fields(sp_t *sp, const where_t *w, const cdc_sql_over_t *ov,
+                            const cdc_type_t *t, cdc_op_t *op, cdc_buf_t *pb, const char *what)
+{
+    for (size_t i = 0; i < ov->npartition_by; i++) {
+        const cdc_sql_expr_t *e = ov->partition_by[i];
+        int f = e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1
+                    ? cdc_type_field_index(t, e->column.parts[0])
+                    : -1;
+        if (f < 0)
+            return fail_at(sp, w, e->line, e->col,
+                           "PARTITION BY of %s takes columns; compute the expression in a "
+                           "subquery",
+                           what);
+        op->part[op->npart++] = f;
+        cdc_buf_printf(pb, "%s%s", i ? ", " : "", t->names[f]);
+    }
+    return 0;
+}
+
 static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const scope_t *sc,
                      const rank_filter_t *rf, int nrf, rel_t *r, cdc_sql_query_t **post)
 {
@@ -1649,19 +1669,9 @@ static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
     op->desc = cdc_xcalloc(ov->norder_by, sizeof(bool));
     op->nulls_first = cdc_xcalloc(ov->norder_by, sizeof(bool));
     cdc_buf_t pb = {0}, ob = {0};
-    for (size_t i = 0; i < ov->npartition_by; i++) {
-        const cdc_sql_expr_t *e = ov->partition_by[i];
-        int f = e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1
-                    ? cdc_type_field_index(in.type, e->column.parts[0])
-                    : -1;
-        if (f < 0) {
-            rel_free(&in);
-            return fail_at(sp, w, e->line, e->col,
-                           "PARTITION BY of ROW_NUMBER() takes columns; compute the expression "
-                           "in a subquery");
-        }
-        op->part[op->npart++] = f;
-        cdc_buf_printf(&pb, "%s%s", i ? ", " : "", in.type->names[f]);
+    if (partition_fields(sp, w, ov, in.type, op, &pb, "ROW_NUMBER()") < 0) {
+        rel_free(&in);
+        return -1;
     }
     for (size_t i = 0; i < ov->norder_by; i++) {
         const cdc_sql_expr_t *e = ov->order_by[i].expr;
@@ -2113,20 +2123,9 @@ static int plan_over(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
     op->over_preceding = preceding;
     op->part = cdc_xcalloc(ov->npartition_by + 1, sizeof(int));
     cdc_buf_t pb = {0}, sel = {0};
-    for (size_t i = 0; i < ov->npartition_by; i++) {
-        const cdc_sql_expr_t *e = ov->partition_by[i];
-        int f = e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1
-                    ? cdc_type_field_index(in.type, e->column.parts[0])
-                    : -1;
-        if (f < 0) {
-            fail_at(sp, w, e->line, e->col,
-                    "PARTITION BY of an OVER aggregation takes columns; compute the expression "
-                    "in a subquery");
-            cdc_buf_free(&pb);
-            goto out;
-        }
-        op->part[op->npart++] = f;
-        cdc_buf_printf(&pb, "%s%s", i ? ", " : "", in.type->names[f]);
+    if (partition_fields(sp, w, ov, in.type, op, &pb, "an OVER aggregation") < 0) {
+        cdc_buf_free(&pb);
+        goto out;
     }
     op->out_type = cdc_type_copy(in.type);
     for (int f = 0; f < in.type->nchildren; f++)
