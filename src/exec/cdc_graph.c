@@ -1279,11 +1279,20 @@ typedef struct olist {
 typedef struct over_rt {
     agg_rt_t ar;
     olist_t frame, pend;
-    cdc_buf_t waiting; /* the partition keys with waiting rows: varint length, bytes, ... */
+    cdc_buf_t waiting; /* the partitions with waiting rows: per partition its earliest waiting
+                          time and its key (varint time, varint length, bytes) */
     bool loaded;
 } over_rt_t;
 
 static const char WAITING_KEY[] = "waiting";
+
+/* An entry of the waiting list: the partition's earliest waiting time, its key. */
+static void waiting_add(cdc_buf_t *list, int64_t first, const void *key, size_t klen)
+{
+    put_varint(list, (uint64_t)first);
+    put_varint(list, klen);
+    cdc_buf_append(list, key, klen);
+}
 
 static void olist_push(olist_t *l, oent_t e)
 {
@@ -1505,6 +1514,7 @@ static int over_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     /* event time: waits for the watermark, in time order (arrival order among equal times) */
     olist_t *pl = &orr->pend;
     bool was_waiting = pl->n > 0;
+    int64_t was_first = was_waiting ? pl->e[0].ts : 0;
     olist_push(pl, e);
     int at = pl->n - 1;
     while (at > 0 && pl->e[at - 1].ts > ts) {
@@ -1514,12 +1524,29 @@ static int over_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     pl->e[at] = e;
     if (over_save(rt, op, err) < 0)
         return -1;
-    if (was_waiting)
+    if (was_waiting && was_first <= ts)
         return 0;
     if (over_waiting_load(rt, op, err) < 0)
         return -1;
-    put_varint(&orr->waiting, rt->key.len);
-    cdc_buf_append(&orr->waiting, rt->key.data, rt->key.len);
+    if (!was_waiting) {
+        waiting_add(&orr->waiting, ts, rt->key.data, rt->key.len);
+        return over_waiting_save(rt, op, err);
+    }
+    /* an earlier time than the partition's first waiting row: its entry says so now */
+    size_t len = orr->waiting.len;
+    uint8_t *list = cdc_arena_alloc(&rt->scratch, len ? len : 1);
+    memcpy(list, orr->waiting.data, len);
+    cdc_buf_clear(&orr->waiting);
+    rd_t r = {.p = list, .end = list + len};
+    while (r.p < r.end) {
+        int64_t first = (int64_t)get_varint(&r);
+        uint64_t klen = get_varint(&r);
+        if (r.bad || klen > (uint64_t)(r.end - r.p))
+            return state_fail(op, "an OVER window's waiting partitions", err);
+        bool mine = klen == rt->key.len && memcmp(r.p, rt->key.data, (size_t)klen) == 0;
+        waiting_add(&orr->waiting, mine ? ts : first, r.p, (size_t)klen);
+        r.p += klen;
+    }
     return over_waiting_save(rt, op, err);
 }
 
@@ -1540,9 +1567,15 @@ static int over_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
     rd_t r = {.p = list, .end = list + len};
     bool changed = false;
     while (r.p < r.end) {
+        int64_t first = (int64_t)get_varint(&r);
         uint64_t klen = get_varint(&r);
         if (r.bad || klen > (uint64_t)(r.end - r.p))
             return state_fail(op, "an OVER window's waiting partitions", err);
+        if (first > wm) { /* nothing of it is due: not even loaded */
+            waiting_add(&orr->waiting, first, r.p, (size_t)klen);
+            r.p += klen;
+            continue;
+        }
         cdc_buf_clear(&rt->key);
         cdc_buf_append(&rt->key, r.p, (size_t)klen);
         r.p += klen;
@@ -1565,13 +1598,9 @@ static int over_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
         pl->head = upto;
         if (upto && over_save(rt, op, err) < 0)
             return -1;
-        changed = changed || upto > 0;
-        if (found && upto < pl->n) {
-            put_varint(&orr->waiting, klen);
-            cdc_buf_append(&orr->waiting, rt->key.data, rt->key.len);
-        } else {
-            changed = true;
-        }
+        changed = true;
+        if (found && upto < pl->n)
+            waiting_add(&orr->waiting, pl->e[upto].ts, rt->key.data, rt->key.len);
     }
     return changed ? over_waiting_save(rt, op, err) : 0;
 }

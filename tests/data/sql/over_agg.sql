@@ -29,6 +29,11 @@ SET 'execution.batch-size' = '1';
 CREATE TABLE Late (t TIMESTAMP(3), v INT, WATERMARK FOR t AS t) WITH ('connector' = 'values',
   'data' = '+I[2020-04-15 08:01:00, 1]; +I[2020-04-15 08:12:00, 2]; +I[2020-04-15 08:02:00, 4]; +I[2020-04-15 08:12:00, 8]; +I[2020-04-15 08:14:00, 16]');
 SELECT t, v, SUM(v) OVER (ORDER BY t RANGE BETWEEN INTERVAL '10' MINUTE PRECEDING AND CURRENT ROW) AS s FROM Late;
+-- out of order within the watermark's delay: aggregated in time order, each as soon as the
+-- watermark passes it (x at 08:01 comes out when 08:14 moves the watermark to 08:04)
+CREATE TABLE Ooo (k STRING, t TIMESTAMP(3), v INT, WATERMARK FOR t AS t - INTERVAL '10' MINUTE)
+  WITH ('connector' = 'values', 'data' = '+I[y, 2020-04-15 08:06:00, 2]; +I[x, 2020-04-15 08:05:00, 1]; +I[x, 2020-04-15 08:01:00, 4]; +I[z, 2020-04-15 08:14:00, 8]; +I[x, 2020-04-15 08:03:00, 16]; +I[y, 2020-04-15 08:30:00, 32]');
+SELECT k, t, v, SUM(v) OVER (PARTITION BY k ORDER BY t) AS s FROM Ooo;
 -- processing time: each row on arrival
 CREATE TABLE P (k STRING, v INT, pt AS PROCTIME()) WITH ('connector' = 'values', 'data' = '+I[x, 1]; +I[y, 2]; +I[x, 3]; +I[x, NULL]; +I[x, 5]');
 EXPLAIN SELECT k, v, SUM(v) OVER (PARTITION BY k ORDER BY pt ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM P;
