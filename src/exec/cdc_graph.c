@@ -1,8 +1,8 @@
 /*
  * cdc_graph.c — running the stateful operators of a query (cdc_graph.h): GroupAggregate with
- * retractions, regular joins, Top-N, Calc between them, their keyed state in the job's state
- * store (cdc_state.h), and the checkpoint that makes the state durable together with every
- * source's position.
+ * retractions, regular joins, Top-N, windows, OVER aggregation, Calc between them, their keyed
+ * state in the job's state store (cdc_state.h), and the checkpoint that makes the state durable
+ * together with every source's position.
  *
  * Each split of each leaf pipe runs as any split (cdc_runtime.c); its writer is a graph writer
  * whose write() pushes the rows through the operators, under the graph's lock, one row at a

@@ -8,8 +8,9 @@
  *     pipe for `SELECT * FROM <that table, view or stateless subquery>`, with
  *     its source, pushdowns, ChangelogNormalize and Calc stages); their rows
  *     go into an operator's input port instead of a sink;
- *   - operators (Calc, GroupAggregate, Join, Rank), each feeding its parent's
- *     port, the root last; keyed state in the job's state store;
+ *   - operators (Calc, GroupAggregate, Join, Rank, Window, OverAggregate), each
+ *     feeding its parent's port, the root last; keyed state in the job's state
+ *     store;
  *   - the top pipe: the rest of the query and the sink, planned as an
  *     ordinary pipe over the root's output (an internal table with the root's
  *     changelog mode and unique key); its source is never opened: the runtime
