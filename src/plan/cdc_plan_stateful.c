@@ -1580,6 +1580,30 @@ out:
 
 /* ---- Top-N: ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) ------------------------------- */
 
+/* A query (for a Calc before an operator) that keeps every field of @p r, with room for
+ * @p extra more items. */
+static cdc_sql_query_t *fields_query(sp_t *sp, const cdc_sql_query_t *q, const rel_t *r,
+                                     size_t extra)
+{
+    cdc_sql_query_t *fq = new_query(sp, q->line, q->col);
+    fq->items = cdc_xcalloc((size_t)r->type->nchildren + extra + 1, sizeof(*fq->items));
+    for (int f = 0; f < r->type->nchildren; f++)
+        fq->items[fq->nitems++] = (cdc_sql_select_item_t){
+            .expr = keep_expr(sp, col_ref(r->type->names[f], q->line, q->col)),
+            .alias = cdc_xstrdup(r->type->names[f])};
+    return fq;
+}
+
+/* An operator's input: a Calc of @p fq over @p r, or @p r itself when fq is NULL. */
+static int calc_input(sp_t *sp, const where_t *w, const rel_t *r, cdc_sql_query_t *fq, rel_t *in)
+{
+    if (fq)
+        return make_calc(sp, w, r, fq, in, "Calc");
+    *in = *r;
+    in->ukey = ints_dup(r->ukey, r->nukey);
+    return 0;
+}
+
 /* The PARTITION BY columns of a window into op->part (fields of @p t), listed in *pb. */
 static int partition_fields(sp_t *sp, const where_t *w, const cdc_sql_over_t *ov,
                             const cdc_type_t *t, cdc_op_t *op, cdc_buf_t *pb, const char *what)
@@ -1643,21 +1667,11 @@ static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
         return fail_at(sp, w, ov->line, ov->col, "ROW_NUMBER() OVER needs an ORDER BY");
     /* the level's WHERE comes before the ranking */
     rel_t in = {0};
-    if (q->where) {
-        cdc_sql_query_t *fq = new_query(sp, q->line, q->col);
-        fq->items = cdc_xcalloc((size_t)r->type->nchildren + 1, sizeof(*fq->items));
-        for (int f = 0; f < r->type->nchildren; f++)
-            fq->items[fq->nitems++] = (cdc_sql_select_item_t){
-                .expr = keep_expr(sp, col_ref(r->type->names[f], q->line, q->col)),
-                .alias = cdc_xstrdup(r->type->names[f])};
-        if (!(fq->where = rewrite(sp, w, sc, q->where)))
-            return -1;
-        if (make_calc(sp, w, r, fq, &in, "Calc") < 0)
-            return -1;
-    } else {
-        in = *r;
-        in.ukey = ints_dup(r->ukey, r->nukey);
-    }
+    cdc_sql_query_t *fq = q->where ? fields_query(sp, q, r, 0) : NULL;
+    if (fq && !(fq->where = rewrite(sp, w, sc, q->where)))
+        return -1;
+    if (calc_input(sp, w, r, fq, &in) < 0)
+        return -1;
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
     op->kind = CDC_OP_RANK;
@@ -2079,7 +2093,6 @@ static int plan_over(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
     if (over_time_attr(sp, w, q, r, tf, oe, &proctime) < 0)
         goto out;
     /* the Calc before: the level's WHERE, the arguments that are not columns */
-    int nin = r->type->nchildren;
     int arg_field[64];
     bool calc = q->where != NULL;
     for (int a = 0; a < ac.naggs; a++) {
@@ -2090,13 +2103,9 @@ static int plan_over(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
                            : -2;
         calc = calc || arg_field[a] == -2;
     }
+    cdc_sql_query_t *pre = NULL;
     if (calc) {
-        cdc_sql_query_t *pre = new_query(sp, q->line, q->col);
-        pre->items = cdc_xcalloc((size_t)nin + 65, sizeof(*pre->items));
-        for (int f = 0; f < nin; f++)
-            pre->items[pre->nitems++] = (cdc_sql_select_item_t){
-                .expr = keep_expr(sp, col_ref(r->type->names[f], q->line, q->col)),
-                .alias = cdc_xstrdup(r->type->names[f])};
+        pre = fields_query(sp, q, r, (size_t)ac.naggs);
         for (int a = 0; a < ac.naggs; a++) {
             if (arg_field[a] != -2)
                 continue;
@@ -2107,12 +2116,9 @@ static int plan_over(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
         }
         if (q->where && !(pre->where = rewrite(sp, w, sc, q->where)))
             goto out;
-        if (make_calc(sp, w, r, pre, &in, "Calc") < 0)
-            goto out;
-    } else {
-        in = *r;
-        in.ukey = ints_dup(r->ukey, r->nukey);
     }
+    if (calc_input(sp, w, r, pre, &in) < 0)
+        goto out;
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
     op->kind = CDC_OP_OVER;
