@@ -1,8 +1,8 @@
 /*
  * cdc_graph.c — running the stateful operators of a query (cdc_graph.h): GroupAggregate with
- * retractions, regular joins, Top-N, Calc between them, their keyed state in the job's state
- * store (cdc_state.h), and the checkpoint that makes the state durable together with every
- * source's position.
+ * retractions, regular joins, Top-N, windows, OVER aggregation, Calc between them, their keyed
+ * state in the job's state store (cdc_state.h), and the checkpoint that makes the state durable
+ * together with every source's position.
  *
  * Each split of each leaf pipe runs as any split (cdc_runtime.c); its writer is a graph writer
  * whose write() pushes the rows through the operators, under the graph's lock, one row at a
@@ -104,11 +104,12 @@ typedef struct graph_rt {
     bool poisoned; /* a split closed with rows fed since its last checkpoint: no more commits */
     slot_pos_t *slots;
     int nslots;
-    int rc;            /* of the last checkpoint */
-    cdc_error_t *err;  /* its error (copied to each waiter) */
-    uint64_t seq;      /* arrival order (Top-N ties), persisted inside the rows' entries */
-    int64_t watermark; /* event time (ms) every leaf with a WATERMARK has passed; INT64_MIN */
-    uint64_t late;     /* rows of windows already fired, dropped */
+    int rc;             /* of the last checkpoint */
+    cdc_error_t *err;   /* its error (copied to each waiter) */
+    uint64_t seq;       /* arrival order (Top-N ties), persisted inside the rows' entries */
+    int64_t watermark;  /* event time (ms) every leaf with a WATERMARK has passed; INT64_MIN */
+    uint64_t late;      /* rows of windows already fired, dropped */
+    uint64_t late_over; /* rows of OVER windows at or behind the watermark, dropped */
     char errbuf[1024];
     uint64_t skipped;
     const cdc_job_settings_t *settings;
@@ -1062,6 +1063,9 @@ static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
 
 static int window_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                        cdc_error_t **err);
+static int over_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err);
+static int over_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err);
 
 /* ---- $REPLICATE_ROWS$ ---------------------------------------------------------------------- */
 
@@ -1092,6 +1096,8 @@ static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const c
         return emit(g, op, kind, row, err);
     case CDC_OP_REPLICATE:
         return replicate_push(g, op, kind, row, err);
+    case CDC_OP_OVER:
+        return over_push(g, op, kind, row, err);
     default:
         return rank_push(g, op, kind, row, err);
     }
@@ -1343,6 +1349,358 @@ static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
     return 0;
 }
 
+/* ---- OverAggregate ---------------------------------------------------------------------------
+ *
+ * Per partition key one state entry: the accumulators of the frame, the rows in a bounded frame
+ * (they leave it, and the state, by count (ROWS) or by time (RANGE)), and on event time the rows
+ * waiting for the watermark. Event time: a row waits until the watermark passes its time, then
+ * the partition's waiting rows are aggregated in time order (RANGE: rows of the same time
+ * together, as peers); a row at or behind the watermark when it comes is late and dropped.
+ * Processing time: each row on arrival. The partitions with waiting rows are listed under one
+ * more key, so the watermark finds them (and a restart too).
+ */
+
+typedef struct oent {
+    int64_t ts;
+    uint64_t seq;
+    const uint8_t *bytes; /* the row's encoding (scratch) */
+    size_t nbytes;
+} oent_t;
+
+typedef struct olist {
+    oent_t *e;
+    int n, cap, head; /* entries [head, n) are live */
+} olist_t;
+
+typedef struct over_rt {
+    agg_rt_t ar;
+    olist_t frame, pend;
+    cdc_buf_t waiting; /* the partitions with waiting rows: per partition its earliest waiting
+                          time and its key (varint time, varint length, bytes) */
+    bool loaded;
+} over_rt_t;
+
+static const char WAITING_KEY[] = "waiting";
+
+/* An entry of the waiting list: the partition's earliest waiting time, its key. */
+static void waiting_add(cdc_buf_t *list, int64_t first, const void *key, size_t klen)
+{
+    put_varint(list, (uint64_t)first);
+    put_varint(list, klen);
+    cdc_buf_append(list, key, klen);
+}
+
+static void olist_push(olist_t *l, oent_t e)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->e = cdc_xrealloc(l->e, sizeof(*l->e) * (size_t)l->cap);
+    }
+    l->e[l->n++] = e;
+}
+
+static bool olist_read(rd_t *r, olist_t *l)
+{
+    l->n = l->head = 0;
+    uint64_t n = get_varint(r);
+    for (uint64_t k = 0; k < n && !r->bad; k++) {
+        oent_t e;
+        int64_t ts;
+        cdc_row_t *unused;
+        if (!entry_read(r, NULL, NULL, &ts, &e.seq, &unused, &e.bytes, &e.nbytes))
+            return false;
+        e.ts = ts;
+        olist_push(l, e);
+    }
+    return !r->bad;
+}
+
+static void olist_write(cdc_buf_t *out, const olist_t *l)
+{
+    put_varint(out, (uint64_t)(l->n - l->head));
+    for (int k = l->head; k < l->n; k++)
+        entry_write(out, l->e[k].ts, l->e[k].seq, l->e[k].bytes, l->e[k].nbytes);
+}
+
+/* Loads the partition at rt->key into op's runtime (empty when absent). */
+static int over_load(graph_rt_t *rt, cdc_op_t *op, cdc_error_t **err)
+{
+    over_rt_t *orr = op->rt;
+    acc_reset(op, &orr->ar);
+    orr->frame.n = orr->frame.head = orr->pend.n = orr->pend.head = 0;
+    const void *val;
+    size_t vlen;
+    int found = cdc_state_get(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, &val,
+                              &vlen, err);
+    if (found <= 0)
+        return found;
+    uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
+    memcpy(copy, val, vlen);
+    rd_t r = {.p = copy, .end = copy + vlen};
+    uint64_t alen = get_varint(&r);
+    if (r.bad || alen > (uint64_t)(r.end - r.p) || !acc_decode(op, &orr->ar, rt, r.p, (size_t)alen))
+        return state_fail(op, "an OVER window's accumulators", err);
+    r.p += alen;
+    if (!olist_read(&r, &orr->frame) || !olist_read(&r, &orr->pend) || r.p != r.end)
+        return state_fail(op, "an OVER window's rows", err);
+    return 1;
+}
+
+static int over_save(graph_rt_t *rt, cdc_op_t *op, cdc_error_t **err)
+{
+    over_rt_t *orr = op->rt;
+    uint32_t ns = (uint32_t)op->id << 1;
+    if (orr->ar.rows <= 0 && orr->pend.n == orr->pend.head)
+        return cdc_state_del(rt->state, ns, rt->key.data, rt->key.len, err);
+    acc_encode(op, &orr->ar, &rt->tmp);
+    cdc_buf_clear(&rt->val);
+    put_varint(&rt->val, rt->tmp.len);
+    cdc_buf_append(&rt->val, rt->tmp.data, rt->tmp.len);
+    olist_write(&rt->val, &orr->frame);
+    olist_write(&rt->val, &orr->pend);
+    return cdc_state_put(rt->state, ns, rt->key.data, rt->key.len, rt->val.data, rt->val.len, err);
+}
+
+static cdc_row_t *over_row(graph_rt_t *rt, cdc_op_t *op, const oent_t *e)
+{
+    size_t used = 0;
+    cdc_row_t *row = cdc_row_decode(e->bytes, e->nbytes, op->in_type[0], &rt->scratch, &used);
+    return row && used == e->nbytes ? row : NULL;
+}
+
+/* Adds a row to the frame's accumulators (and to its rows when the frame is bounded). An
+ * unbounded frame never retracts: MIN and MAX keep only their extreme. */
+static void over_add(graph_rt_t *rt, cdc_op_t *op, const cdc_row_t *row, const oent_t *e)
+{
+    over_rt_t *orr = op->rt;
+    acc_add(op, &orr->ar, row, 1);
+    if (op->over_preceding >= 0) {
+        olist_push(&orr->frame, *e);
+        return;
+    }
+    for (int i = 0; i < op->naggs; i++) {
+        const cdc_agg_call_t *c = &op->aggs[i];
+        acc_t *a = &orr->ar.accs[i];
+        if (c->distinct || a->nmap <= 1 || (c->fn != CDC_AGG_MIN && c->fn != CDC_AGG_MAX))
+            continue;
+        if (c->fn == CDC_AGG_MAX)
+            a->map[0] = a->map[a->nmap - 1];
+        a->map[0].n = 1;
+        a->nmap = 1;
+    }
+    (void)rt;
+}
+
+/* Retracts the frame's oldest rows: while more than @p keep rows, or older than @p before. */
+static int over_evict(graph_rt_t *rt, cdc_op_t *op, int64_t keep, int64_t before, cdc_error_t **err)
+{
+    over_rt_t *orr = op->rt;
+    olist_t *f = &orr->frame;
+    while (f->head < f->n && (f->n - f->head > keep || f->e[f->head].ts < before)) {
+        cdc_row_t *old = over_row(rt, op, &f->e[f->head]);
+        if (!old)
+            return state_fail(op, "an OVER window's rows", err);
+        acc_add(op, &orr->ar, old, -1);
+        f->head++;
+    }
+    return 0;
+}
+
+static int over_emit(cdc_graph_t *g, cdc_op_t *op, const cdc_row_t *row, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    over_rt_t *orr = op->rt;
+    int ni = op->in_type[0]->nchildren;
+    cdc_row_t *o = new_row(rt, (uint32_t)(ni + op->naggs));
+    memcpy(o->values, row->values, sizeof(cdc_value_t) * (size_t)ni);
+    for (int i = 0; i < op->naggs; i++)
+        acc_result(op, &orr->ar, i, &o->values[ni + i]);
+    return emit(g, op, CDC_INSERT, o, err);
+}
+
+/* Rows es[0..n) of one time (RANGE: peers, aggregated together; ROWS: one by one) into the
+ * loaded partition's frame, each emitted with the frame's results. */
+static int over_step(cdc_graph_t *g, cdc_op_t *op, const oent_t *es, int n, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    int64_t p = op->over_preceding;
+    cdc_row_t **rows = cdc_arena_alloc(&rt->scratch, sizeof(*rows) * (size_t)n);
+    for (int k = 0; k < n; k++)
+        if (!(rows[k] = over_row(rt, op, &es[k])))
+            return state_fail(op, "an OVER window's rows", err);
+    if (!op->over_rows) {
+        if (p >= 0 && over_evict(rt, op, INT64_MAX, es[0].ts - p, err) < 0)
+            return -1;
+        for (int k = 0; k < n; k++)
+            over_add(rt, op, rows[k], &es[k]);
+        for (int k = 0; k < n; k++)
+            if (over_emit(g, op, rows[k], err) < 0)
+                return -1;
+        return 0;
+    }
+    for (int k = 0; k < n; k++) {
+        over_add(rt, op, rows[k], &es[k]);
+        if (over_emit(g, op, rows[k], err) < 0)
+            return -1;
+        if (p >= 0 && over_evict(rt, op, p, INT64_MIN, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The list of partitions with waiting rows, from the state the first time. */
+static int over_waiting_load(graph_rt_t *rt, cdc_op_t *op, cdc_error_t **err)
+{
+    over_rt_t *orr = op->rt;
+    if (orr->loaded)
+        return 0;
+    orr->loaded = true;
+    const void *val;
+    size_t vlen;
+    int found = cdc_state_get(rt->state, ((uint32_t)op->id << 1) | 1, WAITING_KEY,
+                              sizeof(WAITING_KEY), &val, &vlen, err);
+    if (found > 0)
+        cdc_buf_append(&orr->waiting, val, vlen);
+    return found < 0 ? -1 : 0;
+}
+
+static int over_waiting_save(graph_rt_t *rt, cdc_op_t *op, cdc_error_t **err)
+{
+    over_rt_t *orr = op->rt;
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
+    if (orr->waiting.len == 0)
+        return cdc_state_del(rt->state, ns, WAITING_KEY, sizeof(WAITING_KEY), err);
+    return cdc_state_put(rt->state, ns, WAITING_KEY, sizeof(WAITING_KEY), orr->waiting.data,
+                         orr->waiting.len, err);
+}
+
+static int over_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    over_rt_t *orr = op->rt;
+    if (!is_acc(kind))
+        return 0; /* the planner lets only append-only input in */
+    int64_t ts;
+    if (op->by_arrival) {
+        ts = cdc_wall_ms();
+    } else {
+        const cdc_value_t *tv = &row->values[op->timecol];
+        if (cdc_value_is_null(tv))
+            return 0; /* no time, no place in the order (Flink drops it too) */
+        ts = tv->v.ts.millis;
+        if (ts <= rt->watermark) {
+            rt->late_over++;
+            return 0;
+        }
+    }
+    cdc_row_key_bytes(row, op->part, op->npart, op->in_type[0], &rt->key);
+    if (over_load(rt, op, err) < 0)
+        return -1;
+    cdc_buf_clear(&rt->tmp);
+    cdc_row_encode(&rt->tmp, row, op->in_type[0]);
+    uint8_t *bytes = cdc_arena_alloc(&rt->scratch, rt->tmp.len ? rt->tmp.len : 1);
+    memcpy(bytes, rt->tmp.data, rt->tmp.len);
+    oent_t e = {.ts = ts, .seq = rt->seq++, .bytes = bytes, .nbytes = rt->tmp.len};
+    if (op->by_arrival) {
+        if (over_step(g, op, &e, 1, err) < 0)
+            return -1;
+        return over_save(rt, op, err);
+    }
+    /* event time: waits for the watermark, in time order (arrival order among equal times) */
+    olist_t *pl = &orr->pend;
+    bool was_waiting = pl->n > 0;
+    int64_t was_first = was_waiting ? pl->e[0].ts : 0;
+    olist_push(pl, e);
+    int at = pl->n - 1;
+    while (at > 0 && pl->e[at - 1].ts > ts) {
+        pl->e[at] = pl->e[at - 1];
+        at--;
+    }
+    pl->e[at] = e;
+    if (over_save(rt, op, err) < 0)
+        return -1;
+    if (was_waiting && was_first <= ts)
+        return 0;
+    if (over_waiting_load(rt, op, err) < 0)
+        return -1;
+    if (!was_waiting) {
+        waiting_add(&orr->waiting, ts, rt->key.data, rt->key.len);
+        return over_waiting_save(rt, op, err);
+    }
+    /* an earlier time than the partition's first waiting row: its entry says so now */
+    size_t len = orr->waiting.len;
+    uint8_t *list = cdc_arena_alloc(&rt->scratch, len ? len : 1);
+    memcpy(list, orr->waiting.data, len);
+    cdc_buf_clear(&orr->waiting);
+    rd_t r = {.p = list, .end = list + len};
+    while (r.p < r.end) {
+        int64_t first = (int64_t)get_varint(&r);
+        uint64_t klen = get_varint(&r);
+        if (r.bad || klen > (uint64_t)(r.end - r.p))
+            return state_fail(op, "an OVER window's waiting partitions", err);
+        bool mine = klen == rt->key.len && memcmp(r.p, rt->key.data, (size_t)klen) == 0;
+        waiting_add(&orr->waiting, mine ? ts : first, r.p, (size_t)klen);
+        r.p += klen;
+    }
+    return over_waiting_save(rt, op, err);
+}
+
+/* The watermark passed @p wm: each waiting partition's rows up to it, in time order. */
+static int over_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    over_rt_t *orr = op->rt;
+    if (over_waiting_load(rt, op, err) < 0)
+        return -1;
+    if (orr->waiting.len == 0)
+        return 0;
+    /* the list is rewritten with the partitions still waiting */
+    size_t len = orr->waiting.len;
+    uint8_t *list = cdc_arena_alloc(&rt->scratch, len);
+    memcpy(list, orr->waiting.data, len);
+    cdc_buf_clear(&orr->waiting);
+    rd_t r = {.p = list, .end = list + len};
+    bool changed = false;
+    while (r.p < r.end) {
+        int64_t first = (int64_t)get_varint(&r);
+        uint64_t klen = get_varint(&r);
+        if (r.bad || klen > (uint64_t)(r.end - r.p))
+            return state_fail(op, "an OVER window's waiting partitions", err);
+        if (first > wm) { /* nothing of it is due: not even loaded */
+            waiting_add(&orr->waiting, first, r.p, (size_t)klen);
+            r.p += klen;
+            continue;
+        }
+        cdc_buf_clear(&rt->key);
+        cdc_buf_append(&rt->key, r.p, (size_t)klen);
+        r.p += klen;
+        int found = over_load(rt, op, err);
+        if (found < 0)
+            return -1;
+        olist_t *pl = &orr->pend;
+        int upto = 0;
+        while (upto < pl->n && pl->e[upto].ts <= wm)
+            upto++;
+        for (int k = 0; k < upto;) {
+            int n = 1;
+            if (!op->over_rows)
+                while (k + n < upto && pl->e[k + n].ts == pl->e[k].ts)
+                    n++;
+            if (over_step(g, op, &pl->e[k], n, err) < 0)
+                return -1;
+            k += n;
+        }
+        pl->head = upto;
+        if (upto && over_save(rt, op, err) < 0)
+            return -1;
+        changed = true;
+        if (found && upto < pl->n)
+            waiting_add(&orr->waiting, pl->e[upto].ts, rt->key.data, rt->key.len);
+    }
+    return changed ? over_waiting_save(rt, op, err) : 0;
+}
+
 /* The split's watermark after a row: the WATERMARK expression's value, when larger. */
 static int note_watermark(cdc_graph_t *g, graph_writer_t *w, const cdc_expr_t *wm,
                           const cdc_row_t *row, cdc_error_t **err)
@@ -1379,10 +1737,13 @@ static int advance_watermark(cdc_graph_t *g, bool at_end, cdc_error_t **err)
     if (least <= rt->watermark)
         return 0;
     rt->watermark = least;
-    for (int i = 0; i < g->nops; i++)
-        if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed &&
-            wagg_fire(g, g->ops[i], least, err) < 0)
+    for (int i = 0; i < g->nops; i++) {
+        cdc_op_t *op = g->ops[i];
+        if (op->kind == CDC_OP_AGG && op->windowed && wagg_fire(g, op, least, err) < 0)
             return -1;
+        if (op->kind == CDC_OP_OVER && !op->by_arrival && over_fire(g, op, least, err) < 0)
+            return -1;
+    }
     return 0;
 }
 
@@ -1740,6 +2101,10 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
             op->rt = cdc_xcalloc(1, sizeof(join_rt_t));
         } else if (op->kind == CDC_OP_RANK) {
             op->rt = cdc_xcalloc(1, sizeof(rank_rt_t));
+        } else if (op->kind == CDC_OP_OVER) {
+            over_rt_t *orr = cdc_xcalloc(1, sizeof(*orr));
+            orr->ar.accs = cdc_xcalloc((size_t)op->naggs + 1, sizeof(*orr->ar.accs));
+            op->rt = orr;
         }
         if (op->kind == CDC_OP_AGG && op->windowed)
             ((agg_rt_t *)op->rt)->win = cdc_xcalloc(1, sizeof(win_rt_t));
@@ -1777,6 +2142,14 @@ static void op_rt_free(cdc_op_t *op)
         free(rr->e);
         free(rr->before);
         free(rr->after);
+    } else if (op->kind == CDC_OP_OVER) {
+        over_rt_t *orr = op->rt;
+        for (int i = 0; i < op->naggs; i++)
+            free(orr->ar.accs[i].map);
+        free(orr->ar.accs);
+        free(orr->frame.e);
+        free(orr->pend.e);
+        cdc_buf_free(&orr->waiting);
     }
     free(op->rt);
     op->rt = NULL;
@@ -1793,6 +2166,12 @@ void cdc_graph_end(cdc_graph_t *g)
                 "fired (the watermark had passed their end); a larger delay in WATERMARK FOR ... "
                 "AS ... keeps such rows\n",
                 (unsigned long long)rt->late, g->top->sink_name);
+    if (rt->late_over)
+        fprintf(stderr,
+                "cdcflow: dropped %llu late row(s) of table \"%s\": their time was at or behind "
+                "the watermark when they came (OVER aggregation); a larger delay in WATERMARK FOR "
+                "... AS ... keeps such rows\n",
+                (unsigned long long)rt->late_over, g->top->sink_name);
     if (rt->writer)
         rt->writer->ops->close(rt->writer);
     cdc_pipe_split_close(rt->top_ps);

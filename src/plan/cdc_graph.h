@@ -8,8 +8,9 @@
  *     pipe for `SELECT * FROM <that table, view or stateless subquery>`, with
  *     its source, pushdowns, ChangelogNormalize and Calc stages); their rows
  *     go into an operator's input port instead of a sink;
- *   - operators (Calc, GroupAggregate, Join, Rank), each feeding its parent's
- *     port, the root last; keyed state in the job's state store;
+ *   - operators (Calc, GroupAggregate, Join, Rank, Window, OverAggregate), each
+ *     feeding its parent's port, the root last; keyed state in the job's state
+ *     store;
  *   - the top pipe: the rest of the query and the sink, planned as an
  *     ordinary pipe over the root's output (an internal table with the root's
  *     changelog mode and unique key); its source is never opened: the runtime
@@ -25,15 +26,17 @@
 #include "cdc_planner.h"
 
 typedef enum cdc_op_kind {
-    CDC_OP_CALC = 1, /* stage over the input row */
-    CDC_OP_AGG,      /* GroupAggregate (DISTINCT is one without aggregate calls) */
-    CDC_OP_JOIN,     /* regular equi-join of two changelogs */
-    CDC_OP_RANK,     /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
-    CDC_OP_WINDOW,   /* window table function: each row once per window it falls in, with
-                        window_start, window_end, window_time appended */
-    CDC_OP_UNION,    /* UNION ALL: the rows of every input on port 0, as they come */
-    CDC_OP_REPLICATE /* each row (count, fields...) as count copies of its fields (the end of
+    CDC_OP_CALC = 1,  /* stage over the input row */
+    CDC_OP_AGG,       /* GroupAggregate (DISTINCT is one without aggregate calls) */
+    CDC_OP_JOIN,      /* regular equi-join of two changelogs */
+    CDC_OP_RANK,      /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
+    CDC_OP_WINDOW,    /* window table function: each row once per window it falls in, with
+                         window_start, window_end, window_time appended */
+    CDC_OP_UNION,     /* UNION ALL: the rows of every input on port 0, as they come */
+    CDC_OP_REPLICATE, /* each row (count, fields...) as count copies of its fields (the end of
                         INTERSECT ALL and EXCEPT ALL, Flink's $REPLICATE_ROWS$) */
+    CDC_OP_OVER       /* OverAggregate: each row with aggregates over a frame of its partition's
+                         rows ordered by a time attribute appended (append-only in and out) */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -112,6 +115,12 @@ struct cdc_op_s {
        passes the window's end, insert-only; late rows dropped */
     bool windowed;
     int win_end_field; /* the group field holding window_end */
+
+    /* OVER: output = input fields, then one field per call of aggs; partition fields in part;
+       the time attribute in timecol (event time, or arrival order when by_arrival) */
+    bool over_rows;         /* a ROWS frame (else RANGE) */
+    int64_t over_preceding; /* rows (ROWS) or milliseconds (RANGE) the frame reaches back from
+                               the current row; -1 for UNBOUNDED PRECEDING */
 
     void *rt; /* the runtime's per-operator data */
 };

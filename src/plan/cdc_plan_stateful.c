@@ -879,8 +879,8 @@ static bool leaf_proctime(sp_t *sp, const rel_t *r, int f)
     if (r->op >= 0)
         return false;
     const cdc_pipe_t *p = sp->g->leaves[r->leaf];
-    if (!p->col_proctime || p->nstages < 1 || f >= p->stages[p->nstages - 1].nitems)
-        return false;
+    if (!p->col_proctime || (p->nstages >= 1 && f >= p->stages[p->nstages - 1].nitems))
+        return false; /* without stages the leaf's rows are the table's */
     int c = f;
     for (int s = p->nstages - 1; s >= 0 && c >= 0; s--)
         c = cdc_expr_column_index(p->stages[s].items[c]);
@@ -1335,13 +1335,21 @@ typedef struct agg_ctx {
     const char *group_name[64];
     int ngroups;
     char agg_name[64][256];
+    bool over; /* collect the OVER calls (an OVER aggregation), not the plain ones */
 } agg_ctx_t;
 
 static int collect_agg(cdc_sql_expr_t **slot, void *ctx)
 {
     agg_ctx_t *ac = ctx;
     cdc_sql_expr_t *e = *slot;
-    if (e->kind != CDC_SQL_EXPR_CALL || e->call.over || !e->call.name || !is_agg_name(e->call.name))
+    if (e->kind != CDC_SQL_EXPR_CALL || !e->call.name || !e->call.over != !ac->over)
+        return 0;
+    if (ac->over && !is_agg_name(e->call.name))
+        return fail_at(ac->sp, ac->w, e->line, e->col,
+                       "%s() OVER is not supported yet (COUNT, SUM, AVG, MIN and MAX are; "
+                       "ROW_NUMBER() for Top-N, as the only window call of its query)",
+                       e->call.name);
+    if (!is_agg_name(e->call.name))
         return 0;
     static const struct {
         const char *name;
@@ -1697,6 +1705,50 @@ out:
 
 /* ---- Top-N: ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) ------------------------------- */
 
+/* A query (for a Calc before an operator) that keeps every field of @p r, with room for
+ * @p extra more items. */
+static cdc_sql_query_t *fields_query(sp_t *sp, const cdc_sql_query_t *q, const rel_t *r,
+                                     size_t extra)
+{
+    cdc_sql_query_t *fq = new_query(sp, q->line, q->col);
+    fq->items = cdc_xcalloc((size_t)r->type->nchildren + extra + 1, sizeof(*fq->items));
+    for (int f = 0; f < r->type->nchildren; f++)
+        fq->items[fq->nitems++] = (cdc_sql_select_item_t){
+            .expr = keep_expr(sp, col_ref(r->type->names[f], q->line, q->col)),
+            .alias = cdc_xstrdup(r->type->names[f])};
+    return fq;
+}
+
+/* An operator's input: a Calc of @p fq over @p r, or @p r itself when fq is NULL. */
+static int calc_input(sp_t *sp, const where_t *w, const rel_t *r, cdc_sql_query_t *fq, rel_t *in)
+{
+    if (fq)
+        return make_calc(sp, w, r, fq, in, "Calc");
+    *in = *r;
+    in->ukey = ints_dup(r->ukey, r->nukey);
+    return 0;
+}
+
+/* The PARTITION BY columns of a window into op->part (fields of @p t), listed in *pb. */
+static int partition_fields(sp_t *sp, const where_t *w, const cdc_sql_over_t *ov,
+                            const cdc_type_t *t, cdc_op_t *op, cdc_buf_t *pb, const char *what)
+{
+    for (size_t i = 0; i < ov->npartition_by; i++) {
+        const cdc_sql_expr_t *e = ov->partition_by[i];
+        int f = e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1
+                    ? cdc_type_field_index(t, e->column.parts[0])
+                    : -1;
+        if (f < 0)
+            return fail_at(sp, w, e->line, e->col,
+                           "PARTITION BY of %s takes columns; compute the expression in a "
+                           "subquery",
+                           what);
+        op->part[op->npart++] = f;
+        cdc_buf_printf(pb, "%s%s", i ? ", " : "", t->names[f]);
+    }
+    return 0;
+}
+
 static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const scope_t *sc,
                      const rank_filter_t *rf, int nrf, rel_t *r, cdc_sql_query_t **post)
 {
@@ -1740,21 +1792,11 @@ static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
         return fail_at(sp, w, ov->line, ov->col, "ROW_NUMBER() OVER needs an ORDER BY");
     /* the level's WHERE comes before the ranking */
     rel_t in = {0};
-    if (q->where) {
-        cdc_sql_query_t *fq = new_query(sp, q->line, q->col);
-        fq->items = cdc_xcalloc((size_t)r->type->nchildren + 1, sizeof(*fq->items));
-        for (int f = 0; f < r->type->nchildren; f++)
-            fq->items[fq->nitems++] = (cdc_sql_select_item_t){
-                .expr = keep_expr(sp, col_ref(r->type->names[f], q->line, q->col)),
-                .alias = cdc_xstrdup(r->type->names[f])};
-        if (!(fq->where = rewrite(sp, w, sc, q->where)))
-            return -1;
-        if (make_calc(sp, w, r, fq, &in, "Calc") < 0)
-            return -1;
-    } else {
-        in = *r;
-        in.ukey = ints_dup(r->ukey, r->nukey);
-    }
+    cdc_sql_query_t *fq = q->where ? fields_query(sp, q, r, 0) : NULL;
+    if (fq && !(fq->where = rewrite(sp, w, sc, q->where)))
+        return -1;
+    if (calc_input(sp, w, r, fq, &in) < 0)
+        return -1;
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
     op->kind = CDC_OP_RANK;
@@ -1766,19 +1808,9 @@ static int plan_rank(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const
     op->desc = cdc_xcalloc(ov->norder_by, sizeof(bool));
     op->nulls_first = cdc_xcalloc(ov->norder_by, sizeof(bool));
     cdc_buf_t pb = {0}, ob = {0};
-    for (size_t i = 0; i < ov->npartition_by; i++) {
-        const cdc_sql_expr_t *e = ov->partition_by[i];
-        int f = e->kind == CDC_SQL_EXPR_COLUMN && e->column.nparts == 1
-                    ? cdc_type_field_index(in.type, e->column.parts[0])
-                    : -1;
-        if (f < 0) {
-            rel_free(&in);
-            return fail_at(sp, w, e->line, e->col,
-                           "PARTITION BY of ROW_NUMBER() takes columns; compute the expression "
-                           "in a subquery");
-        }
-        op->part[op->npart++] = f;
-        cdc_buf_printf(&pb, "%s%s", i ? ", " : "", in.type->names[f]);
+    if (partition_fields(sp, w, ov, in.type, op, &pb, "ROW_NUMBER()") < 0) {
+        rel_free(&in);
+        return -1;
     }
     for (size_t i = 0; i < ov->norder_by; i++) {
         const cdc_sql_expr_t *e = ov->order_by[i].expr;
@@ -1891,13 +1923,27 @@ static int interval_arg(sp_t *sp, const where_t *w, const cdc_sql_expr_t *e, con
     return 0;
 }
 
+/* The WATERMARK of table @p def compiled over the rows of its leaf @p in (once). */
+static int compile_leaf_wm(sp_t *sp, const cdc_table_def_t *def, const rel_t *in)
+{
+    cdc_graph_t *g = sp->g;
+    if (g->leaf_wm[in->leaf])
+        return 0;
+    cdc_expr_env_t env = {.row_type = in->type,
+                          .udf_lookup = cdc_plan_udf_lookup,
+                          .udf_ctx = sp->penv->cat,
+                          .text = def->ddl,
+                          .len = def->ddl ? strlen(def->ddl) : 0,
+                          .filename = def->origin};
+    return cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in->leaf], sp->err);
+}
+
 /* FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)): the table's leaf with its
  * watermark, and the window table function over it. */
 static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w, rel_t *out,
                              const char **qual)
 {
     const cdc_sql_window_tvf_t *tv = ref->tvf;
-    cdc_graph_t *g = sp->g;
     *qual = ref->alias;
     const cdc_table_def_t *def = NULL;
     const cdc_view_def_t *view = NULL;
@@ -1944,13 +1990,7 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
                 tvf_names[tv->kind], def->qualified, cdc_changelog_mode_str(in.mode, mb));
         goto out;
     }
-    cdc_expr_env_t env = {.row_type = in.type,
-                          .udf_lookup = cdc_plan_udf_lookup,
-                          .udf_ctx = sp->penv->cat,
-                          .text = def->ddl,
-                          .len = def->ddl ? strlen(def->ddl) : 0,
-                          .filename = def->origin};
-    if (cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in.leaf], sp->err) < 0)
+    if (compile_leaf_wm(sp, def, &in) < 0)
         goto out;
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
@@ -1993,6 +2033,285 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
     rc = 0;
 out:
     rel_free(&in);
+    return rc;
+}
+
+/* ---- OVER aggregation: agg(x) OVER (PARTITION BY ... ORDER BY time ROWS|RANGE ...) ---------- */
+
+/* A window's frame as the operator runs it: ROWS or RANGE, and how far back it reaches (-1:
+ * UNBOUNDED PRECEDING); Flink's default without a frame is RANGE UNBOUNDED PRECEDING. */
+static int over_frame(sp_t *sp, const where_t *w, const cdc_sql_over_t *o, bool *rows,
+                      int64_t *preceding)
+{
+    *rows = o->frame == 1;
+    *preceding = -1;
+    if (!o->frame)
+        return 0;
+    if (o->upper.kind != CDC_SQL_BOUND_CURRENT_ROW || o->lower.kind == CDC_SQL_BOUND_FOLLOWING ||
+        o->lower.kind == CDC_SQL_BOUND_UNBOUNDED_FOLLOWING) {
+        const cdc_sql_bound_t *b =
+            o->upper.kind != CDC_SQL_BOUND_CURRENT_ROW ? &o->upper : &o->lower;
+        fail_at(sp, w, b->line, b->col, "OVER RANGE FOLLOWING windows are not supported yet.");
+        cdc_error_set_hint(*sp->err, "end the frame at CURRENT ROW: ROWS BETWEEN n PRECEDING AND "
+                                     "CURRENT ROW, or RANGE BETWEEN INTERVAL '..' PRECEDING AND "
+                                     "CURRENT ROW");
+        return -1;
+    }
+    if (o->lower.kind == CDC_SQL_BOUND_CURRENT_ROW) {
+        *preceding = 0;
+        return 0;
+    }
+    if (o->lower.kind == CDC_SQL_BOUND_UNBOUNDED_PRECEDING)
+        return 0;
+    const cdc_sql_expr_t *e = o->lower.offset;
+    if (*rows) {
+        if (e->kind != CDC_SQL_EXPR_LITERAL || e->literal.kind != CDC_SQL_LIT_INTEGER)
+            return fail_at(sp, w, e->line, e->col,
+                           "the offset of a ROWS frame is a non-negative integer literal "
+                           "(ROWS BETWEEN 10 PRECEDING AND CURRENT ROW)");
+        *preceding = strtoll(e->literal.text, NULL, 10);
+        return 0;
+    }
+    if (cdc_expr_interval_ms(e, preceding) < 0 || *preceding < 0)
+        return fail_at(sp, w, e->line, e->col,
+                       "the offset of a RANGE frame over a time attribute is a day-time INTERVAL "
+                       "literal (RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)");
+    return 0;
+}
+
+/* The window as the operator runs it, as text: the same for windows that only differ in how
+ * they are written (a default frame, a named window). */
+static char *over_key(const cdc_sql_over_t *o, bool rows, int64_t preceding)
+{
+    cdc_sql_over_t bare = *o; /* borrowed fields, printed only */
+    bare.frame = 0;
+    char *t = cdc_sql_over_to_string(&bare);
+    char *k = cdc_strdup_printf("%s|%d|%lld", t, rows, (long long)preceding);
+    free(t);
+    return k;
+}
+
+typedef struct over_check {
+    sp_t *sp;
+    const where_t *w;
+    const cdc_sql_over_t *first;
+    char *key;
+} over_check_t;
+
+/* Every OVER call of the level has the same window (Flink runs one window per OverAggregate). */
+static int check_over(cdc_sql_expr_t **slot, void *ctx)
+{
+    over_check_t *oc = ctx;
+    const cdc_sql_expr_t *e = *slot;
+    if (e->kind != CDC_SQL_EXPR_CALL || !e->call.over)
+        return 0;
+    bool rows;
+    int64_t preceding;
+    if (over_frame(oc->sp, oc->w, e->call.over, &rows, &preceding) < 0)
+        return -1;
+    char *k = over_key(e->call.over, rows, preceding);
+    if (!oc->first) {
+        oc->first = e->call.over;
+        oc->key = k;
+        return 0;
+    }
+    bool same = strcmp(k, oc->key) == 0;
+    free(k);
+    if (!same) {
+        fail_at(oc->sp, oc->w, e->call.over->line, e->call.over->col,
+                "All aggregates must be computed on the same window.");
+        cdc_error_set_hint(*oc->sp->err,
+                           "give every OVER of the SELECT the same window (a WINDOW w AS (...) "
+                           "clause and OVER w), or compute the others in another query");
+        return -1;
+    }
+    return 0;
+}
+
+/* An OVER call of the post-query becomes a reference to its field of the operator's row. */
+static int replace_over(cdc_sql_expr_t **slot, void *ctx)
+{
+    agg_ctx_t *ac = ctx;
+    cdc_sql_expr_t *e = *slot;
+    if (e->kind != CDC_SQL_EXPR_CALL || !e->call.over)
+        return 0;
+    char *text = cdc_sql_expr_to_string(e);
+    for (int a = 0; a < ac->naggs; a++)
+        if (strcmp(ac->aggs[a].text, text) == 0)
+            morph_to_ref(e, ac->agg_name[a]);
+    free(text);
+    return 1;
+}
+
+/* The time attribute an OVER window is ordered by: field @p f of @p r, an event-time attribute
+ * (the column of its table's WATERMARK; the watermark is compiled for the leaf) or a
+ * processing-time one (*proctime). 0, or -1 with Flink's error. */
+static int over_time_attr(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const rel_t *r,
+                          int f, const cdc_sql_expr_t *at, bool *proctime)
+{
+    *proctime = f >= 0 && leaf_proctime(sp, r, f);
+    if (*proctime)
+        return 0;
+    const cdc_table_def_t *def = NULL;
+    const cdc_view_def_t *view = NULL;
+    cdc_error_t *ignored = NULL;
+    if (f >= 0 && r->op < 0 && !q->njoins && !q->from.subquery && q->from.name.nparts &&
+        cdc_catalog_find(sp->penv->cat, &q->from.name, &def, &view, &ignored) > 0 && def &&
+        def->watermark_column && strcmp(def->watermark_column, r->type->names[f]) == 0 &&
+        (r->type->children[f]->root == CDC_T_TIMESTAMP ||
+         r->type->children[f]->root == CDC_T_TIMESTAMP_LTZ))
+        return compile_leaf_wm(sp, def, r);
+    cdc_error_destroy(ignored);
+    fail_at(sp, w, at->line, at->col,
+            "OVER windows' ordering in stream mode must be defined on a time attribute.");
+    cdc_error_set_hint(*sp->err,
+                       "order by a column of the table that has a WATERMARK FOR it (event time) "
+                       "or that is AS PROCTIME() (processing time)");
+    return -1;
+}
+
+/* The OVER calls of a level (all over one window): a Calc for the WHERE and the calls'
+ * arguments when needed, the OverAggregate, and the post-query over its row. */
+static int plan_over(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const scope_t *sc,
+                     rel_t *r, cdc_sql_query_t **post)
+{
+    agg_ctx_t ac = {.sp = sp, .w = w, .over = true};
+    over_check_t oc = {.sp = sp, .w = w};
+    int rc = -1;
+    rel_t in = {0};
+    cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
+    if (expand_items(sp, w, sc, q, pq) < 0)
+        goto out;
+    for (size_t i = 0; i < pq->nitems; i++)
+        if (walk_slots(&pq->items[i].expr, check_over, &oc) < 0 ||
+            walk_slots(&pq->items[i].expr, collect_agg, &ac) < 0)
+            goto out;
+    const cdc_sql_over_t *ov = oc.first;
+    bool rows;
+    int64_t preceding;
+    if (over_frame(sp, w, ov, &rows, &preceding) < 0)
+        goto out;
+    if (r->mode != CDC_MODE_INSERT_ONLY) {
+        char mb[16];
+        fail_at(sp, w, ov->line, ov->col,
+                "StreamPhysicalOverAggregate doesn't support consuming update and delete changes "
+                "(its input's changelog is %s)",
+                cdc_changelog_mode_str(r->mode, mb));
+        cdc_error_set_hint(*sp->err, "an OVER aggregation reads an append-only table or query");
+        goto out;
+    }
+    if (ov->norder_by != 1) {
+        fail_at(sp, w, ov->line, ov->col,
+                "The window can only be ordered by a single time column.");
+        goto out;
+    }
+    if (ov->order_by[0].desc) {
+        const cdc_sql_expr_t *e = ov->order_by[0].expr;
+        fail_at(sp, w, e->line, e->col, "The window can only be ordered in ASCENDING mode.");
+        goto out;
+    }
+    const cdc_sql_expr_t *oe = ov->order_by[0].expr;
+    int tf = oe->kind == CDC_SQL_EXPR_COLUMN && oe->column.nparts == 1
+                 ? cdc_type_field_index(r->type, oe->column.parts[0])
+                 : -1;
+    bool proctime;
+    if (over_time_attr(sp, w, q, r, tf, oe, &proctime) < 0)
+        goto out;
+    /* the Calc before: the level's WHERE, the arguments that are not columns */
+    int arg_field[64];
+    bool calc = q->where != NULL;
+    for (int a = 0; a < ac.naggs; a++) {
+        const cdc_sql_expr_t *arg = ac.aggs[a].arg;
+        arg_field[a] = !arg ? -1
+                       : arg->kind == CDC_SQL_EXPR_COLUMN && arg->column.nparts == 1
+                           ? cdc_type_field_index(r->type, arg->column.parts[0])
+                           : -2;
+        calc = calc || arg_field[a] == -2;
+    }
+    cdc_sql_query_t *pre = NULL;
+    if (calc) {
+        pre = fields_query(sp, q, r, (size_t)ac.naggs);
+        for (int a = 0; a < ac.naggs; a++) {
+            if (arg_field[a] != -2)
+                continue;
+            arg_field[a] = (int)pre->nitems;
+            pre->items[pre->nitems++] =
+                (cdc_sql_select_item_t){.expr = (cdc_sql_expr_t *)ac.aggs[a].arg,
+                                        .alias = cdc_strdup_printf("$f%zu", pre->nitems)};
+        }
+        if (q->where && !(pre->where = rewrite(sp, w, sc, q->where)))
+            goto out;
+    }
+    if (calc_input(sp, w, r, pre, &in) < 0)
+        goto out;
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_OVER;
+    op->in_type[0] = (cdc_type_t *)in.type;
+    op->timecol = tf;
+    op->by_arrival = proctime;
+    op->over_rows = rows;
+    op->over_preceding = preceding;
+    op->part = cdc_xcalloc(ov->npartition_by + 1, sizeof(int));
+    cdc_buf_t pb = {0}, sel = {0};
+    if (partition_fields(sp, w, ov, in.type, op, &pb, "an OVER aggregation") < 0) {
+        cdc_buf_free(&pb);
+        goto out;
+    }
+    op->out_type = cdc_type_copy(in.type);
+    for (int f = 0; f < in.type->nchildren; f++)
+        cdc_buf_printf(&sel, "%s%s", f ? ", " : "", in.type->names[f]);
+    op->aggs = cdc_xcalloc((size_t)ac.naggs + 1, sizeof(*op->aggs));
+    for (int a = 0; a < ac.naggs; a++) {
+        cdc_agg_call_t *c = &op->aggs[op->naggs++];
+        c->fn = ac.aggs[a].fn;
+        c->distinct = ac.aggs[a].distinct;
+        c->arg = arg_field[a];
+        /* EXPLAIN prints the call without its window, which is printed once */
+        char *full = ac.aggs[a].text, *cut = strstr(full, " OVER (");
+        c->text = cut ? cdc_strdup_printf("%.*s", (int)(cut - full), full) : cdc_xstrdup(full);
+        c->type = agg_type(c->fn, c->arg >= 0 ? in.type->children[c->arg] : NULL);
+        if (!c->type) {
+            char *tt = cdc_type_to_string(in.type->children[c->arg]);
+            fail_at(sp, w, ac.aggs[a].arg->line, ac.aggs[a].arg->col,
+                    "%s cannot take an argument of type %s", c->text, tt);
+            free(tt);
+            cdc_buf_free(&pb);
+            cdc_buf_free(&sel);
+            goto out;
+        }
+        /* Flink's names of a window's results: w0$o0, w0$o1, ... */
+        snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "w0$o%d", a);
+        cdc_type_row_add(op->out_type, ac.agg_name[a], cdc_type_copy(c->type));
+        cdc_buf_printf(&sel, ", %s AS %s", c->text, ac.agg_name[a]);
+    }
+    op->mode = CDC_MODE_INSERT_ONLY;
+    char bound[64];
+    if (preceding < 0)
+        snprintf(bound, sizeof(bound), "UNBOUNDED PRECEDING");
+    else if (preceding == 0)
+        snprintf(bound, sizeof(bound), "CURRENT ROW");
+    else
+        snprintf(bound, sizeof(bound), "%lld PRECEDING", (long long)preceding);
+    op->explain = cdc_strdup_printf(
+        "OverAggregate(%s%s%sorderBy=[%s ASC], window=[ %s BETWEEN %s AND CURRENT ROW], "
+        "select=[%s], changelogMode=[I])",
+        op->npart ? "partitionBy=[" : "", cdc_buf_cstr(&pb), op->npart ? "], " : "",
+        in.type->names[tf], rows ? "ROWS" : "RANG", bound, cdc_buf_cstr(&sel));
+    cdc_buf_free(&pb);
+    cdc_buf_free(&sel);
+    connect(sp, &in, idx, 0);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+    for (size_t i = 0; i < pq->nitems; i++)
+        walk_slots(&pq->items[i].expr, replace_over, &ac);
+    *post = pq;
+    rc = 0;
+out:
+    rel_free(&in);
+    free(oc.key);
+    for (int a = 0; a < ac.naggs; a++)
+        free(ac.aggs[a].text);
     return rc;
 }
 
@@ -2434,8 +2753,10 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
             goto done;
         }
         rc = plan_aggregate(sp, w, q, &sc, out, post);
-    } else if (f.over) {
+    } else if (f.over && strcasecmp(f.over->call.name, "ROW_NUMBER") == 0) {
         rc = plan_rank(sp, w, q, &sc, rf, nrf, out, post);
+    } else if (f.over) {
+        rc = plan_over(sp, w, q, &sc, out, post);
     } else {
         /* joins only: the select list and WHERE over the joined row */
         cdc_sql_query_t *pq = new_query(sp, q->line, q->col);

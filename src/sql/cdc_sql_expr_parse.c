@@ -602,8 +602,72 @@ static bool parse_order_items(parser_t *p, cdc_sql_order_item_t **items, size_t 
     return true;
 }
 
-/* OVER ([PARTITION BY e, ...] [ORDER BY k, ...]) after a call: the OVER token is current. A frame
- * (ROWS/RANGE) and a named window are refused by name. */
+/* One bound of a frame: UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW, expr PRECEDING|FOLLOWING. */
+static bool parse_bound(parser_t *p, cdc_sql_bound_t *b)
+{
+    b->line = cur(p)->line;
+    b->col = cur(p)->col;
+    if (accept_kw(p, "UNBOUNDED")) {
+        if (accept_kw(p, "PRECEDING"))
+            b->kind = CDC_SQL_BOUND_UNBOUNDED_PRECEDING;
+        else if (accept_kw(p, "FOLLOWING"))
+            b->kind = CDC_SQL_BOUND_UNBOUNDED_FOLLOWING;
+        else
+            return cdc_sqlp_fail_expected(p, "\"PRECEDING\" or \"FOLLOWING\"");
+        return true;
+    }
+    if (accept_kw(p, "CURRENT")) {
+        b->kind = CDC_SQL_BOUND_CURRENT_ROW;
+        return cdc_sqlp_expect_kw(p, "ROW");
+    }
+    if (!(b->offset = cdc_sqlp_parse_expr(p)))
+        return false;
+    if (accept_kw(p, "PRECEDING"))
+        b->kind = CDC_SQL_BOUND_PRECEDING;
+    else if (accept_kw(p, "FOLLOWING"))
+        b->kind = CDC_SQL_BOUND_FOLLOWING;
+    else
+        return cdc_sqlp_fail_expected(p, "\"PRECEDING\" or \"FOLLOWING\"");
+    return true;
+}
+
+/* What is inside the parentheses of OVER (...) or WINDOW w AS (...), up to ")": [PARTITION BY
+ * e, ...] [ORDER BY k, ...] [ROWS|RANGE {BETWEEN bound AND bound | bound}]. */
+static bool parse_window_spec(parser_t *p, cdc_sql_over_t *o)
+{
+    if (accept_kw(p, "PARTITION") &&
+        (!cdc_sqlp_expect_kw(p, "BY") || !parse_expr_list(p, &o->partition_by, &o->npartition_by)))
+        return false;
+    if (accept_kw(p, "ORDER") &&
+        (!cdc_sqlp_expect_kw(p, "BY") || !parse_order_items(p, &o->order_by, &o->norder_by)))
+        return false;
+    if (at_kw(p, "ROWS") || at_kw(p, "RANGE")) {
+        o->frame = at_kw(p, "ROWS") ? 1 : 2;
+        o->frame_line = cur(p)->line;
+        o->frame_col = cur(p)->col;
+        advance(p);
+        if (accept_kw(p, "BETWEEN")) {
+            if (!parse_bound(p, &o->lower) || !cdc_sqlp_expect_kw(p, "AND") ||
+                !parse_bound(p, &o->upper))
+                return false;
+        } else {
+            if (!parse_bound(p, &o->lower))
+                return false;
+            o->upper = (cdc_sql_bound_t){
+                .kind = CDC_SQL_BOUND_CURRENT_ROW, .line = o->lower.line, .col = o->lower.col};
+        }
+    }
+    if (!at(p, CDC_SQL_TOK_RPAREN))
+        return cdc_sqlp_fail_expected(p, o->frame           ? "\")\""
+                                         : o->norder_by     ? "\",\", \"ROWS\", \"RANGE\" or \")\""
+                                         : o->npartition_by ? "\"ORDER\", \",\" or \")\""
+                                                            : "\"PARTITION\", \"ORDER\" or \")\"");
+    advance(p);
+    return true;
+}
+
+/* OVER (window) or OVER w after a call: the OVER token is current. A named window waits in
+ * p->named for its query's WINDOW clause. */
 static bool parse_over(parser_t *p, cdc_sql_expr_t *call)
 {
     cdc_sql_over_t *o = cdc_xcalloc(1, sizeof(*o));
@@ -611,25 +675,18 @@ static bool parse_over(parser_t *p, cdc_sql_expr_t *call)
     o->line = cur(p)->line;
     o->col = cur(p)->col;
     advance(p); /* OVER */
-    if (!at(p, CDC_SQL_TOK_LPAREN))
-        return cdc_sqlp_fail_unsupported(p, "a named window (OVER w)",
-                                         "write the window in parentheses: OVER (PARTITION BY "
-                                         "... ORDER BY ...)");
+    if (!at(p, CDC_SQL_TOK_LPAREN)) {
+        o->line = cur(p)->line;
+        o->col = cur(p)->col;
+        cdc_sql_ident_t id = {0};
+        if (!cdc_sqlp_parse_ident(p, &id, "window name"))
+            return false;
+        o->name = id.name;
+        PUSH(p->named, p->nnamed, o);
+        return true;
+    }
     advance(p);
-    if (accept_kw(p, "PARTITION") &&
-        (!cdc_sqlp_expect_kw(p, "BY") || !parse_expr_list(p, &o->partition_by, &o->npartition_by)))
-        return false;
-    if (accept_kw(p, "ORDER") &&
-        (!cdc_sqlp_expect_kw(p, "BY") || !parse_order_items(p, &o->order_by, &o->norder_by)))
-        return false;
-    if (at_kw(p, "ROWS") || at_kw(p, "RANGE"))
-        return cdc_sqlp_fail_unsupported(p, "a window frame (ROWS or RANGE)", NULL);
-    if (!at(p, CDC_SQL_TOK_RPAREN))
-        return cdc_sqlp_fail_expected(p, o->norder_by       ? "\",\" or \")\""
-                                         : o->npartition_by ? "\"ORDER\", \",\" or \")\""
-                                                            : "\"PARTITION\", \"ORDER\" or \")\"");
-    advance(p);
-    return true;
+    return parse_window_spec(p, o);
 }
 
 /* primary { [ index ] }, and a call's OVER (...) (a bare "over" after a call is its alias) */
@@ -1294,6 +1351,66 @@ static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
     return !at_kw(p, "HAVING") || parse_group_by(p, q);
 }
 
+/* WINDOW w AS (window), ... after HAVING: each OVER w of the query (p->named from @p first on)
+ * gets a copy of w's window (keeping its name and place); a name no WINDOW defines is an error.
+ */
+static bool parse_window_clause(parser_t *p, size_t first)
+{
+    cdc_sql_over_t **defs = NULL;
+    size_t ndefs = 0;
+    bool ok = true;
+    if (accept_kw(p, "WINDOW")) {
+        do {
+            cdc_sql_ident_t id = {0};
+            if (!cdc_sqlp_parse_ident(p, &id, "window name")) {
+                ok = false;
+                break;
+            }
+            cdc_sql_over_t *d = cdc_xcalloc(1, sizeof(*d));
+            d->name = id.name;
+            d->line = id.line;
+            d->col = id.col;
+            PUSH(defs, ndefs, d);
+            if (!cdc_sqlp_expect_kw(p, "AS") || !cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN) ||
+                !parse_window_spec(p, d)) {
+                ok = false;
+                break;
+            }
+        } while (accept(p, CDC_SQL_TOK_COMMA));
+    }
+    for (size_t i = first; ok && i < p->nnamed; i++) {
+        cdc_sql_over_t *o = p->named[i];
+        const cdc_sql_over_t *d = NULL;
+        for (size_t k = 0; k < ndefs && !d; k++)
+            if (strcmp(defs[k]->name, o->name) == 0)
+                d = defs[k];
+        if (!d) {
+            if (!p->err) { /* Calcite's words */
+                p->err =
+                    cdc_error_new(CDC_ERR_SQL, "%s:%d:%d: Window '%s' not found",
+                                  p->filename ? p->filename : "<input>", o->line, o->col, o->name);
+                char *caret = cdc_sql_caret(p->text, p->len, o->line, o->col);
+                cdc_error_set_detail(p->err, "%s", caret);
+                free(caret);
+            }
+            ok = false;
+            break;
+        }
+        cdc_sql_over_t *c = cdc_sql_over_clone(d);
+        free(c->name);
+        c->name = o->name;
+        c->line = o->line;
+        c->col = o->col;
+        *o = *c;
+        free(c);
+    }
+    for (size_t k = 0; k < ndefs; k++)
+        cdc_sql_over_destroy(defs[k]);
+    free(defs);
+    p->nnamed = first;
+    return ok;
+}
+
 /* After GROUP BY and HAVING: clauses cdcflow does not run yet get their name in the error. */
 static bool refuse_tail(parser_t *p)
 {
@@ -1578,6 +1695,7 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     if (!cdc_sqlp_enter(p))
         return NULL;
     cdc_sql_query_t *q = cdc_xcalloc(1, sizeof(*q));
+    size_t named = p->nnamed; /* OVER w of this query from here on */
     q->line = start->line;
     q->col = start->col;
     if (at_kw(p, "WITH") && !parse_with(p, q))
@@ -1657,6 +1775,8 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
         if (!parse_group_by(p, q))
             goto fail;
     }
+    if (!parse_window_clause(p, named))
+        goto fail;
     if (!refuse_tail(p))
         goto fail;
     if (at_kw(p, "ORDER")) {
@@ -1682,5 +1802,6 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
         goto fail;
     return finish_query(p, q, start->offset, true);
 fail:
+    p->nnamed = named < p->nnamed ? named : p->nnamed;
     return finish_query(p, q, 0, false);
 }

@@ -1306,6 +1306,7 @@ int cdc_sql_parse(const char *text, size_t len, const char *filename, cdc_sql_sc
         }
     }
     free(p.toks);
+    free(p.named);
     cdc_error_destroy(p.lex_err);
     if (p.err) {
         cdc_sql_script_destroy(script);

@@ -284,13 +284,36 @@ typedef struct cdc_sql_order_item {
     int nulls; /* 0 as written nothing, 1 NULLS FIRST, 2 NULLS LAST */
 } cdc_sql_order_item_t;
 
-/** OVER ([PARTITION BY e, ...] [ORDER BY k, ...]) of a window function call. */
+/** One bound of a window frame: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING,
+ * UNBOUNDED FOLLOWING (n: an integer for ROWS, an INTERVAL for RANGE). */
+typedef enum cdc_sql_bound_kind {
+    CDC_SQL_BOUND_UNBOUNDED_PRECEDING = 1,
+    CDC_SQL_BOUND_PRECEDING,
+    CDC_SQL_BOUND_CURRENT_ROW,
+    CDC_SQL_BOUND_FOLLOWING,
+    CDC_SQL_BOUND_UNBOUNDED_FOLLOWING
+} cdc_sql_bound_kind_t;
+
+typedef struct cdc_sql_bound {
+    cdc_sql_bound_kind_t kind;
+    cdc_sql_expr_t *offset; /* n of n PRECEDING/FOLLOWING; else NULL */
+    int line, col;
+} cdc_sql_bound_t;
+
+/** OVER ([PARTITION BY e, ...] [ORDER BY k, ...] [ROWS|RANGE frame]) of a window function call,
+ * or OVER w (a window of the query's WINDOW clause, copied here by the parser; `name` keeps w).
+ */
 typedef struct cdc_sql_over {
     cdc_sql_expr_t **partition_by;
     size_t npartition_by;
     cdc_sql_order_item_t *order_by;
     size_t norder_by;
-    int line, col; /* of OVER */
+    int frame;             /* 0 none written, 1 ROWS, 2 RANGE */
+    cdc_sql_bound_t lower; /* ROWS x is BETWEEN x AND CURRENT ROW */
+    cdc_sql_bound_t upper;
+    int frame_line, frame_col; /* of ROWS/RANGE */
+    char *name;                /* OVER w: w; NULL for a window in parentheses */
+    int line, col;             /* of OVER */
 } cdc_sql_over_t;
 
 /** One row of VALUES (e1, e2, ...). */
@@ -650,6 +673,18 @@ cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *expr);
  * Returns a new string the caller frees.
  */
 char *cdc_sql_expr_to_string(const cdc_sql_expr_t *expr);
+
+/** Returns a deep copy of @p over (NULL for NULL); the caller frees it with
+ * cdc_sql_over_destroy(). */
+cdc_sql_over_t *cdc_sql_over_clone(const cdc_sql_over_t *over);
+
+/** Frees a window; NULL is accepted. */
+void cdc_sql_over_destroy(cdc_sql_over_t *over);
+
+/** Prints a window as "PARTITION BY a ORDER BY t ROWS BETWEEN 2 PRECEDING AND CURRENT ROW"
+ * (without OVER and parentheses; a named window as its definition). Returns a new string the
+ * caller frees. */
+char *cdc_sql_over_to_string(const cdc_sql_over_t *over);
 
 /** Returns a deep copy of @p n ORDER BY keys (NULL for NULL); the caller frees each key's expr
  * with cdc_sql_expr_destroy() and the array with free(). */

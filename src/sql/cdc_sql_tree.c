@@ -51,12 +51,15 @@ static void order_items_free(cdc_sql_order_item_t *items, size_t n)
     free(items);
 }
 
-static void over_free(cdc_sql_over_t *o)
+void cdc_sql_over_destroy(cdc_sql_over_t *o)
 {
     if (!o)
         return;
     expr_list_free(o->partition_by, o->npartition_by);
     order_items_free(o->order_by, o->norder_by);
+    cdc_sql_expr_destroy(o->lower.offset);
+    cdc_sql_expr_destroy(o->upper.offset);
+    free(o->name);
     free(o);
 }
 
@@ -87,7 +90,7 @@ void cdc_sql_expr_destroy(cdc_sql_expr_t *e)
     case CDC_SQL_EXPR_CALL:
         free(e->call.name);
         expr_list_free(e->call.args, e->call.nargs);
-        over_free(e->call.over);
+        cdc_sql_over_destroy(e->call.over);
         break;
     case CDC_SQL_EXPR_CAST:
         cdc_sql_expr_destroy(e->cast.operand);
@@ -343,7 +346,7 @@ cdc_sql_order_item_t *cdc_sql_order_items_clone(const cdc_sql_order_item_t *item
     return out;
 }
 
-static cdc_sql_over_t *over_clone(const cdc_sql_over_t *src)
+cdc_sql_over_t *cdc_sql_over_clone(const cdc_sql_over_t *src)
 {
     if (!src)
         return NULL;
@@ -351,6 +354,9 @@ static cdc_sql_over_t *over_clone(const cdc_sql_over_t *src)
     *o = *src;
     o->partition_by = expr_list_clone(src->partition_by, src->npartition_by);
     o->order_by = cdc_sql_order_items_clone(src->order_by, src->norder_by);
+    o->lower.offset = cdc_sql_expr_clone(src->lower.offset);
+    o->upper.offset = cdc_sql_expr_clone(src->upper.offset);
+    o->name = src->name ? cdc_xstrdup(src->name) : NULL;
     return o;
 }
 
@@ -383,7 +389,7 @@ cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *src)
     case CDC_SQL_EXPR_CALL:
         e->call.name = dup_or_null(src->call.name);
         e->call.args = expr_list_clone(src->call.args, src->call.nargs);
-        e->call.over = over_clone(src->call.over);
+        e->call.over = cdc_sql_over_clone(src->call.over);
         break;
     case CDC_SQL_EXPR_CAST:
         e->cast.operand = cdc_sql_expr_clone(src->cast.operand);
@@ -724,21 +730,57 @@ char *cdc_sql_order_items_to_string(const cdc_sql_order_item_t *items, size_t n)
     return sb.buf;
 }
 
+static void print_bound(sbuf_t *sb, const cdc_sql_bound_t *b)
+{
+    static const char *const words[] = {"",           "UNBOUNDED PRECEDING",
+                                        " PRECEDING", "CURRENT ROW",
+                                        " FOLLOWING", "UNBOUNDED FOLLOWING"};
+    if (b->offset)
+        print_expr(sb, b->offset);
+    sb_puts(sb, words[b->kind]);
+}
+
+/* "PARTITION BY ... ORDER BY ... ROWS BETWEEN ... AND ..." of a window (a named window is
+ * printed as its definition). */
+static void print_window(sbuf_t *sb, const cdc_sql_over_t *o)
+{
+    const char *sep = "";
+    if (o->npartition_by) {
+        sb_puts(sb, "PARTITION BY ");
+        print_list(sb, o->partition_by, o->npartition_by);
+        sep = " ";
+    }
+    if (o->norder_by) {
+        sb_puts(sb, sep);
+        sb_puts(sb, "ORDER BY ");
+        print_order_items(sb, o->order_by, o->norder_by);
+        sep = " ";
+    }
+    if (o->frame) {
+        sb_puts(sb, sep);
+        sb_puts(sb, o->frame == 1 ? "ROWS BETWEEN " : "RANGE BETWEEN ");
+        print_bound(sb, &o->lower);
+        sb_puts(sb, " AND ");
+        print_bound(sb, &o->upper);
+    }
+}
+
 /* " OVER (PARTITION BY ... ORDER BY ...)" of a window function call, or nothing. */
 static void print_over(sbuf_t *sb, const cdc_sql_over_t *o)
 {
     if (!o)
         return;
     sb_puts(sb, " OVER (");
-    if (o->npartition_by) {
-        sb_puts(sb, "PARTITION BY ");
-        print_list(sb, o->partition_by, o->npartition_by);
-    }
-    if (o->norder_by) {
-        sb_puts(sb, o->npartition_by ? " ORDER BY " : "ORDER BY ");
-        print_order_items(sb, o->order_by, o->norder_by);
-    }
+    print_window(sb, o);
     sb_puts(sb, ")");
+}
+
+char *cdc_sql_over_to_string(const cdc_sql_over_t *o)
+{
+    sbuf_t sb = {0};
+    sb_puts(&sb, "");
+    print_window(&sb, o);
+    return sb.buf;
 }
 
 static void print_call(sbuf_t *sb, const cdc_sql_expr_t *e)

@@ -886,6 +886,50 @@ Test(sql_query, window_functions)
     cdc_sql_script_destroy(script);
 }
 
+Test(sql_query, window_frames_and_named_windows)
+{
+    assert_canonical("SUM(a) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN 2 PRECEDING AND CURRENT "
+                     "ROW)",
+                     "SUM(a) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN 2 PRECEDING AND CURRENT "
+                     "ROW)");
+    /* ROWS x is BETWEEN x AND CURRENT ROW */
+    assert_canonical(
+        "COUNT(*) OVER (ORDER BY t range unbounded preceding)",
+        "COUNT(*) OVER (ORDER BY t RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)");
+    assert_canonical("MAX(a) OVER (ORDER BY t RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND 1 "
+                     "FOLLOWING)",
+                     "MAX(a) OVER (ORDER BY t RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND 1 "
+                     "FOLLOWING)");
+
+    /* OVER w takes the window of the WINDOW clause (printed as its definition), keeping its
+       own place; a subquery's windows are its own */
+    cdc_sql_script_t *script;
+    cdc_sql_stmt_t *stmt =
+        parse_one("SELECT SUM(a) OVER w, AVG(a) OVER w2 FROM (SELECT MIN(b) OVER "
+                  "w FROM u WINDOW w AS (ORDER BY c)) WINDOW w AS (PARTITION BY "
+                  "k ORDER BY t ROWS 3 PRECEDING), w2 AS (ORDER BY t)",
+                  &script);
+    const cdc_sql_query_t *q = stmt->query;
+    const cdc_sql_over_t *o = q->items[0].expr->call.over;
+    cr_assert_not_null(o);
+    cr_expect_str_eq(o->name, "w");
+    cr_expect_eq(o->col, 20);
+    cr_expect_eq(o->frame, 1);
+    cr_expect_eq(o->lower.kind, CDC_SQL_BOUND_PRECEDING);
+    cr_expect_eq(o->upper.kind, CDC_SQL_BOUND_CURRENT_ROW);
+    char *t = cdc_sql_expr_to_string(q->items[0].expr);
+    cr_expect_str_eq(t, "SUM(a) OVER (PARTITION BY k ORDER BY t ROWS BETWEEN 3 PRECEDING AND "
+                        "CURRENT ROW)");
+    free(t);
+    t = cdc_sql_expr_to_string(q->items[1].expr);
+    cr_expect_str_eq(t, "AVG(a) OVER (ORDER BY t)");
+    free(t);
+    t = cdc_sql_expr_to_string(q->from.subquery->items[0].expr);
+    cr_expect_str_eq(t, "MIN(b) OVER (ORDER BY c)");
+    free(t);
+    cdc_sql_script_destroy(script);
+}
+
 Test(sql_query, outer_joins)
 {
     cdc_sql_script_t *script;
@@ -916,18 +960,13 @@ Test(sql_query, stateful_forms_not_yet_parsed_are_named)
     assert_error("SELECT a FROM t GROUP BY GROUPING SETS ((a), ())",
                  "test.sql:1:26: GROUPING SETS is not supported yet",
                  "SELECT a FROM t GROUP BY GROUPING SETS ((a), ())\n                         ^");
-    assert_error("SELECT a FROM t GROUP BY a WINDOW w AS (ORDER BY a)",
-                 "test.sql:1:28: WINDOW is not supported yet",
-                 "SELECT a FROM t GROUP BY a WINDOW w AS (ORDER BY a)\n"
-                 "                           ^");
-    assert_error("SELECT SUM(a) OVER (ORDER BY b ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t",
-                 "test.sql:1:32: a window frame (ROWS or RANGE) is not supported yet",
-                 "SELECT SUM(a) OVER (ORDER BY b ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM "
-                 "t\n"
-                 "                               ^");
-    assert_error("SELECT SUM(a) OVER w FROM t",
-                 "test.sql:1:20: a named window (OVER w) is not supported yet",
+    assert_error("SELECT SUM(a) OVER w FROM t", "test.sql:1:20: Window 'w' not found",
                  "SELECT SUM(a) OVER w FROM t\n                   ^");
+    assert_error(
+        "SELECT SUM(a) OVER (ORDER BY b ROWS 1) FROM t",
+        "syntax error at test.sql:1:38: expected \"PRECEDING\" or \"FOLLOWING\", found "
+        "\")\"",
+        "SELECT SUM(a) OVER (ORDER BY b ROWS 1) FROM t\n                                     ^");
     assert_error(
         "SELECT RANK() OVER (ORDER BY a NULLS) FROM t",
         "syntax error at test.sql:1:37: expected \"FIRST\" or \"LAST\", found \")\"",

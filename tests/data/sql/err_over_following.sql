@@ -1,0 +1,3 @@
+-- frames end at CURRENT ROW
+CREATE TABLE t (id INT, ts TIMESTAMP(3), v INT, WATERMARK FOR ts AS ts) WITH ('connector' = 'values');
+SELECT id, SUM(v) OVER (ORDER BY ts ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t;
