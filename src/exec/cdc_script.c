@@ -291,44 +291,6 @@ typedef struct pipe_list {
     int n, cap;
 } pipe_list_t;
 
-/* The common types of the columns of a bare query's @p n branch pipes into *out (a new type),
- * or NULL when every branch has them already. 0, or -1 with *err when a column has none. */
-static int common_types(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins,
-                        cdc_pipe_t *const *pipes, int n, cdc_type_t **out, cdc_error_t **err)
-{
-    const cdc_type_t *row = pipes[0]->result_def->schema;
-    cdc_type_t *common = cdc_type_copy(row);
-    bool differ = false;
-    for (int c = 0; c < row->nchildren; c++) {
-        for (int i = 1; i < n; i++) {
-            const cdc_type_t *t = pipes[i]->result_def->schema->children[c];
-            differ = differ || !cdc_type_equals(t, common->children[c]);
-            cdc_type_t *m = cdc_expr_common_type(common->children[c], t);
-            if (!m) {
-                char *a = cdc_type_to_string(common->children[c]), *b = cdc_type_to_string(t);
-                *err = cdc_sql_error_at(CDC_ERR_SQL, penv->text, penv->len, penv->filename,
-                                        ins->query->line, ins->query->col,
-                                        "column %d (\"%s\") of UNION ALL has no common type: "
-                                        "%s in one branch, %s in another",
-                                        c + 1, row->names[c], a, b);
-                cdc_error_set_hint(*err, "CAST the column to one type in every branch");
-                free(a);
-                free(b);
-                cdc_type_destroy(common);
-                return -1;
-            }
-            cdc_type_destroy(common->children[c]);
-            common->children[c] = m;
-        }
-    }
-    if (!differ) {
-        cdc_type_destroy(common);
-        common = NULL;
-    }
-    *out = common;
-    return 0;
-}
-
 /* Appends the pipes of INSERT @p ins to @p pl: one per branch of each UNION ALL on the way to a
  * table (cdc_plan_branch_t). A bare query whose branches differ in column types is planned again
  * with the common types (Flink's union type). 0, or -1 with *err. */
@@ -375,7 +337,14 @@ static int plan_branches(const cdc_plan_env_t *penv0, cdc_sql_insert_t *ins, pip
         } while (cdc_plan_branch_next(&br));
         if (pass || ins->table.nparts || pl->n - first < 2)
             break;
-        if (common_types(penv0, ins, &pl->pipes[first], pl->n - first, &common, err) < 0)
+        int nt = pl->n - first;
+        const cdc_type_t **types = cdc_xcalloc((size_t)nt, sizeof(*types));
+        for (int i = 0; i < nt; i++)
+            types[i] = pl->pipes[first + i]->result_def->schema;
+        int crc = cdc_plan_common_row(penv0, ins->query->line, ins->query->col, types, nt,
+                                      "UNION ALL", "branch", &common, err);
+        free(types);
+        if (crc < 0)
             return -1;
         if (!common)
             break;

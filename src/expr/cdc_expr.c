@@ -1097,8 +1097,24 @@ static cdc_xnode_t *compile_compare_list(cdc_xcompiler_t *cc, const cdc_sql_expr
     return finish(cc, n);
 }
 
+/* A subquery predicate the planner left in place: it turns only a conjunct of WHERE into a semi
+ * (anti) join. */
+static cdc_xnode_t *subquery_here(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const char *what)
+{
+    return cdc_xcerr(
+        cc, ast->line, ast->col,
+        "write it as a condition of WHERE, ANDed with the others (a semi or anti join)",
+        "%s is not supported here: a subquery predicate (IN, NOT IN, EXISTS, NOT "
+        "EXISTS) is supported only as a condition of a WHERE clause, not under OR "
+        "or CASE, in a SELECT list, in ON or in HAVING",
+        what);
+}
+
 static cdc_xnode_t *compile_in(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast)
 {
+    if (ast->in_list.subquery)
+        return subquery_here(cc, ast,
+                             ast->in_list.negated ? "NOT IN (SELECT ...)" : "IN (SELECT ...)");
     size_t nargs = ast->in_list.nitems + 1;
     const cdc_sql_expr_t **args = cdc_xcalloc(nargs, sizeof(*args));
     args[0] = ast->in_list.operand;
@@ -1438,6 +1454,8 @@ cdc_xnode_t *cdc_xcompile(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast)
         return compile_is_null(cc, ast);
     case CDC_SQL_EXPR_SUBSCRIPT:
         return compile_subscript(cc, ast);
+    case CDC_SQL_EXPR_EXISTS:
+        return subquery_here(cc, ast, "EXISTS (SELECT ...)");
     }
     return cdc_xcerr(cc, ast->line, ast->col, NULL, "unsupported expression");
 }

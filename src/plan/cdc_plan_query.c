@@ -357,3 +357,46 @@ bool cdc_plan_is_proctime(const cdc_sql_expr_t *e)
     return e && e->kind == CDC_SQL_EXPR_CALL && e->call.name &&
            strcasecmp(e->call.name, "PROCTIME") == 0 && e->call.nargs == 0;
 }
+
+int cdc_plan_common_row(const cdc_plan_env_t *env, int line, int col,
+                        const cdc_type_t *const *types, int n, const char *what, const char *part,
+                        cdc_type_t **out, cdc_error_t **err)
+{
+    *out = NULL;
+    cdc_type_t *common = cdc_type_copy(types[0]);
+    bool differ = false;
+    for (int i = 1; i < n; i++) {
+        if (types[i]->nchildren != common->nchildren) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, env->text, env->len, env->filename, line, col,
+                                    "%s has %d columns in one %s and %d in another: each has the "
+                                    "same number of columns",
+                                    what, common->nchildren, part, types[i]->nchildren);
+            cdc_type_destroy(common);
+            return -1;
+        }
+        for (int c = 0; c < common->nchildren; c++) {
+            const cdc_type_t *t = types[i]->children[c];
+            differ = differ || !cdc_type_equals(t, common->children[c]);
+            cdc_type_t *m = cdc_expr_common_type(common->children[c], t);
+            if (!m) {
+                char *a = cdc_type_to_string(common->children[c]), *b = cdc_type_to_string(t);
+                *err = cdc_sql_error_at(CDC_ERR_SQL, env->text, env->len, env->filename, line, col,
+                                        "column %d (\"%s\") of %s has no common type: %s in one "
+                                        "%s, %s in another",
+                                        c + 1, common->names[c], what, a, part, b);
+                cdc_error_set_hint(*err, "CAST the column to one type in every %s", part);
+                free(a);
+                free(b);
+                cdc_type_destroy(common);
+                return -1;
+            }
+            cdc_type_destroy(common->children[c]);
+            common->children[c] = m;
+        }
+    }
+    if (differ)
+        *out = common;
+    else
+        cdc_type_destroy(common);
+    return 0;
+}

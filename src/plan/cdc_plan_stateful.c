@@ -164,6 +164,19 @@ static cdc_sql_expr_t *keep_expr(sp_t *sp, cdc_sql_expr_t *e)
     return e;
 }
 
+/* A copy of @p q sharing its parts (the copy alone is freed when planning ends). */
+static cdc_sql_query_t *shallow_copy(sp_t *sp, const cdc_sql_query_t *q)
+{
+    cdc_sql_query_t *c = cdc_xmalloc(sizeof(*c));
+    *c = *q;
+    if (sp->nshallow == sp->shcap) {
+        sp->shcap = sp->shcap ? sp->shcap * 2 : 4;
+        sp->shallow = cdc_xrealloc(sp->shallow, sizeof(*sp->shallow) * (size_t)sp->shcap);
+    }
+    sp->shallow[sp->nshallow++] = c;
+    return c;
+}
+
 /* A shallow query the planner made: its arrays are freed, the expressions are kept elsewhere. */
 static cdc_sql_query_t *new_query(sp_t *sp, int line, int col)
 {
@@ -335,6 +348,35 @@ static void find_calls(const cdc_sql_expr_t *e, find_ctx_t *f)
     }
 }
 
+/* The IN or EXISTS node of WHERE's conjunct @p e when it is a subquery predicate (under any
+ * NOTs), with *anti when it is negated (NOT IN, NOT EXISTS); else NULL. */
+static const cdc_sql_expr_t *subquery_pred(const cdc_sql_expr_t *e, bool *anti)
+{
+    bool neg = false;
+    while (e && e->kind == CDC_SQL_EXPR_UNARY && e->unary.op == CDC_SQL_UNARY_NOT) {
+        neg = !neg;
+        e = e->unary.operand;
+    }
+    if (e && e->kind == CDC_SQL_EXPR_IN && e->in_list.subquery) {
+        *anti = neg != e->in_list.negated;
+        return e;
+    }
+    if (e && e->kind == CDC_SQL_EXPR_EXISTS) {
+        *anti = neg;
+        return e;
+    }
+    return NULL;
+}
+
+/* Whether a conjunct of @p where is a subquery predicate. */
+static bool has_subquery_pred(const cdc_sql_expr_t *where)
+{
+    bool anti;
+    if (where && where->kind == CDC_SQL_EXPR_BINARY && where->binary.op == CDC_SQL_BINARY_AND)
+        return has_subquery_pred(where->binary.left) || has_subquery_pred(where->binary.right);
+    return where && subquery_pred(where, &anti);
+}
+
 static void level_calls(const cdc_sql_query_t *q, find_ctx_t *f)
 {
     for (size_t i = 0; i < q->nitems; i++)
@@ -346,7 +388,7 @@ static void level_calls(const cdc_sql_query_t *q, find_ctx_t *f)
 static bool level_needs_state(const cdc_sql_query_t *q)
 {
     if (q->ngroup_by || q->having || q->distinct || q->from.tvf || (q->norder_by && q->has_limit) ||
-        q->set_op)
+        q->set_op || has_subquery_pred(q->where))
         return true;
     for (size_t j = 0; j < q->njoins; j++)
         if (!q->joins[j].system_time)
@@ -570,6 +612,22 @@ static int resolve_ref(refs_ctx_t *rc, const cdc_sql_expr_t *e, int *field, size
     return 0;
 }
 
+/* Column reference @p e, whose first @p used parts named a field, as field @p name (then the
+ * rest of its parts: a ROW's fields). */
+static void rename_ref(cdc_sql_expr_t *e, size_t used, const char *name)
+{
+    size_t rest = e->column.nparts - used;
+    char **parts = cdc_xcalloc(rest + 1, sizeof(char *));
+    parts[0] = cdc_xstrdup(name);
+    for (size_t k = 0; k < rest; k++)
+        parts[1 + k] = cdc_xstrdup(e->column.parts[used + k]);
+    for (size_t k = 0; k < e->column.nparts; k++)
+        free(e->column.parts[k]);
+    free(e->column.parts);
+    e->column.parts = parts;
+    e->column.nparts = rest + 1;
+}
+
 static int refs_fn(cdc_sql_expr_t **slot, void *ctx)
 {
     refs_ctx_t *rc = ctx;
@@ -580,16 +638,7 @@ static int refs_fn(cdc_sql_expr_t **slot, void *ctx)
     size_t used = 1;
     if (resolve_ref(rc, e, &field, &used) < 0)
         return -1;
-    size_t rest = e->column.nparts - used;
-    char **parts = cdc_xcalloc(rest + 1, sizeof(char *));
-    parts[0] = cdc_xstrdup(rc->sc->type->names[field]);
-    for (size_t k = 0; k < rest; k++)
-        parts[1 + k] = cdc_xstrdup(e->column.parts[used + k]);
-    for (size_t k = 0; k < e->column.nparts; k++)
-        free(e->column.parts[k]);
-    free(e->column.parts);
-    e->column.parts = parts;
-    e->column.nparts = rest + 1;
+    rename_ref(e, used, rc->sc->type->names[field]);
     return 1;
 }
 
@@ -695,47 +744,15 @@ static void give_ctes(sp_t *sp, cdc_sql_query_t *q)
         q->ctes[q->nctes++] = *sp->ctes[i];
 }
 
-/* The common types of @p n rows of as many columns (Flink's types of a set operator's result)
- * into *out, NULL when they are all the first's. 0, or -1 with the error at line:col. */
+/* cdc_plan_common_row at line:col of @p w's text. */
 static int common_row(sp_t *sp, const where_t *w, int line, int col, const cdc_type_t *const *types,
-                      int n, const char *what, cdc_type_t **out)
+                      int n, const char *what, const char *part, cdc_type_t **out)
 {
-    *out = NULL;
-    cdc_type_t *common = cdc_type_copy(types[0]);
-    bool differ = false;
-    for (int i = 1; i < n; i++) {
-        if (types[i]->nchildren != common->nchildren) {
-            cdc_type_destroy(common);
-            return fail_at(sp, w, line, col,
-                           "the operands of %s have %d and %d columns: each has the same number "
-                           "of columns",
-                           what, common->nchildren, types[i]->nchildren);
-        }
-        for (int c = 0; c < common->nchildren; c++) {
-            const cdc_type_t *t = types[i]->children[c];
-            differ = differ || !cdc_type_equals(t, common->children[c]);
-            cdc_type_t *m = cdc_expr_common_type(common->children[c], t);
-            if (!m) {
-                char *a = cdc_type_to_string(common->children[c]), *b = cdc_type_to_string(t);
-                fail_at(sp, w, line, col,
-                        "column %d (\"%s\") of %s has no common type: %s in one operand, %s in "
-                        "another",
-                        c + 1, common->names[c], what, a, b);
-                cdc_error_set_hint(*sp->err, "CAST the column to one type in every operand");
-                free(a);
-                free(b);
-                cdc_type_destroy(common);
-                return -1;
-            }
-            cdc_type_destroy(common->children[c]);
-            common->children[c] = m;
-        }
-    }
-    if (differ)
-        *out = common;
-    else
-        cdc_type_destroy(common);
-    return 0;
+    cdc_plan_env_t env = *sp->penv;
+    env.text = w->text;
+    env.len = w->len;
+    env.filename = w->filename;
+    return cdc_plan_common_row(&env, line, col, types, n, what, part, out, sp->err);
 }
 
 static void rel_of_op(sp_t *sp, int op, rel_t *r);
@@ -816,7 +833,8 @@ static int plan_leaf(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w,
         const cdc_type_t *types[64];
         for (int i = 0; i < np; i++)
             types[i] = pipes[i]->sink_schema;
-        if (common_row(sp, w, ref->name.line, ref->name.col, types, np, "UNION ALL", &common) < 0)
+        if (common_row(sp, w, ref->name.line, ref->name.col, types, np, "UNION ALL", "branch",
+                       &common) < 0)
             goto fail;
         if (!common)
             break;
@@ -2516,52 +2534,102 @@ static void make_distinct(sp_t *sp, rel_t *r, int ngroup, const int *count_args,
     rel_of_op(sp, idx, r);
 }
 
-/* INTERSECT and EXCEPT: a semi (anti) join of the left rows with the right on every column, NULL
- * matching NULL (IS NOT DISTINCT FROM), as Flink plans them. */
-static void make_set_join(sp_t *sp, rel_t *left, rel_t *right, bool anti)
+/* What a semi (anti) join matches on: key pairs, and the other condition over the left's fields
+ * then the right's (cond_type), printed as @p where. The arrays, cond and cond_type go to the
+ * operator. */
+typedef struct semi_spec {
+    bool anti, null_safe;
+    int nkeys;
+    int *lkeys, *rkeys;
+    cdc_expr_t *cond; /* NULL when none */
+    cdc_type_t *cond_type;
+    const char *where;
+} semi_spec_t;
+
+/* How Flink's plans say a join input's rows are unique: by the join key, by a key, or not. */
+static const char *input_spec(const rel_t *r, const int *keys, int nkeys)
+{
+    bool in_key = r->nukey > 0;
+    for (int u = 0; u < r->nukey; u++) {
+        bool in = false;
+        for (int k = 0; k < nkeys; k++)
+            in = in || keys[k] == r->ukey[u];
+        in_key = in_key && in;
+    }
+    return in_key ? "JoinKeyContainsUniqueKey" : r->nukey > 0 ? "HasUniqueKey" : "NoUniqueKey";
+}
+
+/* A semi (anti) join: the left rows while they match some (no) right row; *left becomes it. */
+static void make_semi_join(sp_t *sp, rel_t *left, rel_t *right, const semi_spec_t *s)
 {
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
-    int n = left->type->nchildren;
     op->kind = CDC_OP_JOIN;
     op->join_kind = CDC_SQL_JOIN_INNER;
-    op->semi = !anti;
-    op->anti = anti;
-    op->null_safe = true;
+    op->semi = !s->anti;
+    op->anti = s->anti;
+    op->null_safe = s->null_safe;
     op->in_type[0] = (cdc_type_t *)left->type;
     op->in_type[1] = (cdc_type_t *)right->type;
     op->out_type = cdc_type_copy(left->type);
-    op->nkeys = n;
-    op->lkeys = cdc_xcalloc((size_t)n, sizeof(int));
-    op->rkeys = cdc_xcalloc((size_t)n, sizeof(int));
-    cdc_buf_t where = {0}, sel = {0};
-    for (int f = 0; f < n; f++) {
-        op->lkeys[f] = op->rkeys[f] = f;
-        /* the right side's names as Flink prints them: s0 for s */
-        char rn[256];
-        snprintf(rn, sizeof(rn), "%s", right->type->names[f]);
-        for (int k = 0; cdc_type_field_index(left->type, rn) >= 0; k++)
-            snprintf(rn, sizeof(rn), "%s%d", right->type->names[f], k);
-        cdc_buf_printf(&where, "%sIS NOT DISTINCT FROM(%s, %s)", f ? ", " : "",
-                       left->type->names[f], rn);
-        cdc_buf_printf(&sel, "%s%s", f ? ", " : "", left->type->names[f]);
-    }
-    op->mode = left->mode == CDC_MODE_INSERT_ONLY && right->mode == CDC_MODE_INSERT_ONLY && !anti
+    op->nkeys = s->nkeys;
+    op->lkeys = s->lkeys;
+    op->rkeys = s->rkeys;
+    op->cond = s->cond;
+    op->cond_type = s->cond_type;
+    op->ukey = ints_dup(left->ukey, left->nukey);
+    op->nukey = left->nukey;
+    op->mode = left->mode == CDC_MODE_INSERT_ONLY && right->mode == CDC_MODE_INSERT_ONLY && !s->anti
                    ? CDC_MODE_INSERT_ONLY
                    : (CDC_MODE_BIT(CDC_INSERT) | CDC_MODE_BIT(CDC_DELETE));
+    cdc_buf_t sel = {0};
+    for (int f = 0; f < left->type->nchildren; f++)
+        cdc_buf_printf(&sel, "%s%s", f ? ", " : "", left->type->names[f]);
     char mb[16];
     op->explain = cdc_strdup_printf(
-        "Join(joinType=[%s], where=[%s%s%s], select=[%s], leftInputSpec=[NoUniqueKey], "
-        "rightInputSpec=[NoUniqueKey], changelogMode=%s)",
-        anti ? "LeftAntiJoin" : "LeftSemiJoin", n > 1 ? "AND(" : "", cdc_buf_cstr(&where),
-        n > 1 ? ")" : "", cdc_buf_cstr(&sel), cdc_changelog_mode_str(op->mode, mb));
-    cdc_buf_free(&where);
+        "Join(joinType=[%s], where=[%s], select=[%s], leftInputSpec=[%s], rightInputSpec=[%s], "
+        "changelogMode=%s)",
+        s->anti ? "LeftAntiJoin" : "LeftSemiJoin", s->where, cdc_buf_cstr(&sel),
+        input_spec(left, s->lkeys, s->nkeys), input_spec(right, s->rkeys, s->nkeys),
+        cdc_changelog_mode_str(op->mode, mb));
     cdc_buf_free(&sel);
     connect(sp, left, idx, 0);
     connect(sp, right, idx, 1);
     rel_free(left);
     rel_free(right);
     rel_of_op(sp, idx, left);
+}
+
+/* The right side's name of left field name @p n as Flink prints it: n0 for n (in @p buf). */
+static const char *right_name(const cdc_type_t *left, const char *n, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s", n);
+    for (int k = 0; cdc_type_field_index(left, buf) >= 0; k++)
+        snprintf(buf, cap, "%s%d", n, k);
+    return buf;
+}
+
+/* INTERSECT and EXCEPT: a semi (anti) join of the left rows with the right on every column, NULL
+ * matching NULL (IS NOT DISTINCT FROM), as Flink plans them. */
+static void make_set_join(sp_t *sp, rel_t *left, rel_t *right, bool anti)
+{
+    int n = left->type->nchildren;
+    semi_spec_t s = {.anti = anti, .null_safe = true, .nkeys = n};
+    s.lkeys = cdc_xcalloc((size_t)n, sizeof(int));
+    s.rkeys = cdc_xcalloc((size_t)n, sizeof(int));
+    cdc_buf_t where = {0};
+    cdc_buf_puts(&where, n > 1 ? "AND(" : "");
+    for (int f = 0; f < n; f++) {
+        s.lkeys[f] = s.rkeys[f] = f;
+        char rn[256];
+        cdc_buf_printf(&where, "%sIS NOT DISTINCT FROM(%s, %s)", f ? ", " : "",
+                       left->type->names[f],
+                       right_name(left->type, right->type->names[f], rn, sizeof(rn)));
+    }
+    cdc_buf_puts(&where, n > 1 ? ")" : "");
+    s.where = cdc_buf_cstr(&where);
+    make_semi_join(sp, left, right, &s);
+    cdc_buf_free(&where);
 }
 
 /* $REPLICATE_ROWS$: each row (count, fields...) as count copies of its fields. */
@@ -2605,16 +2673,10 @@ static int plan_set_op(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, rel
     char what[32];
     snprintf(what, sizeof(what), "%s%s", op_names[q->set_op], q->set_all ? " ALL" : "");
     int line = q->set_line, col = q->set_col;
-    cdc_sql_query_t *lq = cdc_xmalloc(sizeof(*lq));
-    *lq = *q;
+    cdc_sql_query_t *lq = shallow_copy(sp, q);
     lq->set_op = CDC_SQL_SET_NONE;
     lq->set_rhs = NULL;
     lq->set_all = false;
-    if (sp->nshallow == sp->shcap) {
-        sp->shcap = sp->shcap ? sp->shcap * 2 : 4;
-        sp->shallow = cdc_xrealloc(sp->shallow, sizeof(*sp->shallow) * (size_t)sp->shcap);
-    }
-    sp->shallow[sp->nshallow++] = lq;
     int saved = sp->nctes;
     push_ctes(sp, q);
     rel_t side[2] = {{0}, {0}};
@@ -2623,7 +2685,7 @@ static int plan_set_op(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, rel
         goto out;
     const cdc_type_t *types[2] = {side[0].type, side[1].type};
     cdc_type_t *common = NULL;
-    if (common_row(sp, w, line, col, types, 2, what, &common) < 0)
+    if (common_row(sp, w, line, col, types, 2, what, "operand", &common) < 0)
         goto out;
     cdc_type_t *names = cdc_type_copy(side[0].type);
     const cdc_type_t *to = common ? common : names;
@@ -2702,6 +2764,344 @@ out:
     return rc;
 }
 
+/* ---- subquery predicates in WHERE: [NOT] IN (SELECT ...), [NOT] EXISTS (SELECT ...) ------- */
+
+/* Whether subquery @p q is one level over tables and joins (no GROUP BY, DISTINCT, Top-N, set
+ * operator...), whose WHERE may name the enclosing query's columns. */
+static bool simple_subquery(const cdc_sql_query_t *q)
+{
+    if (q->set_op || q->union_all || q->nrows || q->from.tvf ||
+        (q->from.name.nparts == 0 && !q->from.subquery) || q->ngroup_by || q->having ||
+        q->distinct || q->norder_by || q->has_limit)
+        return false;
+    find_ctx_t f = {0};
+    level_calls(q, &f);
+    return !f.agg && !f.over;
+}
+
+/* A correlated condition's references: the subquery's columns first, then the enclosing
+ * query's. The first pass marks the subquery's columns it names, the second renames every
+ * reference to its field of cond_type (the enclosing query's fields, then the right side's). */
+typedef struct corr_ctx {
+    refs_ctx_t in, out;
+    bool *used;
+    const int *pos; /* second pass: the subquery's field -> its column of the right side */
+    const cdc_type_t *cond_type;
+    int nl;
+} corr_ctx_t;
+
+static int corr_fn(cdc_sql_expr_t **slot, void *ctx)
+{
+    corr_ctx_t *cc = ctx;
+    cdc_sql_expr_t *e = *slot;
+    if (e->kind != CDC_SQL_EXPR_COLUMN)
+        return 0;
+    sp_t *sp = cc->in.sp;
+    int field = -1;
+    size_t used = 1;
+    bool inner = resolve_ref(&cc->in, e, &field, &used) == 0;
+    if (!inner) {
+        cdc_error_destroy(*sp->err);
+        *sp->err = NULL;
+        if (resolve_ref(&cc->out, e, &field, &used) < 0)
+            return -1;
+    }
+    if (!cc->pos) {
+        if (inner)
+            cc->used[field] = true;
+        return 1;
+    }
+    rename_ref(e, used, cc->cond_type->names[inner ? cc->nl + cc->pos[field] : field]);
+    return 1;
+}
+
+/* A binary node @p l op @p r (taken) at line:col. */
+static cdc_sql_expr_t *binary_new(cdc_sql_binary_op_t bop, cdc_sql_expr_t *l, cdc_sql_expr_t *r,
+                                  int line, int col)
+{
+    cdc_sql_expr_t *e = cdc_xcalloc(1, sizeof(*e));
+    e->kind = CDC_SQL_EXPR_BINARY;
+    e->binary.op = bop;
+    e->binary.left = l;
+    e->binary.right = r;
+    e->line = line;
+    e->col = col;
+    return e;
+}
+
+static int plan_subquery_pred(sp_t *sp, const where_t *w, const cdc_sql_expr_t *e, bool anti,
+                              rel_t *left, const scope_t *sc);
+
+/* The subquery's rows when it is one level (simple_subquery): its FROM and joins filtered by the
+ * conditions of its WHERE that name only its columns, with IN's columns first (*nin of them),
+ * then the columns its other conditions (the correlated ones, into corr[]) name, at pos[field]. */
+static int plan_correlated(sp_t *sp, const where_t *w, const cdc_sql_query_t *sq, bool is_in,
+                           const scope_t *sc, rel_t *right, scope_t *isc, int *nin,
+                           cdc_sql_expr_t **corr, int *ncorr, int **pos)
+{
+    rel_t inner = {0};
+    const char *qual;
+    if (plan_input(sp, &sq->from, w, sq->where, &inner, &qual) < 0)
+        return -1;
+    isc->type = inner.type;
+    for (int f = 0; f < inner.type->nchildren; f++)
+        scope_add(isc, qual, inner.type->names[f], f);
+    for (size_t j = 0; j < sq->njoins; j++) {
+        scope_t next = {0};
+        int jr = plan_join(sp, w, &sq->joins[j], sq->where, &inner, isc, &next);
+        free(isc->cols);
+        *isc = next;
+        if (jr < 0) {
+            rel_free(&inner);
+            return -1;
+        }
+    }
+    cdc_sql_query_t *iq = new_query(sp, sq->line, sq->col);
+    cdc_sql_expr_t *conj[64];
+    int n = 0;
+    split_and(sq->where, conj, &n, 64);
+    int rc = -1, ni = inner.type->nchildren;
+    bool *used = cdc_xcalloc((size_t)ni + 1, sizeof(bool));
+    for (int i = 0; i < n; i++) {
+        bool anti;
+        const cdc_sql_expr_t *p = subquery_pred(conj[i], &anti);
+        if (p) { /* its own subquery predicate: a semi (anti) join of its rows */
+            if (plan_subquery_pred(sp, w, p, anti, &inner, isc) < 0)
+                goto out;
+            isc->type = inner.type;
+            continue;
+        }
+        cdc_sql_expr_t *r = rewrite(sp, w, isc, conj[i]);
+        if (r) { /* its own: a filter of its rows */
+            iq->where = and_kept(sp, iq->where, r);
+            continue;
+        }
+        cdc_error_destroy(*sp->err);
+        *sp->err = NULL;
+        cdc_sql_expr_t *c = keep_expr(sp, cdc_sql_expr_clone(conj[i]));
+        corr_ctx_t cc = {
+            .in = {.sp = sp, .w = w, .sc = isc}, .out = {.sp = sp, .w = w, .sc = sc}, .used = used};
+        if (walk_slots(&c, corr_fn, &cc) < 0)
+            goto out;
+        corr[(*ncorr)++] = conj[i];
+    }
+    if (is_in && expand_items(sp, w, isc, sq, iq) < 0)
+        goto out;
+    *nin = (int)iq->nitems;
+    iq->items = cdc_xrealloc(iq->items, sizeof(*iq->items) * (iq->nitems + (size_t)ni + 1));
+    *pos = cdc_xcalloc((size_t)ni + 1, sizeof(int));
+    for (int f = 0; f < ni; f++) {
+        if (!used[f])
+            continue;
+        char alias[256];
+        snprintf(alias, sizeof(alias), "%s", inner.type->names[f]);
+        for (int k = 0; k < *nin; k++)
+            if (iq->items[k].alias && strcmp(iq->items[k].alias, alias) == 0) {
+                snprintf(alias, sizeof(alias), "%s_%d", inner.type->names[f], f);
+                break;
+            }
+        (*pos)[f] = (int)iq->nitems;
+        iq->items[iq->nitems++] = (cdc_sql_select_item_t){
+            .expr = keep_expr(sp, col_ref(inner.type->names[f], sq->line, sq->col)),
+            .alias = cdc_xstrdup(alias)};
+    }
+    if (iq->nitems == 0) { /* EXISTS naming none of its columns: any row counts */
+        cdc_sql_expr_t *t = expr_of_text(sp, "TRUE");
+        if (!t)
+            goto out;
+        iq->items[iq->nitems++] = (cdc_sql_select_item_t){.expr = t, .alias = cdc_xstrdup("$f0")};
+    }
+    rc = make_calc(sp, w, &inner, iq, right, "Calc");
+out:
+    free(used);
+    rel_free(&inner);
+    return rc;
+}
+
+/* A subquery predicate (a conjunct of WHERE) over @p left, the rows of the enclosing level (scope
+ * @p sc), as Flink plans it: a LeftSemiJoin (IN, EXISTS) or LeftAntiJoin (NOT IN, NOT EXISTS) of
+ * them with the subquery's rows. IN's operands are compared with the subquery's columns; its
+ * WHERE's conditions on its own columns filter it, the others (correlated) compare with the
+ * enclosing query's: an equality between a column of each is a join key, the rest the join's
+ * condition. NOT IN keeps SQL's three-valued logic as Flink does, a NULL comparison counting as a
+ * match (OR(IS NULL(=(x, y)), =(x, y))): a NULL in the subquery leaves no row, a NULL x is kept
+ * only while the subquery is empty; x = y is a join key only when both are NOT NULL. */
+static int plan_subquery_pred(sp_t *sp, const where_t *w, const cdc_sql_expr_t *e, bool anti,
+                              rel_t *left, const scope_t *sc)
+{
+    bool is_in = e->kind == CDC_SQL_EXPR_IN;
+    const cdc_sql_query_t *sq = is_in ? e->in_list.subquery : e->exists.query;
+    const char *what = is_in ? (anti ? "NOT IN" : "IN") : (anti ? "NOT EXISTS" : "EXISTS");
+    /* IN's operands: x, or each of a row (a, b) */
+    cdc_sql_expr_t *const *ops = NULL;
+    int nops = 0;
+    if (is_in) {
+        const cdc_sql_expr_t *o = e->in_list.operand;
+        if (o->kind == CDC_SQL_EXPR_CALL && !o->call.over && o->call.nargs > 0 &&
+            strcasecmp(o->call.name, "ROW") == 0) {
+            ops = o->call.args;
+            nops = (int)o->call.nargs;
+        } else {
+            ops = &e->in_list.operand;
+            nops = 1;
+        }
+    }
+    int saved = sp->nctes;
+    push_ctes(sp, sq);
+    rel_t right = {0};
+    scope_t isc = {0};
+    cdc_sql_expr_t *corr[64];
+    int ncorr = 0, nin = 0, *pos = NULL, rc = -1;
+    cdc_type_t *cond_type = NULL;
+    semi_spec_t s = {.anti = anti};
+    cdc_buf_t wh = {0};
+    int npieces = 0;
+    if (simple_subquery(sq)) {
+        if (plan_correlated(sp, w, sq, is_in, sc, &right, &isc, &nin, corr, &ncorr, &pos) < 0)
+            goto out;
+    } else { /* a query of its own (GROUP BY, DISTINCT, set operators...), not correlated */
+        if (plan_operand(sp, w, sq, &right) < 0) {
+            if (*sp->err && !(*sp->err)->hint && strstr((*sp->err)->message, "Column '") &&
+                strstr((*sp->err)->message, "not found"))
+                cdc_error_set_hint(*sp->err,
+                                   "a subquery of %s with GROUP BY, DISTINCT, aggregates, a "
+                                   "set operator or ORDER BY cannot name the enclosing query's "
+                                   "columns yet (only one over tables and joins can)",
+                                   what);
+            goto out;
+        }
+        nin = is_in ? right.type->nchildren : 0;
+    }
+    if (is_in && nin != nops) {
+        fail_at(sp, w, e->line, e->col,
+                "%s compares %d value%s with a subquery of %d column%s: the subquery selects "
+                "one column per value",
+                what, nops, nops == 1 ? "" : "s", nin, nin == 1 ? "" : "s");
+        goto out;
+    }
+    /* the condition's row: the enclosing query's fields, then the right side's */
+    int nl = left->type->nchildren, nr = right.type->nchildren;
+    cond_type = cdc_type_new_row();
+    cond_type->nullable = false;
+    for (int f = 0; f < nl; f++)
+        cdc_type_row_add(cond_type, left->type->names[f], cdc_type_copy(left->type->children[f]));
+    for (int f = 0; f < nr; f++) {
+        char rn[256];
+        cdc_type_row_add(cond_type, right_name(cond_type, right.type->names[f], rn, sizeof(rn)),
+                         cdc_type_copy(right.type->children[f]));
+    }
+    s.lkeys = cdc_xcalloc((size_t)(nops + ncorr) + 1, sizeof(int));
+    s.rkeys = cdc_xcalloc((size_t)(nops + ncorr) + 1, sizeof(int));
+    cdc_sql_expr_t *rest = NULL;
+    cdc_buf_t pieces = {0};
+    for (int i = 0; i < nops; i++) {
+        cdc_sql_expr_t *x = rewrite(sp, w, sc, ops[i]);
+        if (!x)
+            goto out;
+        const cdc_type_t *yt = right.type->children[i];
+        const char *yn = cond_type->names[nl + i];
+        int a = x->kind == CDC_SQL_EXPR_COLUMN && x->column.nparts == 1
+                    ? cdc_type_field_index(left->type, x->column.parts[0])
+                    : -1;
+        bool nullable = a < 0 || left->type->children[a]->nullable || yt->nullable;
+        char *xs = a >= 0 ? cdc_xstrdup(x->column.parts[0]) : cdc_sql_expr_to_string(x);
+        cdc_buf_printf(&pieces, "%s", npieces++ ? ", " : "");
+        if (a >= 0 && keys_comparable(left->type->children[a], yt) && !(anti && nullable)) {
+            s.lkeys[s.nkeys] = a;
+            s.rkeys[s.nkeys++] = i;
+            cdc_buf_printf(&pieces, "=(%s, %s)", xs, yn);
+            free(xs);
+            continue;
+        }
+        cdc_sql_expr_t *eq = binary_new(CDC_SQL_BINARY_EQ, cdc_sql_expr_clone(x),
+                                        col_ref(yn, e->line, e->col), e->line, e->col);
+        if (anti) { /* (x = y) IS NULL OR x = y: a NULL comparison matches */
+            cdc_sql_expr_t *isn = cdc_xcalloc(1, sizeof(*isn));
+            isn->kind = CDC_SQL_EXPR_IS_NULL;
+            isn->line = e->line;
+            isn->col = e->col;
+            isn->is_null.operand = cdc_sql_expr_clone(eq);
+            eq = binary_new(CDC_SQL_BINARY_OR, isn, eq, e->line, e->col);
+            cdc_buf_printf(&pieces, "OR(IS NULL(=(%s, %s)), =(%s, %s))", xs, yn, xs, yn);
+        } else {
+            cdc_buf_printf(&pieces, "=(%s, %s)", xs, yn);
+        }
+        free(xs);
+        rest = and_kept(sp, rest, keep_expr(sp, eq));
+    }
+    for (int i = 0; i < ncorr; i++) {
+        cdc_sql_expr_t *c = keep_expr(sp, cdc_sql_expr_clone(corr[i]));
+        corr_ctx_t cc = {.in = {.sp = sp, .w = w, .sc = &isc},
+                         .out = {.sp = sp, .w = w, .sc = sc},
+                         .pos = pos,
+                         .cond_type = cond_type,
+                         .nl = nl};
+        if (walk_slots(&c, corr_fn, &cc) < 0) {
+            cdc_buf_free(&pieces);
+            goto out;
+        }
+        int a = -1, b = -1;
+        if (c->kind == CDC_SQL_EXPR_BINARY && c->binary.op == CDC_SQL_BINARY_EQ &&
+            c->binary.left->kind == CDC_SQL_EXPR_COLUMN && c->binary.left->column.nparts == 1 &&
+            c->binary.right->kind == CDC_SQL_EXPR_COLUMN && c->binary.right->column.nparts == 1) {
+            a = cdc_type_field_index(cond_type, c->binary.left->column.parts[0]);
+            b = cdc_type_field_index(cond_type, c->binary.right->column.parts[0]);
+            if (a >= nl && b < nl) {
+                int t = a;
+                a = b;
+                b = t;
+            }
+        }
+        cdc_buf_printf(&pieces, "%s", npieces++ ? ", " : "");
+        if (a >= 0 && a < nl && b >= nl &&
+            keys_comparable(cond_type->children[a], cond_type->children[b])) {
+            s.lkeys[s.nkeys] = a;
+            s.rkeys[s.nkeys++] = b - nl;
+            cdc_buf_printf(&pieces, "=(%s, %s)", cond_type->names[a], cond_type->names[b]);
+            continue;
+        }
+        char *t = cdc_sql_expr_to_string(c);
+        cdc_buf_puts(&pieces, t);
+        free(t);
+        rest = and_kept(sp, rest, c);
+    }
+    if (rest) {
+        cdc_expr_env_t env = {.row_type = cond_type,
+                              .udf_lookup = cdc_plan_udf_lookup,
+                              .udf_ctx = sp->penv->cat,
+                              .text = w->text,
+                              .len = w->len,
+                              .filename = w->filename};
+        if (cdc_expr_compile(rest, &env, &s.cond, sp->err) < 0 ||
+            cdc_expr_require_boolean(s.cond, rest, &env, "WHERE", sp->err) < 0) {
+            cdc_buf_free(&pieces);
+            goto out;
+        }
+    }
+    if (npieces == 0)
+        cdc_buf_puts(&wh, "true");
+    else
+        cdc_buf_printf(&wh, npieces > 1 ? "AND(%s)" : "%s", cdc_buf_cstr(&pieces));
+    cdc_buf_free(&pieces);
+    s.where = cdc_buf_cstr(&wh);
+    s.cond_type = cond_type;
+    cond_type = NULL;
+    make_semi_join(sp, left, &right, &s);
+    s = (semi_spec_t){0};
+    rc = 0;
+out:
+    free(s.lkeys);
+    free(s.rkeys);
+    cdc_expr_destroy(s.cond);
+    cdc_type_destroy(cond_type);
+    cdc_buf_free(&wh);
+    free(pos);
+    free(isc.cols);
+    rel_free(&right);
+    sp->nctes = saved;
+    return rc;
+}
+
 /* ---- a level ------------------------------------------------------------------------------- */
 
 static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, const rank_filter_t *rf,
@@ -2724,6 +3124,30 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
     if (q->from.name.nparts == 0 && !q->from.subquery)
         return fail_at(sp, w, q->line, q->col,
                        "GROUP BY, DISTINCT or aggregate calls without FROM are not supported");
+    /* WHERE's subquery predicates: semi and anti joins after the FROM and its joins, the rest of
+       WHERE as before */
+    const cdc_sql_expr_t *preds[16];
+    bool pred_anti[16];
+    int npreds = 0;
+    if (has_subquery_pred(q->where)) {
+        cdc_sql_expr_t *conj[64];
+        int n = 0;
+        split_and(q->where, conj, &n, 64);
+        cdc_sql_query_t *lq = shallow_copy(sp, q);
+        lq->where = NULL;
+        for (int i = 0; i < n; i++) {
+            const cdc_sql_expr_t *p = subquery_pred(conj[i], &pred_anti[npreds]);
+            if (!p) {
+                lq->where = and_kept(sp, lq->where, conj[i]);
+                continue;
+            }
+            if (npreds == 16)
+                return fail_at(sp, w, p->line, p->col,
+                               "more than 16 subquery predicates in one WHERE");
+            preds[npreds++] = p;
+        }
+        q = lq;
+    }
     int saved = sp->nctes;
     push_ctes(sp, q);
     int rc = -1;
@@ -2742,6 +3166,11 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
         sc = next;
         if (jr < 0)
             goto done;
+    }
+    for (int i = 0; i < npreds; i++) {
+        if (plan_subquery_pred(sp, w, preds[i], pred_anti[i], out, &sc) < 0)
+            goto done;
+        sc.type = out->type;
     }
     find_ctx_t f = {0};
     level_calls(q, &f);

@@ -174,6 +174,17 @@ int cdc_plan_insert_branch(const cdc_plan_env_t *env, const cdc_sql_insert_t *in
 bool cdc_plan_branch_next(cdc_plan_branch_t *br);
 
 /**
+ * The common types of @p n rows of as many columns (Flink's result types of UNION ALL and of the
+ * set operators) into *out (new), NULL when every row has the first's types already. @p what
+ * names the operator ("UNION ALL", "INTERSECT"), @p part one of its inputs ("branch",
+ * "operand"). 0; or -1 with *err at @p line:@p col of @p env's text when the rows' widths differ
+ * or a column has no common type.
+ */
+int cdc_plan_common_row(const cdc_plan_env_t *env, int line, int col,
+                        const cdc_type_t *const *types, int n, const char *what, const char *part,
+                        cdc_type_t **out, cdc_error_t **err);
+
+/**
  * Appends the plan of the @p n pipes of one INSERT of a UNION ALL (see cdc_plan_branch_t) as
  * EXPLAIN prints it: the sink once, a Union node, then each branch's plan under it.
  */

@@ -480,6 +480,17 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
         cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
         if (!e)
             return NULL;
+        if (at(p, CDC_SQL_TOK_COMMA)) { /* (a, b): a row, as ROW(a, b) */
+            cdc_sql_expr_t *row = expr_new(CDC_SQL_EXPR_CALL, t);
+            row->call.name = cdc_xstrdup("ROW");
+            PUSH(row->call.args, row->call.nargs, e);
+            while (accept(p, CDC_SQL_TOK_COMMA)) {
+                if (!(e = cdc_sqlp_parse_expr(p)))
+                    return drop_expr(row);
+                PUSH(row->call.args, row->call.nargs, e);
+            }
+            e = row;
+        }
         if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
             return drop_expr(e);
         return e;
@@ -524,9 +535,17 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
         return parse_case(p);
     if (next->kind == CDC_SQL_TOK_LPAREN) {
         if (tok_kw(p, t, "EXISTS")) {
-            cdc_sqlp_fail_unsupported(p, "EXISTS (a subquery in an expression)",
-                                      "join the table instead: JOIN ... ON");
-            return NULL;
+            cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_EXISTS, t);
+            advance(p);
+            advance(p);
+            if (!at_kw(p, "SELECT") && !at_kw(p, "WITH")) {
+                cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
+                return drop_expr(e);
+            }
+            if (!(e->exists.query = cdc_sqlp_parse_query(p)) ||
+                !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+                return drop_expr(e);
+            return e;
         }
         if (tok_kw(p, t, "CAST"))
             return parse_cast(p, false);
@@ -818,9 +837,10 @@ static cdc_sql_expr_t *parse_predicate(parser_t *p, cdc_sql_expr_t *operand)
         if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
             return drop_expr(e);
         if (at_kw(p, "SELECT") || at_kw(p, "WITH")) {
-            cdc_sqlp_fail_unsupported(p, "a subquery in IN (IN (SELECT ...))",
-                                      "join a SELECT DISTINCT of it instead: JOIN ... ON");
-            return drop_expr(e);
+            if (!(e->in_list.subquery = cdc_sqlp_parse_query(p)) ||
+                !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+                return drop_expr(e);
+            return e;
         }
         for (;;) {
             cdc_sql_expr_t *item = cdc_sqlp_parse_expr(p);

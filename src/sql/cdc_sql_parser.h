@@ -28,6 +28,7 @@
 
 typedef struct cdc_sql_expr cdc_sql_expr_t;
 typedef struct cdc_sql_stmt cdc_sql_stmt_t;
+typedef struct cdc_sql_query cdc_sql_query_t;
 
 /* ---- names, options, type text --------------------------------------------------------------- */
 
@@ -74,18 +75,19 @@ typedef struct cdc_sql_type_text {
 
 typedef enum cdc_sql_expr_kind {
     CDC_SQL_EXPR_LITERAL = 1,
-    CDC_SQL_EXPR_COLUMN,   /* a, t.a, a.b.c */
-    CDC_SQL_EXPR_STAR,     /* *, t.*  (select items and COUNT(*) only) */
-    CDC_SQL_EXPR_UNARY,    /* NOT x, -x, +x */
-    CDC_SQL_EXPR_BINARY,   /* x op y */
-    CDC_SQL_EXPR_CALL,     /* f(args), also SUBSTRING/TRIM special forms */
-    CDC_SQL_EXPR_CAST,     /* CAST / TRY_CAST (x AS type) */
-    CDC_SQL_EXPR_CASE,     /* CASE [x] WHEN .. THEN .. [ELSE ..] END */
-    CDC_SQL_EXPR_IN,       /* x [NOT] IN (list) */
-    CDC_SQL_EXPR_BETWEEN,  /* x [NOT] BETWEEN lo AND hi */
-    CDC_SQL_EXPR_LIKE,     /* x [NOT] LIKE pattern [ESCAPE e] */
-    CDC_SQL_EXPR_IS_NULL,  /* x IS [NOT] NULL */
-    CDC_SQL_EXPR_SUBSCRIPT /* x[i], m['k'] */
+    CDC_SQL_EXPR_COLUMN,    /* a, t.a, a.b.c */
+    CDC_SQL_EXPR_STAR,      /* *, t.*  (select items and COUNT(*) only) */
+    CDC_SQL_EXPR_UNARY,     /* NOT x, -x, +x */
+    CDC_SQL_EXPR_BINARY,    /* x op y */
+    CDC_SQL_EXPR_CALL,      /* f(args), also SUBSTRING/TRIM special forms */
+    CDC_SQL_EXPR_CAST,      /* CAST / TRY_CAST (x AS type) */
+    CDC_SQL_EXPR_CASE,      /* CASE [x] WHEN .. THEN .. [ELSE ..] END */
+    CDC_SQL_EXPR_IN,        /* x [NOT] IN (list), x [NOT] IN (SELECT ...) */
+    CDC_SQL_EXPR_BETWEEN,   /* x [NOT] BETWEEN lo AND hi */
+    CDC_SQL_EXPR_LIKE,      /* x [NOT] LIKE pattern [ESCAPE e] */
+    CDC_SQL_EXPR_IS_NULL,   /* x IS [NOT] NULL */
+    CDC_SQL_EXPR_SUBSCRIPT, /* x[i], m['k'] */
+    CDC_SQL_EXPR_EXISTS     /* EXISTS (SELECT ...); NOT EXISTS is NOT over it */
 } cdc_sql_expr_kind_t;
 
 typedef enum cdc_sql_literal_kind {
@@ -132,7 +134,7 @@ typedef struct cdc_sql_case_when {
 /**
  * An expression node. line:col is where the node starts for literals,
  * columns, calls, CAST and CASE; the operator's token for unary, binary,
- * IN, BETWEEN, LIKE, IS NULL; the "[" for subscripts.
+ * IN, BETWEEN, LIKE, IS NULL; the "[" for subscripts; EXISTS for EXISTS.
  */
 struct cdc_sql_expr {
     cdc_sql_expr_kind_t kind;
@@ -184,6 +186,9 @@ struct cdc_sql_expr {
             cdc_sql_expr_t **items;
             size_t nitems;
             bool negated;
+            /* x IN (SELECT ...): the subquery (owned), items empty; NULL for a list. A row
+             * (a, b) IN (SELECT ...) has the call "ROW" as its operand. */
+            cdc_sql_query_t *subquery;
         } in_list;
         struct {
             cdc_sql_expr_t *operand, *low, *high;
@@ -201,6 +206,9 @@ struct cdc_sql_expr {
         struct {
             cdc_sql_expr_t *base, *index;
         } subscript;
+        struct {
+            cdc_sql_query_t *query; /* owned */
+        } exists;
     };
 };
 

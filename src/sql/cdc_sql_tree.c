@@ -108,6 +108,10 @@ void cdc_sql_expr_destroy(cdc_sql_expr_t *e)
     case CDC_SQL_EXPR_IN:
         cdc_sql_expr_destroy(e->in_list.operand);
         expr_list_free(e->in_list.items, e->in_list.nitems);
+        cdc_sql_query_destroy(e->in_list.subquery);
+        break;
+    case CDC_SQL_EXPR_EXISTS:
+        cdc_sql_query_destroy(e->exists.query);
         break;
     case CDC_SQL_EXPR_BETWEEN:
         cdc_sql_expr_destroy(e->between.operand);
@@ -360,6 +364,34 @@ cdc_sql_over_t *cdc_sql_over_clone(const cdc_sql_over_t *src)
     return o;
 }
 
+/* A copy of a subquery: its text parsed again, after as many line breaks and spaces as put it at
+ * its line:col, so the copy's positions are the original's. NULL if it does not parse (it did). */
+static cdc_sql_query_t *query_clone(const cdc_sql_query_t *src)
+{
+    if (!src || !src->text)
+        return NULL;
+    size_t pad = (size_t)(src->line > 1 ? src->line - 1 : 0) +
+                 (size_t)(src->col > 1 ? src->col - 1 : 0),
+           len = strlen(src->text);
+    char *sql = cdc_xmalloc(pad + len + 1);
+    memset(sql, '\n', (size_t)(src->line > 1 ? src->line - 1 : 0));
+    memset(sql + (src->line > 1 ? src->line - 1 : 0), ' ',
+           (size_t)(src->col > 1 ? src->col - 1 : 0));
+    memcpy(sql + pad, src->text, len + 1);
+    cdc_sql_script_t *script = NULL;
+    cdc_error_t *err = NULL;
+    cdc_sql_query_t *q = NULL;
+    if (cdc_sql_parse(sql, pad + len, NULL, &script, &err) == 0 && script->count == 1 &&
+        script->stmts[0]->kind == CDC_SQL_STMT_QUERY) {
+        q = script->stmts[0]->query;
+        script->stmts[0]->query = NULL;
+    }
+    cdc_error_destroy(err);
+    cdc_sql_script_destroy(script);
+    free(sql);
+    return q;
+}
+
 cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *src)
 {
     if (!src)
@@ -410,6 +442,10 @@ cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *src)
     case CDC_SQL_EXPR_IN:
         e->in_list.operand = cdc_sql_expr_clone(src->in_list.operand);
         e->in_list.items = expr_list_clone(src->in_list.items, src->in_list.nitems);
+        e->in_list.subquery = query_clone(src->in_list.subquery);
+        break;
+    case CDC_SQL_EXPR_EXISTS:
+        e->exists.query = query_clone(src->exists.query);
         break;
     case CDC_SQL_EXPR_BETWEEN:
         e->between.operand = cdc_sql_expr_clone(src->between.operand);
@@ -893,7 +929,16 @@ static void print_expr(sbuf_t *sb, const cdc_sql_expr_t *e)
     case CDC_SQL_EXPR_IN:
         print_sub(sb, e->in_list.operand, PREC_CMP);
         sb_puts(sb, e->in_list.negated ? " NOT IN (" : " IN (");
-        print_list(sb, e->in_list.items, e->in_list.nitems);
+        if (e->in_list.subquery)
+            sb_puts(sb, e->in_list.subquery->text ? e->in_list.subquery->text : "SELECT ...");
+        else
+            print_list(sb, e->in_list.items, e->in_list.nitems);
+        sb_puts(sb, ")");
+        break;
+    case CDC_SQL_EXPR_EXISTS:
+        sb_puts(sb, "EXISTS (");
+        sb_puts(sb,
+                e->exists.query && e->exists.query->text ? e->exists.query->text : "SELECT ...");
         sb_puts(sb, ")");
         break;
     case CDC_SQL_EXPR_BETWEEN:

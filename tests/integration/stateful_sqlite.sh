@@ -283,6 +283,24 @@ for sc in $seeds; do
     "SELECT customer FROM orders EXCEPT ALL SELECT customer FROM orders WHERE qty > 5" \
     "$set_counts, m AS (SELECT l.v, l.c - COALESCE(r.c, 0) AS n FROM l LEFT JOIN r
       ON l.v IS r.v), $set_copies"
+
+  # ---- subquery predicates: semi and anti joins; NOT IN with SQL's NULL logic ----
+  printed sub_in "order_id INT, product_id INT" \
+    "SELECT order_id, product_id FROM orders WHERE product_id IN (SELECT id FROM products
+      WHERE weight > 2)" \
+    =
+  printed sub_not_in "order_id INT, product_id INT" \
+    "SELECT order_id, product_id FROM orders WHERE product_id NOT IN (SELECT weight FROM
+      products WHERE weight > 3)" \
+    =
+  printed sub_exists "order_id INT, customer STRING" \
+    "SELECT order_id, customer FROM orders o WHERE qty > 1 AND EXISTS (SELECT * FROM products p
+      WHERE p.id = o.product_id AND p.weight < o.qty)" \
+    =
+  printed sub_not_exists "order_id INT, customer STRING" \
+    "SELECT order_id, customer FROM orders o WHERE NOT EXISTS (SELECT 1 FROM products p
+      WHERE p.id = o.product_id AND p.name IS NOT NULL)" \
+    =
 done
 
 echo "stateful_sqlite: $pass passed, $fail failed"

@@ -1607,10 +1607,27 @@ Test(sql_query, unsupported_forms_are_named)
         "and SIZE",
         "SELECT * FROM TABLE(HOP(TABLE t, DESCRIPTOR(ts), INTERVAL '1' MINUTE))\n"
         "              ^");
-    assert_error("SELECT a FROM t WHERE b IN (SELECT b FROM u)",
-                 "test.sql:1:29: a subquery in IN (IN (SELECT ...)) is not supported yet",
-                 "SELECT a FROM t WHERE b IN (SELECT b FROM u)\n"
-                 "                            ^");
+}
+
+Test(sql_query, subquery_predicates_parse_print_and_clone)
+{
+    assert_canonical("b IN (SELECT b FROM u)", "b IN (SELECT b FROM u)");
+    assert_canonical("NOT EXISTS (SELECT 1 FROM u WHERE u.k = t.k)",
+                     "NOT EXISTS (SELECT 1 FROM u WHERE u.k = t.k)");
+    assert_canonical("(a, b) NOT IN (SELECT x, y FROM u)", "ROW(a, b) NOT IN (SELECT x, y FROM u)");
+    /* a clone holds its own subquery, at the original's positions */
+    cdc_sql_script_t *script;
+    cdc_sql_stmt_t *st =
+        parse_one("SELECT a FROM t\nWHERE  b IN (SELECT b FROM u WHERE c > 1)", &script);
+    cdc_sql_expr_t *c = cdc_sql_expr_clone(st->query->where);
+    cr_assert_not_null(c->in_list.subquery);
+    cr_assert_neq(c->in_list.subquery, st->query->where->in_list.subquery);
+    cr_expect_eq(c->in_list.subquery->line, 2);
+    cr_expect_eq(c->in_list.subquery->col, 14);
+    cr_expect_eq(c->in_list.subquery->where->line, 2);
+    cr_expect_eq(c->in_list.subquery->where->col, 38);
+    cdc_sql_expr_destroy(c);
+    cdc_sql_script_destroy(script);
 }
 
 Test(sql_query, values_in_from_is_a_union_of_rows)
