@@ -984,10 +984,31 @@ static int rank_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
 static int window_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                        cdc_error_t **err);
 
+/* GROUPING SETS: the row once per grouping set, the keys outside the set NULL, the set's id
+ * appended. */
+static int expand_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                       cdc_error_t **err)
+{
+    uint32_t ni = row->arity;
+    for (int s = 0; s < op->nsets; s++) {
+        cdc_row_t *o = new_row(g->rt, ni + 1);
+        memcpy(o->values, row->values, sizeof(cdc_value_t) * ni);
+        for (int k = 0; k < op->ngroup; k++)
+            if (!(op->sets[s] >> k & 1))
+                o->values[k] = (cdc_value_t){.flags = CDC_V_NULL};
+        o->values[ni] = (cdc_value_t){.v.i = op->set_ids[s]};
+        if (emit(g, op, kind, o, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
 {
     switch (op->kind) {
+    case CDC_OP_EXPAND:
+        return expand_push(g, op, kind, row, err);
     case CDC_OP_WINDOW:
         return window_push(g, op, kind, row, err);
     case CDC_OP_CALC:
@@ -1753,6 +1774,8 @@ void cdc_graph_release(cdc_graph_t *g)
         free(op->order);
         free(op->desc);
         free(op->nulls_first);
+        free(op->sets);
+        free(op->set_ids);
         free(op);
     }
     free(g->ops);

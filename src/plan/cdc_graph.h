@@ -29,8 +29,10 @@ typedef enum cdc_op_kind {
     CDC_OP_AGG,      /* GroupAggregate (DISTINCT is one without aggregate calls) */
     CDC_OP_JOIN,     /* regular equi-join of two changelogs */
     CDC_OP_RANK,     /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
-    CDC_OP_WINDOW    /* window table function: each row once per window it falls in, with
+    CDC_OP_WINDOW,   /* window table function: each row once per window it falls in, with
                         window_start, window_end, window_time appended */
+    CDC_OP_EXPAND    /* GROUPING SETS: each row once per grouping set, the group keys outside
+                        the set NULL, the set's id ($e) appended */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -100,6 +102,12 @@ struct cdc_op_s {
     int timecol;
     int64_t win_size, win_step, win_offset;
 
+    /* EXPAND: the group keys are input fields 0..ngroup-1; per set, the mask of the keys in it
+       and its id (bit ngroup-1-i set when key i is not in it, as Flink's $e) */
+    uint64_t *sets;
+    int64_t *set_ids;
+    int nsets;
+
     /* AGG over windows (GROUP BY window_start, window_end, ...): results once the watermark
        passes the window's end, insert-only; late rows dropped */
     bool windowed;
@@ -117,9 +125,9 @@ typedef struct cdc_graph_s {
     int *leaf_port;
     cdc_expr_t **leaf_wm; /* per leaf: its table's WATERMARK expression over the leaf's rows
                              (a TIMESTAMP), owned; NULL when the leaf has none */
-    cdc_pipe_t *top;    /* the sink pipe over the root's output, owned */
-    cdc_catalog_t *cat; /* where the root's output is a temporary table (the top pipe's
-                           source), named out_name, dropped by cdc_plan_graph_forget */
+    cdc_pipe_t *top;      /* the sink pipe over the root's output, owned */
+    cdc_catalog_t *cat;   /* where the root's output is a temporary table (the top pipe's
+                             source), named out_name, dropped by cdc_plan_graph_forget */
     char *out_name;
     int64_t ttl_ms; /* table.exec.state.ttl; 0 = forever */
     bool resumable; /* every leaf's connector resumes from positions the job keeps */

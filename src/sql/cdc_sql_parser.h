@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cdc_error.h"
 #include "cdc_sql_lexer.h"
@@ -272,7 +273,7 @@ typedef struct cdc_sql_join {
     cdc_sql_join_kind_t kind;
     cdc_sql_table_ref_t table;
     cdc_sql_expr_t *system_time; /* lookup join; NULL for a regular join */
-        cdc_sql_expr_t *on; /* NULL for a comma join (FROM a, b): its conditions are in WHERE */
+    cdc_sql_expr_t *on; /* NULL for a comma join (FROM a, b): its conditions are in WHERE */
     bool comma;         /* FROM a, b: an inner join */
     int line, col;      /* of LEFT/INNER/JOIN (of the comma) */
 } cdc_sql_join_t;
@@ -321,6 +322,11 @@ struct cdc_sql_query {
     cdc_sql_expr_t *where;     /* may be NULL */
     cdc_sql_expr_t **group_by; /* GROUP BY e, ...: in source order; NULL/0 when none */
     size_t ngroup_by;
+    /* GROUP BY with GROUPING SETS, ROLLUP or CUBE: the grouping sets, each a mask of group_by's
+     * indexes (bit i: group_by[i]), in Calcite's order (enclosing sets first); NULL/0 for a
+     * plain GROUP BY */
+    uint64_t *group_sets;
+    size_t ngroup_sets;
     int group_line, group_col;      /* of GROUP */
     cdc_sql_expr_t *having;         /* may be NULL */
     int having_line, having_col;    /* of HAVING */
