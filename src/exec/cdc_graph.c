@@ -108,7 +108,11 @@ typedef struct graph_rt {
     cdc_error_t *err;  /* its error (copied to each waiter) */
     uint64_t seq;      /* arrival order (Top-N ties), persisted inside the rows' entries */
     int64_t watermark; /* event time (ms) every leaf with a WATERMARK has passed; INT64_MIN */
-    uint64_t late;     /* rows of windows already fired, dropped */
+    /* the processing-time windows' timer: a thread firing them on the wall clock */
+    pthread_t ticker;
+    bool ticking, tick_stop;
+    pthread_cond_t tick_cond;
+    uint64_t late; /* rows of windows already fired, dropped */
     char errbuf[1024];
     uint64_t skipped;
     const cdc_job_settings_t *settings;
@@ -204,6 +208,9 @@ typedef struct acc {
 /* A window aggregation's windows waiting for the watermark: their ends, ascending (kept in the
  * state too, so a restart fires them). */
 typedef struct win_rt {
+    int64_t wm; /* the watermark (or wall clock) it fired up to: rows of windows ending there
+                   are late (an operator fed by another window aggregation sees the watermark
+                   after its input's windows fired, as Flink's) */
     int64_t *ends;
     int nends, cap;
     bool loaded;
@@ -1128,7 +1135,7 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     if (!is_acc(kind))
         return 0; /* the window function reads append-only tables */
     int64_t end = row->values[op->group[op->win_end_field]].v.ts.millis;
-    if (end - 1 <= rt->watermark) {
+    if (!op->proctime && end - 1 <= wr->wm) {
         rt->late++;
         return 0;
     }
@@ -1259,6 +1266,8 @@ static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
             return -1;
         fired++;
     }
+    if (wm > wr->wm)
+        wr->wm = wm;
     if (fired) {
         memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
         wr->nends -= fired;
@@ -1305,7 +1314,7 @@ static int advance_watermark(cdc_graph_t *g, bool at_end, cdc_error_t **err)
         return 0;
     rt->watermark = least;
     for (int i = 0; i < g->nops; i++)
-        if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed &&
+        if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed && !g->ops[i]->proctime &&
             wagg_fire(g, g->ops[i], least, err) < 0)
             return -1;
     return 0;
@@ -1326,6 +1335,49 @@ static void close_watermark(cdc_graph_t *g)
         cdc_error_destroy(err);
     }
     cdc_arena_reset(&rt->scratch);
+}
+
+/* The processing-time windows' timer: every 100 ms, the windows whose end the wall clock passed
+ * fire and go to the sink. */
+static void *ticker_main(void *arg)
+{
+    cdc_graph_t *g = arg;
+    graph_rt_t *rt = g->rt;
+    pthread_mutex_lock(&rt->lock);
+    while (!rt->tick_stop) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 100 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&rt->tick_cond, &rt->lock, &ts);
+        if (rt->tick_stop)
+            break;
+        cdc_error_t *err = NULL;
+        int64_t now = cdc_wall_ms();
+        int rc = 0;
+        for (int i = 0; i < g->nops && rc == 0; i++)
+            if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed && g->ops[i]->proctime)
+                rc = wagg_fire(g, g->ops[i], now, &err);
+        bool out = rt->topin.n > 0;
+        if (rc == 0 && out)
+            rc = flush_top(g, &err);
+        if (rc == 0 && out)
+            rc = rt->writer->ops->flush(rt->writer, &err);
+        cdc_arena_reset(&rt->scratch);
+        if (rc < 0) {
+            char *m = cdc_error_format(err);
+            cdc_log(CDC_LOG_ERROR, rt->settings->job, g->top->sink_name,
+                    "the processing-time windows: %s", m);
+            free(m);
+            cdc_error_destroy(err);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&rt->lock);
+    return NULL;
 }
 
 /* ---- writers: the leaves' rows in, the checkpoint barrier ---------------------------------- */
@@ -1617,6 +1669,7 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
     g->rt = rt;
     pthread_mutex_init(&rt->lock, NULL);
     pthread_cond_init(&rt->cond, NULL);
+    pthread_cond_init(&rt->tick_cond, NULL);
     cdc_batch_init(&rt->topin);
     cdc_batch_init(&rt->topout);
     cdc_arena_init(&rt->scratch);
@@ -1655,6 +1708,7 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
                 "the operators' state starts empty and the sources are read from their start: %s",
                 dir ? "a source of the job cannot resume from positions kept in the state"
                     : "no --state-dir is set");
+    bool tick = false; /* a processing-time window aggregation needs the timer */
     for (int i = 0; i < g->nops; i++) {
         cdc_op_t *op = g->ops[i];
         if (op->kind == CDC_OP_AGG) {
@@ -1666,8 +1720,12 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
         } else if (op->kind == CDC_OP_RANK) {
             op->rt = cdc_xcalloc(1, sizeof(rank_rt_t));
         }
-        if (op->kind == CDC_OP_AGG && op->windowed)
-            ((agg_rt_t *)op->rt)->win = cdc_xcalloc(1, sizeof(win_rt_t));
+        if (op->kind == CDC_OP_AGG && op->windowed) {
+            win_rt_t *wr = cdc_xcalloc(1, sizeof(win_rt_t));
+            wr->wm = INT64_MIN;
+            ((agg_rt_t *)op->rt)->win = wr;
+            tick = tick || op->proctime;
+        }
     }
     if (cdc_pipe_split_open(g->top, 0, &rt->top_ps, err) < 0)
         return -1;
@@ -1675,6 +1733,11 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
         cdc_error_add_context(*err, "opening table \"%s\"", g->top->sink_name);
         return -1;
     }
+    if (tick && pthread_create(&rt->ticker, NULL, ticker_main, g) != 0) {
+        *err = cdc_error_new(CDC_ERR_INTERNAL, "cannot start the processing-time windows' timer");
+        return -1;
+    }
+    rt->ticking = tick;
     return 0;
 }
 
@@ -1712,6 +1775,24 @@ void cdc_graph_end(cdc_graph_t *g)
     graph_rt_t *rt = g->rt;
     if (!rt)
         return;
+    if (rt->ticking) {
+        pthread_mutex_lock(&rt->lock);
+        rt->tick_stop = true;
+        pthread_cond_signal(&rt->tick_cond);
+        pthread_mutex_unlock(&rt->lock);
+        pthread_join(rt->ticker, NULL);
+        rt->ticking = false;
+        /* as Flink's: the timers of windows still open when the input ends do not fire */
+        long long open = 0;
+        for (int i = 0; i < g->nops; i++)
+            if (g->ops[i]->proctime && g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->rt)
+                open += ((agg_rt_t *)g->ops[i]->rt)->win->nends;
+        if (open)
+            fprintf(stderr,
+                    "cdcflow: %lld processing-time window(s) of table \"%s\" had not ended when "
+                    "the input ended: they do not fire (as in Flink)\n",
+                    open, g->top->sink_name);
+    }
     if (rt->late) /* as the runtime reports skipped rows */
         fprintf(stderr,
                 "cdcflow: dropped %llu late row(s) of table \"%s\": their windows had already "
@@ -1737,6 +1818,7 @@ void cdc_graph_end(cdc_graph_t *g)
     cdc_error_destroy(rt->err);
     pthread_mutex_destroy(&rt->lock);
     pthread_cond_destroy(&rt->cond);
+    pthread_cond_destroy(&rt->tick_cond);
     free(rt);
     g->rt = NULL;
 }

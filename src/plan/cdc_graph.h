@@ -112,6 +112,8 @@ struct cdc_op_s {
        passes the window's end, insert-only; late rows dropped */
     bool windowed;
     int win_end_field; /* the group field holding window_end */
+    bool proctime;     /* WINDOW and its AGG on processing time: windows fire on the wall clock
+                          (pending ones are dropped when the input ends, as Flink's) */
 
     void *rt; /* the runtime's per-operator data */
 };

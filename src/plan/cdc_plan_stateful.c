@@ -817,8 +817,9 @@ static bool leaf_proctime(sp_t *sp, const rel_t *r, int f)
     if (r->op >= 0)
         return false;
     const cdc_pipe_t *p = sp->g->leaves[r->leaf];
-    if (!p->col_proctime || p->nstages < 1 || f >= p->stages[p->nstages - 1].nitems)
-        return false;
+    if (!p->col_proctime ||
+        f >= (p->nstages ? p->stages[p->nstages - 1].nitems : p->table_type->nchildren))
+        return false; /* no stages: the table's columns as they are */
     int c = f;
     for (int s = p->nstages - 1; s >= 0 && c >= 0; s--)
         c = cdc_expr_column_index(p->stages[s].items[c]);
@@ -1694,7 +1695,7 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
     const cdc_op_t *wop = r->op >= 0 && sp->g->ops[r->op]->kind == CDC_OP_WINDOW && !q->njoins
                               ? sp->g->ops[r->op]
                               : NULL;
-    int gs = -1, ge = -1;
+    int gs = -1, ge = -1, gt = -1;
     for (size_t g = 0; wop && g < ng; g++) {
         const cdc_sql_expr_t *e = pre->items[g].expr;
         int nin = wop->in_type[0]->nchildren;
@@ -1703,6 +1704,8 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
                 gs = (int)g;
             if (strcmp(e->column.parts[0], wop->out_type->names[nin + 1]) == 0)
                 ge = (int)g;
+            if (strcmp(e->column.parts[0], wop->out_type->names[nin + 2]) == 0)
+                gt = (int)g;
         }
     }
     for (int s = 0; gs >= 0 && ge >= 0 && ac.expand && s < ac.expand->nsets; s++)
@@ -1722,10 +1725,11 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         op->win_size = wop->win_size;
         op->win_step = wop->win_step;
         op->win_offset = wop->win_offset;
+        op->proctime = wop->proctime;
         op->mode = CDC_MODE_INSERT_ONLY;
         cdc_buf_t gb = {0}, sb = {0}, wb = {0};
         for (size_t g = 0; g < nk; g++) {
-            if ((int)g == gs || (int)g == ge)
+            if ((int)g == gs || (int)g == ge || (int)g == gt) /* window properties */
                 continue;
             cdc_buf_printf(&gb, "%s%s", gb.len ? ", " : "", pt->names[op->group[g]]);
             cdc_buf_printf(&sb, "%s%s", sb.len ? ", " : "", pt->names[op->group[g]]);
@@ -1734,6 +1738,9 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
             cdc_buf_printf(&sb, "%s%s AS %s", sb.len ? ", " : "", op->aggs[a].text, ac.agg_name[a]);
         cdc_buf_printf(&sb, "%sstart('w$) AS %s, end('w$) AS %s", sb.len ? ", " : "", pt->names[gs],
                        pt->names[ge]);
+        if (gt >= 0)
+            cdc_buf_printf(&sb, ", %s('w$) AS %s", wop->proctime ? "proctime" : "rowtime",
+                           pt->names[gt]);
         window_text(op, wop->in_type[0]->names[wop->timecol], &wb);
         op->explain = cdc_strdup_printf("WindowAggregate(%s%s%swindow=[%s], select=[%s], "
                                         "changelogMode=[I])",
@@ -2002,8 +2009,10 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
         goto out;
     }
     const cdc_type_t *tt = in.type->children[tc];
-    if (!def || !def->watermark_column || strcmp(def->watermark_column, tv->timecol.name) != 0 ||
-        (tt->root != CDC_T_TIMESTAMP && tt->root != CDC_T_TIMESTAMP_LTZ)) {
+    bool proctime = leaf_proctime(sp, &in, tc);
+    if (!proctime &&
+        (!def || !def->watermark_column || strcmp(def->watermark_column, tv->timecol.name) != 0 ||
+         (tt->root != CDC_T_TIMESTAMP && tt->root != CDC_T_TIMESTAMP_LTZ))) {
         char *ts = cdc_type_to_string(tt);
         fail_at(sp, w, tv->timecol.line, tv->timecol.col,
                 "The window function requires the timecol is a time attribute type, but is %s.",
@@ -2011,8 +2020,8 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
         free(ts);
         cdc_error_set_hint(*sp->err,
                            "declare the column an event-time attribute on the table: "
-                           "WATERMARK FOR %s AS %s - INTERVAL '5' SECOND (windows on "
-                           "processing time are not supported yet)",
+                           "WATERMARK FOR %s AS %s - INTERVAL '5' SECOND, or window on a "
+                           "processing-time attribute (a column AS PROCTIME())",
                            tv->timecol.name, tv->timecol.name);
         goto out;
     }
@@ -2030,11 +2039,12 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
                           .text = def->ddl,
                           .len = def->ddl ? strlen(def->ddl) : 0,
                           .filename = def->origin};
-    if (cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in.leaf], sp->err) < 0)
+    if (!proctime && cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in.leaf], sp->err) < 0)
         goto out;
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
     op->kind = CDC_OP_WINDOW;
+    op->proctime = proctime;
     op->win_kind = tv->kind;
     op->timecol = tc;
     op->in_type[0] = (cdc_type_t *)in.type;
