@@ -111,8 +111,9 @@ struct cdc_op_s {
     /* AGG over windows (GROUP BY window_start, window_end, ...): results once the watermark
        passes the window's end, insert-only; late rows dropped */
     bool windowed;
-    int win_end_field; /* the group field holding window_end */
-    bool proctime;     /* WINDOW and its AGG on processing time: windows fire on the wall clock
+    int win_end_field;  /* the group field holding window_end */
+    int win_time_field; /* the group field holding window_time; -1 when none */
+    bool proctime;      /* WINDOW and its AGG on processing time: windows fire on the wall clock
                           (pending ones are dropped when the input ends, as Flink's) */
 
     void *rt; /* the runtime's per-operator data */

@@ -1726,6 +1726,7 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         op->win_step = wop->win_step;
         op->win_offset = wop->win_offset;
         op->proctime = wop->proctime;
+        op->win_time_field = gt;
         op->mode = CDC_MODE_INSERT_ONLY;
         cdc_buf_t gb = {0}, sb = {0}, wb = {0};
         for (size_t g = 0; g < nk; g++) {
@@ -1978,8 +1979,30 @@ static int interval_arg(sp_t *sp, const where_t *w, const cdc_sql_expr_t *e, con
     return 0;
 }
 
+/* Whether field @p f of @p r is the window_time of an event-time window aggregation (through
+ * Calcs that select it as it is): a rowtime attribute a window function over a view or WITH
+ * query can take (Flink's cascading window aggregation). */
+static bool rel_window_rowtime(sp_t *sp, const rel_t *r, int f)
+{
+    const cdc_graph_t *g = sp->g;
+    int op = r->op;
+    while (op >= 0 && f >= 0) {
+        const cdc_op_t *o = g->ops[op];
+        if (o->kind != CDC_OP_CALC)
+            return o->kind == CDC_OP_AGG && o->windowed && !o->proctime && f == o->win_time_field;
+        f = f < o->stage.nitems ? cdc_expr_column_index(o->stage.items[f]) : -1;
+        int child = -1;
+        for (int c = 0; c < g->nops && child < 0; c++)
+            if (g->ops[c]->parent == o)
+                child = c;
+        op = child;
+    }
+    return false;
+}
+
 /* FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)): the table's leaf with its
- * watermark, and the window table function over it. */
+ * watermark, or a view's (a WITH query's) window aggregation whose window_time it takes, and the
+ * window table function over it. */
 static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w, rel_t *out,
                              const char **qual)
 {
@@ -1991,15 +2014,25 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
     cdc_error_t *ignored = NULL;
     if (cdc_catalog_find(sp->penv->cat, &ref->name, &def, &view, &ignored) <= 0 || !def) {
         cdc_error_destroy(ignored);
-        if (view)
-            return fail_at(sp, w, ref->name.line, ref->name.col,
-                           "a window function over a view is not supported yet; name its table");
+        def = NULL;
     }
     cdc_sql_table_ref_t dref = *ref;
     dref.tvf = NULL;
     dref.alias = NULL;
+    /* a view or WITH query with state (a window aggregation) is planned as operators */
+    where_t w2 = *w;
+    const cdc_view_def_t *qview = NULL;
+    const cdc_sql_query_t *sub = def ? NULL : from_query(sp, &dref, &w2, &qview);
+    int saved = sp->nctes;
+    bool deep = sub && needs_state_deep(sp, sub, 0);
+    sp->nctes = saved;
+    if (!deep && view)
+        return fail_at(sp, w, ref->name.line, ref->name.col,
+                       "a window function over a view without a window aggregation is not "
+                       "supported yet; name its table");
     rel_t in = {0};
-    if (plan_leaf(sp, &dref, w, &in) < 0)
+    const char *inq = NULL;
+    if (deep ? plan_input(sp, &dref, w, NULL, &in, &inq) < 0 : plan_leaf(sp, &dref, w, &in) < 0)
         return -1;
     int rc = -1;
     int tc = cdc_type_field_index(in.type, tv->timecol.name);
@@ -2010,7 +2043,8 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
     }
     const cdc_type_t *tt = in.type->children[tc];
     bool proctime = leaf_proctime(sp, &in, tc);
-    if (!proctime &&
+    bool cascade = deep && rel_window_rowtime(sp, &in, tc);
+    if (!proctime && !cascade &&
         (!def || !def->watermark_column || strcmp(def->watermark_column, tv->timecol.name) != 0 ||
          (tt->root != CDC_T_TIMESTAMP && tt->root != CDC_T_TIMESTAMP_LTZ))) {
         char *ts = cdc_type_to_string(tt);
@@ -2021,7 +2055,8 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
         cdc_error_set_hint(*sp->err,
                            "declare the column an event-time attribute on the table: "
                            "WATERMARK FOR %s AS %s - INTERVAL '5' SECOND, or window on a "
-                           "processing-time attribute (a column AS PROCTIME())",
+                           "processing-time attribute (a column AS PROCTIME()); over a view, "
+                           "the window_time of its window aggregation",
                            tv->timecol.name, tv->timecol.name);
         goto out;
     }
@@ -2030,17 +2065,20 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
         fail_at(sp, w, tv->line, tv->col,
                 "%s over table '%s', whose changelog %s has updates or deletes, is not supported "
                 "yet (window functions read append-only tables)",
-                tvf_names[tv->kind], def->qualified, cdc_changelog_mode_str(in.mode, mb));
+                tvf_names[tv->kind], def ? def->qualified : ref->name.parts[ref->name.nparts - 1],
+                cdc_changelog_mode_str(in.mode, mb));
         goto out;
     }
-    cdc_expr_env_t env = {.row_type = in.type,
-                          .udf_lookup = cdc_plan_udf_lookup,
-                          .udf_ctx = sp->penv->cat,
-                          .text = def->ddl,
-                          .len = def->ddl ? strlen(def->ddl) : 0,
-                          .filename = def->origin};
-    if (!proctime && cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in.leaf], sp->err) < 0)
-        goto out;
+    if (!proctime && !cascade) { /* the table's watermark (a cascade's is its input's) */
+        cdc_expr_env_t env = {.row_type = in.type,
+                              .udf_lookup = cdc_plan_udf_lookup,
+                              .udf_ctx = sp->penv->cat,
+                              .text = def->ddl,
+                              .len = def->ddl ? strlen(def->ddl) : 0,
+                              .filename = def->origin};
+        if (cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in.leaf], sp->err) < 0)
+            goto out;
+    }
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
     op->kind = CDC_OP_WINDOW;
@@ -2066,6 +2104,21 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
     }
     op->out_type = cdc_type_copy(in.type);
     static const char *const wcols[] = {"window_start", "window_end", "window_time"};
+    /* the input's own window columns (a cascade's) give way to the new windows' */
+    for (int f = 0; f < op->out_type->nchildren; f++) {
+        char **name = &op->out_type->names[f];
+        if (strcmp(*name, wcols[0]) != 0 && strcmp(*name, wcols[1]) != 0 &&
+            strcmp(*name, wcols[2]) != 0)
+            continue;
+        char buf[64];
+        for (int k = 0;; k++) {
+            snprintf(buf, sizeof(buf), "%s%d", *name, k);
+            if (cdc_type_field_index(op->out_type, buf) < 0)
+                break;
+        }
+        free(*name);
+        *name = cdc_xstrdup(buf);
+    }
     for (int k = 0; k < 3; k++) {
         cdc_type_t *t = cdc_type_new_sized(k == 2 ? tt->root : CDC_T_TIMESTAMP, 3);
         t->nullable = false;
