@@ -1345,13 +1345,7 @@ static void *ticker_main(void *arg)
     graph_rt_t *rt = g->rt;
     pthread_mutex_lock(&rt->lock);
     while (!rt->tick_stop) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
+        struct timespec ts = cdc_wall_deadline(100);
         pthread_cond_timedwait(&rt->tick_cond, &rt->lock, &ts);
         if (rt->tick_stop)
             break;
