@@ -33,6 +33,20 @@ static inline int64_t cdc_wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/** The wall-clock time @p ms milliseconds from now (a deadline for pthread_cond_timedwait). */
+static inline struct timespec cdc_wall_deadline(int64_t ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += (time_t)(ms / 1000);
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
+}
+
 /** FNV-1a hash of n bytes (hash tables of key bytes). */
 static inline uint64_t cdc_hash_bytes(const void *p, size_t n)
 {

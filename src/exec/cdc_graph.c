@@ -104,10 +104,14 @@ typedef struct graph_rt {
     bool poisoned; /* a split closed with rows fed since its last checkpoint: no more commits */
     slot_pos_t *slots;
     int nslots;
-    int rc;             /* of the last checkpoint */
-    cdc_error_t *err;   /* its error (copied to each waiter) */
-    uint64_t seq;       /* arrival order (Top-N ties), persisted inside the rows' entries */
-    int64_t watermark;  /* event time (ms) every leaf with a WATERMARK has passed; INT64_MIN */
+    int rc;            /* of the last checkpoint */
+    cdc_error_t *err;  /* its error (copied to each waiter) */
+    uint64_t seq;      /* arrival order (Top-N ties), persisted inside the rows' entries */
+    int64_t watermark; /* event time (ms) every leaf with a WATERMARK has passed; INT64_MIN */
+    /* the processing-time windows' timer: a thread firing them on the wall clock */
+    pthread_t ticker;
+    bool ticking, tick_stop;
+    pthread_cond_t tick_cond;
     uint64_t late;      /* rows of windows already fired, dropped */
     uint64_t late_over; /* rows of OVER windows at or behind the watermark, dropped */
     char errbuf[1024];
@@ -205,6 +209,9 @@ typedef struct acc {
 /* A window aggregation's windows waiting for the watermark: their ends, ascending (kept in the
  * state too, so a restart fires them). */
 typedef struct win_rt {
+    int64_t wm; /* the watermark (or wall clock) it fired up to: rows of windows ending there
+                   are late (an operator fed by another window aggregation sees the watermark
+                   after its input's windows fired, as Flink's) */
     int64_t *ends;
     int nends, cap;
     bool loaded;
@@ -1080,10 +1087,31 @@ static int replicate_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const c
     return emit_n(g, op, is_acc(kind) ? CDC_INSERT : CDC_DELETE, o, row->values[0].v.i, err);
 }
 
+/* GROUPING SETS: the row once per grouping set, the keys outside the set NULL, the set's id
+ * appended. */
+static int expand_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                       cdc_error_t **err)
+{
+    uint32_t ni = row->arity;
+    for (int s = 0; s < op->nsets; s++) {
+        cdc_row_t *o = new_row(g->rt, ni + 1);
+        memcpy(o->values, row->values, sizeof(cdc_value_t) * ni);
+        for (int k = 0; k < op->ngroup; k++)
+            if (!(op->sets[s] >> k & 1))
+                o->values[k] = (cdc_value_t){.flags = CDC_V_NULL};
+        o->values[ni] = (cdc_value_t){.v.i = op->set_ids[s]};
+        if (emit(g, op, kind, o, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
 {
     switch (op->kind) {
+    case CDC_OP_EXPAND:
+        return expand_push(g, op, kind, row, err);
     case CDC_OP_WINDOW:
         return window_push(g, op, kind, row, err);
     case CDC_OP_CALC:
@@ -1209,7 +1237,7 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     if (!is_acc(kind))
         return 0; /* the window function reads append-only tables */
     int64_t end = row->values[op->group[op->win_end_field]].v.ts.millis;
-    if (end - 1 <= rt->watermark) {
+    if (!op->proctime && end - 1 <= wr->wm) {
         rt->late++;
         return 0;
     }
@@ -1340,6 +1368,8 @@ static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
             return -1;
         fired++;
     }
+    if (wm > wr->wm)
+        wr->wm = wm;
     if (fired) {
         memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
         wr->nends -= fired;
@@ -1739,7 +1769,8 @@ static int advance_watermark(cdc_graph_t *g, bool at_end, cdc_error_t **err)
     rt->watermark = least;
     for (int i = 0; i < g->nops; i++) {
         cdc_op_t *op = g->ops[i];
-        if (op->kind == CDC_OP_AGG && op->windowed && wagg_fire(g, op, least, err) < 0)
+        if (op->kind == CDC_OP_AGG && op->windowed && !op->proctime &&
+            wagg_fire(g, op, least, err) < 0)
             return -1;
         if (op->kind == CDC_OP_OVER && !op->by_arrival && over_fire(g, op, least, err) < 0)
             return -1;
@@ -1762,6 +1793,43 @@ static void close_watermark(cdc_graph_t *g)
         cdc_error_destroy(err);
     }
     cdc_arena_reset(&rt->scratch);
+}
+
+/* The processing-time windows' timer: every 100 ms, the windows whose end the wall clock passed
+ * fire and go to the sink. */
+static void *ticker_main(void *arg)
+{
+    cdc_graph_t *g = arg;
+    graph_rt_t *rt = g->rt;
+    pthread_mutex_lock(&rt->lock);
+    while (!rt->tick_stop) {
+        struct timespec ts = cdc_wall_deadline(100);
+        pthread_cond_timedwait(&rt->tick_cond, &rt->lock, &ts);
+        if (rt->tick_stop)
+            break;
+        cdc_error_t *err = NULL;
+        int64_t now = cdc_wall_ms();
+        int rc = 0;
+        for (int i = 0; i < g->nops && rc == 0; i++)
+            if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed && g->ops[i]->proctime)
+                rc = wagg_fire(g, g->ops[i], now, &err);
+        bool out = rt->topin.n > 0;
+        if (rc == 0 && out)
+            rc = flush_top(g, &err);
+        if (rc == 0 && out)
+            rc = rt->writer->ops->flush(rt->writer, &err);
+        cdc_arena_reset(&rt->scratch);
+        if (rc < 0) {
+            char *m = cdc_error_format(err);
+            cdc_log(CDC_LOG_ERROR, rt->settings->job, g->top->sink_name,
+                    "the processing-time windows: %s", m);
+            free(m);
+            cdc_error_destroy(err);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&rt->lock);
+    return NULL;
 }
 
 /* ---- writers: the leaves' rows in, the checkpoint barrier ---------------------------------- */
@@ -2053,6 +2121,7 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
     g->rt = rt;
     pthread_mutex_init(&rt->lock, NULL);
     pthread_cond_init(&rt->cond, NULL);
+    pthread_cond_init(&rt->tick_cond, NULL);
     cdc_batch_init(&rt->topin);
     cdc_batch_init(&rt->topout);
     cdc_arena_init(&rt->scratch);
@@ -2091,6 +2160,7 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
                 "the operators' state starts empty and the sources are read from their start: %s",
                 dir ? "a source of the job cannot resume from positions kept in the state"
                     : "no --state-dir is set");
+    bool tick = false; /* a processing-time window aggregation needs the timer */
     for (int i = 0; i < g->nops; i++) {
         cdc_op_t *op = g->ops[i];
         if (op->kind == CDC_OP_AGG) {
@@ -2106,8 +2176,12 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
             orr->ar.accs = cdc_xcalloc((size_t)op->naggs + 1, sizeof(*orr->ar.accs));
             op->rt = orr;
         }
-        if (op->kind == CDC_OP_AGG && op->windowed)
-            ((agg_rt_t *)op->rt)->win = cdc_xcalloc(1, sizeof(win_rt_t));
+        if (op->kind == CDC_OP_AGG && op->windowed) {
+            win_rt_t *wr = cdc_xcalloc(1, sizeof(win_rt_t));
+            wr->wm = INT64_MIN;
+            ((agg_rt_t *)op->rt)->win = wr;
+            tick = tick || op->proctime;
+        }
     }
     if (cdc_pipe_split_open(g->top, 0, &rt->top_ps, err) < 0)
         return -1;
@@ -2115,6 +2189,11 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
         cdc_error_add_context(*err, "opening table \"%s\"", g->top->sink_name);
         return -1;
     }
+    if (tick && pthread_create(&rt->ticker, NULL, ticker_main, g) != 0) {
+        *err = cdc_error_new(CDC_ERR_INTERNAL, "cannot start the processing-time windows' timer");
+        return -1;
+    }
+    rt->ticking = tick;
     return 0;
 }
 
@@ -2160,6 +2239,24 @@ void cdc_graph_end(cdc_graph_t *g)
     graph_rt_t *rt = g->rt;
     if (!rt)
         return;
+    if (rt->ticking) {
+        pthread_mutex_lock(&rt->lock);
+        rt->tick_stop = true;
+        pthread_cond_signal(&rt->tick_cond);
+        pthread_mutex_unlock(&rt->lock);
+        pthread_join(rt->ticker, NULL);
+        rt->ticking = false;
+        /* as Flink's: the timers of windows still open when the input ends do not fire */
+        long long open = 0;
+        for (int i = 0; i < g->nops; i++)
+            if (g->ops[i]->proctime && g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->rt)
+                open += ((agg_rt_t *)g->ops[i]->rt)->win->nends;
+        if (open)
+            fprintf(stderr,
+                    "cdcflow: %lld processing-time window(s) of table \"%s\" had not ended when "
+                    "the input ended: they do not fire (as in Flink)\n",
+                    open, g->top->sink_name);
+    }
     if (rt->late) /* as the runtime reports skipped rows */
         fprintf(stderr,
                 "cdcflow: dropped %llu late row(s) of table \"%s\": their windows had already "
@@ -2191,6 +2288,7 @@ void cdc_graph_end(cdc_graph_t *g)
     cdc_error_destroy(rt->err);
     pthread_mutex_destroy(&rt->lock);
     pthread_cond_destroy(&rt->cond);
+    pthread_cond_destroy(&rt->tick_cond);
     free(rt);
     g->rt = NULL;
 }
@@ -2229,6 +2327,8 @@ void cdc_graph_release(cdc_graph_t *g)
         free(op->order);
         free(op->desc);
         free(op->nulls_first);
+        free(op->sets);
+        free(op->set_ids);
         free(op);
     }
     free(g->ops);

@@ -137,13 +137,7 @@ static void *watchdog_main(void *arg)
     int64_t stop_at = 0;
     while (atomic_load(&watchdog_run)) {
         /* every 100 ms (signals only set flags), or at once when the job ends */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
+        struct timespec ts = cdc_wall_deadline(100);
         pthread_mutex_lock(&watchdog_lock);
         if (atomic_load(&watchdog_run))
             pthread_cond_timedwait(&watchdog_wake, &watchdog_lock, &ts);

@@ -35,8 +35,10 @@ typedef enum cdc_op_kind {
     CDC_OP_UNION,     /* UNION ALL: the rows of every input on port 0, as they come */
     CDC_OP_REPLICATE, /* each row (count, fields...) as count copies of its fields (the end of
                         INTERSECT ALL and EXCEPT ALL, Flink's $REPLICATE_ROWS$) */
-    CDC_OP_OVER       /* OverAggregate: each row with aggregates over a frame of its partition's
+    CDC_OP_OVER,      /* OverAggregate: each row with aggregates over a frame of its partition's
                          rows ordered by a time attribute appended (append-only in and out) */
+    CDC_OP_EXPAND     /* GROUPING SETS: each row once per grouping set, the group keys outside
+                         the set NULL, the set's id ($e) appended */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -111,10 +113,19 @@ struct cdc_op_s {
     int timecol;
     int64_t win_size, win_step, win_offset;
 
+    /* EXPAND: the group keys are input fields 0..ngroup-1; per set, the mask of the keys in it
+       and its id (bit ngroup-1-i set when key i is not in it, as Flink's $e) */
+    uint64_t *sets;
+    int64_t *set_ids;
+    int nsets;
+
     /* AGG over windows (GROUP BY window_start, window_end, ...): results once the watermark
        passes the window's end, insert-only; late rows dropped */
     bool windowed;
-    int win_end_field; /* the group field holding window_end */
+    int win_end_field;  /* the group field holding window_end */
+    int win_time_field; /* the group field holding window_time; -1 when none */
+    bool proctime;      /* WINDOW and its AGG on processing time: windows fire on the wall clock
+                          (pending ones are dropped when the input ends, as Flink's) */
 
     /* OVER: output = input fields, then one field per call of aggs; partition fields in part;
        the time attribute in timecol (event time, or arrival order when by_arrival) */

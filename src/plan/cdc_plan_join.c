@@ -115,6 +115,7 @@ void cdc_plan_join_query_free(cdc_sql_query_t *q)
     for (size_t i = 0; i < q->ngroup_by; i++)
         cdc_sql_expr_destroy(q->group_by[i]);
     free(q->group_by);
+    free(q->group_sets);
     cdc_sql_expr_destroy(q->having);
     for (size_t i = 0; i < q->norder_by; i++)
         cdc_sql_expr_destroy(q->order_by[i].expr);
@@ -190,6 +191,11 @@ static cdc_sql_query_t *rewrite_query(const cdc_sql_query_t *q, join_names_t *jn
     rq->group_by = q->ngroup_by ? cdc_xcalloc(q->ngroup_by, sizeof(*rq->group_by)) : NULL;
     for (size_t i = 0; i < q->ngroup_by; i++)
         rq->group_by[i] = rewrite_expr(q->group_by[i], jn);
+    if (q->ngroup_sets) {
+        rq->group_sets = cdc_xcalloc(q->ngroup_sets, sizeof(uint64_t));
+        memcpy(rq->group_sets, q->group_sets, q->ngroup_sets * sizeof(uint64_t));
+    }
+    rq->ngroup_sets = q->ngroup_sets;
     rq->having = rewrite_expr(q->having, jn);
     rq->order_by = cdc_sql_order_items_clone(q->order_by, q->norder_by);
     for (size_t i = 0; i < q->norder_by; i++)

@@ -198,6 +198,11 @@ static void free_queries(sp_t *sp)
         for (int k = 0; k < q->from.name.nparts; k++)
             free(q->from.name.parts[k]);
         free(q->ctes);
+        free(q->group_by);
+        if (q->from.tvf) { /* a group window's (group_window_query) */
+            free(q->from.tvf->timecol.name);
+            free(q->from.tvf);
+        }
         free(q);
     }
     free(sp->queries);
@@ -897,8 +902,9 @@ static bool leaf_proctime(sp_t *sp, const rel_t *r, int f)
     if (r->op >= 0)
         return false;
     const cdc_pipe_t *p = sp->g->leaves[r->leaf];
-    if (!p->col_proctime || (p->nstages >= 1 && f >= p->stages[p->nstages - 1].nitems))
-        return false; /* without stages the leaf's rows are the table's */
+    if (!p->col_proctime ||
+        f >= (p->nstages ? p->stages[p->nstages - 1].nitems : p->table_type->nchildren))
+        return false; /* no stages: the table's columns as they are */
     int c = f;
     for (int s = p->nstages - 1; s >= 0 && c >= 0; s--)
         c = cdc_expr_column_index(p->stages[s].items[c]);
@@ -1353,7 +1359,9 @@ typedef struct agg_ctx {
     const char *group_name[64];
     int ngroups;
     char agg_name[64][256];
-    bool over; /* collect the OVER calls (an OVER aggregation), not the plain ones */
+    bool over;              /* collect the OVER calls (an OVER aggregation), not the plain ones */
+    const cdc_op_t *expand; /* GROUPING SETS: the Expand; NULL for a plain GROUP BY */
+    const char *eid_name;   /* the aggregate's field of the set's id */
 } agg_ctx_t;
 
 static int collect_agg(cdc_sql_expr_t **slot, void *ctx)
@@ -1430,12 +1438,83 @@ static void morph_to_ref(cdc_sql_expr_t *e, const char *name)
     e->column.nparts = 1;
 }
 
+static cdc_sql_expr_t *int_literal(long long v, int line, int col)
+{
+    cdc_sql_expr_t *e = cdc_xcalloc(1, sizeof(*e));
+    e->kind = CDC_SQL_EXPR_LITERAL;
+    e->line = line;
+    e->col = col;
+    e->literal.kind = CDC_SQL_LIT_INTEGER;
+    e->literal.text = cdc_strdup_printf("%lld", v);
+    return e;
+}
+
+/* GROUPING(k, ...) / GROUPING_ID(k, ...) of the row's grouping set (bit j, from the left, set
+ * when the j-th key is not in it), in place: CAST(CASE $e WHEN id THEN bits ... END AS
+ * BIGINT), or CAST(0 AS BIGINT) for a plain GROUP BY. */
+static int replace_grouping(agg_ctx_t *ac, cdc_sql_expr_t *e)
+{
+    if (e->call.nargs < 1 || e->call.nargs > 63)
+        return fail_at(ac->sp, ac->w, e->line, e->col, "%s takes one to 63 GROUP BY keys",
+                       e->call.name);
+    int key[63];
+    for (size_t j = 0; j < e->call.nargs; j++) {
+        char *t = cdc_sql_expr_to_string(e->call.args[j]);
+        key[j] = -1;
+        for (int g = 0; g < ac->ngroups && key[j] < 0; g++)
+            if (strcmp(ac->group_text[g], t) == 0)
+                key[j] = g;
+        free(t);
+        if (key[j] < 0)
+            return fail_at(ac->sp, ac->w, e->call.args[j]->line, e->call.args[j]->col,
+                           "Argument to %s operator must be a grouped expression", e->call.name);
+    }
+    cdc_sql_expr_t *body;
+    const cdc_op_t *x = ac->expand;
+    if (!x) {
+        body = int_literal(0, e->line, e->col);
+    } else {
+        body = cdc_xcalloc(1, sizeof(*body));
+        body->kind = CDC_SQL_EXPR_CASE;
+        body->line = e->line;
+        body->col = e->col;
+        body->case_expr.operand = col_ref(ac->eid_name, e->line, e->col);
+        body->case_expr.whens = cdc_xcalloc((size_t)x->nsets, sizeof(*body->case_expr.whens));
+        for (int s = 0; s < x->nsets; s++) {
+            long long v = 0;
+            for (size_t j = 0; j < e->call.nargs; j++)
+                v = v * 2 + !(x->sets[s] >> key[j] & 1);
+            body->case_expr.whens[s].when = int_literal(x->set_ids[s], e->line, e->col);
+            body->case_expr.whens[s].then = int_literal(v, e->line, e->col);
+        }
+        body->case_expr.nwhens = (size_t)x->nsets;
+        body->case_expr.else_expr = int_literal(0, e->line, e->col);
+    }
+    cdc_sql_expr_t *c = cdc_xcalloc(1, sizeof(*c));
+    c->kind = CDC_SQL_EXPR_CAST;
+    c->line = e->line;
+    c->col = e->col;
+    c->cast.operand = body;
+    c->cast.type.text = cdc_xstrdup("BIGINT");
+    c->cast.type.line = e->line;
+    c->cast.type.col = e->col;
+    /* the call's node becomes the CAST (trees that hold it keep owning it) */
+    cdc_sql_expr_t old = *e;
+    *e = *c;
+    *c = old;
+    cdc_sql_expr_destroy(c);
+    return 1;
+}
+
 static int replace_grouped(cdc_sql_expr_t **slot, void *ctx)
 {
     agg_ctx_t *ac = ctx;
     cdc_sql_expr_t *e = *slot;
     if (e->kind == CDC_SQL_EXPR_LITERAL)
         return 1;
+    if (e->kind == CDC_SQL_EXPR_CALL && !e->call.over && e->call.name &&
+        (strcasecmp(e->call.name, "GROUPING") == 0 || strcasecmp(e->call.name, "GROUPING_ID") == 0))
+        return replace_grouping(ac, e);
     char *text = cdc_sql_expr_to_string(e);
     for (int g = 0; g < ac->ngroups; g++) {
         if (strcmp(ac->group_text[g], text) == 0) {
@@ -1494,6 +1573,56 @@ static cdc_type_t *agg_type(cdc_agg_fn_t fn, const cdc_type_t *arg)
 }
 
 static void window_text(const cdc_op_t *op, const char *timecol, cdc_buf_t *b);
+
+/* GROUPING SETS, ROLLUP, CUBE: Flink's Expand over the pre-aggregation Calc @p r (its first
+ * @p ng fields the group keys), in place of it. */
+static const cdc_op_t *make_expand(sp_t *sp, const cdc_sql_query_t *q, int ng, rel_t *r)
+{
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_EXPAND;
+    op->in_type[0] = (cdc_type_t *)r->type;
+    op->ngroup = ng;
+    op->nsets = (int)q->ngroup_sets;
+    op->sets = cdc_xcalloc(q->ngroup_sets, sizeof(uint64_t));
+    op->set_ids = cdc_xcalloc(q->ngroup_sets, sizeof(int64_t));
+    uint64_t all = ~(uint64_t)0;
+    for (int s = 0; s < op->nsets; s++) {
+        op->sets[s] = q->group_sets[s];
+        all &= op->sets[s];
+        for (int g = 0; g < ng; g++)
+            if (!(op->sets[s] >> g & 1))
+                op->set_ids[s] |= (int64_t)1 << (ng - 1 - g);
+    }
+    op->out_type = cdc_type_copy(r->type);
+    for (int g = 0; g < ng; g++) /* a key some set leaves out is NULL in that set's rows */
+        if (!(all >> g & 1))
+            op->out_type->children[g]->nullable = true;
+    char eid[64] = "$e";
+    for (int k = 0; cdc_type_field_index(op->out_type, eid) >= 0; k++)
+        snprintf(eid, sizeof(eid), "$e%d", k);
+    cdc_type_t *bt = cdc_type_new(CDC_T_BIGINT);
+    bt->nullable = false;
+    cdc_type_row_add(op->out_type, eid, bt);
+    op->mode = r->mode;
+    cdc_buf_t b = {0};
+    cdc_buf_puts(&b, "Expand(projects=[");
+    for (int s = 0; s < op->nsets; s++) {
+        cdc_buf_puts(&b, s ? ", {" : "{");
+        for (int f = 0; f < r->type->nchildren; f++)
+            cdc_buf_printf(&b, "%s%s%s", f ? ", " : "",
+                           f < ng && !(op->sets[s] >> f & 1) ? "null AS " : "", r->type->names[f]);
+        cdc_buf_printf(&b, "%s%lld AS %s}", r->type->nchildren ? ", " : "",
+                       (long long)op->set_ids[s], eid);
+    }
+    cdc_buf_puts(&b, "])");
+    op->explain = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    connect(sp, r, idx, 0);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+    return op;
+}
 
 /* The pre-aggregation Calc, the GroupAggregate and the post-query of an aggregating level. */
 static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const scope_t *sc,
@@ -1583,23 +1712,30 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
     rel_t prel = {0};
     if (make_calc(sp, w, r, pre, &prel, "Calc") < 0)
         goto out;
+    if (q->ngroup_sets)
+        ac.expand = make_expand(sp, q, (int)ng, &prel);
     const cdc_type_t *pt = prel.type;
-    /* the operator */
+    /* the operator: grouped by the keys (and the grouping set's id) */
+    size_t nk = ng + (ac.expand ? 1 : 0);
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
     op->kind = CDC_OP_AGG;
     op->in_type[0] = (cdc_type_t *)pt;
     op->out_type = cdc_type_new_row();
     op->out_type->nullable = false;
-    op->ngroup = (int)ng;
-    op->group = cdc_xcalloc(ng + 1, sizeof(int));
+    op->ngroup = (int)nk;
+    op->group = cdc_xcalloc(nk + 1, sizeof(int));
     cdc_buf_t ex = {0}, sel = {0};
-    for (size_t g = 0; g < ng; g++) {
-        op->group[g] = (int)g;
-        cdc_type_row_add(op->out_type, pt->names[g], cdc_type_copy(pt->children[g]));
-        ac.group_name[g] = op->out_type->names[g];
-        cdc_buf_printf(&ex, "%s%s", g ? ", " : "", pt->names[g]);
-        cdc_buf_printf(&sel, "%s%s", g ? ", " : "", pt->names[g]);
+    for (size_t g = 0; g < nk; g++) {
+        int f = g < ng ? (int)g : pt->nchildren - 1;
+        op->group[g] = f;
+        cdc_type_row_add(op->out_type, pt->names[f], cdc_type_copy(pt->children[f]));
+        if (g < ng)
+            ac.group_name[g] = op->out_type->names[g];
+        else
+            ac.eid_name = op->out_type->names[g];
+        cdc_buf_printf(&ex, "%s%s", g ? ", " : "", pt->names[f]);
+        cdc_buf_printf(&sel, "%s%s", g ? ", " : "", pt->names[f]);
     }
     op->aggs = cdc_xcalloc((size_t)ac.naggs + 1, sizeof(*op->aggs));
     for (int a = 0; a < ac.naggs; a++) {
@@ -1634,7 +1770,7 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         if (item_name)
             snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "%s", item_name);
         else
-            snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "$f%d", (int)ng + a);
+            snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "$f%d", (int)nk + a);
         for (int k = 0; cdc_type_field_index(op->out_type, ac.agg_name[a]) >= 0; k++)
             snprintf(ac.agg_name[a], sizeof(ac.agg_name[a]), "%s%d", item_name ? item_name : "$f",
                      k);
@@ -1642,15 +1778,17 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         cdc_buf_printf(&sel, "%s%s AS %s", sel.len ? ", " : "", c->text, ac.agg_name[a]);
     }
     op->mode = CDC_MODE_ALL;
-    if (ng > 0) {
-        op->nukey = (int)ng;
-        op->ukey = ints_dup(op->group, (int)ng);
+    if (nk > 0) {
+        op->nukey = (int)nk;
+        op->ukey = cdc_xcalloc(nk, sizeof(int));
+        for (size_t g = 0; g < nk; g++)
+            op->ukey[g] = (int)g;
     }
     /* GROUP BY window_start, window_end of a window table function: a window aggregation */
     const cdc_op_t *wop = r->op >= 0 && sp->g->ops[r->op]->kind == CDC_OP_WINDOW && !q->njoins
                               ? sp->g->ops[r->op]
                               : NULL;
-    int gs = -1, ge = -1;
+    int gs = -1, ge = -1, gt = -1;
     for (size_t g = 0; wop && g < ng; g++) {
         const cdc_sql_expr_t *e = pre->items[g].expr;
         int nin = wop->in_type[0]->nchildren;
@@ -1659,8 +1797,20 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
                 gs = (int)g;
             if (strcmp(e->column.parts[0], wop->out_type->names[nin + 1]) == 0)
                 ge = (int)g;
+            if (strcmp(e->column.parts[0], wop->out_type->names[nin + 2]) == 0)
+                gt = (int)g;
         }
     }
+    for (int s = 0; gs >= 0 && ge >= 0 && ac.expand && s < ac.expand->nsets; s++)
+        if (!(ac.expand->sets[s] >> gs & 1) || !(ac.expand->sets[s] >> ge & 1)) {
+            fail_at(sp, w, q->group_line, q->group_col,
+                    "window_start and window_end must be in every grouping set of a window "
+                    "aggregation");
+            cdc_buf_free(&ex);
+            cdc_buf_free(&sel);
+            rel_free(&prel);
+            goto out;
+        }
     if (gs >= 0 && ge >= 0) {
         op->windowed = true;
         op->win_end_field = ge;
@@ -1668,18 +1818,23 @@ static int plan_aggregate(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, 
         op->win_size = wop->win_size;
         op->win_step = wop->win_step;
         op->win_offset = wop->win_offset;
+        op->proctime = wop->proctime;
+        op->win_time_field = gt;
         op->mode = CDC_MODE_INSERT_ONLY;
         cdc_buf_t gb = {0}, sb = {0}, wb = {0};
-        for (size_t g = 0; g < ng; g++) {
-            if ((int)g == gs || (int)g == ge)
+        for (size_t g = 0; g < nk; g++) {
+            if ((int)g == gs || (int)g == ge || (int)g == gt) /* window properties */
                 continue;
-            cdc_buf_printf(&gb, "%s%s", gb.len ? ", " : "", pt->names[g]);
-            cdc_buf_printf(&sb, "%s%s", sb.len ? ", " : "", pt->names[g]);
+            cdc_buf_printf(&gb, "%s%s", gb.len ? ", " : "", pt->names[op->group[g]]);
+            cdc_buf_printf(&sb, "%s%s", sb.len ? ", " : "", pt->names[op->group[g]]);
         }
         for (int a = 0; a < op->naggs; a++)
             cdc_buf_printf(&sb, "%s%s AS %s", sb.len ? ", " : "", op->aggs[a].text, ac.agg_name[a]);
         cdc_buf_printf(&sb, "%sstart('w$) AS %s, end('w$) AS %s", sb.len ? ", " : "", pt->names[gs],
                        pt->names[ge]);
+        if (gt >= 0)
+            cdc_buf_printf(&sb, ", %s('w$) AS %s", wop->proctime ? "proctime" : "rowtime",
+                           pt->names[gt]);
         window_text(op, wop->in_type[0]->names[wop->timecol], &wb);
         op->explain = cdc_strdup_printf("WindowAggregate(%s%s%swindow=[%s], select=[%s], "
                                         "changelogMode=[I])",
@@ -1956,8 +2111,30 @@ static int compile_leaf_wm(sp_t *sp, const cdc_table_def_t *def, const rel_t *in
     return cdc_expr_compile(def->watermark_expr, &env, &g->leaf_wm[in->leaf], sp->err);
 }
 
+/* Whether field @p f of @p r is the window_time of an event-time window aggregation (through
+ * Calcs that select it as it is): a rowtime attribute a window function over a view or WITH
+ * query can take (Flink's cascading window aggregation). */
+static bool rel_window_rowtime(sp_t *sp, const rel_t *r, int f)
+{
+    const cdc_graph_t *g = sp->g;
+    int op = r->op;
+    while (op >= 0 && f >= 0) {
+        const cdc_op_t *o = g->ops[op];
+        if (o->kind != CDC_OP_CALC)
+            return o->kind == CDC_OP_AGG && o->windowed && !o->proctime && f == o->win_time_field;
+        f = f < o->stage.nitems ? cdc_expr_column_index(o->stage.items[f]) : -1;
+        int child = -1;
+        for (int c = 0; c < g->nops && child < 0; c++)
+            if (g->ops[c]->parent == o)
+                child = c;
+        op = child;
+    }
+    return false;
+}
+
 /* FROM TABLE(TUMBLE|HOP|CUMULATE(TABLE t, DESCRIPTOR(ts), ...)): the table's leaf with its
- * watermark, and the window table function over it. */
+ * watermark, or a view's (a WITH query's) window aggregation whose window_time it takes, and the
+ * window table function over it. */
 static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const where_t *w, rel_t *out,
                              const char **qual)
 {
@@ -1968,15 +2145,25 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
     cdc_error_t *ignored = NULL;
     if (cdc_catalog_find(sp->penv->cat, &ref->name, &def, &view, &ignored) <= 0 || !def) {
         cdc_error_destroy(ignored);
-        if (view)
-            return fail_at(sp, w, ref->name.line, ref->name.col,
-                           "a window function over a view is not supported yet; name its table");
+        def = NULL;
     }
     cdc_sql_table_ref_t dref = *ref;
     dref.tvf = NULL;
     dref.alias = NULL;
+    /* a view or WITH query with state (a window aggregation) is planned as operators */
+    where_t w2 = *w;
+    const cdc_view_def_t *qview = NULL;
+    const cdc_sql_query_t *sub = def ? NULL : from_query(sp, &dref, &w2, &qview);
+    int saved = sp->nctes;
+    bool deep = sub && needs_state_deep(sp, sub, 0);
+    sp->nctes = saved;
+    if (!deep && view)
+        return fail_at(sp, w, ref->name.line, ref->name.col,
+                       "a window function over a view without a window aggregation is not "
+                       "supported yet; name its table");
     rel_t in = {0};
-    if (plan_leaf(sp, &dref, w, &in) < 0)
+    const char *inq = NULL;
+    if (deep ? plan_input(sp, &dref, w, NULL, &in, &inq) < 0 : plan_leaf(sp, &dref, w, &in) < 0)
         return -1;
     int rc = -1;
     int tc = cdc_type_field_index(in.type, tv->timecol.name);
@@ -1986,8 +2173,11 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
         goto out;
     }
     const cdc_type_t *tt = in.type->children[tc];
-    if (!def || !def->watermark_column || strcmp(def->watermark_column, tv->timecol.name) != 0 ||
-        (tt->root != CDC_T_TIMESTAMP && tt->root != CDC_T_TIMESTAMP_LTZ)) {
+    bool proctime = leaf_proctime(sp, &in, tc);
+    bool cascade = deep && rel_window_rowtime(sp, &in, tc);
+    if (!proctime && !cascade &&
+        (!def || !def->watermark_column || strcmp(def->watermark_column, tv->timecol.name) != 0 ||
+         (tt->root != CDC_T_TIMESTAMP && tt->root != CDC_T_TIMESTAMP_LTZ))) {
         char *ts = cdc_type_to_string(tt);
         fail_at(sp, w, tv->timecol.line, tv->timecol.col,
                 "The window function requires the timecol is a time attribute type, but is %s.",
@@ -1995,8 +2185,9 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
         free(ts);
         cdc_error_set_hint(*sp->err,
                            "declare the column an event-time attribute on the table: "
-                           "WATERMARK FOR %s AS %s - INTERVAL '5' SECOND (windows on "
-                           "processing time are not supported yet)",
+                           "WATERMARK FOR %s AS %s - INTERVAL '5' SECOND, or window on a "
+                           "processing-time attribute (a column AS PROCTIME()); over a view, "
+                           "the window_time of its window aggregation",
                            tv->timecol.name, tv->timecol.name);
         goto out;
     }
@@ -2005,14 +2196,17 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
         fail_at(sp, w, tv->line, tv->col,
                 "%s over table '%s', whose changelog %s has updates or deletes, is not supported "
                 "yet (window functions read append-only tables)",
-                tvf_names[tv->kind], def->qualified, cdc_changelog_mode_str(in.mode, mb));
+                tvf_names[tv->kind], def ? def->qualified : ref->name.parts[ref->name.nparts - 1],
+                cdc_changelog_mode_str(in.mode, mb));
         goto out;
     }
-    if (compile_leaf_wm(sp, def, &in) < 0)
+    /* the table's watermark (a cascade's is its input's) */
+    if (!proctime && !cascade && compile_leaf_wm(sp, def, &in) < 0)
         goto out;
     cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
     int idx = add_op(sp, op);
     op->kind = CDC_OP_WINDOW;
+    op->proctime = proctime;
     op->win_kind = tv->kind;
     op->timecol = tc;
     op->in_type[0] = (cdc_type_t *)in.type;
@@ -2034,6 +2228,21 @@ static int plan_window_input(sp_t *sp, const cdc_sql_table_ref_t *ref, const whe
     }
     op->out_type = cdc_type_copy(in.type);
     static const char *const wcols[] = {"window_start", "window_end", "window_time"};
+    /* the input's own window columns (a cascade's) give way to the new windows' */
+    for (int f = 0; f < op->out_type->nchildren; f++) {
+        char **name = &op->out_type->names[f];
+        if (strcmp(*name, wcols[0]) != 0 && strcmp(*name, wcols[1]) != 0 &&
+            strcmp(*name, wcols[2]) != 0)
+            continue;
+        char buf[64];
+        for (int k = 0;; k++) {
+            snprintf(buf, sizeof(buf), "%s%d", *name, k);
+            if (cdc_type_field_index(op->out_type, buf) < 0)
+                break;
+        }
+        free(*name);
+        *name = cdc_xstrdup(buf);
+    }
     for (int k = 0; k < 3; k++) {
         cdc_type_t *t = cdc_type_new_sized(k == 2 ? tt->root : CDC_T_TIMESTAMP, 3);
         t->nullable = false;
@@ -2142,6 +2351,63 @@ static int check_over(cdc_sql_expr_t **slot, void *ctx)
                            "give every OVER of the SELECT the same window (a WINDOW w AS (...) "
                            "clause and OVER w), or compute the others in another query");
         return -1;
+    }
+    return 0;
+}
+
+/* ---- group windows: GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size) -------------------- */
+
+typedef struct gw_ctx {
+    sp_t *sp;
+    const where_t *w;
+    const cdc_sql_expr_t *win; /* the GROUP BY's TUMBLE(...) / HOP(...) */
+    bool uses_time;            /* an item names *_ROWTIME or *_PROCTIME */
+} gw_ctx_t;
+
+/* TUMBLE_START(ts, size) and the other auxiliary functions of the group window, in place: its
+ * window table function's window_start, window_end, window_time. */
+static int replace_window_aux(cdc_sql_expr_t **slot, void *ctx)
+{
+    gw_ctx_t *gc = ctx;
+    cdc_sql_expr_t *e = *slot;
+    if (e->kind != CDC_SQL_EXPR_CALL || e->call.over || !e->call.name)
+        return 0;
+    static const char *const kinds[] = {"TUMBLE", "HOP", "SESSION"};
+    static const struct {
+        const char *suffix, *column;
+    } aux[] = {{"_START", "window_start"},
+               {"_END", "window_end"},
+               {"_ROWTIME", "window_time"},
+               {"_PROCTIME", "window_time"}};
+    for (int k = 0; k < 3; k++) {
+        size_t kl = strlen(kinds[k]);
+        if (strncasecmp(e->call.name, kinds[k], kl) != 0)
+            continue;
+        for (int a = 0; a < 4; a++) {
+            if (strcasecmp(e->call.name + kl, aux[a].suffix) != 0)
+                continue;
+            const cdc_sql_expr_t *win = gc->win;
+            bool same =
+                strcasecmp(win->call.name, kinds[k]) == 0 && win->call.nargs == e->call.nargs;
+            for (size_t i = 0; same && i < e->call.nargs; i++) {
+                char *x = cdc_sql_expr_to_string(e->call.args[i]);
+                char *y = cdc_sql_expr_to_string(win->call.args[i]);
+                same = strcmp(x, y) == 0;
+                free(x);
+                free(y);
+            }
+            if (!same) {
+                char *wt = cdc_sql_expr_to_string(win);
+                fail_at(gc->sp, gc->w, e->line, e->col,
+                        "%s takes the group window of the GROUP BY, %s, and its arguments",
+                        e->call.name, wt);
+                free(wt);
+                return -1;
+            }
+            gc->uses_time = gc->uses_time || a >= 2;
+            morph_to_ref(e, aux[a].column);
+            return 1;
+        }
     }
     return 0;
 }
@@ -2331,6 +2597,119 @@ out:
     for (int a = 0; a < ac.naggs; a++)
         free(ac.aggs[a].text);
     return rc;
+}
+
+/* A level that groups by a group window (Flink's deprecated GROUP BY TUMBLE(ts, INTERVAL ...),
+ * HOP(ts, slide, size)) as the aggregation of its window table function: FROM TABLE(TUMBLE(TABLE
+ * t, DESCRIPTOR(ts), size)) GROUP BY window_start, window_end [, window_time], the other keys.
+ * *out is the rewritten level (kept until planning ends); 0 when there is no group window, 1,
+ * or -1 with the error. */
+static int group_window_query(sp_t *sp, const where_t *w, const cdc_sql_query_t *q,
+                              cdc_sql_query_t **out)
+{
+    gw_ctx_t gc = {.sp = sp, .w = w};
+    int kind = 0;
+    for (size_t i = 0; i < q->ngroup_by; i++) {
+        const cdc_sql_expr_t *e = q->group_by[i];
+        if (e->kind != CDC_SQL_EXPR_CALL || e->call.over || !e->call.name)
+            continue;
+        int k = strcasecmp(e->call.name, "TUMBLE") == 0    ? CDC_SQL_TVF_TUMBLE
+                : strcasecmp(e->call.name, "HOP") == 0     ? CDC_SQL_TVF_HOP
+                : strcasecmp(e->call.name, "SESSION") == 0 ? -1
+                                                           : 0;
+        if (!k)
+            continue;
+        if (gc.win)
+            return fail_at(sp, w, e->line, e->col, "a query groups by one group window at most");
+        if (k < 0) {
+            fail_at(sp, w, e->line, e->col, "a SESSION group window is not supported yet");
+            cdc_error_set_hint(*sp->err, "TUMBLE and HOP group windows are, and the window "
+                                         "table functions TUMBLE, HOP and CUMULATE");
+            return -1;
+        }
+        gc.win = e;
+        kind = k;
+    }
+    if (!gc.win)
+        return 0;
+    const cdc_sql_expr_t *win = gc.win;
+    size_t want = kind == CDC_SQL_TVF_HOP ? 3 : 2;
+    if (win->call.nargs != want || win->call.args[0]->kind != CDC_SQL_EXPR_COLUMN)
+        return fail_at(sp, w, win->line, win->col, "%s",
+                       kind == CDC_SQL_TVF_HOP
+                           ? "a HOP group window takes a time attribute, the slide and the size: "
+                             "HOP(ts, INTERVAL '5' MINUTE, INTERVAL '1' HOUR)"
+                           : "a TUMBLE group window takes a time attribute and the size: "
+                             "TUMBLE(ts, INTERVAL '10' MINUTE)");
+    if (q->ngroup_sets)
+        return fail_at(sp, w, q->group_line, q->group_col,
+                       "GROUPING SETS together with a group window is not supported yet");
+    if (q->from.subquery || q->from.tvf || q->njoins || !q->from.name.nparts)
+        return fail_at(sp, w, win->line, win->col,
+                       "a group window over a join or a subquery is not supported yet; group "
+                       "a table's rows");
+    cdc_sql_query_t *nq = new_query(sp, q->line, q->col);
+    const cdc_sql_expr_t *tcol = win->call.args[0];
+    cdc_sql_window_tvf_t *tv = cdc_xcalloc(1, sizeof(*tv));
+    tv->kind = kind;
+    tv->data = q->from.name;
+    tv->timecol.name = cdc_xstrdup(tcol->column.parts[tcol->column.nparts - 1]);
+    tv->timecol.line = tcol->line;
+    tv->timecol.col = tcol->col;
+    tv->size = win->call.args[want - 1];
+    tv->step = kind == CDC_SQL_TVF_HOP ? win->call.args[1] : NULL;
+    tv->line = win->line;
+    tv->col = win->col;
+    nq->from = q->from;
+    nq->from.tvf = tv;
+    nq->from.alias = q->from.alias ? cdc_xstrdup(q->from.alias) : NULL;
+    for (int k = 0; k < q->from.name.nparts; k++)
+        nq->from.name.parts[k] = cdc_xstrdup(q->from.name.parts[k]);
+    if (q->nctes) {
+        nq->ctes = cdc_xcalloc(q->nctes, sizeof(*nq->ctes));
+        memcpy(nq->ctes, q->ctes, q->nctes * sizeof(*nq->ctes));
+        nq->nctes = q->nctes;
+    }
+    nq->hints = q->hints;
+    nq->where = q->where;
+    nq->order_by = q->order_by;
+    nq->norder_by = q->norder_by;
+    nq->order_line = q->order_line;
+    nq->order_col = q->order_col;
+    nq->has_limit = q->has_limit;
+    nq->limit = q->limit;
+    nq->limit_line = q->limit_line;
+    nq->limit_col = q->limit_col;
+    nq->group_line = q->group_line;
+    nq->group_col = q->group_col;
+    nq->having_line = q->having_line;
+    nq->having_col = q->having_col;
+    nq->items = cdc_xcalloc(q->nitems + 1, sizeof(*nq->items));
+    for (size_t i = 0; i < q->nitems; i++) {
+        const cdc_sql_select_item_t *it = &q->items[i];
+        cdc_sql_expr_t *e = keep_expr(sp, cdc_sql_expr_clone(it->expr));
+        /* named as Flink names them: an expression's column is EXPR$<i> */
+        char *alias = it->alias                               ? cdc_xstrdup(it->alias)
+                      : it->expr->kind == CDC_SQL_EXPR_COLUMN ? NULL
+                                                              : cdc_strdup_printf("EXPR$%zu", i);
+        nq->items[nq->nitems++] = (cdc_sql_select_item_t){.expr = e, .alias = alias};
+        if (walk_slots(&nq->items[i].expr, replace_window_aux, &gc) < 0)
+            return -1;
+    }
+    if (q->having) {
+        nq->having = keep_expr(sp, cdc_sql_expr_clone(q->having));
+        if (walk_slots(&nq->having, replace_window_aux, &gc) < 0)
+            return -1;
+    }
+    nq->group_by = cdc_xcalloc(q->ngroup_by + 3, sizeof(*nq->group_by));
+    for (size_t i = 0; i < q->ngroup_by; i++)
+        if (q->group_by[i] != win)
+            nq->group_by[nq->ngroup_by++] = q->group_by[i];
+    static const char *const wcols[] = {"window_start", "window_end", "window_time"};
+    for (int k = 0; k < (gc.uses_time ? 3 : 2); k++)
+        nq->group_by[nq->ngroup_by++] = keep_expr(sp, col_ref(wcols[k], win->line, win->col));
+    *out = nq;
+    return 1;
 }
 
 /* ORDER BY ... LIMIT n (a Top-N over the whole result, Flink's SortLimit): the level's rows
@@ -3124,6 +3503,12 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
     if (q->from.name.nparts == 0 && !q->from.subquery)
         return fail_at(sp, w, q->line, q->col,
                        "GROUP BY, DISTINCT or aggregate calls without FROM are not supported");
+    cdc_sql_query_t *gq = NULL;
+    int gr = group_window_query(sp, w, q, &gq);
+    if (gr < 0)
+        return -1;
+    if (gr > 0)
+        q = gq;
     /* WHERE's subquery predicates: semi and anti joins after the FROM and its joins, the rest of
        WHERE as before */
     const cdc_sql_expr_t *preds[16];

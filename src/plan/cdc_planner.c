@@ -1305,8 +1305,12 @@ static int plan_stages(plan_ctx_t *cx)
     }
     if (p->nstages == 1 && !p->stages[0].where && !p->join) {
         bool identity = p->stages[0].nitems == p->table_type->nchildren;
+        /* a stateful query's top pipe names the result's columns: renames are kept there */
+        bool names = cx->penv->stateful_node != NULL;
         for (int i = 0; identity && i < p->stages[0].nitems; i++)
-            identity = cdc_expr_column_index(p->stages[0].items[i]) == i;
+            identity =
+                cdc_expr_column_index(p->stages[0].items[i]) == i &&
+                (!names || strcmp(p->stages[0].out_type->names[i], p->table_type->names[i]) == 0);
         if (identity) {
             cdc_stage_t *st = &p->stages[0];
             for (int i = 0; i < st->nitems; i++)

@@ -1124,9 +1124,20 @@ static void put_from(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_table
 static void put_tail(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_query_t *q,
                      const cte_scope_t *scope)
 {
-    for (size_t i = 0; i < q->ngroup_by; i++) {
+    for (size_t i = 0; i < q->ngroup_by && !q->ngroup_sets; i++) {
         cdc_buf_puts(b, i ? ", " : " GROUP BY ");
         put_expr(b, q->group_by[i]);
+    }
+    for (size_t s = 0; s < q->ngroup_sets; s++) { /* ROLLUP and CUBE as the sets they stand for */
+        cdc_buf_puts(b, s ? ", (" : " GROUP BY GROUPING SETS ((");
+        bool first = true;
+        for (size_t i = 0; i < q->ngroup_by; i++)
+            if (q->group_sets[s] >> i & 1) {
+                cdc_buf_puts(b, first ? "" : ", ");
+                put_expr(b, q->group_by[i]);
+                first = false;
+            }
+        cdc_buf_puts(b, s + 1 == q->ngroup_sets ? "))" : ")");
     }
     if (q->having) {
         cdc_buf_puts(b, " HAVING ");

@@ -1337,7 +1337,173 @@ static bool parse_from(parser_t *p, cdc_sql_query_t *q)
            parse_column_aliases(p, q->from.subquery);
 }
 
-/* [GROUP BY e, ...] [HAVING cond]; GROUPING SETS, ROLLUP, CUBE and group windows are refused by
+/* ---- GROUP BY ---- */
+
+/* Grouping sets while GROUP BY is parsed: masks over the query's group_by. */
+typedef struct gsets {
+    uint64_t *m;
+    size_t n;
+} gsets_t;
+
+enum { MAX_GROUP_SETS = 4096 };
+
+static bool gsets_add(parser_t *p, gsets_t *s, uint64_t m)
+{
+    if (s->n >= MAX_GROUP_SETS) {
+        cdc_sqlp_fail_at(p, cur(p), NULL, "too many grouping sets (%d at most)", MAX_GROUP_SETS);
+        return false;
+    }
+    PUSH(s->m, s->n, m);
+    return true;
+}
+
+/* The index of @p e in q->group_by (taken, or freed when an equal one is there already); -1 with
+ * the error when there are too many. */
+static int group_expr_index(parser_t *p, cdc_sql_query_t *q, cdc_sql_expr_t *e)
+{
+    char *t = cdc_sql_expr_to_string(e);
+    for (size_t i = 0; i < q->ngroup_by; i++) {
+        char *u = cdc_sql_expr_to_string(q->group_by[i]);
+        bool same = strcmp(t, u) == 0;
+        free(u);
+        if (same) {
+            free(t);
+            cdc_sql_expr_destroy(e);
+            return (int)i;
+        }
+    }
+    free(t);
+    if (q->ngroup_by >= 64) {
+        cdc_sqlp_fail_at(p, cur(p), NULL, "too many GROUP BY keys (64 at most)");
+        cdc_sql_expr_destroy(e);
+        return -1;
+    }
+    PUSH(q->group_by, q->ngroup_by, e);
+    return (int)q->ngroup_by - 1;
+}
+
+/* e, or (e, ...) or (): the mask of the expressions. */
+static bool parse_group_columns(parser_t *p, cdc_sql_query_t *q, uint64_t *mask)
+{
+    *mask = 0;
+    bool paren = at(p, CDC_SQL_TOK_LPAREN) &&
+                 (peek(p, 1)->kind == CDC_SQL_TOK_RPAREN || peek(p, 1)->kind != CDC_SQL_TOK_LPAREN);
+    if (paren)
+        advance(p);
+    if (paren && accept(p, CDC_SQL_TOK_RPAREN))
+        return true;
+    do {
+        cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+        int i = e ? group_expr_index(p, q, e) : -1;
+        if (i < 0)
+            return false;
+        *mask |= (uint64_t)1 << i;
+    } while (paren && accept(p, CDC_SQL_TOK_COMMA));
+    return !paren || cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN);
+}
+
+static bool parse_group_element(parser_t *p, cdc_sql_query_t *q, gsets_t *out, bool nested,
+                                bool *sets);
+
+/* ROLLUP (x, ...) / CUBE (x, ...), at the word: their sets into @p out. */
+static bool parse_rollup_cube(parser_t *p, cdc_sql_query_t *q, gsets_t *out)
+{
+    bool cube = at_kw(p, "CUBE");
+    advance(p);
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+        return false;
+    uint64_t m[64];
+    int n = 0;
+    do {
+        if (n == 64) {
+            cdc_sqlp_fail_at(p, cur(p), NULL, "too many GROUP BY keys (64 at most)");
+            return false;
+        }
+        if (!parse_group_columns(p, q, &m[n++]))
+            return false;
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return false;
+    if (!cube) { /* (x1, .., xn), (x1, .., xn-1), .., () */
+        for (int k = n; k >= 0; k--) {
+            uint64_t u = 0;
+            for (int i = 0; i < k; i++)
+                u |= m[i];
+            if (!gsets_add(p, out, u))
+                return false;
+        }
+        return true;
+    }
+    if (n > 12) {
+        cdc_sqlp_fail_at(p, cur(p), NULL, "CUBE of more than 12 elements (%d)", n);
+        return false;
+    }
+    for (uint32_t bits = 0; bits < (1u << n); bits++) {
+        uint64_t u = 0;
+        for (int i = 0; i < n; i++)
+            if (!(bits & (1u << i)))
+                u |= m[i];
+        if (!gsets_add(p, out, u))
+            return false;
+    }
+    return true;
+}
+
+/* One element of GROUP BY or (@p nested) of GROUPING SETS (...): an expression, there also a
+ * (list), ROLLUP, CUBE or GROUPING SETS. Its sets into @p out; *sets for the last three. */
+static bool parse_group_element(parser_t *p, cdc_sql_query_t *q, gsets_t *out, bool nested,
+                                bool *sets)
+{
+    if ((at_kw(p, "ROLLUP") || at_kw(p, "CUBE")) && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN) {
+        *sets = true;
+        return parse_rollup_cube(p, q, out);
+    }
+    if (at_kw(p, "GROUPING") && peek_kw(p, 1, "SETS")) {
+        *sets = true;
+        advance(p);
+        advance(p);
+        if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN))
+            return false;
+        do {
+            bool inner = false;
+            if (!parse_group_element(p, q, out, true, &inner))
+                return false;
+        } while (accept(p, CDC_SQL_TOK_COMMA));
+        return cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN);
+    }
+    uint64_t m = 0;
+    if (nested) {
+        if (!parse_group_columns(p, q, &m))
+            return false;
+    } else {
+        cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
+        int i = e ? group_expr_index(p, q, e) : -1;
+        if (i < 0)
+            return false;
+        m = (uint64_t)1 << i;
+    }
+    return gsets_add(p, out, m);
+}
+
+/* Calcite's order of grouping sets: a set before the sets it encloses, else by its keys. */
+static int gset_cmp(uint64_t a, uint64_t b)
+{
+    if (a == b)
+        return 0;
+    if ((a & b) == b)
+        return -1;
+    if ((a & b) == a)
+        return 1;
+    for (int i = 0; i < 64; i++) {
+        bool ha = a >> i & 1, hb = b >> i & 1;
+        if (ha != hb)
+            return ha ? -1 : 1;
+    }
+    return 0;
+}
+
+/* [GROUP BY element, ...] [HAVING cond]; with GROUPING SETS, ROLLUP or CUBE among the elements,
+ * the grouping sets are the cross product of the elements' sets; group windows are refused by
  * name. */
 static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
 {
@@ -1354,20 +1520,49 @@ static bool parse_group_by(parser_t *p, cdc_sql_query_t *q)
     advance(p);
     if (!cdc_sqlp_expect_kw(p, "BY"))
         return false;
-    do {
-        if (at_kw(p, "GROUPING") && peek_kw(p, 1, "SETS"))
-            return cdc_sqlp_fail_unsupported(p, "GROUPING SETS", NULL);
-        if ((at_kw(p, "ROLLUP") || at_kw(p, "CUBE")) && peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
-            return cdc_sqlp_fail_unsupported(p, at_kw(p, "CUBE") ? "CUBE" : "ROLLUP", NULL);
-        if ((at_kw(p, "TUMBLE") || at_kw(p, "HOP") || at_kw(p, "SESSION")) &&
-            peek(p, 1)->kind == CDC_SQL_TOK_LPAREN)
-            return cdc_sqlp_fail_unsupported(
-                p, "a group window (GROUP BY TUMBLE/HOP/SESSION(...), deprecated in Flink)", NULL);
-        cdc_sql_expr_t *e = cdc_sqlp_parse_expr(p);
-        if (!e)
-            return false;
-        PUSH(q->group_by, q->ngroup_by, e);
-    } while (accept(p, CDC_SQL_TOK_COMMA));
+    gsets_t acc = {0}, el = {0};
+    bool any_sets = false, ok = gsets_add(p, &acc, 0);
+    while (ok) {
+        bool sets = false;
+        el.n = 0;
+        ok = parse_group_element(p, q, &el, false, &sets);
+        any_sets = any_sets || sets;
+        /* the cross product */
+        gsets_t next = {0};
+        for (size_t a = 0; ok && a < acc.n; a++)
+            for (size_t b = 0; ok && b < el.n; b++)
+                ok = gsets_add(p, &next, acc.m[a] | el.m[b]);
+        free(acc.m);
+        acc = next;
+        if (!ok || !accept(p, CDC_SQL_TOK_COMMA))
+            break;
+    }
+    free(el.m);
+    if (ok && any_sets) {
+        /* sorted (insertion: there are few), duplicates dropped */
+        size_t n = 0;
+        for (size_t i = 0; i < acc.n; i++) {
+            uint64_t m = acc.m[i];
+            size_t at = n;
+            bool dup = false;
+            for (size_t k = 0; k < n && !dup; k++)
+                dup = acc.m[k] == m;
+            if (dup)
+                continue;
+            while (at > 0 && gset_cmp(acc.m[at - 1], m) > 0) {
+                acc.m[at] = acc.m[at - 1];
+                at--;
+            }
+            acc.m[at] = m;
+            n++;
+        }
+        q->group_sets = acc.m;
+        q->ngroup_sets = n;
+        acc.m = NULL;
+    }
+    free(acc.m);
+    if (!ok)
+        return false;
     return !at_kw(p, "HAVING") || parse_group_by(p, q);
 }
 

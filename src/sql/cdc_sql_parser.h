@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cdc_error.h"
 #include "cdc_sql_lexer.h"
@@ -359,6 +360,11 @@ struct cdc_sql_query {
     cdc_sql_expr_t *where;     /* may be NULL */
     cdc_sql_expr_t **group_by; /* GROUP BY e, ...: in source order; NULL/0 when none */
     size_t ngroup_by;
+    /* GROUP BY with GROUPING SETS, ROLLUP or CUBE: the grouping sets, each a mask of group_by's
+     * indexes (bit i: group_by[i]), in Calcite's order (enclosing sets first); NULL/0 for a
+     * plain GROUP BY */
+    uint64_t *group_sets;
+    size_t ngroup_sets;
     int group_line, group_col;      /* of GROUP */
     cdc_sql_expr_t *having;         /* may be NULL */
     int having_line, having_col;    /* of HAVING */

@@ -173,6 +173,7 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     free(q->joins);
     cdc_sql_expr_destroy(q->where);
     expr_list_free(q->group_by, q->ngroup_by);
+    free(q->group_sets);
     cdc_sql_expr_destroy(q->having);
     order_items_free(q->order_by, q->norder_by);
     for (size_t i = 0; i < q->nrows; i++) {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Stateful SQL cross-checked by SQLite: random consistent changelogs of four `values` tables
 # (lib/changelog_gen.py: inserts, updates, deletes, NULLs, repeated values, keys that come and
-# go) run through GROUP BY, HAVING, global aggregates, SELECT DISTINCT, INNER/LEFT/RIGHT/FULL
-# joins (1:1, n:1, 1:n, three tables), GROUP BY over a join, Top-N and the set operators
-# (UNION, INTERSECT, EXCEPT and their ALL forms); the result must equal
-# the same query computed by SQLite on the final rows of the sources. Two ways to get the
+# go) run through GROUP BY, GROUPING SETS/ROLLUP/CUBE, HAVING, global aggregates, SELECT
+# DISTINCT, INNER/LEFT/RIGHT/FULL joins (1:1, n:1, 1:n, three tables), GROUP BY over a join,
+# Top-N and the set operators (UNION, INTERSECT, EXCEPT and their ALL forms); the result must
+# equal the same query computed by SQLite on the final rows of the sources. Two ways to get the
 # result: a jdbc SQLite sink keyed by the result's unique key (upserts and deletes by key), or a
 # print sink whose changelog is applied to a multiset (a retraction of a row that is not there
 # fails). Joins read two sources in two threads, so only final tables are compared.
@@ -97,6 +97,31 @@ for sc in $seeds; do
   printed group_product "product_id INT, n BIGINT, mn INT, mx INT, s BIGINT" \
     "SELECT product_id, COUNT(*), MIN(qty), MAX(qty), SUM(price) FROM orders GROUP BY product_id" \
     =
+  # GROUPING SETS, ROLLUP, CUBE: SQLite has none of them, the expected rows are a UNION ALL of
+  # the sets' GROUP BYs (a set's rows have NULL for the keys outside it; GROUPING_ID tells a
+  # NULL customer from a customer left out)
+  printed grouping_sets "region STRING, customer STRING, n BIGINT, s BIGINT, g BIGINT" \
+    "SELECT region, customer, COUNT(*), SUM(price), GROUPING_ID(region, customer) FROM orders
+      GROUP BY GROUPING SETS ((region, customer), (region), ())" \
+    "SELECT region, customer, COUNT(*), SUM(price), 0 FROM orders GROUP BY region, customer
+      UNION ALL SELECT region, NULL, COUNT(*), SUM(price), 1 FROM orders GROUP BY region
+      UNION ALL SELECT NULL, NULL, COUNT(*), SUM(price), 3 FROM orders HAVING COUNT(*) > 0"
+  printed rollup "region STRING, product_id INT, n BIGINT, mx INT" \
+    "SELECT region, product_id, COUNT(*), MAX(qty) FROM orders GROUP BY ROLLUP (region, product_id)" \
+    "SELECT region, product_id, COUNT(*), MAX(qty) FROM orders GROUP BY region, product_id
+      UNION ALL SELECT region, NULL, COUNT(*), MAX(qty) FROM orders GROUP BY region
+      UNION ALL SELECT NULL, NULL, COUNT(*), MAX(qty) FROM orders HAVING COUNT(*) > 0"
+  printed cube "region STRING, customer STRING, n BIGINT, mn INT, g BIGINT" \
+    "SELECT region, customer, COUNT(DISTINCT product_id), MIN(qty), GROUPING(region, customer)
+      FROM orders GROUP BY CUBE (region, customer) HAVING COUNT(*) > 1" \
+    "SELECT region, customer, COUNT(DISTINCT product_id), MIN(qty), 0 FROM orders
+      GROUP BY region, customer HAVING COUNT(*) > 1
+      UNION ALL SELECT region, NULL, COUNT(DISTINCT product_id), MIN(qty), 1 FROM orders
+      GROUP BY region HAVING COUNT(*) > 1
+      UNION ALL SELECT NULL, customer, COUNT(DISTINCT product_id), MIN(qty), 2 FROM orders
+      GROUP BY customer HAVING COUNT(*) > 1
+      UNION ALL SELECT NULL, NULL, COUNT(DISTINCT product_id), MIN(qty), 3 FROM orders
+      HAVING COUNT(*) > 1"
   # HAVING: groups enter and leave the result (the bound lets two of the three regions in)
   thr=$(sqlite3 exp.db "SELECT SUM(qty) FROM orders GROUP BY region ORDER BY 1 LIMIT 1 OFFSET 1")
   printed having_region "region STRING, n BIGINT, s INT" \

@@ -950,16 +950,36 @@ Test(sql_query, outer_joins)
     cdc_sql_script_destroy(script);
 }
 
+/* GROUPING SETS, ROLLUP, CUBE: the keys once each, the sets as masks over them in Calcite's
+ * order (enclosing sets first), the cross product of several elements, duplicates dropped */
+static void assert_sets(const char *sql, size_t nkeys, const uint64_t *want, size_t nwant)
+{
+    cdc_sql_script_t *script;
+    cdc_sql_stmt_t *stmt = parse_one(sql, &script);
+    const cdc_sql_query_t *q = stmt->query;
+    cr_assert_eq(q->ngroup_by, nkeys, "%s: %zu keys", sql, q->ngroup_by);
+    cr_assert_eq(q->ngroup_sets, nwant, "%s: %zu sets", sql, q->ngroup_sets);
+    for (size_t i = 0; i < nwant; i++)
+        cr_expect_eq(q->group_sets[i], want[i], "%s: set %zu is %llx", sql, i,
+                     (unsigned long long)q->group_sets[i]);
+    cdc_sql_script_destroy(script);
+}
+
+Test(sql_query, grouping_sets)
+{
+    assert_sets("SELECT a FROM t GROUP BY ROLLUP (a, b)", 2, (uint64_t[]){3, 1, 0}, 3);
+    assert_sets("SELECT a FROM t GROUP BY a, CUBE (b)", 2, (uint64_t[]){3, 1}, 2);
+    assert_sets("SELECT a FROM t GROUP BY CUBE (a, b, c)", 3, (uint64_t[]){7, 3, 5, 1, 6, 2, 4, 0},
+                8);
+    assert_sets("SELECT a FROM t GROUP BY GROUPING SETS ((a), (), (a, b), a)", 2,
+                (uint64_t[]){3, 1, 0}, 3);
+    assert_sets("SELECT a FROM t GROUP BY GROUPING SETS (a, ROLLUP (b)), ROLLUP ((a, c))", 3,
+                (uint64_t[]){7, 5, 1, 2, 0}, 5);
+    assert_sets("SELECT a FROM t GROUP BY a, a + 1", 2, NULL, 0);
+}
+
 Test(sql_query, stateful_forms_not_yet_parsed_are_named)
 {
-    assert_error("SELECT a FROM t GROUP BY ROLLUP (a, b)",
-                 "test.sql:1:26: ROLLUP is not supported yet",
-                 "SELECT a FROM t GROUP BY ROLLUP (a, b)\n                         ^");
-    assert_error("SELECT a FROM t GROUP BY a, CUBE (b)", "test.sql:1:29: CUBE is not supported yet",
-                 "SELECT a FROM t GROUP BY a, CUBE (b)\n                            ^");
-    assert_error("SELECT a FROM t GROUP BY GROUPING SETS ((a), ())",
-                 "test.sql:1:26: GROUPING SETS is not supported yet",
-                 "SELECT a FROM t GROUP BY GROUPING SETS ((a), ())\n                         ^");
     assert_error("SELECT SUM(a) OVER w FROM t", "test.sql:1:20: Window 'w' not found",
                  "SELECT SUM(a) OVER w FROM t\n                   ^");
     assert_error(

@@ -1,3 +1,3 @@
--- Flink's deprecated group windows are refused by name at the GROUP BY
+-- Flink's deprecated SESSION group window is refused by name (TUMBLE and HOP group windows run)
 CREATE TABLE clicks (usr STRING, ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
-SELECT usr, COUNT(*) FROM clicks GROUP BY usr, HOP(ts, INTERVAL '1' MINUTE, INTERVAL '5' MINUTE);
+SELECT usr, COUNT(*) FROM clicks GROUP BY usr, SESSION(ts, INTERVAL '1' MINUTE);
