@@ -272,7 +272,7 @@ typedef struct cdc_sql_join {
     cdc_sql_join_kind_t kind;
     cdc_sql_table_ref_t table;
     cdc_sql_expr_t *system_time; /* lookup join; NULL for a regular join */
-        cdc_sql_expr_t *on; /* NULL for a comma join (FROM a, b): its conditions are in WHERE */
+    cdc_sql_expr_t *on; /* NULL for a comma join (FROM a, b): its conditions are in WHERE */
     bool comma;         /* FROM a, b: an inner join */
     int line, col;      /* of LEFT/INNER/JOIN (of the comma) */
 } cdc_sql_join_t;
@@ -493,21 +493,33 @@ typedef enum cdc_sql_alter_action {
     CDC_SQL_ALTER_RESET,            /* RESET ('k', ...): the keys, values NULL */
     CDC_SQL_ALTER_ADD,              /* ADD col TYPE / ADD (col TYPE, ...) */
     CDC_SQL_ALTER_MODIFY,           /* MODIFY col TYPE / MODIFY (col TYPE, ...) */
-    CDC_SQL_ALTER_DROP              /* DROP col / DROP (a, b) */
+    CDC_SQL_ALTER_DROP,             /* DROP col / DROP (a, b) */
+    CDC_SQL_ALTER_DROP_PRIMARY_KEY, /* DROP PRIMARY KEY */
+    CDC_SQL_ALTER_DROP_CONSTRAINT,  /* DROP CONSTRAINT name (in column) */
+    CDC_SQL_ALTER_DROP_WATERMARK    /* DROP WATERMARK */
 } cdc_sql_alter_action_t;
+
+/** Where ADD / MODIFY puts a column: as it is (last for ADD), FIRST, or AFTER a column. */
+typedef struct cdc_sql_column_position {
+    enum { CDC_SQL_POS_NONE = 0, CDC_SQL_POS_FIRST, CDC_SQL_POS_AFTER } kind;
+    cdc_sql_ident_t after; /* AFTER: the column */
+} cdc_sql_column_position_t;
 
 /** ALTER TABLE [IF EXISTS] name action (Flink's forms, FLIP-273). */
 typedef struct cdc_sql_alter_table {
     cdc_sql_name_t name;
     bool if_exists;
     cdc_sql_alter_action_t action;
-    int action_line, action_col;     /* of the action's word */
-    cdc_sql_name_t new_name;         /* RENAME TO */
-    cdc_sql_ident_t column;          /* RENAME column TO ... */
-    cdc_sql_ident_t new_column;      /* ... TO new_column */
-    cdc_sql_options_t options;       /* SET pairs; RESET keys (value NULL) */
-    cdc_sql_create_table_t elements; /* ADD, MODIFY: the columns as CREATE TABLE parses them */
-    cdc_sql_ident_list_t drop;       /* DROP */
+    int action_line, action_col;          /* of the action's word */
+    cdc_sql_name_t new_name;              /* RENAME TO */
+    cdc_sql_ident_t column;               /* RENAME column TO ...; DROP CONSTRAINT name */
+    cdc_sql_ident_t new_column;           /* ... TO new_column */
+    cdc_sql_options_t options;            /* SET pairs; RESET keys (value NULL) */
+    cdc_sql_create_table_t elements;      /* ADD, MODIFY: columns, primary key and watermark as
+                                             CREATE TABLE parses them */
+    cdc_sql_column_position_t *positions; /* ADD, MODIFY: one per elements.columns */
+    size_t npositions;
+    cdc_sql_ident_list_t drop; /* DROP */
 } cdc_sql_alter_table_t;
 
 typedef struct cdc_sql_insert {

@@ -227,6 +227,9 @@ void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt)
         free(stmt->alter_table.new_column.name);
         options_free(&stmt->alter_table.options);
         create_table_free(&stmt->alter_table.elements);
+        for (size_t i = 0; i < stmt->alter_table.npositions; i++)
+            free(stmt->alter_table.positions[i].after.name);
+        free(stmt->alter_table.positions);
         ident_list_free(&stmt->alter_table.drop);
         break;
     case CDC_SQL_STMT_CREATE_VIEW:
