@@ -119,6 +119,9 @@ static int register_obj(cdc_catalog_t *cat, const src_t *s, const cdc_sql_name_t
     return cdc_cat_write_end(k, true, err);
 }
 
+static int replace_table(cdc_catalog_t *cat, const char *c, const char *d, const char *o,
+                         bool temporary, cdc_table_def_t *t2, cdc_error_t **err);
+
 static int create_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct, const char *ddl,
                         const src_t *s, cdc_error_t **err)
 {
@@ -135,6 +138,15 @@ static int create_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct, co
     if (!t)
         goto out;
     t->ddl = ddl ? cdc_xstrdup(ddl) : cdc_table_def_to_sql(t, true);
+    const cdc_table_def_t *old = NULL;
+    if (ct->replace && (rc = cdc_catalog_find(cat, &ct->name, &old, NULL, err)) < 0) {
+        cdc_table_def_destroy(t);
+        goto out;
+    }
+    if (old) { /* [CREATE OR] REPLACE TABLE: in the old one's place, in one step */
+        rc = replace_table(cat, old->catalog, old->database, old->name, old->temporary, t, err);
+        goto out;
+    }
     rc = register_obj(cat, s, &ct->name, cdc_cat_obj_table(t), ct->temporary, ct->if_not_exists,
                       err);
 out:

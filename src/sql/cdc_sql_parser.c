@@ -861,16 +861,35 @@ static bool parse_create_function(parser_t *p, cdc_sql_stmt_t *stmt, bool tempor
     return true;
 }
 
-/* [CREATE OR] REPLACE TABLE ... AS SELECT, refused by this name. */
-#define RTAS "[CREATE OR] REPLACE TABLE ... AS SELECT"
-#define RTAS_HINT "DROP TABLE IF EXISTS it, then CREATE TABLE ... AS SELECT"
+/* [CREATE OR] REPLACE [TEMPORARY] TABLE t [COMMENT] [PARTITIONED BY] [WITH] AS query (Flink's
+ * RTAS, FLIP-303): a CREATE TABLE ... AS that replaces the table; AS is required, IF NOT
+ * EXISTS refused. */
+static bool parse_replace_table(parser_t *p, cdc_sql_stmt_t *stmt, int replace)
+{
+    bool temporary = replace == CDC_SQL_CREATE_OR_REPLACE && accept_kw(p, "TEMPORARY");
+    if (!at_kw(p, "TABLE"))
+        return cdc_sqlp_fail_expected(p, "\"TABLE\"");
+    if (peek_kw(p, 1, "IF")) {
+        cdc_sqlp_fail_at(p, peek(p, 1), "a replaced table may or may not exist",
+                         "IF NOT EXISTS cannot be used with [CREATE OR] REPLACE TABLE");
+        return false;
+    }
+    stmt->create_table.replace = replace;
+    if (!parse_create_table(p, stmt, temporary))
+        return false;
+    if (!stmt->create_table.as_query)
+        return cdc_sqlp_fail_expected(p, "\"AS\"");
+    return true;
+}
 
 static bool parse_create(parser_t *p, cdc_sql_stmt_t *stmt)
 {
-    const tok_t *create = cur(p);
     advance(p); /* CREATE */
-    if (at_kw(p, "OR") && peek_kw(p, 1, "REPLACE"))
-        return cdc_sqlp_fail_unsupported_at(p, create->line, create->col, RTAS, RTAS_HINT);
+    if (at_kw(p, "OR") && peek_kw(p, 1, "REPLACE")) {
+        advance(p);
+        advance(p);
+        return parse_replace_table(p, stmt, CDC_SQL_CREATE_OR_REPLACE);
+    }
     bool temporary = accept_kw(p, "TEMPORARY");
     bool system = temporary && accept_kw(p, "SYSTEM");
     if (at_kw(p, "FUNCTION"))
@@ -1227,7 +1246,8 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
     } else if (at_kw(p, "DROP")) {
         ok = parse_drop(p, stmt);
     } else if (at_kw(p, "REPLACE") && peek_kw(p, 1, "TABLE")) {
-        ok = cdc_sqlp_fail_unsupported(p, RTAS, RTAS_HINT);
+        advance(p); /* REPLACE */
+        ok = parse_replace_table(p, stmt, CDC_SQL_REPLACE);
     } else if (at_kw(p, "ALTER")) {
         ok = parse_alter_table(p, stmt);
     } else if (at_kw(p, "USE")) {

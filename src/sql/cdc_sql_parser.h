@@ -417,6 +417,9 @@ typedef struct cdc_sql_create_table {
      * query (columns, LIKE and constraints are refused with it); NULL for a plain CREATE TABLE */
     cdc_sql_query_t *as_query;
     int as_line, as_col; /* of AS */
+    /* REPLACE TABLE t ... AS (the table must exist) or CREATE OR REPLACE TABLE t ... AS (it may
+     * not): the table's definition is replaced by the query's, then its rows inserted */
+    enum { CDC_SQL_CREATE = 0, CDC_SQL_REPLACE, CDC_SQL_CREATE_OR_REPLACE } replace;
 } cdc_sql_create_table_t;
 
 /* ---- other statements ------------------------------------------------------------------------ */

@@ -139,5 +139,11 @@ printf "CREATE TABLE inventory.copy WITH ('connector' = 'blackhole') AS SELECT i
 grep -q '`id` BIGINT NOT NULL' "$tmp/cat/inventory/copy.table.sql" 2>/dev/null && ok ||
   ko "CTAS table not persisted: $(ls "$tmp/cat/inventory")"
 
+# REPLACE TABLE ... AS SELECT rewrites the table's file with the query's columns
+printf "REPLACE TABLE inventory.copy WITH ('connector' = 'blackhole') AS SELECT name FROM inventory.gen2;\n" >"$tmp/rtas.sql"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/rtas.sql" >"$tmp/or" 2>&1 && ok || ko "RTAS: $(cat "$tmp/or")"
+grep -q '`name` STRING' "$tmp/cat/inventory/copy.table.sql" && ! grep -q '`id`' "$tmp/cat/inventory/copy.table.sql" && ok ||
+  ko "RTAS table not persisted: $(cat "$tmp/cat/inventory/copy.table.sql")"
+
 echo "catalog_dir: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]
