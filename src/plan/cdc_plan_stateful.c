@@ -343,7 +343,7 @@ static bool level_needs_state(const cdc_sql_query_t *q)
     if (q->ngroup_by || q->having || q->distinct || q->from.tvf || (q->norder_by && q->has_limit))
         return true;
     for (size_t j = 0; j < q->njoins; j++)
-        if (!q->joins[j].system_time)
+        if (!q->joins[j].system_time && !q->joins[j].table.unnest)
             return true;
     find_ctx_t f = {0};
     level_calls(q, &f);
@@ -1004,6 +1004,10 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
         return fail_at(sp, w, j->line, j->col,
                        "a lookup join (FOR SYSTEM_TIME AS OF) in a query with GROUP BY, regular "
                        "joins, DISTINCT or Top-N is not supported yet");
+    if (j->table.unnest)
+        return fail_at(sp, w, j->line, j->col,
+                       "UNNEST in a query with GROUP BY, regular joins, DISTINCT or Top-N is not "
+                       "supported yet");
     rel_t right = {0};
     const char *rqual;
     if (plan_input(sp, &j->table, w, NULL, &right, &rqual) < 0)

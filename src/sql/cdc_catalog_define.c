@@ -1130,7 +1130,11 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
 static void put_from(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_table_ref_t *ref,
                      const cte_scope_t *scope)
 {
-    if (ref->tvf) {
+    if (ref->unnest) {
+        cdc_buf_puts(b, "UNNEST(");
+        put_expr(b, ref->unnest->arg);
+        cdc_buf_puts(b, ref->unnest->ordinality ? ") WITH ORDINALITY" : ")");
+    } else if (ref->tvf) {
         static const char *const fn[] = {"", "TUMBLE", "HOP", "CUMULATE"};
         cdc_buf_printf(b, "TABLE(%s(TABLE ", fn[ref->tvf->kind]);
         if (names_cte(scope, &ref->name))
@@ -1254,6 +1258,12 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
         if (j->table.alias) {
             cdc_buf_puts(b, " AS ");
             cdc_sql_put_ident(b, j->table.alias);
+        }
+        for (size_t c = 0; j->table.unnest && c < j->table.unnest->columns.count; c++) {
+            cdc_buf_puts(b, c ? ", " : " (");
+            cdc_sql_put_ident(b, j->table.unnest->columns.items[c].name);
+            if (c + 1 == j->table.unnest->columns.count)
+                cdc_buf_putc(b, ')');
         }
         if (j->on) {
             cdc_buf_puts(b, " ON ");

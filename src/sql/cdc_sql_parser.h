@@ -249,7 +249,17 @@ typedef struct cdc_sql_window_tvf {
     int line, col;          /* of the function's name */
 } cdc_sql_window_tvf_t;
 
+/** UNNEST(expr) [WITH ORDINALITY] in a join: one row per element of an ARRAY or entry of a MAP;
+ * the table_ref's alias names it, its column list (AS t (a, b)) the columns. */
+typedef struct cdc_sql_unnest {
+    cdc_sql_expr_t *arg;
+    bool ordinality;
+    cdc_sql_ident_list_t columns; /* AS t (c1, ...); empty when not written */
+    int line, col;                /* of UNNEST */
+} cdc_sql_unnest_t;
+
 typedef struct cdc_sql_table_ref {
+    cdc_sql_unnest_t *unnest;  /* JOIN UNNEST(...): NULL otherwise (no name then) */
     cdc_sql_window_tvf_t *tvf; /* FROM TABLE(TUMBLE(...)) [AS] alias; NULL otherwise (the name
                                   is then the TVF's data table) */
     cdc_sql_name_t name;       /* nparts 0 for a subquery */

@@ -157,6 +157,12 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     free(q->from.alias);
     for (size_t i = 0; i < q->njoins; i++) {
         cdc_sqlp_name_free(&q->joins[i].table.name);
+        cdc_sql_unnest_t *un = q->joins[i].table.unnest;
+        if (un) {
+            cdc_sql_expr_destroy(un->arg);
+            ident_list_free(&un->columns);
+            free(un);
+        }
         cdc_sql_query_destroy(q->joins[i].table.subquery);
         cdc_sql_hints_free(&q->joins[i].table.hints);
         free(q->joins[i].table.alias);
