@@ -29,8 +29,10 @@ typedef enum cdc_op_kind {
     CDC_OP_AGG,      /* GroupAggregate (DISTINCT is one without aggregate calls) */
     CDC_OP_JOIN,     /* regular equi-join of two changelogs */
     CDC_OP_RANK,     /* Top-N: ROW_NUMBER() OVER (PARTITION BY .. ORDER BY ..) <= N */
-    CDC_OP_WINDOW    /* window table function: each row once per window it falls in, with
+    CDC_OP_WINDOW,   /* window table function: each row once per window it falls in, with
                         window_start, window_end, window_time appended */
+    CDC_OP_SORT      /* TemporalSort: ORDER BY an event-time attribute ASC, ...: rows held until
+                        the watermark passes their time, then in order (input fields) */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -95,7 +97,8 @@ struct cdc_op_s {
     bool emit_rn;
     bool by_arrival; /* ORDER BY a processing-time attribute: arrival order (deduplication) */
 
-    /* WINDOW: the time attribute (input field), sizes in milliseconds */
+    /* WINDOW, SORT: the time attribute (input field); WINDOW: sizes in milliseconds; SORT: the
+       ORDER BY keys in order/desc/nulls_first, the time attribute first */
     int win_kind; /* cdc_sql_tvf_kind_t */
     int timecol;
     int64_t win_size, win_step, win_offset;
@@ -117,9 +120,9 @@ typedef struct cdc_graph_s {
     int *leaf_port;
     cdc_expr_t **leaf_wm; /* per leaf: its table's WATERMARK expression over the leaf's rows
                              (a TIMESTAMP), owned; NULL when the leaf has none */
-    cdc_pipe_t *top;    /* the sink pipe over the root's output, owned */
-    cdc_catalog_t *cat; /* where the root's output is a temporary table (the top pipe's
-                           source), named out_name, dropped by cdc_plan_graph_forget */
+    cdc_pipe_t *top;      /* the sink pipe over the root's output, owned */
+    cdc_catalog_t *cat;   /* where the root's output is a temporary table (the top pipe's
+                             source), named out_name, dropped by cdc_plan_graph_forget */
     char *out_name;
     int64_t ttl_ms; /* table.exec.state.ttl; 0 = forever */
     bool resumable; /* every leaf's connector resumes from positions the job keeps */
