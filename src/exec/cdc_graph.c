@@ -1094,6 +1094,22 @@ static int wends_save(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, cdc_error_t **
                          rt->val.data, rt->val.len, err);
 }
 
+/* Adds @p end, not there yet, to the pending ends in order, and saves them. */
+static int wends_insert(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, int64_t end, cdc_error_t **err)
+{
+    int at = wr->nends;
+    while (at > 0 && wr->ends[at - 1] > end)
+        at--;
+    if (wr->nends == wr->cap) {
+        wr->cap = wr->cap ? wr->cap * 2 : 16;
+        wr->ends = cdc_xrealloc(wr->ends, sizeof(*wr->ends) * (size_t)wr->cap);
+    }
+    memmove(&wr->ends[at + 1], &wr->ends[at], sizeof(*wr->ends) * (size_t)(wr->nends - at));
+    wr->ends[at] = end;
+    wr->nends++;
+    return wends_save(rt, op, wr, err);
+}
+
 /* The state key of the groups waiting for window end @p end. */
 static void wlist_key(int64_t end, uint8_t out[9])
 {
@@ -1157,20 +1173,8 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
         cdc_buf_append(&wr->list, rt->key.data, rt->key.len);
         if (cdc_state_put(rt->state, ns | 1, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
             return -1;
-        if (!lf) { /* a new window end, in order */
-            int at = wr->nends;
-            while (at > 0 && wr->ends[at - 1] > end)
-                at--;
-            if (wr->nends == wr->cap) {
-                wr->cap = wr->cap ? wr->cap * 2 : 16;
-                wr->ends = cdc_xrealloc(wr->ends, sizeof(*wr->ends) * (size_t)wr->cap);
-            }
-            memmove(&wr->ends[at + 1], &wr->ends[at], sizeof(*wr->ends) * (size_t)(wr->nends - at));
-            wr->ends[at] = end;
-            wr->nends++;
-            if (wends_save(rt, op, wr, err) < 0)
-                return -1;
-        }
+        if (!lf && wends_insert(rt, op, wr, end, err) < 0) /* a new window end */
+            return -1;
     }
     acc_add(op, ar, row, 1);
     size_t head = rt->tmp.len;
@@ -1289,19 +1293,7 @@ static int sort_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     cdc_buf_append(&wr->list, rt->tmp.data, rt->tmp.len);
     if (cdc_state_put(rt->state, ns, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
         return -1;
-    if (lf)
-        return 0;
-    int at = wr->nends; /* a new time, in order */
-    while (at > 0 && wr->ends[at - 1] > ts)
-        at--;
-    if (wr->nends == wr->cap) {
-        wr->cap = wr->cap ? wr->cap * 2 : 16;
-        wr->ends = cdc_xrealloc(wr->ends, sizeof(*wr->ends) * (size_t)wr->cap);
-    }
-    memmove(&wr->ends[at + 1], &wr->ends[at], sizeof(*wr->ends) * (size_t)(wr->nends - at));
-    wr->ends[at] = ts;
-    wr->nends++;
-    return wends_save(rt, op, wr, err);
+    return lf ? 0 : wends_insert(rt, op, wr, ts, err); /* a new time */
 }
 
 /* Sorts @p n entries by the operator's keys, ties in arrival order (a stable merge sort; tmp

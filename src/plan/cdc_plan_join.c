@@ -198,6 +198,18 @@ static cdc_sql_query_t *rewrite_query(const cdc_sql_query_t *q, join_names_t *jn
     return rq;
 }
 
+/* The environment of expressions of level @p lv over rows of @p row_type. */
+static cdc_expr_env_t level_env(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
+                                const cdc_type_t *row_type)
+{
+    return (cdc_expr_env_t){.row_type = row_type,
+                            .udf_lookup = cdc_plan_udf_lookup,
+                            .udf_ctx = penv->cat,
+                            .text = lv->text,
+                            .len = lv->len,
+                            .filename = lv->filename};
+}
+
 /* A lookup key's probe value must have the dim column's representation. */
 static bool key_compatible(const cdc_type_t *probe, const cdc_type_t *dim)
 {
@@ -244,12 +256,7 @@ int cdc_plan_join_condition(const cdc_plan_env_t *penv, const cdc_plan_level_t *
     }
     const cdc_type_t *jt = j->joined_type;
     bool *refs = cdc_xcalloc((size_t)jt->nchildren + 1, sizeof(bool));
-    cdc_expr_env_t penv_probe = {.row_type = table_type,
-                                 .udf_lookup = cdc_plan_udf_lookup,
-                                 .udf_ctx = penv->cat,
-                                 .text = lv->text,
-                                 .len = lv->len,
-                                 .filename = lv->filename};
+    cdc_expr_env_t penv_probe = level_env(penv, lv, table_type);
     cdc_expr_env_t penv_joined = penv_probe;
     penv_joined.row_type = jt;
     j->key_fields = cdc_xcalloc(nconj + 1, sizeof(int));
@@ -555,12 +562,7 @@ int cdc_plan_join_unnest(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
         *err = jn.err;
         return -1;
     }
-    cdc_expr_env_t env = {.row_type = table_type,
-                          .udf_lookup = cdc_plan_udf_lookup,
-                          .udf_ctx = penv->cat,
-                          .text = lv->text,
-                          .len = lv->len,
-                          .filename = lv->filename};
+    cdc_expr_env_t env = level_env(penv, lv, table_type);
     cdc_expr_t *arg = NULL;
     if (cdc_expr_compile(u->arg_sql, &env, &arg, err) < 0)
         return -1;
@@ -624,12 +626,7 @@ int cdc_plan_unnest_compile(const cdc_plan_env_t *penv, const cdc_plan_level_t *
                             const cdc_type_t *table_type, const cdc_sql_expr_t *on,
                             cdc_error_t **err)
 {
-    cdc_expr_env_t env = {.row_type = table_type,
-                          .udf_lookup = cdc_plan_udf_lookup,
-                          .udf_ctx = penv->cat,
-                          .text = lv->text,
-                          .len = lv->len,
-                          .filename = lv->filename};
+    cdc_expr_env_t env = level_env(penv, lv, table_type);
     if (cdc_expr_compile(u->arg_sql, &env, &u->arg, err) < 0)
         return -1;
     for (int f = 0; f < u->nprobe; f++) {

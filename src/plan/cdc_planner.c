@@ -835,16 +835,12 @@ static int plan_join_side(plan_ctx_t *cx)
     const cdc_plan_level_t *inner = cx->inner;
     if (!inner->q->njoins)
         return 0;
-    if (inner->q->joins[0].table.unnest) {
-        if (cdc_plan_join_unnest(cx->penv, inner, cx->src_def, cx->p->table_type, &cx->p->unnest,
-                                 &cx->join_q, &cx->join_on, cx->err) < 0)
-            return -1;
-        cx->the_join = &inner->q->joins[0];
-        cx->levels[cx->nlevels - 1].q = cx->join_q;
-        return 0;
-    }
-    if (cdc_plan_join_dim(cx->penv, inner, cx->src_def, cx->p->table_type, &cx->p->join,
-                          &cx->join_q, &cx->join_on, cx->err) < 0)
+    int rc = inner->q->joins[0].table.unnest
+                 ? cdc_plan_join_unnest(cx->penv, inner, cx->src_def, cx->p->table_type,
+                                        &cx->p->unnest, &cx->join_q, &cx->join_on, cx->err)
+                 : cdc_plan_join_dim(cx->penv, inner, cx->src_def, cx->p->table_type, &cx->p->join,
+                                     &cx->join_q, &cx->join_on, cx->err);
+    if (rc < 0)
         return -1;
     cx->the_join = &inner->q->joins[0];
     cx->levels[cx->nlevels - 1].q = cx->join_q;

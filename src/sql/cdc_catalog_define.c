@@ -965,6 +965,23 @@ char *cdc_cat_table_sql(const cdc_table_def_t *t, const cdc_buf_t *lines, int nc
     return cdc_cat_buf_take(&b);
 }
 
+void cdc_cat_put_watermark(cdc_buf_t *b, const char *column, const char *expr)
+{
+    cdc_buf_puts(b, "WATERMARK FOR ");
+    cdc_sql_put_ident(b, column);
+    cdc_buf_printf(b, " AS %s", expr);
+}
+
+void cdc_cat_put_pk_start(cdc_buf_t *b, const char *name)
+{
+    if (name) {
+        cdc_buf_puts(b, "CONSTRAINT ");
+        cdc_sql_put_ident(b, name);
+        cdc_buf_putc(b, ' ');
+    }
+    cdc_buf_puts(b, "PRIMARY KEY (");
+}
+
 char *cdc_table_def_to_sql_edited(const cdc_table_def_t *t, const cdc_schema_change_t *edits,
                                   bool qualified, cdc_error_t **err)
 {
@@ -974,18 +991,10 @@ char *cdc_table_def_to_sql_edited(const cdc_table_def_t *t, const cdc_schema_cha
         cdc_buf_free(&lines);
         return NULL;
     }
-    if (t->watermark_column) {
-        cdc_buf_puts(&wm, "WATERMARK FOR ");
-        cdc_sql_put_ident(&wm, t->watermark_column);
-        cdc_buf_printf(&wm, " AS %s", t->watermark);
-    }
+    if (t->watermark_column)
+        cdc_cat_put_watermark(&wm, t->watermark_column, t->watermark);
     if (t->npk) {
-        if (t->pk_name) {
-            cdc_buf_puts(&pk, "CONSTRAINT ");
-            cdc_sql_put_ident(&pk, t->pk_name);
-            cdc_buf_putc(&pk, ' ');
-        }
-        cdc_buf_puts(&pk, "PRIMARY KEY (");
+        cdc_cat_put_pk_start(&pk, t->pk_name);
         put_key_list(&pk, t, t->pk, t->npk, edits);
         cdc_buf_puts(&pk, ") NOT ENFORCED");
     }

@@ -165,6 +165,10 @@ bool cdc_cat_expr_refers(const cdc_sql_expr_t *e, const char *column);
 /* Appends column @p c's definition as CREATE TABLE writes it, named @p name, of @p type. */
 void cdc_cat_put_column_sql(cdc_buf_t *b, const cdc_column_def_t *c, const char *name,
                             const cdc_type_t *type);
+/* Appends "WATERMARK FOR `column` AS expr". */
+void cdc_cat_put_watermark(cdc_buf_t *b, const char *column, const char *expr);
+/* Appends "[CONSTRAINT `name` ]PRIMARY KEY (": the columns and ") NOT ENFORCED" follow. */
+void cdc_cat_put_pk_start(cdc_buf_t *b, const char *name);
 /* CREATE TABLE of t with the column definitions @p lines (NUL-separated, @p ncols of them), the
  * watermark and primary key items as text (NULL when none), and t's comment, partition keys
  * (renamed by @p edits, which may be NULL) and options. New string. */

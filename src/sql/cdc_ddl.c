@@ -1191,18 +1191,10 @@ static char *alt_to_sql(const alt_schema_t *a, const cdc_table_def_t *shown)
         cdc_buf_puts(&lines, a->cols[i].sql);
         cdc_buf_putc(&lines, '\0');
     }
-    if (a->wm_column) {
-        cdc_buf_puts(&wm, "WATERMARK FOR ");
-        cdc_sql_put_ident(&wm, a->wm_column);
-        cdc_buf_printf(&wm, " AS %s", a->wm_expr);
-    }
+    if (a->wm_column)
+        cdc_cat_put_watermark(&wm, a->wm_column, a->wm_expr);
     if (a->npk) {
-        if (a->pk_name) {
-            cdc_buf_puts(&pk, "CONSTRAINT ");
-            cdc_sql_put_ident(&pk, a->pk_name);
-            cdc_buf_putc(&pk, ' ');
-        }
-        cdc_buf_puts(&pk, "PRIMARY KEY (");
+        cdc_cat_put_pk_start(&pk, a->pk_name);
         for (int i = 0; i < a->npk; i++) {
             if (i)
                 cdc_buf_puts(&pk, ", ");
@@ -1366,6 +1358,22 @@ static char *new_column_sql(const cdc_sql_column_t *sc, const cdc_column_def_t *
     return sql;
 }
 
+/* Flink's checks: ADD of @p what ("primary key") the table has (@p has), MODIFY of one it
+ * lacks; @p word names it in DROP. 0, or -1 with *err at line:col. */
+static int check_constraint(const cdc_table_def_t *t, bool add, bool has, const char *what,
+                            const char *word, const src_t *s, int line, int col, cdc_error_t **err)
+{
+    if (add == has)
+        cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, line, col,
+                        add ? "table \"%s\" already has a %s" : "table \"%s\" has no %s",
+                        t->qualified, what);
+    if (add && has)
+        cdc_error_set_hint(*err, "DROP %s first, or MODIFY it", word);
+    else if (!add && !has)
+        cdc_error_set_hint(*err, "ADD one");
+    return add == has ? -1 : 0;
+}
+
 /* ADD / MODIFY of columns (placed FIRST or AFTER a column), a primary key and a watermark. */
 static int alt_add_modify(alt_schema_t *a, const cdc_sql_alter_table_t *al, const src_t *s,
                           cdc_error_t **err)
@@ -1413,19 +1421,9 @@ static int alt_add_modify(alt_schema_t *a, const cdc_sql_alter_table_t *al, cons
     }
     if (el->watermark) {
         const cdc_sql_watermark_t *wm = el->watermark;
-        if (add && a->wm_column) {
-            cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, wm->line, wm->col,
-                            "table \"%s\" already has a watermark (for column \"%s\")",
-                            t->qualified, a->wm_column);
-            cdc_error_set_hint(*err, "DROP WATERMARK first, or MODIFY it");
+        if (check_constraint(t, add, a->wm_column != NULL, "watermark", "WATERMARK", s, wm->line,
+                             wm->col, err) < 0)
             return -1;
-        }
-        if (!add && !a->wm_column) {
-            cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, wm->line, wm->col,
-                            "table \"%s\" has no watermark", t->qualified);
-            cdc_error_set_hint(*err, "ADD one");
-            return -1;
-        }
         free(a->wm_column);
         free(a->wm_expr);
         a->wm_column = cdc_xstrdup(wm->column.name);
@@ -1433,18 +1431,9 @@ static int alt_add_modify(alt_schema_t *a, const cdc_sql_alter_table_t *al, cons
     }
     if (el->primary_key) {
         const cdc_sql_primary_key_t *pk = el->primary_key;
-        if (add && a->npk) {
-            cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, pk->line, pk->col,
-                            "table \"%s\" already has a primary key", t->qualified);
-            cdc_error_set_hint(*err, "DROP PRIMARY KEY first, or MODIFY it");
+        if (check_constraint(t, add, a->npk > 0, "primary key", "PRIMARY KEY", s, pk->line, pk->col,
+                             err) < 0)
             return -1;
-        }
-        if (!add && !a->npk) {
-            cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, pk->line, pk->col,
-                            "table \"%s\" has no primary key", t->qualified);
-            cdc_error_set_hint(*err, "ADD one");
-            return -1;
-        }
         for (int k = 0; k < a->npk; k++)
             free(a->pk[k]);
         free(a->pk_name);
