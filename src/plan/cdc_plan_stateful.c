@@ -1004,10 +1004,14 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
         return fail_at(sp, w, j->line, j->col,
                        "a lookup join (FOR SYSTEM_TIME AS OF) in a query with GROUP BY, regular "
                        "joins, DISTINCT or Top-N is not supported yet");
-    if (j->table.unnest)
-        return fail_at(sp, w, j->line, j->col,
-                       "UNNEST in a query with GROUP BY, regular joins, DISTINCT or Top-N is not "
-                       "supported yet");
+    if (j->table.unnest) {
+        fail_at(sp, w, j->line, j->col,
+                "UNNEST in a query with GROUP BY, regular joins, DISTINCT or Top-N is not "
+                "supported yet");
+        cdc_error_set_hint(*sp->err, "UNNEST in a subquery: FROM (SELECT ... FROM t CROSS JOIN "
+                                     "UNNEST(...) AS u (x)) GROUP BY ...");
+        return -1;
+    }
     rel_t right = {0};
     const char *rqual;
     if (plan_input(sp, &j->table, w, NULL, &right, &rqual) < 0)

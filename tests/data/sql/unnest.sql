@@ -17,3 +17,5 @@ SELECT id, i.sku FROM o LEFT JOIN UNNEST(items) AS i ON TRUE;
 CREATE VIEW v AS SELECT id, tag, pos FROM o CROSS JOIN UNNEST(tags) WITH ORDINALITY AS t (tag, pos);
 SHOW CREATE VIEW v;
 SELECT tag, pos FROM v WHERE id = 1;
+-- under GROUP BY: the UNNEST in a subquery (a leaf of the stateful query)
+SELECT tag, COUNT(*) AS n FROM (SELECT tag FROM o CROSS JOIN UNNEST(tags) AS t (tag)) GROUP BY tag;
