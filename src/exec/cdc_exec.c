@@ -49,6 +49,20 @@ static void lookup_join_free(cdc_lookup_join_t *j)
     free(j);
 }
 
+static void unnest_free(cdc_unnest_t *u)
+{
+    if (!u)
+        return;
+    cdc_sql_expr_destroy(u->arg_sql);
+    cdc_expr_destroy(u->arg);
+    for (int c = 0; c < u->nconds; c++)
+        cdc_expr_destroy(u->conds[c]);
+    free(u->conds);
+    cdc_type_destroy(u->joined_type);
+    free(u->explain);
+    free(u);
+}
+
 int cdc_pipe_split_open(cdc_pipe_t *p, int split, cdc_pipe_split_t **out, cdc_error_t **err)
 {
     (void)split;
@@ -294,6 +308,62 @@ static int join_row(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_row_t *row, cdc_bat
     return 0;
 }
 
+/*
+ * JOIN UNNEST of one row: a joined row per element (entry) of the argument that passes the ON
+ * clause's conditions, each passed on to the stages with the row's change kind; for a LEFT JOIN
+ * with a NULL or empty argument, the row with NULL for UNNEST's columns. Returns 0, -1 (errbuf)
+ * or -3.
+ */
+static int unnest_row(cdc_pipe_t *p, cdc_row_t *row, cdc_batch_t *out, char *errbuf, size_t errlen)
+{
+    const cdc_unnest_t *u = p->unnest;
+    cdc_value_t v;
+    if (cdc_expr_eval(u->arg, row, &out->arena, &v, errbuf, errlen) < 0)
+        return -1;
+    uint32_t n = cdc_value_is_null(&v) ? 0 : v.v.arr.n;
+    uint32_t width = (uint32_t)(u->nprobe + u->nout);
+    bool matched = false;
+    for (uint32_t i = 0; i <= n; i++) {
+        if (i == n && (matched || !u->left))
+            break;
+        cdc_row_t *jr = cdc_row_new_in(&out->arena, width);
+        jr->kind = row->kind;
+        jr->origin = row->origin;
+        memcpy(jr->values, row->values, sizeof(cdc_value_t) * (size_t)u->nprobe);
+        cdc_value_t *dst = jr->values + u->nprobe;
+        for (int f = 0; f < u->nout; f++)
+            dst[f].flags = CDC_V_NULL;
+        if (i < n) {
+            const cdc_value_t *el = &v.v.arr.elems[i];
+            if (u->map) {
+                dst[0] = *el;
+                dst[1] = v.v.arr.vals[i];
+            } else if (!u->row_elem) {
+                dst[0] = *el;
+            } else if (!cdc_value_is_null(el)) {
+                memcpy(dst, el->v.row->values,
+                       sizeof(cdc_value_t) * (size_t)(u->nout - (u->ordinality ? 1 : 0)));
+            }
+            if (u->ordinality) {
+                dst[u->nout - 1].flags = 0;
+                dst[u->nout - 1].v.i = (int64_t)i + 1;
+            }
+            bool keep = true;
+            for (int c = 0; c < u->nconds && keep; c++)
+                if (cdc_expr_eval_predicate(u->conds[c], jr, &out->arena, &keep, errbuf, errlen) <
+                    0)
+                    return -1;
+            if (!keep)
+                continue;
+            matched = true;
+        }
+        int rc = emit_row(p, jr, out, errbuf, errlen);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 int cdc_pipe_transform(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc_batch_t *out,
                        uint64_t *skipped, char *errbuf, size_t errlen)
 {
@@ -338,8 +408,9 @@ int cdc_pipe_transform(cdc_pipe_t *p, cdc_pipe_split_t *ps, cdc_batch_t *in, cdc
         }
         for (int k = 0; k < nnorm; k++) {
             uint32_t before = out->n;
-            int rc = p->join ? join_row(p, ps, norm_out[k], out, errbuf, errlen)
-                             : emit_row(p, norm_out[k], out, errbuf, errlen);
+            int rc = p->join     ? join_row(p, ps, norm_out[k], out, errbuf, errlen)
+                     : p->unnest ? unnest_row(p, norm_out[k], out, errbuf, errlen)
+                                 : emit_row(p, norm_out[k], out, errbuf, errlen);
             if (rc == -2 || rc == -3)
                 return rc;
             if (rc < 0) {
@@ -391,6 +462,7 @@ void cdc_pipe_destroy(cdc_pipe_t *p)
     free(p->col_expr);
     free(p->col_proctime);
     lookup_join_free(p->join);
+    unnest_free(p->unnest);
     for (int s = 0; s < p->nstages; s++) {
         for (int i = 0; i < p->stages[s].nitems; i++)
             cdc_expr_destroy(p->stages[s].items[i]);

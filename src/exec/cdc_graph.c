@@ -112,8 +112,9 @@ typedef struct graph_rt {
     pthread_t ticker;
     bool ticking, tick_stop;
     pthread_cond_t tick_cond;
-    uint64_t late;      /* rows of windows already fired, dropped */
-    uint64_t late_over; /* rows of OVER windows at or behind the watermark, dropped */
+    uint64_t late;        /* rows of windows already fired, dropped */
+    uint64_t late_over;   /* rows of OVER windows at or behind the watermark, dropped */
+    uint64_t late_sorted; /* rows of a TemporalSort the watermark had passed, dropped */
     char errbuf[1024];
     uint64_t skipped;
     const cdc_job_settings_t *settings;
@@ -1105,6 +1106,8 @@ static int expand_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_
     }
     return 0;
 }
+static int sort_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err);
 
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
@@ -1114,6 +1117,8 @@ static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const c
         return expand_push(g, op, kind, row, err);
     case CDC_OP_WINDOW:
         return window_push(g, op, kind, row, err);
+    case CDC_OP_SORT:
+        return sort_push(g, op, kind, row, err);
     case CDC_OP_CALC:
         return calc_push(g, op, kind, row, err);
     case CDC_OP_AGG:
@@ -1219,6 +1224,22 @@ static int wends_save(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, cdc_error_t **
                          rt->val.data, rt->val.len, err);
 }
 
+/* Adds @p end, not there yet, to the pending ends in order, and saves them. */
+static int wends_insert(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, int64_t end, cdc_error_t **err)
+{
+    int at = wr->nends;
+    while (at > 0 && wr->ends[at - 1] > end)
+        at--;
+    if (wr->nends == wr->cap) {
+        wr->cap = wr->cap ? wr->cap * 2 : 16;
+        wr->ends = cdc_xrealloc(wr->ends, sizeof(*wr->ends) * (size_t)wr->cap);
+    }
+    memmove(&wr->ends[at + 1], &wr->ends[at], sizeof(*wr->ends) * (size_t)(wr->nends - at));
+    wr->ends[at] = end;
+    wr->nends++;
+    return wends_save(rt, op, wr, err);
+}
+
 /* The state key of the groups waiting for window end @p end. */
 static void wlist_key(int64_t end, uint8_t out[9])
 {
@@ -1282,20 +1303,8 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
         cdc_buf_append(&wr->list, rt->key.data, rt->key.len);
         if (cdc_state_put(rt->state, ns | 1, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
             return -1;
-        if (!lf) { /* a new window end, in order */
-            int at = wr->nends;
-            while (at > 0 && wr->ends[at - 1] > end)
-                at--;
-            if (wr->nends == wr->cap) {
-                wr->cap = wr->cap ? wr->cap * 2 : 16;
-                wr->ends = cdc_xrealloc(wr->ends, sizeof(*wr->ends) * (size_t)wr->cap);
-            }
-            memmove(&wr->ends[at + 1], &wr->ends[at], sizeof(*wr->ends) * (size_t)(wr->nends - at));
-            wr->ends[at] = end;
-            wr->nends++;
-            if (wends_save(rt, op, wr, err) < 0)
-                return -1;
-        }
+        if (!lf && wends_insert(rt, op, wr, end, err) < 0) /* a new window end */
+            return -1;
     }
     acc_add(op, ar, row, 1);
     size_t head = rt->tmp.len;
@@ -1731,6 +1740,128 @@ static int over_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
     return changed ? over_waiting_save(rt, op, err) : 0;
 }
 
+/*
+ * TemporalSort keeps the window aggregation's state layout: the pending times (ENDS_KEY, in a
+ * win_rt_t) and, per time, under wlist_key(time) in the operator's second namespace, its rows
+ * in arrival order (each a varint length and the encoded row).
+ */
+static int sort_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                     cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    win_rt_t *wr = op->rt;
+    const cdc_value_t *tv = &row->values[op->timecol];
+    if (!is_acc(kind) || cdc_value_is_null(tv))
+        return 0; /* the planner lets only appends in; a row without time has no place */
+    int64_t ts = tv->v.ts.millis;
+    if (ts <= rt->watermark) {
+        rt->late_sorted++;
+        return 0;
+    }
+    if (wends_load(rt, op, wr, err) < 0)
+        return -1;
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
+    uint8_t lk[9];
+    wlist_key(ts, lk);
+    const void *lv;
+    size_t llen;
+    int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
+    if (lf < 0)
+        return -1;
+    cdc_buf_clear(&wr->list);
+    if (lf)
+        cdc_buf_append(&wr->list, lv, llen);
+    cdc_buf_clear(&rt->tmp);
+    cdc_row_encode(&rt->tmp, row, op->in_type[0]);
+    put_varint(&wr->list, rt->tmp.len);
+    cdc_buf_append(&wr->list, rt->tmp.data, rt->tmp.len);
+    if (cdc_state_put(rt->state, ns, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
+        return -1;
+    return lf ? 0 : wends_insert(rt, op, wr, ts, err); /* a new time */
+}
+
+/* Sorts @p n entries by the operator's keys, ties in arrival order (a stable merge sort; tmp
+ * holds n entries). */
+static void sort_entries(const cdc_op_t *op, rent_t *e, rent_t *tmp, int n)
+{
+    for (int width = 1; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = rank_cmp(op, &e[j], &e[i]) < 0 ? e[j++] : e[i++];
+            while (i < mid)
+                tmp[k++] = e[i++];
+            while (j < hi)
+                tmp[k++] = e[j++];
+        }
+        memcpy(e, tmp, sizeof(*e) * (size_t)n);
+    }
+}
+
+/* Emits, in order, the rows of @p op whose time the watermark @p wm has passed. */
+static int sort_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    win_rt_t *wr = op->rt;
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
+    if (wends_load(rt, op, wr, err) < 0)
+        return -1;
+    int fired = 0;
+    while (fired < wr->nends && wr->ends[fired] <= wm) {
+        uint8_t lk[9];
+        wlist_key(wr->ends[fired], lk);
+        const void *lv;
+        size_t llen;
+        int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
+        if (lf < 0)
+            return -1;
+        uint8_t *copy = cdc_arena_alloc(&rt->scratch, llen ? llen : 1);
+        if (lf)
+            memcpy(copy, lv, llen);
+        rd_t r = {.p = copy, .end = copy + (lf ? llen : 0)};
+        int n = 0, cap = 16;
+        rent_t *e = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap);
+        while (r.p < r.end && !r.bad) {
+            uint64_t len = get_varint(&r);
+            size_t used = 0;
+            cdc_row_t *row =
+                !r.bad && len <= (uint64_t)(r.end - r.p)
+                    ? cdc_row_decode(r.p, (size_t)len, op->in_type[0], &rt->scratch, &used)
+                    : NULL;
+            if (!row || used != len)
+                return state_fail(op, "a TemporalSort's rows", err);
+            r.p += len;
+            if (n == cap) {
+                rent_t *grown = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap * 2);
+                memcpy(grown, e, sizeof(*e) * (size_t)n);
+                e = grown;
+                cap *= 2;
+            }
+            e[n] = (rent_t){.count = 1, .seq = (uint64_t)n, .row = row};
+            n++;
+        }
+        if (r.bad)
+            return state_fail(op, "a TemporalSort's rows", err);
+        sort_entries(op, e, cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)(n + 1)), n);
+        for (int k = 0; k < n; k++)
+            if (emit(g, op, CDC_INSERT, e[k].row, err) < 0)
+                return -1;
+        if (cdc_state_del(rt->state, ns, lk, sizeof(lk), err) < 0)
+            return -1;
+        fired++;
+        if (rt->topin.n >= 4096 && flush_top(g, err) < 0)
+            return -1;
+    }
+    if (fired) {
+        memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
+        wr->nends -= fired;
+        if (wends_save(rt, op, wr, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The split's watermark after a row: the WATERMARK expression's value, when larger. */
 static int note_watermark(cdc_graph_t *g, graph_writer_t *w, const cdc_expr_t *wm,
                           const cdc_row_t *row, cdc_error_t **err)
@@ -1773,6 +1904,8 @@ static int advance_watermark(cdc_graph_t *g, bool at_end, cdc_error_t **err)
             wagg_fire(g, op, least, err) < 0)
             return -1;
         if (op->kind == CDC_OP_OVER && !op->by_arrival && over_fire(g, op, least, err) < 0)
+            return -1;
+        if (op->kind == CDC_OP_SORT && sort_fire(g, op, least, err) < 0)
             return -1;
     }
     return 0;
@@ -2175,6 +2308,8 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
             over_rt_t *orr = cdc_xcalloc(1, sizeof(*orr));
             orr->ar.accs = cdc_xcalloc((size_t)op->naggs + 1, sizeof(*orr->ar.accs));
             op->rt = orr;
+        } else if (op->kind == CDC_OP_SORT) {
+            op->rt = cdc_xcalloc(1, sizeof(win_rt_t));
         }
         if (op->kind == CDC_OP_AGG && op->windowed) {
             win_rt_t *wr = cdc_xcalloc(1, sizeof(win_rt_t));
@@ -2229,6 +2364,10 @@ static void op_rt_free(cdc_op_t *op)
         free(orr->frame.e);
         free(orr->pend.e);
         cdc_buf_free(&orr->waiting);
+    } else if (op->kind == CDC_OP_SORT) {
+        win_rt_t *wr = op->rt;
+        free(wr->ends);
+        cdc_buf_free(&wr->list);
     }
     free(op->rt);
     op->rt = NULL;
@@ -2269,6 +2408,12 @@ void cdc_graph_end(cdc_graph_t *g)
                 "the watermark when they came (OVER aggregation); a larger delay in WATERMARK FOR "
                 "... AS ... keeps such rows\n",
                 (unsigned long long)rt->late_over, g->top->sink_name);
+    if (rt->late_sorted)
+        fprintf(stderr,
+                "cdcflow: dropped %llu late row(s) of table \"%s\": the watermark had passed "
+                "their time before they came, so their place in the ORDER BY had been emitted; a "
+                "larger delay in WATERMARK FOR ... AS ... keeps such rows\n",
+                (unsigned long long)rt->late_sorted, g->top->sink_name);
     if (rt->writer)
         rt->writer->ops->close(rt->writer);
     cdc_pipe_split_close(rt->top_ps);

@@ -455,6 +455,8 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
  * CREATE TABLE t [WITH (...)] AS SELECT ..., as Flink runs it: the table is created with the
  * query's columns (their names and types as a bare query of it gives them), then the query is
  * inserted into it. With IF NOT EXISTS and the table there, the rows go into that table.
+ * [CREATE OR] REPLACE TABLE: the new definition takes the old one's place in one step (the
+ * catalog never lacks the table), then the rows are inserted.
  */
 static int do_ctas(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
 {
@@ -463,6 +465,18 @@ static int do_ctas(run_ctx_t *rc, cdc_sql_stmt_t *st, cdc_error_t **err)
     int found = cdc_catalog_find(rc->cat, &ct->name, &existing, NULL, err);
     if (found < 0)
         return -1;
+    if (!found && ct->replace == CDC_SQL_REPLACE) {
+        cdc_buf_t name = {0};
+        for (int i = 0; i < ct->name.nparts; i++)
+            cdc_buf_printf(&name, "%s%s", i ? "." : "", ct->name.parts[i]);
+        *err = cdc_sql_error_at(CDC_ERR_CATALOG, rc->text, rc->len, rc->filename, ct->name.line,
+                                ct->name.col, "table \"%s\" to be replaced does not exist",
+                                cdc_buf_cstr(&name));
+        cdc_buf_free(&name);
+        cdc_error_set_hint(*err, "use CREATE TABLE ... AS SELECT or CREATE OR REPLACE TABLE ... "
+                                 "AS SELECT");
+        return -1;
+    }
     if (!found || !ct->if_not_exists) {
         cdc_type_t *row = NULL;
         if (query_row_type(rc, ct->as_query, &row, err) < 0) {

@@ -37,8 +37,10 @@ typedef enum cdc_op_kind {
                         INTERSECT ALL and EXCEPT ALL, Flink's $REPLICATE_ROWS$) */
     CDC_OP_OVER,      /* OverAggregate: each row with aggregates over a frame of its partition's
                          rows ordered by a time attribute appended (append-only in and out) */
-    CDC_OP_EXPAND     /* GROUPING SETS: each row once per grouping set, the group keys outside
+    CDC_OP_EXPAND,    /* GROUPING SETS: each row once per grouping set, the group keys outside
                          the set NULL, the set's id ($e) appended */
+    CDC_OP_SORT       /* TemporalSort: ORDER BY an event-time attribute ASC, ...: rows held until
+                         the watermark passes their time, then in order (input fields) */
 } cdc_op_kind_t;
 
 typedef enum cdc_agg_fn {
@@ -108,7 +110,8 @@ struct cdc_op_s {
     bool emit_rn;
     bool by_arrival; /* ORDER BY a processing-time attribute: arrival order (deduplication) */
 
-    /* WINDOW: the time attribute (input field), sizes in milliseconds */
+    /* WINDOW, SORT: the time attribute (input field); WINDOW: sizes in milliseconds; SORT: the
+       ORDER BY keys in order/desc/nulls_first, the time attribute first */
     int win_kind; /* cdc_sql_tvf_kind_t */
     int timecol;
     int64_t win_size, win_step, win_offset;

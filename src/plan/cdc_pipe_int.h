@@ -31,6 +31,22 @@ struct cdc_lookup_join_s {
     char *explain; /* "table=[[..]], joinType=[..], lookup=[..], ..." */
 };
 
+/* JOIN UNNEST(arg) [WITH ORDINALITY] AS u (...): each table row joined with one row per element
+ * of the ARRAY (its fields when the elements are ROWs) or entry of the MAP arg gives (key,
+ * value), then ORDINALITY (1-based); a LEFT JOIN keeps a row whose arg is NULL or empty, with
+ * NULLs. Stateless: every joined row has the table row's change kind. */
+struct cdc_unnest_s {
+    bool left, map, row_elem, ordinality;
+    cdc_sql_expr_t *arg_sql; /* the argument, resolved to the table row */
+    cdc_expr_t *arg;         /* over the table row */
+    int nprobe;              /* fields of the table row, first in the joined row */
+    int nout;                /* the fields UNNEST adds */
+    cdc_type_t *joined_type;
+    cdc_expr_t **conds; /* JOIN UNNEST ... ON c: the conjuncts of c (TRUE left out) */
+    int nconds;
+    char *explain; /* "invocation=[..], select=[..], joinType=[..]" */
+};
+
 /** A new, empty ChangelogNormalize state for rows of `type` (borrowed: it must outlive it). */
 cdc_norm_state_t *cdc_norm_new(const cdc_type_t *type);
 

@@ -127,6 +127,22 @@ int cdc_plan_join_condition(const cdc_plan_env_t *penv, const cdc_plan_level_t *
                             const cdc_sql_expr_t *on, const cdc_sql_join_t *join,
                             cdc_error_t **err);
 
+/*
+ * JOIN UNNEST(arg): the argument resolved to the table row and typed, the columns UNNEST adds
+ * (named by the column list when written), the joined row; the query and ON clause rewritten to
+ * it as cdc_plan_join_dim does. *out is set as soon as it is allocated (cdc_pipe_destroy frees
+ * it, also on failure). Returns 0 or -1 with *err.
+ */
+int cdc_plan_join_unnest(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
+                         const cdc_table_def_t *src_def, const cdc_type_t *table_type,
+                         cdc_unnest_t **out, cdc_sql_query_t **rq, cdc_sql_expr_t **on,
+                         cdc_error_t **err);
+/* Compiles the argument and the ON clause's conditions once the table row's types are final,
+ * and the EXPLAIN text. Returns 0 or -1 with *err. */
+int cdc_plan_unnest_compile(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv, cdc_unnest_t *u,
+                            const cdc_type_t *table_type, const cdc_sql_expr_t *on,
+                            cdc_error_t **err);
+
 /** Frees a query cdc_plan_join_dim rewrote (its items and WHERE; NULL is accepted). */
 void cdc_plan_join_query_free(cdc_sql_query_t *q);
 

@@ -9,6 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /*
  * Column references of a query with a lookup join, resolved to the joined row
@@ -203,6 +204,18 @@ static cdc_sql_query_t *rewrite_query(const cdc_sql_query_t *q, join_names_t *jn
     return rq;
 }
 
+/* The environment of expressions of level @p lv over rows of @p row_type. */
+static cdc_expr_env_t level_env(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
+                                const cdc_type_t *row_type)
+{
+    return (cdc_expr_env_t){.row_type = row_type,
+                            .udf_lookup = cdc_plan_udf_lookup,
+                            .udf_ctx = penv->cat,
+                            .text = lv->text,
+                            .len = lv->len,
+                            .filename = lv->filename};
+}
+
 /* A lookup key's probe value must have the dim column's representation. */
 static bool key_compatible(const cdc_type_t *probe, const cdc_type_t *dim)
 {
@@ -249,12 +262,7 @@ int cdc_plan_join_condition(const cdc_plan_env_t *penv, const cdc_plan_level_t *
     }
     const cdc_type_t *jt = j->joined_type;
     bool *refs = cdc_xcalloc((size_t)jt->nchildren + 1, sizeof(bool));
-    cdc_expr_env_t penv_probe = {.row_type = table_type,
-                                 .udf_lookup = cdc_plan_udf_lookup,
-                                 .udf_ctx = penv->cat,
-                                 .text = lv->text,
-                                 .len = lv->len,
-                                 .filename = lv->filename};
+    cdc_expr_env_t penv_probe = level_env(penv, lv, table_type);
     cdc_expr_env_t penv_joined = penv_probe;
     penv_joined.row_type = jt;
     j->key_fields = cdc_xcalloc(nconj + 1, sizeof(int));
@@ -484,4 +492,197 @@ int cdc_plan_join_dim(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
         return -1;
     }
     return 0;
+}
+
+/* ---- UNNEST ------------------------------------------------------------------------------ */
+
+/* The columns UNNEST adds for an argument of type @p at (Flink's names: the element's, or
+ * EXPR$0 for one that is not a ROW; f0, f1 for a MAP's key and value; ORDINALITY), or NULL
+ * when @p at is not an ARRAY or MAP. */
+static cdc_type_t *unnest_columns(cdc_unnest_t *u, const cdc_type_t *at)
+{
+    cdc_type_t *row = cdc_type_new_row();
+    if (at->root == CDC_T_ARRAY && at->children[0]->root == CDC_T_ROW) {
+        const cdc_type_t *el = at->children[0];
+        u->row_elem = true;
+        for (int f = 0; f < el->nchildren; f++)
+            cdc_type_row_add(row, el->names[f], cdc_type_copy(el->children[f]));
+    } else if (at->root == CDC_T_ARRAY) {
+        cdc_type_row_add(row, "EXPR$0", cdc_type_copy(at->children[0]));
+    } else if (at->root == CDC_T_MAP) {
+        u->map = true;
+        cdc_type_row_add(row, "f0", cdc_type_copy(at->children[0]));
+        cdc_type_row_add(row, "f1", cdc_type_copy(at->children[1]));
+    } else {
+        cdc_type_destroy(row);
+        return NULL;
+    }
+    if (u->ordinality) {
+        cdc_type_t *ord = cdc_type_new(CDC_T_INT);
+        ord->nullable = false;
+        cdc_type_row_add(row, "ORDINALITY", ord);
+    }
+    return row;
+}
+
+static bool is_true_literal(const cdc_sql_expr_t *e)
+{
+    return e && e->kind == CDC_SQL_EXPR_LITERAL && e->literal.kind == CDC_SQL_LIT_BOOLEAN &&
+           strcasecmp(e->literal.text, "TRUE") == 0;
+}
+
+int cdc_plan_join_unnest(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
+                         const cdc_table_def_t *src_def, const cdc_type_t *table_type,
+                         cdc_unnest_t **out, cdc_sql_query_t **rq, cdc_sql_expr_t **on,
+                         cdc_error_t **err)
+{
+    const cdc_sql_join_t *join = &lv->q->joins[0];
+    const cdc_sql_unnest_t *un = join->table.unnest;
+    cdc_unnest_t *u = cdc_xcalloc(1, sizeof(*u));
+    *out = u;
+    u->left = join->kind == CDC_SQL_JOIN_LEFT;
+    u->ordinality = un->ordinality;
+    u->nprobe = table_type->nchildren;
+    if (u->left && !is_true_literal(join->on)) {
+        char *shown = cdc_sql_expr_to_string(join->on);
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, join->on->line,
+                                join->on->col,
+                                "Left outer joins with a table function do not accept a "
+                                "predicate such as %s. Only literal TRUE is accepted.",
+                                shown);
+        free(shown);
+        return -1;
+    }
+    /* the argument reads the table row */
+    cdc_type_t *none = cdc_type_new_row();
+    join_names_t jn = {.probe = table_type,
+                       .dim = none,
+                       .pq = {src_def->name, lv->q->from.alias},
+                       .dq = {join->table.alias, NULL},
+                       .lv = lv,
+                       .probe_table = src_def->qualified,
+                       .dim_table = "UNNEST"};
+    u->arg_sql = rewrite_expr(un->arg, &jn);
+    cdc_type_destroy(none);
+    if (jn.err) {
+        *err = jn.err;
+        return -1;
+    }
+    cdc_expr_env_t env = level_env(penv, lv, table_type);
+    cdc_expr_t *arg = NULL;
+    if (cdc_expr_compile(u->arg_sql, &env, &arg, err) < 0)
+        return -1;
+    cdc_type_t *cols = unnest_columns(u, cdc_expr_type(arg));
+    if (!cols) {
+        char *ty = cdc_type_to_string(cdc_expr_type(arg));
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, un->arg->line,
+                                un->arg->col, "UNNEST needs an ARRAY or a MAP, not %s", ty);
+        free(ty);
+        cdc_expr_destroy(arg);
+        return -1;
+    }
+    cdc_expr_destroy(arg); /* compiled again once computed columns are typed */
+    u->nout = cols->nchildren;
+    if (un->columns.count && un->columns.count != (size_t)u->nout) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename,
+                                un->columns.items[0].line, un->columns.items[0].col,
+                                "the column list has %zu names, UNNEST gives %d columns",
+                                un->columns.count, u->nout);
+        cdc_type_destroy(cols);
+        return -1;
+    }
+    for (size_t c = 0; c < un->columns.count; c++) {
+        free(cols->names[c]);
+        cols->names[c] = cdc_xstrdup(un->columns.items[c].name);
+    }
+    /* the joined row: the table row, then UNNEST's columns (renamed "x0", ... when taken) */
+    u->joined_type = cdc_type_new_row();
+    u->joined_type->nullable = false;
+    for (int f = 0; f < u->nprobe; f++)
+        cdc_type_row_add(u->joined_type, table_type->names[f],
+                         cdc_type_copy(table_type->children[f]));
+    char **names = cdc_xcalloc((size_t)u->nout + 1, sizeof(char *));
+    for (int f = 0; f < u->nout; f++) {
+        char *name = cdc_xstrdup(cols->names[f]);
+        for (int k = 0; cdc_type_field_index(u->joined_type, name) >= 0; k++) {
+            free(name);
+            name = cdc_strdup_printf("%s%d", cols->names[f], k);
+        }
+        cdc_type_t *t = cdc_type_copy(cols->children[f]);
+        if (u->left)
+            t->nullable = true;
+        cdc_type_row_add(u->joined_type, name, t);
+        free(name);
+        names[f] = u->joined_type->names[u->nprobe + f];
+    }
+    jn.dim = cols;
+    jn.dim_names = names;
+    *rq = rewrite_query(lv->q, &jn);
+    *on = rewrite_expr(join->on, &jn);
+    free(names);
+    cdc_type_destroy(cols);
+    if (jn.err) {
+        *err = jn.err;
+        return -1;
+    }
+    return 0;
+}
+
+int cdc_plan_unnest_compile(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv, cdc_unnest_t *u,
+                            const cdc_type_t *table_type, const cdc_sql_expr_t *on,
+                            cdc_error_t **err)
+{
+    cdc_expr_env_t env = level_env(penv, lv, table_type);
+    if (cdc_expr_compile(u->arg_sql, &env, &u->arg, err) < 0)
+        return -1;
+    for (int f = 0; f < u->nprobe; f++) {
+        cdc_type_destroy(u->joined_type->children[f]);
+        u->joined_type->children[f] = cdc_type_copy(table_type->children[f]);
+    }
+    /* the element types as the argument's final type has them */
+    cdc_unnest_t again = {.ordinality = u->ordinality};
+    cdc_type_t *cols = unnest_columns(&again, cdc_expr_type(u->arg));
+    for (int f = 0; cols && f < u->nout && f < cols->nchildren; f++) {
+        cdc_type_t *t = cdc_type_copy(cols->children[f]);
+        if (u->left)
+            t->nullable = true;
+        cdc_type_destroy(u->joined_type->children[u->nprobe + f]);
+        u->joined_type->children[u->nprobe + f] = t;
+    }
+    cdc_type_destroy(cols);
+    const cdc_sql_expr_t *conj[CDC_PLAN_MAX_CONJUNCTS];
+    size_t nconj = on ? cdc_expr_conjuncts(on, conj, CDC_PLAN_MAX_CONJUNCTS) : 0;
+    if (nconj > CDC_PLAN_MAX_CONJUNCTS) {
+        *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, on->line, on->col,
+                                "the join condition has more than %d conjuncts",
+                                CDC_PLAN_MAX_CONJUNCTS);
+        return -1;
+    }
+    env.row_type = u->joined_type;
+    u->conds = cdc_xcalloc(nconj + 1, sizeof(cdc_expr_t *));
+    cdc_buf_t ex = {0};
+    char *arg = cdc_sql_expr_to_string(u->arg_sql);
+    cdc_buf_printf(&ex, "invocation=[UNNEST(%s)%s]", arg, u->ordinality ? " WITH ORDINALITY" : "");
+    free(arg);
+    cdc_buf_puts(&ex, ", select=[");
+    for (int f = 0; f < u->joined_type->nchildren; f++)
+        cdc_buf_printf(&ex, "%s%s", f ? ", " : "", u->joined_type->names[f]);
+    cdc_buf_printf(&ex, "], joinType=[%s]", u->left ? "LEFT" : "INNER");
+    int rc = 0;
+    for (size_t c = 0; c < nconj && rc == 0; c++) {
+        if (is_true_literal(conj[c]))
+            continue;
+        rc = cdc_expr_compile(conj[c], &env, &u->conds[u->nconds], err);
+        if (rc == 0) {
+            char *t = cdc_sql_expr_to_string(conj[c]);
+            cdc_buf_printf(&ex, "%s%s", u->nconds ? " AND " : ", condition=[", t);
+            free(t);
+            u->nconds++;
+        }
+    }
+    if (u->nconds)
+        cdc_buf_putc(&ex, ']');
+    u->explain = cdc_xstrdup(cdc_buf_cstr(&ex));
+    cdc_buf_free(&ex);
+    return rc;
 }

@@ -392,11 +392,12 @@ static void level_calls(const cdc_sql_query_t *q, find_ctx_t *f)
 /* Whether this level itself needs state (not looking under its FROM). */
 static bool level_needs_state(const cdc_sql_query_t *q)
 {
-    if (q->ngroup_by || q->having || q->distinct || q->from.tvf || (q->norder_by && q->has_limit) ||
-        q->set_op || has_subquery_pred(q->where))
+    /* ORDER BY: a Top-N with LIMIT, else a TemporalSort (or Flink's error) */
+    if (q->ngroup_by || q->having || q->distinct || q->from.tvf || q->norder_by || q->set_op ||
+        has_subquery_pred(q->where))
         return true;
     for (size_t j = 0; j < q->njoins; j++)
-        if (!q->joins[j].system_time)
+        if (!q->joins[j].system_time && !q->joins[j].table.unnest)
             return true;
     find_ctx_t f = {0};
     level_calls(q, &f);
@@ -1153,6 +1154,14 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
         return fail_at(sp, w, j->line, j->col,
                        "a lookup join (FOR SYSTEM_TIME AS OF) in a query with GROUP BY, regular "
                        "joins, DISTINCT or Top-N is not supported yet");
+    if (j->table.unnest) {
+        fail_at(sp, w, j->line, j->col,
+                "UNNEST in a query with GROUP BY, regular joins, DISTINCT or Top-N is not "
+                "supported yet");
+        cdc_error_set_hint(*sp->err, "UNNEST in a subquery: FROM (SELECT ... FROM t CROSS JOIN "
+                                     "UNNEST(...) AS u (x)) GROUP BY ...");
+        return -1;
+    }
     rel_t right = {0};
     const char *rqual;
     if (plan_input(sp, &j->table, w, NULL, &right, &rqual) < 0)
@@ -2355,6 +2364,35 @@ static int check_over(cdc_sql_expr_t **slot, void *ctx)
     return 0;
 }
 
+/* The ORDER BY keys of @p q as fields of @p t, into op's order/desc/nulls_first and "k ASC, ..."
+ * text. 0, or -1 with sp->err. */
+static int order_fields(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, const cdc_type_t *t,
+                        cdc_op_t *op, cdc_buf_t *text, const char *what)
+{
+    op->order = cdc_xcalloc(q->norder_by, sizeof(int));
+    op->desc = cdc_xcalloc(q->norder_by, sizeof(bool));
+    op->nulls_first = cdc_xcalloc(q->norder_by, sizeof(bool));
+    for (size_t i = 0; i < q->norder_by; i++) {
+        const cdc_sql_expr_t *e = q->order_by[i].expr;
+        int f = e->kind == CDC_SQL_EXPR_COLUMN
+                    ? cdc_type_field_index(t, e->column.parts[e->column.nparts - 1])
+                    : -1;
+        if (f < 0)
+            return fail_at(sp, w, e->line, e->col,
+                           "%s takes the names of the query's columns (or their aliases); select "
+                           "the expression and order by its alias",
+                           what);
+        op->order[op->norder] = f;
+        op->desc[op->norder] = q->order_by[i].desc;
+        op->nulls_first[op->norder] =
+            q->order_by[i].nulls ? q->order_by[i].nulls == 1 : !q->order_by[i].desc;
+        cdc_buf_printf(text, "%s%s %s", i ? ", " : "", t->names[f],
+                       q->order_by[i].desc ? "DESC" : "ASC");
+        op->norder++;
+    }
+    return 0;
+}
+
 /* ---- group windows: GROUP BY TUMBLE(ts, size) / HOP(ts, slide, size) -------------------- */
 
 typedef struct gw_ctx {
@@ -2712,6 +2750,18 @@ static int group_window_query(sp_t *sp, const where_t *w, const cdc_sql_query_t 
     return 1;
 }
 
+/* The post-query over @p t that selects its first @p n columns as they are. */
+static cdc_sql_query_t *identity_query(sp_t *sp, const cdc_sql_query_t *q, const cdc_type_t *t,
+                                       int n)
+{
+    cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
+    pq->items = cdc_xcalloc((size_t)n + 1, sizeof(*pq->items));
+    for (int f = 0; f < n; f++)
+        pq->items[pq->nitems++] =
+            (cdc_sql_select_item_t){.expr = keep_expr(sp, col_ref(t->names[f], q->line, q->col))};
+    return pq;
+}
+
 /* ORDER BY ... LIMIT n (a Top-N over the whole result, Flink's SortLimit): the level's rows
  * so far as a Calc, ranked, and a post-query without the rank. */
 static int plan_sort_limit(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, rel_t *r,
@@ -2727,30 +2777,10 @@ static int plan_sort_limit(sp_t *sp, const where_t *w, const cdc_sql_query_t *q,
     op->limit = q->limit;
     op->emit_rn = true;
     op->part = cdc_xcalloc(1, sizeof(int));
-    op->order = cdc_xcalloc(q->norder_by, sizeof(int));
-    op->desc = cdc_xcalloc(q->norder_by, sizeof(bool));
-    op->nulls_first = cdc_xcalloc(q->norder_by, sizeof(bool));
     cdc_buf_t ob = {0};
     int rc = -1;
-    for (size_t i = 0; i < q->norder_by; i++) {
-        const cdc_sql_expr_t *e = q->order_by[i].expr;
-        int f = e->kind == CDC_SQL_EXPR_COLUMN
-                    ? cdc_type_field_index(c.type, e->column.parts[e->column.nparts - 1])
-                    : -1;
-        if (f < 0) {
-            fail_at(sp, w, e->line, e->col,
-                    "ORDER BY ... LIMIT takes the names of the query's columns (or their "
-                    "aliases); select the expression and order by its alias");
-            goto out;
-        }
-        op->order[op->norder] = f;
-        op->desc[op->norder] = q->order_by[i].desc;
-        op->nulls_first[op->norder] =
-            q->order_by[i].nulls ? q->order_by[i].nulls == 1 : !q->order_by[i].desc;
-        cdc_buf_printf(&ob, "%s%s %s", i ? ", " : "", c.type->names[f],
-                       q->order_by[i].desc ? "DESC" : "ASC");
-        op->norder++;
-    }
+    if (order_fields(sp, w, q, c.type, op, &ob, "ORDER BY ... LIMIT") < 0)
+        goto out;
     op->out_type = cdc_type_copy(c.type);
     char rn[64] = "$rn";
     for (int k = 0; cdc_type_field_index(op->out_type, rn) >= 0; k++)
@@ -2768,12 +2798,108 @@ static int plan_sort_limit(sp_t *sp, const where_t *w, const cdc_sql_query_t *q,
     connect(sp, &c, idx, 0);
     rel_free(r);
     rel_of_op(sp, idx, r);
-    cdc_sql_query_t *pq = new_query(sp, q->line, q->col);
-    pq->items = cdc_xcalloc((size_t)c.type->nchildren + 1, sizeof(*pq->items));
-    for (int f = 0; f < c.type->nchildren; f++)
-        pq->items[pq->nitems++] = (cdc_sql_select_item_t){
-            .expr = keep_expr(sp, col_ref(c.type->names[f], q->line, q->col))};
-    *post = pq;
+    *post = identity_query(sp, q, c.type, c.type->nchildren);
+    rc = 0;
+out:
+    cdc_buf_free(&ob);
+    rel_free(&c);
+    return rc;
+}
+
+/* ORDER BY without LIMIT (Flink's TemporalSort): the first key an event-time attribute of the
+ * table the level reads, ascending, its rows append-only; they are held until the watermark
+ * passes their time, then emitted in the keys' order. Anything else is Flink's error. */
+static int plan_temporal_sort(sp_t *sp, const where_t *w, const cdc_sql_query_t *q, rel_t *r,
+                              cdc_sql_query_t **post)
+{
+    static const char non_time[] = "Sort on a non-time-attribute field is not supported: ORDER "
+                                   "BY needs a LIMIT here (a Top-N)";
+    cdc_graph_t *g = sp->g;
+    const cdc_table_def_t *def = NULL;
+    cdc_error_t *ignored = NULL;
+    if (r->op >= 0 || q->from.subquery || !q->from.name.nparts ||
+        cdc_catalog_find(sp->penv->cat, &q->from.name, &def, NULL, &ignored) <= 0 || !def) {
+        cdc_error_destroy(ignored);
+        return fail_at(sp, w, q->order_line, q->order_col, "%s", non_time);
+    }
+    /* an ORDER BY column the select list leaves out is carried through the sort, then dropped */
+    cdc_sql_query_t *pq = *post;
+    int nvis = -1;
+    bool star = false;
+    for (size_t i = 0; i < pq->nitems; i++)
+        star |= pq->items[i].expr->kind == CDC_SQL_EXPR_STAR;
+    for (size_t k = 0; k < q->norder_by && !star; k++) {
+        const cdc_sql_expr_t *e = q->order_by[k].expr;
+        if (e->kind != CDC_SQL_EXPR_COLUMN)
+            continue;
+        const char *name = e->column.parts[e->column.nparts - 1];
+        bool shown = false;
+        for (size_t i = 0; i < pq->nitems && !shown; i++) {
+            const cdc_sql_select_item_t *it = &pq->items[i];
+            const char *n = it->alias ? it->alias
+                            : it->expr->kind == CDC_SQL_EXPR_COLUMN
+                                ? it->expr->column.parts[it->expr->column.nparts - 1]
+                                : NULL;
+            shown = n && strcmp(n, name) == 0;
+        }
+        if (shown || cdc_type_field_index(r->type, name) < 0)
+            continue;
+        if (nvis < 0)
+            nvis = (int)pq->nitems;
+        pq->items = cdc_xrealloc(pq->items, sizeof(*pq->items) * (pq->nitems + 1));
+        pq->items[pq->nitems++] =
+            (cdc_sql_select_item_t){.expr = keep_expr(sp, col_ref(name, e->line, e->col))};
+    }
+    rel_t c = {0};
+    if (make_calc(sp, w, r, pq, &c, "Calc") < 0)
+        return -1;
+    if (nvis < 0)
+        nvis = c.type->nchildren;
+    cdc_op_t *op = cdc_xcalloc(1, sizeof(*op));
+    int idx = add_op(sp, op);
+    op->kind = CDC_OP_SORT;
+    op->in_type[0] = (cdc_type_t *)c.type;
+    cdc_buf_t ob = {0};
+    int rc = -1;
+    if (order_fields(sp, w, q, c.type, op, &ob, "ORDER BY") < 0)
+        goto out;
+    /* the first key: the leaf's watermark column, selected as it is */
+    op->timecol = op->order[0];
+    int lf = cdc_expr_column_index(g->ops[c.op]->stage.items[op->timecol]);
+    const cdc_type_t *tt = c.type->children[op->timecol];
+    bool rowtime = lf >= 0 && def->watermark_column &&
+                   strcmp(r->type->names[lf], def->watermark_column) == 0 &&
+                   (tt->root == CDC_T_TIMESTAMP || tt->root == CDC_T_TIMESTAMP_LTZ);
+    if (!rowtime && lf >= 0 && leaf_proctime(sp, r, lf)) {
+        fail_at(sp, w, q->order_line, q->order_col,
+                "ORDER BY a processing-time attribute (without LIMIT) is not supported yet");
+        cdc_error_set_hint(*sp->err, "order by an event-time attribute (a column with WATERMARK "
+                                     "FOR it), or add a LIMIT (a Top-N)");
+        goto out;
+    }
+    if (!rowtime || op->desc[0]) {
+        fail_at(sp, w, q->order_line, q->order_col, "%s", non_time);
+        if (rowtime)
+            cdc_error_set_hint(*sp->err, "a time attribute is sorted ascending only");
+        goto out;
+    }
+    if (r->mode != CDC_MODE_INSERT_ONLY) {
+        char mb[16];
+        fail_at(sp, w, q->order_line, q->order_col,
+                "TemporalSort doesn't support consuming update and delete changes, which table "
+                "\"%s\" produces (changelogMode=%s)",
+                def->qualified, cdc_changelog_mode_str(r->mode, mb));
+        goto out;
+    }
+    if (compile_leaf_wm(sp, def, r) < 0)
+        goto out;
+    op->out_type = cdc_type_copy(c.type);
+    op->mode = CDC_MODE_INSERT_ONLY;
+    op->explain = cdc_strdup_printf("TemporalSort(orderBy=[%s])", cdc_buf_cstr(&ob));
+    connect(sp, &c, idx, 0);
+    rel_free(r);
+    rel_of_op(sp, idx, r);
+    *post = identity_query(sp, q, c.type, nvis);
     rc = 0;
 out:
     cdc_buf_free(&ob);
@@ -3496,10 +3622,6 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
         return fail_at(sp, w, q->limit_line, q->limit_col,
                        "LIMIT without ORDER BY in a query with GROUP BY, joins, DISTINCT or "
                        "Top-N is not supported yet");
-    if (q->norder_by && !q->has_limit)
-        return fail_at(sp, w, q->order_line, q->order_col,
-                       "Sort on a non-time-attribute field is not supported: ORDER BY needs a "
-                       "LIMIT here (a Top-N)");
     if (q->from.name.nparts == 0 && !q->from.subquery)
         return fail_at(sp, w, q->line, q->col,
                        "GROUP BY, DISTINCT or aggregate calls without FROM are not supported");
@@ -3582,7 +3704,8 @@ static int plan_level(sp_t *sp, const cdc_sql_query_t *q, const where_t *w, cons
         rc = 0;
     }
     if (rc == 0 && q->norder_by)
-        rc = plan_sort_limit(sp, w, q, out, post);
+        rc = q->has_limit ? plan_sort_limit(sp, w, q, out, post)
+                          : plan_temporal_sort(sp, w, q, out, post);
 done:
     free(sc.cols);
     sp->nctes = saved;

@@ -122,6 +122,11 @@ void cdc_pipe_explain(const cdc_pipe_t *p, cdc_buf_t *out)
         cdc_buf_printf(out, "LookupJoin(%s, changelogMode=%s)\n", p->join->explain,
                        cdc_changelog_mode_str(mid, mode));
     }
+    if (p->unnest) {
+        INDENT();
+        cdc_buf_printf(out, "Correlate(%s, changelogMode=%s)\n", p->unnest->explain,
+                       cdc_changelog_mode_str(mid, mode));
+    }
     if (p->normalize) {
         INDENT();
         cdc_buf_puts(out, "ChangelogNormalize(key=[");
@@ -372,7 +377,13 @@ static int check_level(const plan_ctx_t *cx, const cdc_plan_level_t *lv)
     cdc_error_t **err = cx->err;
     for (size_t jx = 0; jx < lv->q->njoins; jx++) {
         const cdc_sql_join_t *jn = &lv->q->joins[jx];
-        if (!jn->system_time) {
+        if (jn->table.unnest && jx > 0) {
+            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, jn->line, jn->col,
+                                    "UNNEST after another join of the same query is not "
+                                    "supported yet");
+            return -1;
+        }
+        if (!jn->system_time && !jn->table.unnest) {
             *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, jn->line, jn->col,
                                     "regular joins are not supported yet");
             cdc_error_set_hint(*err, "a lookup join is: JOIN dim FOR SYSTEM_TIME AS OF "
@@ -597,8 +608,8 @@ static int push_inline_level(plan_ctx_t *cx, const cdc_plan_level_t *lv)
     }
     if (lv->q->njoins) {
         *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, from->name.line,
-                                from->name.col,
-                                "the probe side of a lookup join must be a table, not %s", what);
+                                from->name.col, "the probe side of %s must be a table, not %s",
+                                lv->q->joins[0].table.unnest ? "UNNEST" : "a lookup join", what);
         cdc_error_set_hint(*err, "join inside the subquery, on its table");
         return -1;
     }
@@ -713,11 +724,10 @@ static int plan_query_chain(plan_ctx_t *cx)
             return -1;
         }
         if (lv->q->njoins) {
-            *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename,
-                                    lv->q->from.name.line, lv->q->from.name.col,
-                                    "the probe side of a lookup join must be a table, \"%s\" is "
-                                    "a view",
-                                    v->qualified);
+            *err = cdc_sql_error_at(
+                CDC_ERR_SQL, lv->text, lv->len, lv->filename, lv->q->from.name.line,
+                lv->q->from.name.col, "the probe side of %s must be a table, \"%s\" is a view",
+                lv->q->joins[0].table.unnest ? "UNNEST" : "a lookup join", v->qualified);
             return -1;
         }
         if (cx->nlevels > MAX_VIEW_DEPTH) {
@@ -825,8 +835,12 @@ static int plan_join_side(plan_ctx_t *cx)
     const cdc_plan_level_t *inner = cx->inner;
     if (!inner->q->njoins)
         return 0;
-    if (cdc_plan_join_dim(cx->penv, inner, cx->src_def, cx->p->table_type, &cx->p->join,
-                          &cx->join_q, &cx->join_on, cx->err) < 0)
+    int rc = inner->q->joins[0].table.unnest
+                 ? cdc_plan_join_unnest(cx->penv, inner, cx->src_def, cx->p->table_type,
+                                        &cx->p->unnest, &cx->join_q, &cx->join_on, cx->err)
+                 : cdc_plan_join_dim(cx->penv, inner, cx->src_def, cx->p->table_type, &cx->p->join,
+                                     &cx->join_q, &cx->join_on, cx->err);
+    if (rc < 0)
         return -1;
     cx->the_join = &inner->q->joins[0];
     cx->levels[cx->nlevels - 1].q = cx->join_q;
@@ -846,6 +860,8 @@ static int plan_needed_columns(plan_ctx_t *cx)
         cdc_plan_mark_refs(inner->q->items[i].expr, p->table_type, quals, 2, need);
     cdc_plan_mark_refs(inner->q->where, p->table_type, quals, 2, need);
     cdc_plan_mark_refs(cx->join_on, p->table_type, NULL, 0, need);
+    if (p->unnest)
+        cdc_plan_mark_refs(p->unnest->arg_sql, p->table_type, NULL, 0, need);
     for (int c = 0; c < ncols; c++)
         if (need[c] && src_def->columns[c].kind == CDC_COLUMN_COMPUTED)
             cdc_plan_mark_refs(src_def->columns[c].expr, p->table_type, NULL, 0, need);
@@ -859,6 +875,8 @@ static int plan_needed_columns(plan_ctx_t *cx)
         cdc_plan_walk_columns(inner->q->items[i].expr, cdc_plan_path_ref, pc);
     cdc_plan_walk_columns(inner->q->where, cdc_plan_path_ref, pc);
     cdc_plan_walk_columns(cx->join_on, cdc_plan_path_ref, pc);
+    if (p->unnest)
+        cdc_plan_walk_columns(p->unnest->arg_sql, cdc_plan_path_ref, pc);
     pc->quals = NULL;
     pc->nquals = 0;
     for (int c = 0; c < ncols; c++)
@@ -1260,6 +1278,9 @@ static int plan_computed_columns(plan_ctx_t *cx)
     if (p->join && cdc_plan_join_condition(cx->penv, cx->inner, p->join, p->table_type, cx->join_on,
                                            cx->the_join, err) < 0)
         return -1;
+    if (p->unnest && cdc_plan_unnest_compile(cx->penv, cx->inner, p->unnest, p->table_type,
+                                             cx->join_on, err) < 0)
+        return -1;
     p->identity_table = ncols == scan_type->nchildren;
     for (int c = 0; c < ncols && p->identity_table; c++)
         p->identity_table = p->col_scan[c] == c;
@@ -1271,7 +1292,7 @@ static int plan_limit(plan_ctx_t *cx)
 {
     cdc_pipe_t *p = cx->p;
     bool simple = cx->nlevels == 1 && !cx->inner->q->where &&
-                  p->scan_mode == CDC_MODE_INSERT_ONLY && !p->join;
+                  p->scan_mode == CDC_MODE_INSERT_ONLY && !p->join && !p->unnest;
     if (p->limit >= 0 && simple && p->src->ops->apply_limit &&
         p->src->ops->apply_limit(p->src, p->limit) == 0)
         p->limit_pushed = true;
@@ -1285,7 +1306,9 @@ static int plan_stages(plan_ctx_t *cx)
 {
     cdc_pipe_t *p = cx->p;
     p->stages = cdc_xcalloc((size_t)cx->nlevels, sizeof(*p->stages));
-    const cdc_type_t *in_type = p->join ? p->join->joined_type : p->table_type;
+    const cdc_type_t *in_type = p->join     ? p->join->joined_type
+                                : p->unnest ? p->unnest->joined_type
+                                            : p->table_type;
     const char *rel_name = cx->src_def->name;
     for (int l = cx->nlevels - 1; l >= 0; l--) {
         if (cdc_plan_compile_stage(cx->penv, &cx->levels[l], in_type, rel_name,
@@ -1303,7 +1326,7 @@ static int plan_stages(plan_ctx_t *cx)
         rel_name = cx->levels[l].rel_name;
         p->nstages++;
     }
-    if (p->nstages == 1 && !p->stages[0].where && !p->join) {
+    if (p->nstages == 1 && !p->stages[0].where && !p->join && !p->unnest) {
         bool identity = p->stages[0].nitems == p->table_type->nchildren;
         /* a stateful query's top pipe names the result's columns: renames are kept there */
         bool names = cx->penv->stateful_node != NULL;

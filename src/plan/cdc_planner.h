@@ -44,6 +44,7 @@ typedef struct cdc_norm_state_s cdc_norm_state_t;
 
 /** A planned lookup join (the dim table's source, keys, condition, cache options). */
 typedef struct cdc_lookup_join_s cdc_lookup_join_t;
+typedef struct cdc_unnest_s cdc_unnest_t;
 
 /** Per-split state of a pipe's row steps (the lookup join's handle and cache). */
 typedef struct cdc_pipe_split_s cdc_pipe_split_t;
@@ -102,6 +103,7 @@ typedef struct cdc_pipe_s {
     pthread_mutex_t norm_lock;
 
     cdc_lookup_join_t *join; /* after normalize, before the stages; NULL when none */
+    cdc_unnest_t *unnest;    /* JOIN UNNEST(...): in the lookup join's place; NULL when none */
 
     cdc_stage_t *stages; /* applied in order after normalize (and the lookup join) */
     int nstages;

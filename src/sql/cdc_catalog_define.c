@@ -398,6 +398,25 @@ static int check_expr_refs(const src_t *s, const cdc_table_def_t *t, const cdc_s
     return -1;
 }
 
+typedef struct ref_find {
+    const char *name;
+    bool found;
+} ref_find_t;
+
+static void find_ref(const cdc_sql_expr_t *e, void *ctx)
+{
+    ref_find_t *rf = ctx;
+    if (e->kind == CDC_SQL_EXPR_COLUMN && strcmp(e->column.parts[0], rf->name) == 0)
+        rf->found = true;
+}
+
+bool cdc_cat_expr_refers(const cdc_sql_expr_t *e, const char *column)
+{
+    ref_find_t rf = {column, false};
+    walk_expr(e, find_ref, &rf);
+    return rf.found;
+}
+
 /* ---- CREATE TABLE ------------------------------------------------------------------------------
  */
 
@@ -833,6 +852,30 @@ static void put_column_type(cdc_buf_t *b, const cdc_type_t *type)
     free(ty);
 }
 
+void cdc_cat_put_column_sql(cdc_buf_t *b, const cdc_column_def_t *c, const char *name,
+                            const cdc_type_t *type)
+{
+    cdc_sql_put_ident(b, name);
+    if (c->kind == CDC_COLUMN_COMPUTED) {
+        cdc_buf_printf(b, " AS %s", c->expr_text);
+    } else {
+        put_column_type(b, type);
+        if (c->kind == CDC_COLUMN_METADATA) {
+            cdc_buf_puts(b, " METADATA");
+            if (c->metadata_from) {
+                cdc_buf_puts(b, " FROM ");
+                cdc_sql_put_string(b, c->metadata_key);
+            }
+            if (c->is_virtual)
+                cdc_buf_puts(b, " VIRTUAL");
+        }
+    }
+    if (c->comment) {
+        cdc_buf_puts(b, " COMMENT ");
+        cdc_sql_put_string(b, c->comment);
+    }
+}
+
 /* The column lines of CREATE TABLE, each without its separator, into lines (NUL-separated). */
 static int column_lines(const cdc_table_def_t *t, const cdc_schema_change_t *edits,
                         cdc_buf_t *lines, cdc_error_t **err)
@@ -852,25 +895,9 @@ static int column_lines(const cdc_table_def_t *t, const cdc_schema_change_t *edi
             continue;
         }
         cdc_buf_puts(lines, "  ");
-        cdc_sql_put_ident(lines, ed && ed->kind == CDC_SC_RENAME_COLUMN ? ed->new_name : c->name);
-        if (c->kind == CDC_COLUMN_COMPUTED) {
-            cdc_buf_printf(lines, " AS %s", c->expr_text);
-        } else {
-            put_column_type(lines, ed && ed->kind == CDC_SC_ALTER_TYPE ? ed->type : c->type);
-            if (c->kind == CDC_COLUMN_METADATA) {
-                cdc_buf_puts(lines, " METADATA");
-                if (c->metadata_from) {
-                    cdc_buf_puts(lines, " FROM ");
-                    cdc_sql_put_string(lines, c->metadata_key);
-                }
-                if (c->is_virtual)
-                    cdc_buf_puts(lines, " VIRTUAL");
-            }
-        }
-        if (c->comment) {
-            cdc_buf_puts(lines, " COMMENT ");
-            cdc_sql_put_string(lines, c->comment);
-        }
+        cdc_cat_put_column_sql(lines, c,
+                               ed && ed->kind == CDC_SC_RENAME_COLUMN ? ed->new_name : c->name,
+                               ed && ed->kind == CDC_SC_ALTER_TYPE ? ed->type : c->type);
         cdc_buf_putc(lines, '\0');
         n++;
     }
@@ -899,45 +926,29 @@ static void put_key_list(cdc_buf_t *b, const cdc_table_def_t *t, const int *keys
     }
 }
 
-char *cdc_table_def_to_sql_edited(const cdc_table_def_t *t, const cdc_schema_change_t *edits,
-                                  bool qualified, cdc_error_t **err)
+char *cdc_cat_table_sql(const cdc_table_def_t *t, const cdc_buf_t *lines, int ncols,
+                        const char *watermark, const char *pk, const cdc_schema_change_t *edits,
+                        bool qualified)
 {
-    cdc_buf_t b = {0}, lines = {0};
-    int ncols = column_lines(t, edits, &lines, err);
-    if (ncols < 0) {
-        cdc_buf_free(&lines);
-        return NULL;
-    }
+    cdc_buf_t b = {0};
     cdc_buf_puts(&b, t->temporary ? "CREATE TEMPORARY TABLE " : "CREATE TABLE ");
     put_name(&b, t->catalog, t->database, t->name, qualified);
-    int nitems = ncols + (t->watermark_column ? 1 : 0) + (t->npk ? 1 : 0);
+    int nitems = ncols + (watermark ? 1 : 0) + (pk ? 1 : 0);
     if (nitems) {
         cdc_buf_puts(&b, " (\n");
         int k = 0;
-        for (size_t off = 0; off < lines.len; off += strlen(lines.data + off) + 1) {
-            cdc_buf_puts(&b, lines.data + off);
+        for (size_t off = 0; off < lines->len; off += strlen(lines->data + off) + 1) {
+            cdc_buf_puts(&b, lines->data + off);
             cdc_buf_puts(&b, ++k < nitems ? ",\n" : "\n");
         }
-        if (t->watermark_column) {
-            cdc_buf_puts(&b, "  WATERMARK FOR ");
-            cdc_sql_put_ident(&b, t->watermark_column);
-            cdc_buf_printf(&b, " AS %s", t->watermark);
+        if (watermark) {
+            cdc_buf_printf(&b, "  %s", watermark);
             cdc_buf_puts(&b, ++k < nitems ? ",\n" : "\n");
         }
-        if (t->npk) {
-            cdc_buf_puts(&b, "  ");
-            if (t->pk_name) {
-                cdc_buf_puts(&b, "CONSTRAINT ");
-                cdc_sql_put_ident(&b, t->pk_name);
-                cdc_buf_putc(&b, ' ');
-            }
-            cdc_buf_puts(&b, "PRIMARY KEY (");
-            put_key_list(&b, t, t->pk, t->npk, edits);
-            cdc_buf_puts(&b, ") NOT ENFORCED\n");
-        }
+        if (pk)
+            cdc_buf_printf(&b, "  %s\n", pk);
         cdc_buf_putc(&b, ')');
     }
-    cdc_buf_free(&lines);
     if (t->comment) {
         cdc_buf_puts(&b, " COMMENT ");
         cdc_sql_put_string(&b, t->comment);
@@ -952,6 +963,47 @@ char *cdc_table_def_to_sql_edited(const cdc_table_def_t *t, const cdc_schema_cha
         put_options(&b, &t->options);
     }
     return cdc_cat_buf_take(&b);
+}
+
+void cdc_cat_put_watermark(cdc_buf_t *b, const char *column, const char *expr)
+{
+    cdc_buf_puts(b, "WATERMARK FOR ");
+    cdc_sql_put_ident(b, column);
+    cdc_buf_printf(b, " AS %s", expr);
+}
+
+void cdc_cat_put_pk_start(cdc_buf_t *b, const char *name)
+{
+    if (name) {
+        cdc_buf_puts(b, "CONSTRAINT ");
+        cdc_sql_put_ident(b, name);
+        cdc_buf_putc(b, ' ');
+    }
+    cdc_buf_puts(b, "PRIMARY KEY (");
+}
+
+char *cdc_table_def_to_sql_edited(const cdc_table_def_t *t, const cdc_schema_change_t *edits,
+                                  bool qualified, cdc_error_t **err)
+{
+    cdc_buf_t wm = {0}, pk = {0}, lines = {0};
+    int ncols = column_lines(t, edits, &lines, err);
+    if (ncols < 0) {
+        cdc_buf_free(&lines);
+        return NULL;
+    }
+    if (t->watermark_column)
+        cdc_cat_put_watermark(&wm, t->watermark_column, t->watermark);
+    if (t->npk) {
+        cdc_cat_put_pk_start(&pk, t->pk_name);
+        put_key_list(&pk, t, t->pk, t->npk, edits);
+        cdc_buf_puts(&pk, ") NOT ENFORCED");
+    }
+    char *sql = cdc_cat_table_sql(t, &lines, ncols, t->watermark_column ? cdc_buf_cstr(&wm) : NULL,
+                                  t->npk ? cdc_buf_cstr(&pk) : NULL, edits, qualified);
+    cdc_buf_free(&lines);
+    cdc_buf_free(&wm);
+    cdc_buf_free(&pk);
+    return sql;
 }
 
 char *cdc_table_def_to_sql(const cdc_table_def_t *t, bool qualified)
@@ -1087,7 +1139,11 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
 static void put_from(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_table_ref_t *ref,
                      const cte_scope_t *scope)
 {
-    if (ref->tvf) {
+    if (ref->unnest) {
+        cdc_buf_puts(b, "UNNEST(");
+        put_expr(b, ref->unnest->arg);
+        cdc_buf_puts(b, ref->unnest->ordinality ? ") WITH ORDINALITY" : ")");
+    } else if (ref->tvf) {
         static const char *const fn[] = {"", "TUMBLE", "HOP", "CUMULATE"};
         cdc_buf_printf(b, "TABLE(%s(TABLE ", fn[ref->tvf->kind]);
         if (names_cte(scope, &ref->name))
@@ -1228,6 +1284,12 @@ static void put_query(cdc_buf_t *b, const cdc_catalog_t *cat, const cdc_sql_quer
         if (j->table.alias) {
             cdc_buf_puts(b, " AS ");
             cdc_sql_put_ident(b, j->table.alias);
+        }
+        for (size_t c = 0; j->table.unnest && c < j->table.unnest->columns.count; c++) {
+            cdc_buf_puts(b, c ? ", " : " (");
+            cdc_sql_put_ident(b, j->table.unnest->columns.items[c].name);
+            if (c + 1 == j->table.unnest->columns.count)
+                cdc_buf_putc(b, ')');
         }
         if (j->on) {
             cdc_buf_puts(b, " ON ");

@@ -160,6 +160,21 @@ cdc_type_t *cdc_cat_parse_column_type(const src_t *s, const cdc_sql_column_t *co
 cdc_table_def_t *cdc_cat_build_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct,
                                      const src_t *s, const ident_t *id, cdc_error_t **err);
 char *cdc_cat_database_to_sql(const db_t *db);
+/* Whether expression @p e reads column @p column. */
+bool cdc_cat_expr_refers(const cdc_sql_expr_t *e, const char *column);
+/* Appends column @p c's definition as CREATE TABLE writes it, named @p name, of @p type. */
+void cdc_cat_put_column_sql(cdc_buf_t *b, const cdc_column_def_t *c, const char *name,
+                            const cdc_type_t *type);
+/* Appends "WATERMARK FOR `column` AS expr". */
+void cdc_cat_put_watermark(cdc_buf_t *b, const char *column, const char *expr);
+/* Appends "[CONSTRAINT `name` ]PRIMARY KEY (": the columns and ") NOT ENFORCED" follow. */
+void cdc_cat_put_pk_start(cdc_buf_t *b, const char *name);
+/* CREATE TABLE of t with the column definitions @p lines (NUL-separated, @p ncols of them), the
+ * watermark and primary key items as text (NULL when none), and t's comment, partition keys
+ * (renamed by @p edits, which may be NULL) and options. New string. */
+char *cdc_cat_table_sql(const cdc_table_def_t *t, const cdc_buf_t *lines, int ncols,
+                        const char *watermark, const char *pk, const cdc_schema_change_t *edits,
+                        bool qualified);
 cdc_view_def_t *cdc_cat_build_view(cdc_catalog_t *cat, const cdc_sql_create_view_t *cv,
                                    const src_t *s, const ident_t *id, bool stored,
                                    cdc_error_t **err);

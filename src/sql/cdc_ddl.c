@@ -119,6 +119,9 @@ static int register_obj(cdc_catalog_t *cat, const src_t *s, const cdc_sql_name_t
     return cdc_cat_write_end(k, true, err);
 }
 
+static int replace_table(cdc_catalog_t *cat, const char *c, const char *d, const char *o,
+                         bool temporary, cdc_table_def_t *t2, cdc_error_t **err);
+
 static int create_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct, const char *ddl,
                         const src_t *s, cdc_error_t **err)
 {
@@ -135,6 +138,15 @@ static int create_table(cdc_catalog_t *cat, const cdc_sql_create_table_t *ct, co
     if (!t)
         goto out;
     t->ddl = ddl ? cdc_xstrdup(ddl) : cdc_table_def_to_sql(t, true);
+    const cdc_table_def_t *old = NULL;
+    if (ct->replace && (rc = cdc_catalog_find(cat, &ct->name, &old, NULL, err)) < 0) {
+        cdc_table_def_destroy(t);
+        goto out;
+    }
+    if (old) { /* [CREATE OR] REPLACE TABLE: in the old one's place, in one step */
+        rc = replace_table(cat, old->catalog, old->database, old->name, old->temporary, t, err);
+        goto out;
+    }
     rc = register_obj(cat, s, &ct->name, cdc_cat_obj_table(t), ct->temporary, ct->if_not_exists,
                       err);
 out:
@@ -1073,80 +1085,385 @@ static int describe(cdc_catalog_t *cat, const cdc_sql_stmt_t *st, const char *te
  */
 
 /* ---- ALTER TABLE ------------------------------------------------------------------------------
- * The edited definition is printed as a CREATE TABLE (cdc_table_def_to_sql_edited, as schema
- * evolution does), built as one, and put in the old one's place (in its file too), so a table
- * that would no longer hold (a computed column reading a dropped column) is refused before
- * anything changes. */
+ * The table's schema is taken apart into its column definitions (as SQL), watermark and primary
+ * key; the action edits these as Flink's AlterSchemaConverter does (columns placed FIRST or
+ * AFTER another, references checked), and the result is printed as a CREATE TABLE, built as
+ * one, and put in the old one's place (in its file too), so a table that would no longer hold
+ * is refused before anything changes. */
 
-static const cdc_column_def_t *find_column(const cdc_table_def_t *t, const char *name)
+typedef struct alt_col {
+    char *name;
+    char *sql; /* the definition as CREATE TABLE writes it, name included */
+} alt_col_t;
+
+typedef struct alt_schema {
+    const cdc_table_def_t *t;
+    alt_col_t *cols;
+    int ncols;
+    char *wm_column; /* NULL when no watermark */
+    char *wm_expr;
+    char **pk; /* primary key columns, NULL when none */
+    int npk;
+    char *pk_name; /* CONSTRAINT name, NULL when not written */
+} alt_schema_t;
+
+static void alt_free(alt_schema_t *a)
 {
-    for (int i = 0; i < t->ncolumns; i++)
-        if (strcmp(t->columns[i].name, name) == 0)
-            return &t->columns[i];
-    return NULL;
+    for (int i = 0; i < a->ncols; i++) {
+        free(a->cols[i].name);
+        free(a->cols[i].sql);
+    }
+    free(a->cols);
+    free(a->wm_column);
+    free(a->wm_expr);
+    for (int i = 0; i < a->npk; i++)
+        free(a->pk[i]);
+    free(a->pk);
+    free(a->pk_name);
 }
 
-/* The column @p name of t, which must exist (@p want) or not (!@p want) and, when it exists, be
- * physical; -1 with *err at line:col otherwise. */
-static int check_column(const cdc_table_def_t *t, const char *name, bool want, const src_t *s,
-                        int line, int col, const cdc_column_def_t **out, cdc_error_t **err)
+static int alt_find(const alt_schema_t *a, const char *name)
 {
-    const cdc_column_def_t *c = find_column(t, name);
-    if (!c && want)
-        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, line, col,
-                               "column \"%s\" does not exist in table \"%s\"", name, t->qualified);
-    if (c && !want)
-        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, line, col,
-                               "column \"%s\" already exists in table \"%s\"", name, t->qualified);
-    if (c && c->kind != CDC_COLUMN_PHYSICAL)
-        return cdc_cat_fail_at(err, CDC_ERR_SQL, s, line, col,
-                               "ALTER TABLE of computed or metadata column \"%s\" is not "
-                               "supported yet",
-                               name);
-    if (out)
-        *out = c;
+    for (int i = 0; i < a->ncols; i++)
+        if (strcmp(a->cols[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static char *column_sql(const cdc_column_def_t *c, const char *name, const cdc_type_t *type)
+{
+    cdc_buf_t b = {0};
+    cdc_cat_put_column_sql(&b, c, name, type);
+    char *sql = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    return sql;
+}
+
+/* Inserts a column at @p at (0..ncols), taking @p name and @p sql. */
+static void alt_insert(alt_schema_t *a, int at, char *name, char *sql)
+{
+    a->cols = cdc_xrealloc(a->cols, (size_t)(a->ncols + 1) * sizeof(*a->cols));
+    memmove(&a->cols[at + 1], &a->cols[at], (size_t)(a->ncols - at) * sizeof(*a->cols));
+    a->cols[at] = (alt_col_t){name, sql};
+    a->ncols++;
+}
+
+static void alt_load(alt_schema_t *a, const cdc_table_def_t *t)
+{
+    *a = (alt_schema_t){.t = t};
+    for (int i = 0; i < t->ncolumns; i++) {
+        const cdc_column_def_t *c = &t->columns[i];
+        alt_insert(a, a->ncols, cdc_xstrdup(c->name), column_sql(c, c->name, c->type));
+    }
+    if (t->watermark_column) {
+        a->wm_column = cdc_xstrdup(t->watermark_column);
+        a->wm_expr = cdc_xstrdup(t->watermark);
+    }
+    a->npk = t->npk;
+    a->pk = t->npk ? cdc_xcalloc((size_t)t->npk, sizeof(char *)) : NULL;
+    for (int i = 0; i < t->npk; i++)
+        a->pk[i] = cdc_xstrdup(t->schema->names[t->pk[i]]);
+    a->pk_name = t->pk_name ? cdc_xstrdup(t->pk_name) : NULL;
+}
+
+/* The primary key's name as Flink gives it: the CONSTRAINT name, else PK_ and the columns. */
+static char *pk_constraint_name(const alt_schema_t *a)
+{
+    if (a->pk_name)
+        return cdc_xstrdup(a->pk_name);
+    cdc_buf_t b = {0};
+    cdc_buf_puts(&b, "PK");
+    for (int i = 0; i < a->npk; i++) {
+        cdc_buf_putc(&b, '_');
+        cdc_buf_puts(&b, a->pk[i]);
+    }
+    char *name = cdc_xstrdup(cdc_buf_cstr(&b));
+    cdc_buf_free(&b);
+    return name;
+}
+
+/* The CREATE TABLE the edited schema makes of a table shown as @p shown. New string. */
+static char *alt_to_sql(const alt_schema_t *a, const cdc_table_def_t *shown)
+{
+    cdc_buf_t lines = {0}, wm = {0}, pk = {0};
+    for (int i = 0; i < a->ncols; i++) {
+        cdc_buf_puts(&lines, "  ");
+        cdc_buf_puts(&lines, a->cols[i].sql);
+        cdc_buf_putc(&lines, '\0');
+    }
+    if (a->wm_column)
+        cdc_cat_put_watermark(&wm, a->wm_column, a->wm_expr);
+    if (a->npk) {
+        cdc_cat_put_pk_start(&pk, a->pk_name);
+        for (int i = 0; i < a->npk; i++) {
+            if (i)
+                cdc_buf_puts(&pk, ", ");
+            cdc_sql_put_ident(&pk, a->pk[i]);
+        }
+        cdc_buf_puts(&pk, ") NOT ENFORCED");
+    }
+    char *sql = cdc_cat_table_sql(shown, &lines, a->ncols, a->wm_column ? cdc_buf_cstr(&wm) : NULL,
+                                  a->npk ? cdc_buf_cstr(&pk) : NULL, NULL, true);
+    cdc_buf_free(&lines);
+    cdc_buf_free(&wm);
+    cdc_buf_free(&pk);
+    return sql;
+}
+
+/* Flink's checks before column @p name is dropped or renamed (by the identifier at @p id):
+ * computed columns (but those in @p also, dropped with it), partition keys and the watermark
+ * must not read it. */
+static int check_references(const cdc_table_def_t *t, const char *name,
+                            const cdc_sql_ident_list_t *also, const src_t *s,
+                            const cdc_sql_ident_t *id, cdc_error_t **err)
+{
+    for (int i = 0; i < t->ncolumns; i++) {
+        const cdc_column_def_t *c = &t->columns[i];
+        bool dropped = false;
+        for (size_t k = 0; also && k < also->count; k++)
+            dropped |= strcmp(also->items[k].name, c->name) == 0;
+        if (c->kind == CDC_COLUMN_COMPUTED && !dropped && cdc_cat_expr_refers(c->expr, name))
+            return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, id->line, id->col,
+                                   "column \"%s\" is referenced by computed column \"%s\"", name,
+                                   c->name);
+    }
+    for (int i = 0; i < t->npartition_keys; i++)
+        if (strcmp(t->schema->names[t->partition_keys[i]], name) == 0)
+            return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, id->line, id->col,
+                                   "column \"%s\" is used as a partition key", name);
+    if (t->watermark_column &&
+        (strcmp(t->watermark_column, name) == 0 || cdc_cat_expr_refers(t->watermark_expr, name)))
+        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, id->line, id->col,
+                               "column \"%s\" is referenced by the watermark", name);
     return 0;
 }
 
-/* ADD, MODIFY, DROP and RENAME of columns as edits of t. */
-static int alter_column_edits(const cdc_table_def_t *t, const cdc_sql_alter_table_t *al,
-                              const src_t *s, cdc_schema_change_t *edits, cdc_error_t **err)
+static int no_column(const cdc_table_def_t *t, const src_t *s, const cdc_sql_ident_t *id,
+                     cdc_error_t **err)
 {
-    const cdc_column_def_t *c = NULL;
-    if (al->action == CDC_SQL_ALTER_RENAME_COLUMN) {
-        if (check_column(t, al->column.name, true, s, al->column.line, al->column.col, &c, err) <
-                0 ||
-            check_column(t, al->new_column.name, false, s, al->new_column.line, al->new_column.col,
-                         NULL, err) < 0)
-            return -1;
-        cdc_schema_change_add(edits, CDC_SC_RENAME_COLUMN, c->name, al->new_column.name, NULL, NULL,
-                              NULL);
-        return 0;
-    }
+    return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, id->line, id->col,
+                           "column \"%s\" does not exist in table \"%s\"", id->name, t->qualified);
+}
+
+static int alt_rename(alt_schema_t *a, const cdc_sql_alter_table_t *al, const src_t *s,
+                      cdc_error_t **err)
+{
+    const cdc_table_def_t *t = a->t;
+    int i = alt_find(a, al->column.name);
+    if (i < 0)
+        return no_column(t, s, &al->column, err);
+    if (alt_find(a, al->new_column.name) >= 0)
+        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, al->new_column.line, al->new_column.col,
+                               "column \"%s\" already exists in table \"%s\"", al->new_column.name,
+                               t->qualified);
+    if (check_references(t, al->column.name, NULL, s, &al->column, err) < 0)
+        return -1;
+    const cdc_column_def_t *c = &t->columns[i];
+    free(a->cols[i].name);
+    free(a->cols[i].sql);
+    a->cols[i].name = cdc_xstrdup(al->new_column.name);
+    a->cols[i].sql = column_sql(c, al->new_column.name, c->type);
+    for (int k = 0; k < a->npk; k++)
+        if (strcmp(a->pk[k], al->column.name) == 0) {
+            free(a->pk[k]);
+            a->pk[k] = cdc_xstrdup(al->new_column.name);
+        }
+    return 0;
+}
+
+static int alt_drop(alt_schema_t *a, const cdc_sql_alter_table_t *al, const src_t *s,
+                    cdc_error_t **err)
+{
+    const cdc_table_def_t *t = a->t;
     for (size_t i = 0; i < al->drop.count; i++) {
         const cdc_sql_ident_t *id = &al->drop.items[i];
-        if (check_column(t, id->name, true, s, id->line, id->col, &c, err) < 0)
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(al->drop.items[k].name, id->name) == 0)
+                return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, id->line, id->col,
+                                       "column \"%s\" is named twice", id->name);
+        int at = alt_find(a, id->name);
+        if (at < 0)
+            return no_column(t, s, id, err);
+        if (check_references(t, id->name, &al->drop, s, id, err) < 0)
             return -1;
-        cdc_schema_change_add(edits, CDC_SC_DROP_COLUMN, c->name, NULL, NULL, c->type, NULL);
-    }
-    bool add = al->action == CDC_SQL_ALTER_ADD;
-    for (size_t i = 0; i < al->elements.ncolumns; i++) {
-        const cdc_sql_column_t *sc = &al->elements.columns[i];
-        if (check_column(t, sc->name, !add, s, sc->line, sc->col, &c, err) < 0)
-            return -1;
-        if (sc->kind != CDC_SQL_COLUMN_PHYSICAL)
-            return cdc_cat_fail_at(err, CDC_ERR_SQL, s, sc->line, sc->col,
-                                   "ALTER TABLE ... %s of a computed or metadata column is not "
-                                   "supported yet",
-                                   add ? "ADD" : "MODIFY");
-        cdc_type_t *ty = cdc_cat_parse_column_type(s, sc, err);
-        if (!ty)
-            return -1;
-        cdc_schema_change_add(edits, add ? CDC_SC_ADD_COLUMN : CDC_SC_ALTER_TYPE, sc->name, NULL,
-                              ty, add ? NULL : c->type, NULL);
-        cdc_type_destroy(ty);
+        for (int k = 0; k < a->npk; k++)
+            if (strcmp(a->pk[k], id->name) == 0)
+                return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, id->line, id->col,
+                                       "column \"%s\" is part of the primary key and cannot be "
+                                       "dropped",
+                                       id->name);
+        free(a->cols[at].name);
+        free(a->cols[at].sql);
+        memmove(&a->cols[at], &a->cols[at + 1], (size_t)(a->ncols - at - 1) * sizeof(*a->cols));
+        a->ncols--;
     }
     return 0;
+}
+
+/* DROP PRIMARY KEY / DROP CONSTRAINT name / DROP WATERMARK */
+static int alt_drop_other(alt_schema_t *a, const cdc_sql_alter_table_t *al, const src_t *s,
+                          cdc_error_t **err)
+{
+    const cdc_table_def_t *t = a->t;
+    if (al->action == CDC_SQL_ALTER_DROP_WATERMARK) {
+        if (!a->wm_column)
+            return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, al->action_line, al->action_col,
+                                   "table \"%s\" has no watermark", t->qualified);
+        free(a->wm_column);
+        free(a->wm_expr);
+        a->wm_column = a->wm_expr = NULL;
+        return 0;
+    }
+    if (!a->npk)
+        return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, al->action_line, al->action_col,
+                               "table \"%s\" has no primary key", t->qualified);
+    if (al->action == CDC_SQL_ALTER_DROP_CONSTRAINT) {
+        char *name = pk_constraint_name(a);
+        if (strcmp(name, al->column.name) != 0) {
+            cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, al->column.line, al->column.col,
+                            "table \"%s\" has no constraint \"%s\"", t->qualified, al->column.name);
+            cdc_error_set_hint(*err, "its primary key is constraint \"%s\"", name);
+            free(name);
+            return -1;
+        }
+        free(name);
+    }
+    for (int k = 0; k < a->npk; k++)
+        free(a->pk[k]);
+    free(a->pk);
+    free(a->pk_name);
+    a->pk = NULL;
+    a->pk_name = NULL;
+    a->npk = 0;
+    return 0;
+}
+
+/* The definition of ADD / MODIFY column @p sc; a MODIFY without COMMENT keeps @p old's. */
+static char *new_column_sql(const cdc_sql_column_t *sc, const cdc_column_def_t *old, const src_t *s,
+                            cdc_error_t **err)
+{
+    cdc_column_def_t c = {.kind = (cdc_column_kind_t)sc->kind};
+    c.comment = sc->comment ? sc->comment : old ? old->comment : NULL;
+    c.metadata_key = sc->metadata_key;
+    c.metadata_from = sc->metadata_key != NULL;
+    c.is_virtual = sc->is_virtual;
+    if (sc->kind == CDC_SQL_COLUMN_COMPUTED) {
+        c.expr_text = cdc_sql_expr_to_string(sc->expr);
+    } else if (!(c.type = cdc_cat_parse_column_type(s, sc, err))) {
+        return NULL;
+    }
+    char *sql = column_sql(&c, sc->name, c.type);
+    free(c.expr_text);
+    cdc_type_destroy(c.type);
+    return sql;
+}
+
+/* Flink's checks: ADD of @p what ("primary key") the table has (@p has), MODIFY of one it
+ * lacks; @p word names it in DROP. 0, or -1 with *err at line:col. */
+static int check_constraint(const cdc_table_def_t *t, bool add, bool has, const char *what,
+                            const char *word, const src_t *s, int line, int col, cdc_error_t **err)
+{
+    if (add == has)
+        cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, line, col,
+                        add ? "table \"%s\" already has a %s" : "table \"%s\" has no %s",
+                        t->qualified, what);
+    if (add && has)
+        cdc_error_set_hint(*err, "DROP %s first, or MODIFY it", word);
+    else if (!add && !has)
+        cdc_error_set_hint(*err, "ADD one");
+    return add == has ? -1 : 0;
+}
+
+/* ADD / MODIFY of columns (placed FIRST or AFTER a column), a primary key and a watermark. */
+static int alt_add_modify(alt_schema_t *a, const cdc_sql_alter_table_t *al, const src_t *s,
+                          cdc_error_t **err)
+{
+    const cdc_table_def_t *t = a->t;
+    bool add = al->action == CDC_SQL_ALTER_ADD;
+    const cdc_sql_create_table_t *el = &al->elements;
+    for (size_t i = 0; i < el->ncolumns; i++) {
+        const cdc_sql_column_t *sc = &el->columns[i];
+        const cdc_sql_column_position_t *pos = &al->positions[i];
+        cdc_sql_ident_t id = {sc->name, sc->line, sc->col};
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(el->columns[k].name, sc->name) == 0)
+                return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, sc->line, sc->col,
+                                       "column \"%s\" is named twice", sc->name);
+        int at = alt_find(a, sc->name);
+        if (add && at >= 0)
+            return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, sc->line, sc->col,
+                                   "column \"%s\" already exists in table \"%s\"", sc->name,
+                                   t->qualified);
+        if (!add && at < 0)
+            return no_column(t, s, &id, err);
+        if (pos->kind == CDC_SQL_POS_AFTER && alt_find(a, pos->after.name) < 0)
+            return cdc_cat_fail_at(err, CDC_ERR_CATALOG, s, pos->after.line, pos->after.col,
+                                   "column \"%s\" named by AFTER does not exist in table \"%s\"",
+                                   pos->after.name, t->qualified);
+        const cdc_column_def_t *old = NULL;
+        for (int k = 0; !add && k < t->ncolumns; k++)
+            if (strcmp(t->columns[k].name, sc->name) == 0)
+                old = &t->columns[k];
+        char *sql = new_column_sql(sc, old, s, err);
+        if (!sql)
+            return -1;
+        if (at >= 0) { /* MODIFY: out of its place, then where it goes */
+            free(a->cols[at].name);
+            free(a->cols[at].sql);
+            memmove(&a->cols[at], &a->cols[at + 1], (size_t)(a->ncols - at - 1) * sizeof(*a->cols));
+            a->ncols--;
+        }
+        int to = pos->kind == CDC_SQL_POS_FIRST   ? 0
+                 : pos->kind == CDC_SQL_POS_AFTER ? alt_find(a, pos->after.name) + 1
+                 : at >= 0                        ? at
+                                                  : a->ncols;
+        alt_insert(a, to, cdc_xstrdup(sc->name), sql);
+    }
+    if (el->watermark) {
+        const cdc_sql_watermark_t *wm = el->watermark;
+        if (check_constraint(t, add, a->wm_column != NULL, "watermark", "WATERMARK", s, wm->line,
+                             wm->col, err) < 0)
+            return -1;
+        free(a->wm_column);
+        free(a->wm_expr);
+        a->wm_column = cdc_xstrdup(wm->column.name);
+        a->wm_expr = cdc_sql_expr_to_string(wm->expr);
+    }
+    if (el->primary_key) {
+        const cdc_sql_primary_key_t *pk = el->primary_key;
+        if (check_constraint(t, add, a->npk > 0, "primary key", "PRIMARY KEY", s, pk->line, pk->col,
+                             err) < 0)
+            return -1;
+        for (int k = 0; k < a->npk; k++)
+            free(a->pk[k]);
+        free(a->pk_name);
+        a->npk = (int)pk->columns.count;
+        a->pk = cdc_xrealloc(a->pk, pk->columns.count * sizeof(char *));
+        for (size_t k = 0; k < pk->columns.count; k++)
+            a->pk[k] = cdc_xstrdup(pk->columns.items[k].name);
+        a->pk_name = pk->constraint_name ? cdc_xstrdup(pk->constraint_name) : NULL;
+    }
+    return 0;
+}
+
+static int alt_apply(alt_schema_t *a, const cdc_sql_alter_table_t *al, const src_t *s,
+                     cdc_error_t **err)
+{
+    switch (al->action) {
+    case CDC_SQL_ALTER_RENAME_COLUMN:
+        return alt_rename(a, al, s, err);
+    case CDC_SQL_ALTER_DROP:
+        return alt_drop(a, al, s, err);
+    case CDC_SQL_ALTER_DROP_PRIMARY_KEY:
+    case CDC_SQL_ALTER_DROP_CONSTRAINT:
+    case CDC_SQL_ALTER_DROP_WATERMARK:
+        return alt_drop_other(a, al, s, err);
+    case CDC_SQL_ALTER_ADD:
+    case CDC_SQL_ALTER_MODIFY:
+        return alt_add_modify(a, al, s, err);
+    default:
+        return 0;
+    }
 }
 
 /* Puts @p t2 (built from ALTER TABLE) in the place of table c.d.o, in memory and on disk. */
@@ -1213,7 +1530,8 @@ static cdc_table_def_t *altered_def(cdc_catalog_t *cat, const cdc_sql_alter_tabl
     cdc_kv_t opts = {0};
     cdc_kv_copy(&opts, &t->options);
     ident_t nid = {0};
-    cdc_schema_change_t *edits = cdc_schema_change_new(t->qualified, "ALTER TABLE", NULL);
+    alt_schema_t alt;
+    alt_load(&alt, t);
     cdc_sql_script_t *script = NULL;
     cdc_table_def_t *t2 = NULL;
     char *sql = NULL;
@@ -1242,10 +1560,10 @@ static cdc_table_def_t *altered_def(cdc_catalog_t *cat, const cdc_sql_alter_tabl
         shown.name = (char *)nid.o;
     }
     if (rc == 0)
-        rc = alter_column_edits(t, al, s, edits, err);
+        rc = alt_apply(&alt, al, s, err);
     shown.options = opts;
     cdc_error_t *why = NULL;
-    if (rc == 0 && (sql = cdc_table_def_to_sql_edited(&shown, edits, true, &why)) &&
+    if (rc == 0 && (sql = alt_to_sql(&alt, &shown)) &&
         cdc_sql_parse(sql, strlen(sql), "<ALTER TABLE>", &script, &why) == 0) {
         src_t s2 = {sql, strlen(sql), "<ALTER TABLE>"};
         const cdc_sql_create_table_t *ct = &script->stmts[0]->create_table;
@@ -1274,7 +1592,7 @@ static cdc_table_def_t *altered_def(cdc_catalog_t *cat, const cdc_sql_alter_tabl
     }
     free(sql);
     cdc_sql_script_destroy(script);
-    cdc_schema_change_free(edits);
+    alt_free(&alt);
     cdc_cat_ident_free(&nid);
     cdc_kv_free(&opts);
     return t2;

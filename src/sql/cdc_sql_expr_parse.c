@@ -1050,13 +1050,62 @@ static bool parse_table_ref(parser_t *p, cdc_sql_table_ref_t *ref, bool lookup)
     return parse_alias(p, &ref->alias, &ref->alias_line, &ref->alias_col);
 }
 
-/* What a join with a table function is called in errors: cdcflow has no table functions. */
-#define TABLE_FUNCTION_JOIN "a join with a table function (LATERAL TABLE, UNNEST)"
-
-/* True when the token @p k ahead starts a table function: LATERAL, UNNEST or TABLE(. */
-static bool at_table_function(const parser_t *p, size_t k)
+/* A join with a user-defined table function (LATERAL TABLE(f(x)), TABLE(f(x))) at token @p k
+ * ahead: refused by name, cdcflow's user functions being scalar ones. Always returns false. */
+static bool fail_udtf(parser_t *p, size_t k)
 {
-    return peek_kw(p, k, "LATERAL") || peek_kw(p, k, "UNNEST") ||
+    const tok_t *t = peek(p, k);
+    if (p->err)
+        return false;
+    p->err = cdc_error_new(CDC_ERR_SQL, "%s:%d:%d: user-defined table functions are not supported",
+                           p->filename ? p->filename : "<input>", t->line, t->col);
+    char *caret = cdc_sql_caret(p->text, p->len, t->line, t->col);
+    cdc_error_set_detail(p->err, "%s", caret);
+    free(caret);
+    cdc_error_set_hint(p->err, "user functions are scalar ones (CREATE FUNCTION ... LANGUAGE C); "
+                               "an ARRAY or MAP column is expanded with CROSS JOIN UNNEST(c)");
+    return false;
+}
+
+/* UNNEST(expr) [WITH ORDINALITY] [[AS] alias [(c1, ...)]] as the table of a join. */
+static bool parse_unnest(parser_t *p, cdc_sql_table_ref_t *ref)
+{
+    cdc_sql_unnest_t *un = cdc_xcalloc(1, sizeof(*un));
+    ref->unnest = un;
+    un->line = cur(p)->line;
+    un->col = cur(p)->col;
+    ref->name.line = un->line;
+    ref->name.col = un->col;
+    advance(p); /* UNNEST */
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_LPAREN) || !(un->arg = cdc_sqlp_parse_expr(p)))
+        return false;
+    if (at(p, CDC_SQL_TOK_COMMA))
+        return cdc_sqlp_fail_unsupported(p, "UNNEST of several arguments",
+                                         "join one UNNEST per array");
+    if (!cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return false;
+    if (accept_kw(p, "WITH")) {
+        if (!cdc_sqlp_expect_kw(p, "ORDINALITY"))
+            return false;
+        un->ordinality = true;
+    }
+    if (!parse_alias(p, &ref->alias, &ref->alias_line, &ref->alias_col))
+        return false;
+    if (!ref->alias || !accept(p, CDC_SQL_TOK_LPAREN))
+        return true;
+    do {
+        cdc_sql_ident_t id;
+        if (!cdc_sqlp_parse_ident(p, &id, "column name"))
+            return false;
+        PUSH(un->columns.items, un->columns.count, id);
+    } while (accept(p, CDC_SQL_TOK_COMMA));
+    return cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN);
+}
+
+/* True when the token @p k ahead starts a user-defined table function: LATERAL TABLE or TABLE(. */
+static bool at_udtf(const parser_t *p, size_t k)
+{
+    return (peek_kw(p, k, "LATERAL") && !peek_kw(p, k + 1, "UNNEST")) ||
            (peek_kw(p, k, "TABLE") && peek(p, k + 1)->kind == CDC_SQL_TOK_LPAREN);
 }
 
@@ -1080,8 +1129,20 @@ static bool parse_join(parser_t *p, cdc_sql_query_t *q)
         accept_kw(p, "OUTER");
     if (!cdc_sqlp_expect_kw(p, "JOIN"))
         return false;
-    if (at_table_function(p, 0))
-        return cdc_sqlp_fail_unsupported(p, TABLE_FUNCTION_JOIN, NULL);
+    if (at_udtf(p, 0))
+        return fail_udtf(p, 0);
+    accept_kw(p, "LATERAL");
+    if (at_kw(p, "UNNEST")) {
+        if (j->kind == CDC_SQL_JOIN_RIGHT || j->kind == CDC_SQL_JOIN_FULL)
+            return cdc_sqlp_fail_unsupported_at(p, j->line, j->col,
+                                                "a RIGHT or FULL join with UNNEST",
+                                                "UNNEST is joined with JOIN or LEFT JOIN");
+        if (!parse_unnest(p, &j->table))
+            return false;
+        if (!cdc_sqlp_expect_kw(p, "ON") || !(j->on = cdc_sqlp_parse_expr(p)))
+            return false;
+        return true;
+    }
     if (at(p, CDC_SQL_TOK_LPAREN)) {
         /* JOIN (SELECT ...) [AS] alias ON ...: a subquery, as in FROM */
         const tok_t *open = cur(p);
@@ -1637,9 +1698,8 @@ static bool refuse_tail(parser_t *p)
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (at_kw(p, words[i].word))
             return cdc_sqlp_fail_unsupported(p, words[i].what, words[i].hint);
-    if (at(p, CDC_SQL_TOK_COMMA) && at_table_function(p, 1))
-        return cdc_sqlp_fail_unsupported_at(p, peek(p, 1)->line, peek(p, 1)->col,
-                                            TABLE_FUNCTION_JOIN, NULL);
+    if (at(p, CDC_SQL_TOK_COMMA) && at_udtf(p, 1))
+        return fail_udtf(p, 1);
     if (at(p, CDC_SQL_TOK_COMMA))
         return cdc_sqlp_fail_unsupported(p, "a join written with \",\" in FROM",
                                          "write JOIN ... ON");
@@ -1951,9 +2011,15 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
                 j->comma = true;
                 j->line = comma->line;
                 j->col = comma->col;
-                if (at_kw(p, "TABLE") || at_kw(p, "LATERAL") || at_kw(p, "UNNEST")) {
-                    cdc_sqlp_fail_unsupported(p, "a table function after a comma in FROM", NULL);
+                if (at_udtf(p, 0)) {
+                    fail_udtf(p, 0);
                     goto fail;
+                }
+                accept_kw(p, "LATERAL");
+                if (at_kw(p, "UNNEST")) { /* FROM t, UNNEST(t.a) AS u (x): a cross join */
+                    if (!parse_unnest(p, &j->table))
+                        goto fail;
+                    continue;
                 }
                 if (at(p, CDC_SQL_TOK_LPAREN)) {
                     const tok_t *open = cur(p);
@@ -1971,14 +2037,33 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
                     goto fail;
                 continue;
             }
+            if (at_kw(p, "CROSS") && peek_kw(p, 1, "JOIN") &&
+                (peek_kw(p, 2, "UNNEST") ||
+                 (peek_kw(p, 2, "LATERAL") && peek_kw(p, 3, "UNNEST")))) {
+                /* CROSS JOIN UNNEST(...): an inner join without a condition */
+                PUSH(q->joins, q->njoins, (cdc_sql_join_t){0});
+                cdc_sql_join_t *j = &q->joins[q->njoins - 1];
+                j->kind = CDC_SQL_JOIN_INNER;
+                j->comma = true;
+                j->line = cur(p)->line;
+                j->col = cur(p)->col;
+                advance(p);
+                advance(p);
+                accept_kw(p, "LATERAL");
+                if (!parse_unnest(p, &j->table))
+                    goto fail;
+                continue;
+            }
             if (!(at_kw(p, "JOIN") || at_kw(p, "LEFT") || at_kw(p, "INNER") || at_kw(p, "RIGHT") ||
                   at_kw(p, "FULL")))
                 break;
             if (!parse_join(p, q))
                 goto fail;
         }
-        if (at_kw(p, "CROSS") && peek_kw(p, 1, "JOIN") && at_table_function(p, 2)) {
-            cdc_sqlp_fail_unsupported(p, TABLE_FUNCTION_JOIN, NULL);
+        if (at_kw(p, "CROSS") && peek_kw(p, 1, "JOIN") && at_udtf(p, 2)) {
+            advance(p);
+            advance(p);
+            fail_udtf(p, 0);
             goto fail;
         }
         if (at_kw(p, "CROSS")) {

@@ -711,31 +711,35 @@ static bool parse_create_table(parser_t *p, cdc_sql_stmt_t *stmt, bool temporary
 
 /* ---- ALTER TABLE --------------------------------------------------------------------------- */
 
-/* ADD / MODIFY: one column definition, or several in parentheses. Constraints, watermarks and
- * FIRST / AFTER are refused by name. */
+/* ADD / MODIFY: one column definition, primary key or watermark, or several in parentheses; a
+ * column may be placed FIRST or AFTER another (Flink's ALTER TABLE, FLIP-273). */
 static bool parse_alter_columns(parser_t *p, cdc_sql_alter_table_t *al)
 {
     bool list = accept(p, CDC_SQL_TOK_LPAREN);
     for (;;) {
-        if (at_kw(p, "PRIMARY") || at_kw(p, "CONSTRAINT") || at_kw(p, "WATERMARK")) {
-            return cdc_sqlp_fail_unsupported(
-                p, "ALTER TABLE ... ADD/MODIFY of a primary key or watermark", NULL);
+        bool ok;
+        if (at_kw(p, "PRIMARY") || at_kw(p, "CONSTRAINT")) {
+            ok = parse_primary_key(p, &al->elements, NULL);
+        } else if (at_kw(p, "WATERMARK") && peek_kw(p, 1, "FOR")) {
+            ok = parse_watermark(p, &al->elements);
+        } else {
+            cdc_sql_column_position_t pos = {0};
+            ok = parse_column(p, &al->elements);
+            if (ok && accept_kw(p, "FIRST")) {
+                pos.kind = CDC_SQL_POS_FIRST;
+            } else if (ok && accept_kw(p, "AFTER")) {
+                pos.kind = CDC_SQL_POS_AFTER;
+                ok = cdc_sqlp_parse_ident(p, &pos.after, "column name");
+            }
+            PUSH(al->positions, al->npositions, pos);
         }
-        if (!parse_column(p, &al->elements))
+        if (!ok)
             return false;
-        if (at_kw(p, "FIRST") || at_kw(p, "AFTER")) {
-            return cdc_sqlp_fail_unsupported(p, "FIRST / AFTER", "added columns go last");
-        }
         if (!list || accept(p, CDC_SQL_TOK_RPAREN))
-            break;
+            return true;
         if (!cdc_sqlp_expect(p, CDC_SQL_TOK_COMMA))
             return false;
     }
-    if (al->elements.primary_key)
-        return cdc_sqlp_fail_unsupported_at(p, al->elements.primary_key->line,
-                                            al->elements.primary_key->col,
-                                            "a PRIMARY KEY in ALTER TABLE ... ADD/MODIFY", NULL);
-    return true;
 }
 
 /* RESET ('k1', 'k2') */
@@ -788,9 +792,19 @@ static bool parse_alter_table(parser_t *p, cdc_sql_stmt_t *stmt)
     }
     if (accept_kw(p, "DROP")) {
         al->action = CDC_SQL_ALTER_DROP;
-        if (at_kw(p, "PRIMARY") || at_kw(p, "CONSTRAINT") || at_kw(p, "WATERMARK")) {
-            return cdc_sqlp_fail_unsupported(
-                p, "ALTER TABLE ... DROP of a primary key, constraint or watermark", NULL);
+        if (at_kw(p, "PRIMARY") && peek_kw(p, 1, "KEY")) {
+            al->action = CDC_SQL_ALTER_DROP_PRIMARY_KEY;
+            advance(p);
+            advance(p);
+            return true;
+        }
+        if (accept_kw(p, "CONSTRAINT")) {
+            al->action = CDC_SQL_ALTER_DROP_CONSTRAINT;
+            return cdc_sqlp_parse_ident(p, &al->column, "constraint name");
+        }
+        if (accept_kw(p, "WATERMARK")) {
+            al->action = CDC_SQL_ALTER_DROP_WATERMARK;
+            return true;
         }
         if (at(p, CDC_SQL_TOK_LPAREN))
             return parse_paren_ident_list(p, &al->drop, "column name");
@@ -847,16 +861,35 @@ static bool parse_create_function(parser_t *p, cdc_sql_stmt_t *stmt, bool tempor
     return true;
 }
 
-/* [CREATE OR] REPLACE TABLE ... AS SELECT, refused by this name. */
-#define RTAS "[CREATE OR] REPLACE TABLE ... AS SELECT"
-#define RTAS_HINT "DROP TABLE IF EXISTS it, then CREATE TABLE ... AS SELECT"
+/* [CREATE OR] REPLACE [TEMPORARY] TABLE t [COMMENT] [PARTITIONED BY] [WITH] AS query (Flink's
+ * RTAS, FLIP-303): a CREATE TABLE ... AS that replaces the table; AS is required, IF NOT
+ * EXISTS refused. */
+static bool parse_replace_table(parser_t *p, cdc_sql_stmt_t *stmt, int replace)
+{
+    bool temporary = replace == CDC_SQL_CREATE_OR_REPLACE && accept_kw(p, "TEMPORARY");
+    if (!at_kw(p, "TABLE"))
+        return cdc_sqlp_fail_expected(p, "\"TABLE\"");
+    if (peek_kw(p, 1, "IF")) {
+        cdc_sqlp_fail_at(p, peek(p, 1), "a replaced table may or may not exist",
+                         "IF NOT EXISTS cannot be used with [CREATE OR] REPLACE TABLE");
+        return false;
+    }
+    stmt->create_table.replace = replace;
+    if (!parse_create_table(p, stmt, temporary))
+        return false;
+    if (!stmt->create_table.as_query)
+        return cdc_sqlp_fail_expected(p, "\"AS\"");
+    return true;
+}
 
 static bool parse_create(parser_t *p, cdc_sql_stmt_t *stmt)
 {
-    const tok_t *create = cur(p);
     advance(p); /* CREATE */
-    if (at_kw(p, "OR") && peek_kw(p, 1, "REPLACE"))
-        return cdc_sqlp_fail_unsupported_at(p, create->line, create->col, RTAS, RTAS_HINT);
+    if (at_kw(p, "OR") && peek_kw(p, 1, "REPLACE")) {
+        advance(p);
+        advance(p);
+        return parse_replace_table(p, stmt, CDC_SQL_CREATE_OR_REPLACE);
+    }
     bool temporary = accept_kw(p, "TEMPORARY");
     bool system = temporary && accept_kw(p, "SYSTEM");
     if (at_kw(p, "FUNCTION"))
@@ -1213,7 +1246,8 @@ static cdc_sql_stmt_t *parse_statement(parser_t *p)
     } else if (at_kw(p, "DROP")) {
         ok = parse_drop(p, stmt);
     } else if (at_kw(p, "REPLACE") && peek_kw(p, 1, "TABLE")) {
-        ok = cdc_sqlp_fail_unsupported(p, RTAS, RTAS_HINT);
+        advance(p); /* REPLACE */
+        ok = parse_replace_table(p, stmt, CDC_SQL_REPLACE);
     } else if (at_kw(p, "ALTER")) {
         ok = parse_alter_table(p, stmt);
     } else if (at_kw(p, "USE")) {

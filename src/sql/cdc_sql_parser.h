@@ -258,7 +258,17 @@ typedef struct cdc_sql_window_tvf {
     int line, col;          /* of the function's name */
 } cdc_sql_window_tvf_t;
 
+/** UNNEST(expr) [WITH ORDINALITY] in a join: one row per element of an ARRAY or entry of a MAP;
+ * the table_ref's alias names it, its column list (AS t (a, b)) the columns. */
+typedef struct cdc_sql_unnest {
+    cdc_sql_expr_t *arg;
+    bool ordinality;
+    cdc_sql_ident_list_t columns; /* AS t (c1, ...); empty when not written */
+    int line, col;                /* of UNNEST */
+} cdc_sql_unnest_t;
+
 typedef struct cdc_sql_table_ref {
+    cdc_sql_unnest_t *unnest;  /* JOIN UNNEST(...): NULL otherwise (no name then) */
     cdc_sql_window_tvf_t *tvf; /* FROM TABLE(TUMBLE(...)) [AS] alias; NULL otherwise (the name
                                   is then the TVF's data table) */
     cdc_sql_name_t name;       /* nparts 0 for a subquery */
@@ -469,6 +479,9 @@ typedef struct cdc_sql_create_table {
      * query (columns, LIKE and constraints are refused with it); NULL for a plain CREATE TABLE */
     cdc_sql_query_t *as_query;
     int as_line, as_col; /* of AS */
+    /* REPLACE TABLE t ... AS (the table must exist) or CREATE OR REPLACE TABLE t ... AS (it may
+     * not): the table's definition is replaced by the query's, then its rows inserted */
+    enum { CDC_SQL_CREATE = 0, CDC_SQL_REPLACE, CDC_SQL_CREATE_OR_REPLACE } replace;
 } cdc_sql_create_table_t;
 
 /* ---- other statements ------------------------------------------------------------------------ */
@@ -545,21 +558,33 @@ typedef enum cdc_sql_alter_action {
     CDC_SQL_ALTER_RESET,            /* RESET ('k', ...): the keys, values NULL */
     CDC_SQL_ALTER_ADD,              /* ADD col TYPE / ADD (col TYPE, ...) */
     CDC_SQL_ALTER_MODIFY,           /* MODIFY col TYPE / MODIFY (col TYPE, ...) */
-    CDC_SQL_ALTER_DROP              /* DROP col / DROP (a, b) */
+    CDC_SQL_ALTER_DROP,             /* DROP col / DROP (a, b) */
+    CDC_SQL_ALTER_DROP_PRIMARY_KEY, /* DROP PRIMARY KEY */
+    CDC_SQL_ALTER_DROP_CONSTRAINT,  /* DROP CONSTRAINT name (in column) */
+    CDC_SQL_ALTER_DROP_WATERMARK    /* DROP WATERMARK */
 } cdc_sql_alter_action_t;
+
+/** Where ADD / MODIFY puts a column: as it is (last for ADD), FIRST, or AFTER a column. */
+typedef struct cdc_sql_column_position {
+    enum { CDC_SQL_POS_NONE = 0, CDC_SQL_POS_FIRST, CDC_SQL_POS_AFTER } kind;
+    cdc_sql_ident_t after; /* AFTER: the column */
+} cdc_sql_column_position_t;
 
 /** ALTER TABLE [IF EXISTS] name action (Flink's forms, FLIP-273). */
 typedef struct cdc_sql_alter_table {
     cdc_sql_name_t name;
     bool if_exists;
     cdc_sql_alter_action_t action;
-    int action_line, action_col;     /* of the action's word */
-    cdc_sql_name_t new_name;         /* RENAME TO */
-    cdc_sql_ident_t column;          /* RENAME column TO ... */
-    cdc_sql_ident_t new_column;      /* ... TO new_column */
-    cdc_sql_options_t options;       /* SET pairs; RESET keys (value NULL) */
-    cdc_sql_create_table_t elements; /* ADD, MODIFY: the columns as CREATE TABLE parses them */
-    cdc_sql_ident_list_t drop;       /* DROP */
+    int action_line, action_col;          /* of the action's word */
+    cdc_sql_name_t new_name;              /* RENAME TO */
+    cdc_sql_ident_t column;               /* RENAME column TO ...; DROP CONSTRAINT name */
+    cdc_sql_ident_t new_column;           /* ... TO new_column */
+    cdc_sql_options_t options;            /* SET pairs; RESET keys (value NULL) */
+    cdc_sql_create_table_t elements;      /* ADD, MODIFY: columns, primary key and watermark as
+                                             CREATE TABLE parses them */
+    cdc_sql_column_position_t *positions; /* ADD, MODIFY: one per elements.columns */
+    size_t npositions;
+    cdc_sql_ident_list_t drop; /* DROP */
 } cdc_sql_alter_table_t;
 
 typedef struct cdc_sql_insert {

@@ -164,6 +164,12 @@ void cdc_sql_query_destroy(cdc_sql_query_t *q)
     free(q->from.alias);
     for (size_t i = 0; i < q->njoins; i++) {
         cdc_sqlp_name_free(&q->joins[i].table.name);
+        cdc_sql_unnest_t *un = q->joins[i].table.unnest;
+        if (un) {
+            cdc_sql_expr_destroy(un->arg);
+            ident_list_free(&un->columns);
+            free(un);
+        }
         cdc_sql_query_destroy(q->joins[i].table.subquery);
         cdc_sql_hints_free(&q->joins[i].table.hints);
         free(q->joins[i].table.alias);
@@ -236,6 +242,9 @@ void cdc_sql_stmt_destroy(cdc_sql_stmt_t *stmt)
         free(stmt->alter_table.new_column.name);
         options_free(&stmt->alter_table.options);
         create_table_free(&stmt->alter_table.elements);
+        for (size_t i = 0; i < stmt->alter_table.npositions; i++)
+            free(stmt->alter_table.positions[i].after.name);
+        free(stmt->alter_table.positions);
         ident_list_free(&stmt->alter_table.drop);
         break;
     case CDC_SQL_STMT_CREATE_VIEW:

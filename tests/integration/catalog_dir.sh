@@ -103,11 +103,47 @@ printf "ALTER TABLE inventory.out RESET ('connector');\n" >"$tmp/alter_bad.sql"
 "$bin" run --catalog-dir "$tmp/cat" "$tmp/alter_bad.sql" >"$tmp/oa3" 2>&1 && ko "a failing ALTER succeeded" || ok
 cmp -s "$tmp/out_before" "$tmp/cat/inventory/out.table.sql" && ok || ko "a failing ALTER changed the file"
 
+# ALTER TABLE with FIRST / AFTER, a primary key and a watermark round-trips through the table's
+# file: the next run prints the definition the ALTER left; DROP PRIMARY KEY / WATERMARK too
+cat >"$tmp/pos.sql" <<'SQL'
+CREATE TABLE inventory.pos (id INT NOT NULL, ts TIMESTAMP(3)) WITH ('connector' = 'blackhole');
+ALTER TABLE inventory.pos ADD (seq BIGINT COMMENT 's' FIRST, twice AS id * 2 AFTER id,
+  CONSTRAINT pk PRIMARY KEY (id) NOT ENFORCED, WATERMARK FOR ts AS ts - INTERVAL '1' SECOND);
+SQL
+printf 'SHOW CREATE TABLE inventory.pos;\n' >"$tmp/pos_show.sql"
+cat >"$tmp/pos_want" <<'SQL'
+CREATE TABLE `default_catalog`.`inventory`.`pos` (
+  `seq` BIGINT COMMENT 's',
+  `id` INT NOT NULL,
+  `twice` AS id * 2,
+  `ts` TIMESTAMP(3),
+  WATERMARK FOR `ts` AS ts - INTERVAL '1' SECOND,
+  CONSTRAINT `pk` PRIMARY KEY (`id`) NOT ENFORCED
+)
+WITH (
+  'connector' = 'blackhole'
+)
+SQL
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/pos.sql" >"$tmp/op1" 2>&1 || ko "ALTER with positions: $(cat "$tmp/op1")"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/pos_show.sql" >"$tmp/op2" 2>&1
+diff "$tmp/pos_want" "$tmp/op2" >/dev/null && ok || ko "ALTER with positions not persisted: $(diff "$tmp/pos_want" "$tmp/op2")"
+printf 'ALTER TABLE inventory.pos DROP PRIMARY KEY;\nALTER TABLE inventory.pos DROP WATERMARK;\n' >"$tmp/pos_drop.sql"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/pos_drop.sql" >"$tmp/op3" 2>&1 || ko "DROP PRIMARY KEY / WATERMARK: $(cat "$tmp/op3")"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/pos_show.sql" >"$tmp/op4" 2>&1
+grep -v -e WATERMARK -e PRIMARY "$tmp/pos_want" | sed 's/^  `ts` TIMESTAMP(3),$/  `ts` TIMESTAMP(3)/' >"$tmp/pos_want2"
+diff "$tmp/pos_want2" "$tmp/op4" >/dev/null && ok || ko "DROP PRIMARY KEY / WATERMARK not persisted: $(diff "$tmp/pos_want2" "$tmp/op4")"
+
 # CREATE TABLE ... AS SELECT persists the table it creates, with the query's columns
 printf "CREATE TABLE inventory.copy WITH ('connector' = 'blackhole') AS SELECT id, name FROM inventory.gen2;\n" >"$tmp/ctas.sql"
 "$bin" run --catalog-dir "$tmp/cat" "$tmp/ctas.sql" >"$tmp/oc" 2>&1 && ok || ko "CTAS: $(cat "$tmp/oc")"
 grep -q '`id` BIGINT NOT NULL' "$tmp/cat/inventory/copy.table.sql" 2>/dev/null && ok ||
   ko "CTAS table not persisted: $(ls "$tmp/cat/inventory")"
+
+# REPLACE TABLE ... AS SELECT rewrites the table's file with the query's columns
+printf "REPLACE TABLE inventory.copy WITH ('connector' = 'blackhole') AS SELECT name FROM inventory.gen2;\n" >"$tmp/rtas.sql"
+"$bin" run --catalog-dir "$tmp/cat" "$tmp/rtas.sql" >"$tmp/or" 2>&1 && ok || ko "RTAS: $(cat "$tmp/or")"
+grep -q '`name` STRING' "$tmp/cat/inventory/copy.table.sql" && ! grep -q '`id`' "$tmp/cat/inventory/copy.table.sql" && ok ||
+  ko "RTAS table not persisted: $(cat "$tmp/cat/inventory/copy.table.sql")"
 
 echo "catalog_dir: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

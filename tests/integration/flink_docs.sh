@@ -4,7 +4,7 @@
 #   tests/data/flinkdocs/<page>_<n>.sql.gold  what `cdcflow explain` prints: stdout, stderr, "exit: N"
 # Every snippet is planned only (`cdcflow explain`: the connectors' servers are never contacted)
 # and the plan must change nothing on disk. An error must name what cdcflow does not support
-# ("... is not supported", "only ... are supported", an unknown connector, format or option); any other error fails the
+# ("... is not supported", "... are not supported", "only ... are supported", an unknown connector, format or option); any other error fails the
 # test, unless the snippet's header says "-- doc-error:" (the page's SQL is invalid for Flink
 # too). The summary line gives the share of snippets that plan.
 # CDC_UPDATE_GOLD=1 rewrites the gold files (review the diff before committing).
@@ -14,7 +14,7 @@ bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CDCFLOW_STATE_DIR="$tmp/state"
-named='is not supported|only .* supported|unknown connector|unknown format|unknown option|cannot be scanned'
+named='is not supported|are not supported|only .* supported|unknown connector|unknown format|unknown option|cannot be scanned'
 n=0 planned=0 refused=0 other=0 doc=0 fail=0
 
 snapshot() { # the names, sizes and times of every file under the snippets' folder

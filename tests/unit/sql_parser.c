@@ -1729,13 +1729,74 @@ Test(sql_alter_table, forms)
     cr_expect_null(st->alter_table.options.items[1].value);
     cdc_sql_script_destroy(s);
 
-    assert_error("ALTER TABLE t ADD a INT FIRST",
-                 "test.sql:1:25: FIRST / AFTER is not supported yet",
-                 "ALTER TABLE t ADD a INT FIRST\n                        ^");
-    assert_error("ALTER TABLE t DROP WATERMARK",
-                 "test.sql:1:20: ALTER TABLE ... DROP of a primary key, constraint or watermark "
-                 "is not supported yet",
-                 "ALTER TABLE t DROP WATERMARK\n                   ^");
+    st = parse_one("ALTER TABLE t ADD (a INT FIRST, b AS a + 1 AFTER a, c STRING, "
+                   "PRIMARY KEY (a) NOT ENFORCED, WATERMARK FOR ts AS ts)",
+                   &s);
+    al = &st->alter_table;
+    cr_assert_eq(al->npositions, 3);
+    cr_expect_eq(al->positions[0].kind, CDC_SQL_POS_FIRST);
+    cr_expect_eq(al->positions[1].kind, CDC_SQL_POS_AFTER);
+    cr_expect_str_eq(al->positions[1].after.name, "a");
+    cr_expect_eq(al->positions[2].kind, CDC_SQL_POS_NONE);
+    cr_expect_eq(al->elements.columns[1].kind, CDC_SQL_COLUMN_COMPUTED);
+    cr_assert_not_null(al->elements.primary_key);
+    cr_assert_not_null(al->elements.watermark);
+    cdc_sql_script_destroy(s);
+
+    st = parse_one("ALTER TABLE t DROP PRIMARY KEY", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_DROP_PRIMARY_KEY);
+    cdc_sql_script_destroy(s);
+    st = parse_one("ALTER TABLE t DROP CONSTRAINT pk", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_DROP_CONSTRAINT);
+    cr_expect_str_eq(st->alter_table.column.name, "pk");
+    cdc_sql_script_destroy(s);
+    st = parse_one("ALTER TABLE t DROP WATERMARK", &s);
+    cr_expect_eq(st->alter_table.action, CDC_SQL_ALTER_DROP_WATERMARK);
+    cdc_sql_script_destroy(s);
+
+    assert_error("ALTER TABLE t ADD a INT AFTER",
+                 "syntax error at test.sql:1:30: expected column name, found end of input",
+                 "ALTER TABLE t ADD a INT AFTER\n                             ^");
+}
+
+Test(sql_create_table, replace_as_select)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st = parse_one("REPLACE TABLE t WITH ('connector' = 'print') AS SELECT 1", &s);
+    cr_assert_eq(st->kind, CDC_SQL_STMT_CREATE_TABLE);
+    cr_expect_eq(st->create_table.replace, CDC_SQL_REPLACE);
+    cr_expect_not_null(st->create_table.as_query);
+    cdc_sql_script_destroy(s);
+    st = parse_one("CREATE OR REPLACE TABLE t AS SELECT 1", &s);
+    cr_expect_eq(st->create_table.replace, CDC_SQL_CREATE_OR_REPLACE);
+    cdc_sql_script_destroy(s);
+    assert_error("REPLACE TABLE t (a INT) WITH ('connector' = 'print')",
+                 "syntax error at test.sql:1:53: expected \"AS\", found end of input",
+                 "REPLACE TABLE t (a INT) WITH ('connector' = 'print')\n"
+                 "                                                    ^");
+}
+
+Test(sql_query, unnest)
+{
+    cdc_sql_script_t *s = NULL;
+    cdc_sql_stmt_t *st =
+        parse_one("SELECT * FROM o CROSS JOIN UNNEST(o.tags) WITH ORDINALITY AS t (tag, pos)", &s);
+    const cdc_sql_query_t *q = st->query;
+    cr_assert_eq(q->njoins, 1);
+    const cdc_sql_unnest_t *un = q->joins[0].table.unnest;
+    cr_assert_not_null(un);
+    cr_expect(un->ordinality);
+    cr_expect_eq(un->columns.count, 2);
+    cr_expect_str_eq(q->joins[0].table.alias, "t");
+    cr_expect_null(q->joins[0].on);
+    cdc_sql_script_destroy(s);
+    st = parse_one("SELECT * FROM o LEFT JOIN UNNEST(m) AS u ON TRUE", &s);
+    cr_expect_eq(st->query->joins[0].kind, CDC_SQL_JOIN_LEFT);
+    cr_expect_not_null(st->query->joins[0].on);
+    cdc_sql_script_destroy(s);
+    assert_error("SELECT * FROM o, LATERAL TABLE(f(x)) AS t (y)",
+                 "test.sql:1:18: user-defined table functions are not supported",
+                 "SELECT * FROM o, LATERAL TABLE(f(x)) AS t (y)\n                 ^");
 }
 
 Test(sql_create_table, as_select)

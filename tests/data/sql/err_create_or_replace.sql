@@ -1,2 +1,2 @@
-CREATE TABLE src (id BIGINT, name STRING) WITH ('connector' = 'datagen', 'number-of-rows' = '3');
-CREATE OR REPLACE TABLE copy WITH ('connector' = 'print') AS SELECT id, name FROM src;
+-- CREATE OR REPLACE TABLE needs AS SELECT (Flink's grammar has no other form)
+CREATE OR REPLACE TABLE copy (id BIGINT) WITH ('connector' = 'print');
