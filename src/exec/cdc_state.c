@@ -18,17 +18,17 @@
  * they outgrow theirs. Entry bytes come from size-class free lists carved out of large chunks, so a
  * steady state of gets and puts allocates nothing.
  *
- * The budget is split: five eighths for the overlay, of which a sixteenth may
- * be dirty (a commit copies the dirty entries into RocksDB's write batch:
- * another sixteenth while it lasts, and a batch larger than a memtable is
- * applied whole, so the eighth for the two memtables holds it), a sixteenth for
- * RocksDB's block cache (its index and filter blocks, then data blocks: a 4 KiB
- * block per point lookup caches far fewer entries per byte than the overlay,
- * and the page cache, outside the process, holds the files anyway); the last
- * eighth is left for what RocksDB does not report (a flush's and a
- * compaction's buffers, a memtable that a batch made overshoot). Halving the
- * dirty share and the cache took bench/stateful.sh's join from 67 to 61 MB
- * peak RSS; its commits, twice as many, are each half as long. Without a
+ * The budget is split: five eighths for the overlay, of which a 32nd may be
+ * dirty (a commit copies the dirty entries into RocksDB's write batch: another
+ * 32nd while it lasts; each of the two memtables, a sixteenth, holds two
+ * commits), a 32nd for RocksDB's block cache (its index and filter blocks, then
+ * data blocks: a 4 KiB block per point lookup caches far fewer entries per
+ * byte than the overlay, and the page cache, outside the process, holds the
+ * files anyway); the last fifth is left for what RocksDB does not report (a
+ * flush's and a compaction's buffers, its code: 9 MB of its library is
+ * resident in a join). Shares of an eighth for the dirty entries and the
+ * cache put bench/stateful.sh's join at 67 MB peak RSS, a sixteenth at 62-65,
+ * a 32nd at 60-62 (commits twice as many, each half as long). Without a
  * directory everything stays in the overlay: nothing is evicted and a commit
  * only keeps the meta.
  */
@@ -500,7 +500,7 @@ static void configure(cdc_state_t *st)
        sharding (16 of 512 KiB at 8 MiB) cannot hold a filter block of a few hundred KiB, which
        was then read and checksummed again on almost every Get (a third of the join's time). */
     rocksdb_lru_cache_options_t *co = rocksdb_lru_cache_options_create();
-    rocksdb_lru_cache_options_set_capacity(co, st->budget / 16);
+    rocksdb_lru_cache_options_set_capacity(co, st->budget / 32);
     rocksdb_lru_cache_options_set_num_shard_bits(co, 0);
     st->cache = rocksdb_cache_create_lru_opts(co);
     rocksdb_lru_cache_options_destroy(co);
@@ -561,7 +561,7 @@ int cdc_state_open(const cdc_state_options_t *opt, cdc_state_t **out, cdc_error_
     st->tlen = st->ttl_ms ? TIME_BYTES : 0;
     st->budget = opt->memory_bytes ? opt->memory_bytes : DEFAULT_BUDGET;
     st->overlay_limit = st->budget / 8 * 5;
-    st->dirty_limit = st->budget / 16;
+    st->dirty_limit = st->budget / 32;
     if (opt->dir) {
         st->dir = cdc_strdup_printf("%s", opt->dir);
         if (open_db(st, opt->fresh, err) < 0) {
