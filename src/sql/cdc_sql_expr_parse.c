@@ -1109,6 +1109,22 @@ static bool at_udtf(const parser_t *p, size_t k)
            (peek_kw(p, k, "TABLE") && peek(p, k + 1)->kind == CDC_SQL_TOK_LPAREN);
 }
 
+/* A subquery in FROM or a join: "( query )" where the query is a SELECT, WITH or VALUES, or a
+ * set operation of queries in parentheses ("((SELECT ...) INTERSECT (SELECT ...))"), as Flink
+ * accepts. The current token is the "(". */
+static bool parse_subquery_ref(parser_t *p, cdc_sql_table_ref_t *ref)
+{
+    const tok_t *open = cur(p);
+    advance(p);
+    if (!cdc_sqlp_at_query(p))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\" (a subquery)");
+    if (!(ref->subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return false;
+    ref->name.line = open->line;
+    ref->name.col = open->col;
+    return true;
+}
+
 static bool parse_join(parser_t *p, cdc_sql_query_t *q)
 {
     const tok_t *start = cur(p);
@@ -1145,15 +1161,8 @@ static bool parse_join(parser_t *p, cdc_sql_query_t *q)
     }
     if (at(p, CDC_SQL_TOK_LPAREN)) {
         /* JOIN (SELECT ...) [AS] alias ON ...: a subquery, as in FROM */
-        const tok_t *open = cur(p);
-        advance(p);
-        if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
-            return cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
-        if (!(j->table.subquery = cdc_sqlp_parse_query(p)) ||
-            !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        if (!parse_subquery_ref(p, &j->table))
             return false;
-        j->table.name.line = open->line;
-        j->table.name.col = open->col;
     } else if (!parse_table_ref(p, &j->table, true)) {
         return false;
     }
@@ -1383,14 +1392,8 @@ static bool parse_from(parser_t *p, cdc_sql_query_t *q)
         return cdc_sqlp_fail_unsupported(p, "LATERAL / UNNEST in FROM", NULL);
     if (!at(p, CDC_SQL_TOK_LPAREN))
         return parse_table_ref(p, &q->from, false);
-    const tok_t *open = cur(p);
-    advance(p);
-    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH") && !at_kw(p, "VALUES"))
-        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\" (a subquery)");
-    if (!(q->from.subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+    if (!parse_subquery_ref(p, &q->from))
         return false;
-    q->from.name.line = open->line;
-    q->from.name.col = open->col;
     if (!cdc_sqlp_parse_hints(p, &q->from.hints) ||
         !parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col))
         return false;
@@ -2022,13 +2025,8 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
                     continue;
                 }
                 if (at(p, CDC_SQL_TOK_LPAREN)) {
-                    const tok_t *open = cur(p);
-                    advance(p);
-                    if (!(j->table.subquery = cdc_sqlp_parse_query(p)) ||
-                        !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+                    if (!parse_subquery_ref(p, &j->table))
                         goto fail;
-                    j->table.name.line = open->line;
-                    j->table.name.col = open->col;
                 } else if (!cdc_sqlp_parse_name(p, &j->table.name, 3, "table name") ||
                            !cdc_sqlp_parse_hints(p, &j->table.hints)) {
                     goto fail;

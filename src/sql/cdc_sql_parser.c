@@ -1121,7 +1121,9 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         return false;
     if (accept_kw(p, "PARTITION") && !parse_partition_spec(p, &ins->partition))
         return false;
-    if (at(p, CDC_SQL_TOK_LPAREN) && !parse_paren_ident_list(p, &ins->columns, "column name"))
+    /* a column list, unless the "(" opens the query: INSERT INTO t (SELECT ...) UNION (...) */
+    if (at(p, CDC_SQL_TOK_LPAREN) && !cdc_sqlp_at_query(p) &&
+        !parse_paren_ident_list(p, &ins->columns, "column name"))
         return false;
     if (at_kw(p, "VALUES"))
         return (ins->query = cdc_sqlp_parse_values(p)) != NULL;
