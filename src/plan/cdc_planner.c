@@ -1190,6 +1190,17 @@ static int plan_projection(plan_ctx_t *cx)
     return 0;
 }
 
+/* Adds to @p e where the metadata columns of table @p def are declared and where the query uses
+ * the table (@p verb "read" or "written"). */
+static void add_metadata_context(cdc_error_t *e, const cdc_table_def_t *def, const char *verb,
+                                 const char *filename, int line, int col)
+{
+    cdc_error_add_context(e, "metadata columns of table \"%s\" (CREATE TABLE at %s:%d:%d)",
+                          def->qualified, def->origin ? def->origin : "<input>", def->line,
+                          def->col);
+    cdc_error_add_context(e, "%s at %s:%d:%d", verb, filename, line, col);
+}
+
 /* metadata columns: requested from the source, appended after the physical fields */
 static int plan_metadata(plan_ctx_t *cx)
 {
@@ -1218,8 +1229,11 @@ static int plan_metadata(plan_ctx_t *cx)
                                     p->src_res.connector->identifier, src_def->qualified, keys[0]);
             return -1;
         }
-        if (p->src->ops->apply_metadata(p->src, keys, nkeys, err) < 0)
+        if (p->src->ops->apply_metadata(p->src, keys, nkeys, err) < 0) {
+            add_metadata_context(*err, src_def, "read", inner->filename, inner->q->from.name.line,
+                                 inner->q->from.name.col);
             return -1;
+        }
         cdc_buf_t b = {0};
         for (int i = 0; i < nkeys; i++)
             cdc_buf_printf(&b, "%s%s", i ? ", " : "[", keys[i]);
@@ -1478,7 +1492,8 @@ static int plan_sink_row(plan_ctx_t *cx)
     p->sink_row = row;
     p->sink_schema = cx->sink_row = row ? row : phys;
     if (nmeta && p->sink->ops->apply_metadata(p->sink, keys, types, nmeta, cx->err) < 0) {
-        cdc_error_add_context(*cx->err, "table \"%s\"", sink_def->qualified);
+        add_metadata_context(*cx->err, sink_def, "written", penv->filename, ins->table.line,
+                             ins->table.col);
         return -1;
     }
     return 0;
