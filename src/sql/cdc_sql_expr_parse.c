@@ -716,7 +716,23 @@ static cdc_sql_expr_t *parse_postfix(parser_t *p)
         (peek(p, 1)->kind == CDC_SQL_TOK_LPAREN || is_ident_tok(p, peek(p, 1))) &&
         !parse_over(p, e))
         return drop_expr(e);
-    while (e && at(p, CDC_SQL_TOK_LBRACKET)) {
+    for (;;) {
+        if (e && at(p, CDC_SQL_TOK_DOT) &&
+            (e->kind == CDC_SQL_EXPR_SUBSCRIPT || e->kind == CDC_SQL_EXPR_CALL) &&
+            (peek(p, 1)->kind == CDC_SQL_TOK_IDENT ||
+             peek(p, 1)->kind == CDC_SQL_TOK_QUOTED_IDENT)) {
+            /* items[1].sku, f(x).name: a field of the ROW before the dot */
+            cdc_sql_expr_t *s = expr_new(CDC_SQL_EXPR_SUBSCRIPT, peek(p, 1));
+            s->subscript.base = e;
+            s->subscript.field = true;
+            advance(p);
+            s->subscript.index = literal_new(CDC_SQL_LIT_STRING, cur(p), tok_value(p, cur(p)));
+            advance(p);
+            e = s;
+            continue;
+        }
+        if (!e || !at(p, CDC_SQL_TOK_LBRACKET))
+            break;
         cdc_sql_expr_t *s = expr_new(CDC_SQL_EXPR_SUBSCRIPT, cur(p));
         s->subscript.base = e;
         e = s;
