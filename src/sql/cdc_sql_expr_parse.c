@@ -448,6 +448,22 @@ static cdc_sql_expr_t *parse_column_ref(parser_t *p)
     return e;
 }
 
+static bool parse_expr_list(parser_t *p, cdc_sql_expr_t ***items, size_t *n);
+
+/* ARRAY[a, ...] and MAP[k, v, ...], Flink's value constructors: the calls "ARRAY[]" and "MAP[]"
+ * (names no one can write as a call). */
+static cdc_sql_expr_t *parse_collection_ctor(parser_t *p)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, cur(p));
+    e->call.name = cdc_xstrdup(at_kw(p, "ARRAY") ? "ARRAY[]" : "MAP[]");
+    advance(p);
+    advance(p); /* [ */
+    if (!parse_expr_list(p, &e->call.args, &e->call.nargs) ||
+        !cdc_sqlp_expect(p, CDC_SQL_TOK_RBRACKET))
+        return drop_expr(e);
+    return e;
+}
+
 static cdc_sql_expr_t *parse_primary(parser_t *p)
 {
     const tok_t *t = cur(p);
@@ -533,6 +549,8 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
     }
     if (tok_kw(p, t, "CASE"))
         return parse_case(p);
+    if ((tok_kw(p, t, "ARRAY") || tok_kw(p, t, "MAP")) && next->kind == CDC_SQL_TOK_LBRACKET)
+        return parse_collection_ctor(p);
     if (next->kind == CDC_SQL_TOK_LPAREN) {
         if (tok_kw(p, t, "EXISTS")) {
             cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_EXISTS, t);
@@ -1713,6 +1731,9 @@ static bool refuse_tail(parser_t *p)
         const char *word, *what, *hint;
     } words[] = {
         {"WINDOW", "WINDOW", NULL},
+        {"MATCH_RECOGNIZE", "MATCH_RECOGNIZE (pattern recognition)", NULL},
+        {"TABLESAMPLE", "TABLESAMPLE", NULL},
+        {"OFFSET", "OFFSET", NULL},
     };
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (at_kw(p, words[i].word))
@@ -2114,6 +2135,10 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     }
     if (accept_kw(p, "LIMIT") && !parse_limit(p, q))
         goto fail;
+    if (at_kw(p, "OFFSET") || at_kw(p, "FETCH")) {
+        cdc_sqlp_fail_unsupported(p, at_kw(p, "OFFSET") ? "OFFSET" : "FETCH", "write LIMIT n");
+        goto fail;
+    }
     return finish_query(p, q, start->offset, true);
 fail:
     p->nnamed = named < p->nnamed ? named : p->nnamed;

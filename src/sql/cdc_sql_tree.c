@@ -838,6 +838,12 @@ static void print_call(sbuf_t *sb, const cdc_sql_expr_t *e)
         print_over(sb, e->call.over);
         return;
     }
+    if (strcmp(name, "ARRAY[]") == 0 || strcmp(name, "MAP[]") == 0) {
+        sb_puts(sb, name[0] == 'A' ? "ARRAY[" : "MAP[");
+        print_list(sb, e->call.args, e->call.nargs);
+        sb_puts(sb, "]");
+        return;
+    }
     if (is_plain_word(name)) {
         char *upper = upper_dup(name);
         sb_puts(sb, upper);
