@@ -207,6 +207,12 @@ int cdc_plan_check_hints(const cdc_plan_env_t *penv, const char *text, size_t le
     return 0;
 }
 
+void cdc_plan_context_create_table(cdc_error_t *err, const cdc_table_def_t *def)
+{
+    cdc_error_add_context(err, "CREATE TABLE at %s:%d:%d", def->origin ? def->origin : "<input>",
+                          def->line, def->col);
+}
+
 int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
                        cdc_resolved_t *res, cdc_table_ctx_t *ctx, int parallelism,
                        cdc_error_t **err)
@@ -221,8 +227,7 @@ int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
         if (hints && hints->options.count)
             cdc_error_add_context(*err, "OPTIONS hint at line %d:%d of the query",
                                   hints->options.items[0].line, hints->options.items[0].col);
-        cdc_error_add_context(*err, "CREATE TABLE at %s:%d:%d",
-                              def->origin ? def->origin : "<input>", def->line, def->col);
+        cdc_plan_context_create_table(*err, def);
         return -1;
     }
     *ctx = (cdc_table_ctx_t){.name = def->qualified,
@@ -787,6 +792,7 @@ static int plan_source(plan_ctx_t *cx)
     }
     if (p->src_res.connector->source_new(&p->src_ctx, &p->src, err) < 0) {
         cdc_error_add_context(*err, "table \"%s\"", src_def->qualified);
+        cdc_plan_context_create_table(*err, src_def);
         return -1;
     }
     if (!p->src->ops->open_reader) {
@@ -1533,6 +1539,7 @@ static int plan_sink(plan_ctx_t *cx)
     }
     if (p->sink_res.connector->sink_new(&p->sink_ctx, &p->sink, err) < 0) {
         cdc_error_add_context(*err, "table \"%s\"", sink_def->qualified);
+        cdc_plan_context_create_table(*err, sink_def);
         return -1;
     }
     return plan_sink_row(cx);
