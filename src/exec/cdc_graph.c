@@ -81,7 +81,9 @@ typedef struct slot_pos {
     cdc_buf_t lines; /* the split's last positions ("key\tpos\n"...) */
     int64_t wm;      /* the split's watermark (ms); INT64_MIN before its first row */
     bool has_wm;     /* its leaf declares a WATERMARK */
-    bool open;       /* its writer is open */
+    bool open;       /* its writer is open, or will be (a split of a leaf with a WATERMARK) */
+    bool claimed;    /* a split's writer took it */
+    int leaf, split;
 } slot_pos_t;
 
 typedef struct graph_rt {
@@ -606,6 +608,7 @@ typedef struct jlist {
 typedef struct join_rt {
     jlist_t side[2];
     cdc_buf_t key; /* the join key: its own, as the operators above use the shared one */
+    win_rt_t win;  /* an interval join: the times rows expire at, each with its join keys */
 } join_rt_t;
 
 static bool preserved(const cdc_op_t *op, int side)
@@ -1114,6 +1117,8 @@ static int expand_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_
 }
 static int sort_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                      cdc_error_t **err);
+static int ijoin_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, const cdc_row_t *row,
+                      cdc_error_t **err);
 
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
@@ -1130,7 +1135,8 @@ static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const c
     case CDC_OP_AGG:
         return agg_push(g, op, kind, row, err);
     case CDC_OP_JOIN:
-        return join_push(g, op, port, kind, row, err);
+        return op->interval ? ijoin_push(g, op, port, kind, row, err)
+                            : join_push(g, op, port, kind, row, err);
     case CDC_OP_UNION:
         return emit(g, op, kind, row, err);
     case CDC_OP_REPLICATE:
@@ -1254,6 +1260,29 @@ static void wlist_key(int64_t end, uint8_t out[9])
         out[1 + i] = (uint8_t)((uint64_t)end >> (56 - 8 * i));
 }
 
+/* Appends @p data (a varint length, then the bytes) to the list of time @p t in the operator's
+ * second namespace, and @p t to the pending times when it is new. */
+static int wlist_append(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, int64_t t, const void *data,
+                        size_t len, cdc_error_t **err)
+{
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
+    uint8_t lk[9];
+    wlist_key(t, lk);
+    const void *lv;
+    size_t llen;
+    int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
+    if (lf < 0)
+        return -1;
+    cdc_buf_clear(&wr->list);
+    if (lf)
+        cdc_buf_append(&wr->list, lv, llen);
+    put_varint(&wr->list, len);
+    cdc_buf_append(&wr->list, data, len);
+    if (cdc_state_put(rt->state, ns, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
+        return -1;
+    return lf ? 0 : wends_insert(rt, op, wr, t, err); /* a new time */
+}
+
 /* A row of a window aggregation: into its group's accumulators, unless its window has fired. */
 static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                      cdc_error_t **err)
@@ -1295,21 +1324,7 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
         put_varint(&rt->tmp, grow.len);
         cdc_buf_append(&rt->tmp, grow.data, grow.len);
         cdc_buf_free(&grow);
-        uint8_t lk[9];
-        wlist_key(end, lk);
-        const void *lv;
-        size_t llen;
-        int lf = cdc_state_get(rt->state, ns | 1, lk, sizeof(lk), &lv, &llen, err);
-        if (lf < 0)
-            return -1;
-        cdc_buf_clear(&wr->list);
-        if (lf)
-            cdc_buf_append(&wr->list, lv, llen);
-        put_varint(&wr->list, rt->key.len);
-        cdc_buf_append(&wr->list, rt->key.data, rt->key.len);
-        if (cdc_state_put(rt->state, ns | 1, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
-            return -1;
-        if (!lf && wends_insert(rt, op, wr, end, err) < 0) /* a new window end */
+        if (wlist_append(rt, op, wr, end, rt->key.data, rt->key.len, err) < 0)
             return -1;
     }
     acc_add(op, ar, row, 1);
@@ -1380,6 +1395,149 @@ static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
                 return -1;
         }
         if (cdc_state_del(rt->state, ns | 1, lk, sizeof(lk), err) < 0)
+            return -1;
+        fired++;
+    }
+    if (wm > wr->wm)
+        wr->wm = wm;
+    if (fired) {
+        memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
+        wr->nends -= fired;
+        if (wends_save(rt, op, wr, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- IntervalJoin ----------------------------------------------------------------------------
+ *
+ * The regular join's state (both sides' rows per join key, each with whether it matched), and
+ * the window aggregation's pending times: per time, the join keys with a row that expires then.
+ * A row joins the other side's rows it meets the condition with (the time bounds among it) and
+ * waits until the watermark reaches the last time a row of the other side can join it (left.t -
+ * lo for a left row, right.t + hi for a right one); it then leaves the state, and an outer
+ * side's row that matched nothing is emitted with NULLs. Insert-only, as Flink's.
+ */
+
+/* When a row of @p side with time @p t can no longer be joined. */
+static int64_t ijoin_expiry(const cdc_op_t *op, int side, int64_t t)
+{
+    return side == 0 ? t - op->ilo : t + op->ihi;
+}
+
+static int ijoin_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, const cdc_row_t *row,
+                      cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    join_rt_t *jr = op->rt;
+    if (!is_acc(kind))
+        return 0; /* the planner lets only appends in */
+    int other = 1 - side;
+    const int *keys = side == 0 ? op->lkeys : op->rkeys;
+    const cdc_value_t *tv = &row->values[side == 0 ? op->ltime : op->rtime];
+    bool null_key = cdc_value_is_null(tv);
+    for (int k = 0; k < op->nkeys; k++)
+        null_key = null_key || cdc_value_is_null(&row->values[keys[k]]);
+    cdc_row_t *pad = side == 0 ? joined(rt, op, row, NULL) : joined(rt, op, NULL, row);
+    if (null_key) /* joins nothing */
+        return preserved(op, side) ? emit(g, op, CDC_INSERT, pad, err) : 0;
+    int64_t expire = ijoin_expiry(op, side, tv->v.ts.millis);
+    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &jr->key);
+    if (jlists_load(rt, op, side, err) < 0)
+        return -1;
+    jlist_t *ol = &jr->side[other];
+    int64_t matches = 0;
+    for (int k = 0; k < ol->n; k++) {
+        jent_t *m = &ol->e[k];
+        const cdc_row_t *l = side == 0 ? row : m->row, *r = side == 0 ? m->row : row;
+        int c = cond_holds(rt, op, l, r, err);
+        if (c < 0)
+            return -1;
+        if (!c)
+            continue;
+        matches += m->count;
+        if (emit_n(g, op, CDC_INSERT, joined(rt, op, l, r), m->count, err) < 0)
+            return -1;
+        if (m->assoc == 0) {
+            m->assoc = 1; /* matched: no NULL-padded row when it expires */
+            ol->dirty = true;
+        }
+    }
+    if (wends_load(rt, op, &jr->win, err) < 0)
+        return -1;
+    if (expire <= jr->win.wm) { /* nothing that is not late can join it any more */
+        if (preserved(op, side) && matches == 0 && emit(g, op, CDC_INSERT, pad, err) < 0)
+            return -1;
+        return ol->dirty ? jlists_save(rt, op, err) : 0;
+    }
+    if (jlist_update(rt, op, side, true, row, matches > 0, err) < 0)
+        return -1;
+    return wlist_append(rt, op, &jr->win, expire, jr->key.data, jr->key.len, err);
+}
+
+/* The rows of the join key in jr->key whose expiry time the watermark @p wm reached leave the
+ * state (an outer side's unmatched ones emitted NULL-padded). */
+static int ijoin_expire_key(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    join_rt_t *jr = op->rt;
+    if (jlists_load(rt, op, -1, err) < 0) /* both sides' rows decoded */
+        return -1;
+    for (int s = 0; s < 2; s++) {
+        jlist_t *l = &jr->side[s];
+        int kept = 0, tf = s == 0 ? op->ltime : op->rtime;
+        for (int k = 0; k < l->n; k++) {
+            jent_t *e = &l->e[k];
+            if (ijoin_expiry(op, s, e->row->values[tf].v.ts.millis) > wm) {
+                l->e[kept++] = *e;
+                continue;
+            }
+            l->dirty = true;
+            if (preserved(op, s) && e->assoc == 0 &&
+                emit_n(g, op, CDC_INSERT,
+                       s == 0 ? joined(rt, op, e->row, NULL) : joined(rt, op, NULL, e->row),
+                       e->count, err) < 0)
+                return -1;
+        }
+        l->n = kept;
+    }
+    return jr->side[0].dirty || jr->side[1].dirty ? jlists_save(rt, op, err) : 0;
+}
+
+/* Every pending time the watermark @p wm reached: its keys' expired rows leave the state. */
+static int ijoin_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    join_rt_t *jr = op->rt;
+    win_rt_t *wr = &jr->win;
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
+    if (wends_load(rt, op, wr, err) < 0)
+        return -1;
+    int fired = 0;
+    while (fired < wr->nends && wr->ends[fired] <= wm) {
+        uint8_t lk[9];
+        wlist_key(wr->ends[fired], lk);
+        const void *lv;
+        size_t llen;
+        int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
+        if (lf < 0)
+            return -1;
+        cdc_buf_clear(&wr->list);
+        if (lf)
+            cdc_buf_append(&wr->list, lv, llen);
+        rd_t r = {.p = (const uint8_t *)wr->list.data,
+                  .end = (const uint8_t *)wr->list.data + wr->list.len};
+        while (r.p < r.end && !r.bad) {
+            uint64_t klen = get_varint(&r);
+            if (r.bad || klen > (uint64_t)(r.end - r.p))
+                return state_fail(op, "an interval join's expiring keys", err);
+            cdc_buf_clear(&jr->key);
+            cdc_buf_append(&jr->key, r.p, (size_t)klen);
+            r.p += klen;
+            if (ijoin_expire_key(g, op, wm, err) < 0)
+                return -1;
+        }
+        if (cdc_state_del(rt->state, ns, lk, sizeof(lk), err) < 0)
             return -1;
         fired++;
     }
@@ -1766,24 +1924,9 @@ static int sort_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     }
     if (wends_load(rt, op, wr, err) < 0)
         return -1;
-    uint32_t ns = ((uint32_t)op->id << 1) | 1;
-    uint8_t lk[9];
-    wlist_key(ts, lk);
-    const void *lv;
-    size_t llen;
-    int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
-    if (lf < 0)
-        return -1;
-    cdc_buf_clear(&wr->list);
-    if (lf)
-        cdc_buf_append(&wr->list, lv, llen);
     cdc_buf_clear(&rt->tmp);
     cdc_row_encode(&rt->tmp, row, op->in_type[0]);
-    put_varint(&wr->list, rt->tmp.len);
-    cdc_buf_append(&wr->list, rt->tmp.data, rt->tmp.len);
-    if (cdc_state_put(rt->state, ns, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
-        return -1;
-    return lf ? 0 : wends_insert(rt, op, wr, ts, err); /* a new time */
+    return wlist_append(rt, op, wr, ts, rt->tmp.data, rt->tmp.len, err);
 }
 
 /* Sorts @p n entries by the operator's keys, ties in arrival order (a stable merge sort; tmp
@@ -1912,6 +2055,8 @@ static int advance_watermark(cdc_graph_t *g, bool at_end, cdc_error_t **err)
         if (op->kind == CDC_OP_OVER && !op->by_arrival && over_fire(g, op, least, err) < 0)
             return -1;
         if (op->kind == CDC_OP_SORT && sort_fire(g, op, least, err) < 0)
+            return -1;
+        if (op->kind == CDC_OP_JOIN && op->interval && ijoin_fire(g, op, least, err) < 0)
             return -1;
     }
     return 0;
@@ -2195,6 +2340,16 @@ static const cdc_writer_ops_t gw_ops_positions = {.write = gw_write,
                                                   .commit_positions = gw_commit_positions,
                                                   .stored_positions = gw_stored_positions};
 
+/* A new slot of split @p split of leaf @p li; @p has_wm when the leaf declares a WATERMARK. */
+static int add_slot(graph_rt_t *rt, int li, int split, bool has_wm)
+{
+    int s = rt->nslots++;
+    rt->slots = cdc_xrealloc(rt->slots, sizeof(*rt->slots) * (size_t)rt->nslots);
+    rt->slots[s] =
+        (slot_pos_t){.wm = INT64_MIN, .has_wm = has_wm, .open = true, .leaf = li, .split = split};
+    return s;
+}
+
 int cdc_graph_open_writer(cdc_pipe_t *leaf, int split, bool reader_positions, cdc_writer_t **out,
                           cdc_error_t **err)
 {
@@ -2216,15 +2371,15 @@ int cdc_graph_open_writer(cdc_pipe_t *leaf, int split, bool reader_positions, cd
     w->leaf = li;
     w->positions = reader_positions;
     pthread_mutex_lock(&rt->lock);
-    w->slot = rt->nslots++;
-    rt->slots = cdc_xrealloc(rt->slots, sizeof(*rt->slots) * (size_t)rt->nslots);
-    memset(&rt->slots[w->slot], 0, sizeof(rt->slots[0]));
-    rt->slots[w->slot].wm = INT64_MIN;
-    rt->slots[w->slot].has_wm = g->leaf_wm && g->leaf_wm[li];
-    rt->slots[w->slot].open = true;
+    w->slot = -1;
+    for (int s = 0; s < rt->nslots && w->slot < 0; s++)
+        if (!rt->slots[s].claimed && rt->slots[s].leaf == li && rt->slots[s].split == split)
+            w->slot = s; /* reserved by cdc_graph_begin */
+    if (w->slot < 0)
+        w->slot = add_slot(rt, li, split, g->leaf_wm && g->leaf_wm[li]);
+    rt->slots[w->slot].claimed = true;
     rt->live++;
     pthread_mutex_unlock(&rt->lock);
-    (void)split;
     *out = &w->base;
     return 0;
 }
@@ -2267,6 +2422,12 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
     rt->settings = settings;
     rt->seq = (uint64_t)cdc_wall_ms() << 20;
     rt->watermark = INT64_MIN;
+    /* every split of a leaf with a WATERMARK holds the job's watermark back from the start, as
+       Flink's inputs do before their first watermark (an operator that joins two tables must
+       not see one table's time while the other's split is still to open) */
+    for (int li = 0; li < g->nleaves; li++)
+        for (int s = 0; g->leaf_wm && g->leaf_wm[li] && s < g->leaves[li]->parallelism; s++)
+            add_slot(rt, li, s, true);
     const char *dir = cdc_state_dir();
     char path[4096];
     cdc_state_options_t so = {.ttl_ms = g->ttl_ms};
@@ -2307,7 +2468,9 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
             ar->accs = cdc_xcalloc((size_t)op->naggs + 1, sizeof(*ar->accs));
             op->rt = ar;
         } else if (op->kind == CDC_OP_JOIN) {
-            op->rt = cdc_xcalloc(1, sizeof(join_rt_t));
+            join_rt_t *jr = cdc_xcalloc(1, sizeof(join_rt_t));
+            jr->win.wm = INT64_MIN;
+            op->rt = jr;
         } else if (op->kind == CDC_OP_RANK) {
             op->rt = cdc_xcalloc(1, sizeof(rank_rt_t));
         } else if (op->kind == CDC_OP_OVER) {
@@ -2357,6 +2520,8 @@ static void op_rt_free(cdc_op_t *op)
         free(jr->side[0].e);
         free(jr->side[1].e);
         cdc_buf_free(&jr->key);
+        free(jr->win.ends);
+        cdc_buf_free(&jr->win.list);
     } else if (op->kind == CDC_OP_RANK) {
         rank_rt_t *rr = op->rt;
         free(rr->e);
