@@ -910,6 +910,31 @@ static cdc_sql_expr_t *parse_predicate(parser_t *p, cdc_sql_expr_t *operand)
     return e;
 }
 
+/* x IS [NOT] TRUE | FALSE | UNKNOWN (the keyword current), as the SQL it means: COALESCE(x,
+ * FALSE), COALESCE(x, TRUE) with NOT around where negative, x IS [NOT] NULL. */
+static cdc_sql_expr_t *is_truth(parser_t *p, const tok_t *is, cdc_sql_expr_t *x, bool negated)
+{
+    const tok_t *w = cur(p);
+    advance(p);
+    if (tok_kw(p, w, "UNKNOWN")) {
+        cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_IS_NULL, is);
+        e->is_null.operand = x;
+        e->is_null.negated = negated;
+        return e;
+    }
+    bool want = tok_kw(p, w, "TRUE"); /* IS TRUE: x, NULL as FALSE; IS FALSE: NOT x, NULL as TRUE */
+    cdc_sql_expr_t *c = expr_new(CDC_SQL_EXPR_CALL, is);
+    c->call.name = cdc_xstrdup("COALESCE");
+    push_arg(c, x);
+    push_arg(c, literal_new(CDC_SQL_LIT_BOOLEAN, w, cdc_xstrdup(want ? "FALSE" : "TRUE")));
+    if (want != negated)
+        return c;
+    cdc_sql_expr_t *n = expr_new(CDC_SQL_EXPR_UNARY, is);
+    n->unary.op = CDC_SQL_UNARY_NOT;
+    n->unary.operand = c;
+    return n;
+}
+
 static cdc_sql_expr_t *parse_comparison(parser_t *p)
 {
     cdc_sql_expr_t *left = parse_concat(p);
@@ -938,6 +963,20 @@ static cdc_sql_expr_t *parse_comparison(parser_t *p)
             push_arg(e, left);
             push_arg(e, right);
             left = e;
+        } else if (tok_kw(p, t, "IS") &&
+                   (peek_kw(p, 1, "TRUE") || peek_kw(p, 1, "FALSE") || peek_kw(p, 1, "UNKNOWN") ||
+                    (peek_kw(p, 1, "NOT") && (peek_kw(p, 2, "TRUE") || peek_kw(p, 2, "FALSE") ||
+                                              peek_kw(p, 2, "UNKNOWN"))))) {
+            advance(p);
+            bool negated = accept_kw(p, "NOT");
+            left = is_truth(p, t, left, negated);
+        } else if (tok_kw(p, t, "IS") &&
+                   (peek_kw(p, 1, "JSON") || (peek_kw(p, 1, "NOT") && peek_kw(p, 2, "JSON")))) {
+            cdc_sqlp_fail_unsupported(p, "IS JSON", "JSON_EXISTS(s, '$') is TRUE for JSON text");
+            return drop_expr(left);
+        } else if (tok_kw(p, t, "SIMILAR") || (tok_kw(p, t, "NOT") && peek_kw(p, 1, "SIMILAR"))) {
+            cdc_sqlp_fail_unsupported(p, "SIMILAR TO", "use LIKE, or REGEXP(s, pattern)");
+            return drop_expr(left);
         } else if (tok_kw(p, t, "IS")) {
             advance(p);
             cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_IS_NULL, t);
@@ -1024,6 +1063,8 @@ static bool parse_alias(parser_t *p, char **alias, int *line, int *col)
     if (accept_kw(p, "AS")) {
         if (!cdc_sqlp_parse_ident(p, &id, "alias"))
             return false;
+    } else if (at_kw(p, "FETCH") && (peek_kw(p, 1, "FIRST") || peek_kw(p, 1, "NEXT"))) {
+        return cdc_sqlp_fail_unsupported(p, "FETCH", "write LIMIT n");
     } else if (is_ident_tok(p, cur(p))) {
         cdc_sqlp_parse_ident(p, &id, "alias");
     } else {

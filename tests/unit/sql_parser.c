@@ -1845,6 +1845,10 @@ Test(sql_errors, regress_flink_forms_refused_by_name)
         {"SELECT * FROM t TABLESAMPLE SYSTEM (10)",
          "test.sql:1:17: TABLESAMPLE is not supported yet"},
         {"SELECT * FROM t LIMIT 2 OFFSET 1", "test.sql:1:25: OFFSET is not supported yet"},
+        {"SELECT * FROM t FETCH FIRST 2 ROWS ONLY", "test.sql:1:17: FETCH is not supported yet"},
+        {"SELECT a FROM t WHERE s SIMILAR TO 'x'",
+         "test.sql:1:25: SIMILAR TO is not supported yet"},
+        {"SELECT a IS NOT JSON FROM t", "test.sql:1:10: IS JSON is not supported yet"},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         cdc_error_t *err = parse_err(cases[i].sql);
