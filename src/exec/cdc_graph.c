@@ -1335,68 +1335,39 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     return cdc_state_put(rt->state, ns, rt->key.data, rt->key.len, rt->tmp.data, rt->tmp.len, err);
 }
 
-/* Emits the results of every window of @p op whose end the watermark has passed. */
-static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+/* What a fire does with the list of one due time: its bytes (a copy in the scratch arena). */
+typedef int (*wlist_fire_fn)(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len,
+                             int64_t wm, cdc_error_t **err);
+
+/* Hands the list of every pending time of @p op that the watermark @p wm reached (a time t when
+ * t - @p shift <= wm), in time order, to @p fn; each list then leaves the state, and so do the
+ * times. */
+static int wends_fire(cdc_graph_t *g, cdc_op_t *op, win_rt_t *wr, int64_t wm, int64_t shift,
+                      wlist_fire_fn fn, cdc_error_t **err)
 {
     graph_rt_t *rt = g->rt;
-    agg_rt_t *ar = op->rt;
-    win_rt_t *wr = ar->win;
-    uint32_t ns = (uint32_t)op->id << 1;
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
     if (wends_load(rt, op, wr, err) < 0)
         return -1;
-    cdc_type_t gt = *op->in_type[0];
-    gt.nchildren = op->ngroup;
     int fired = 0;
-    while (fired < wr->nends && wr->ends[fired] - 1 <= wm) {
+    while (fired < wr->nends && wr->ends[fired] - shift <= wm) {
         uint8_t lk[9];
         wlist_key(wr->ends[fired], lk);
         const void *lv;
         size_t llen;
-        int lf = cdc_state_get(rt->state, ns | 1, lk, sizeof(lk), &lv, &llen, err);
+        int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
         if (lf < 0)
             return -1;
-        cdc_buf_clear(&wr->list);
+        /* the value is valid until the next state call: copy it */
+        uint8_t *copy = cdc_arena_alloc(&rt->scratch, lf && llen ? llen : 1);
         if (lf)
-            cdc_buf_append(&wr->list, lv, llen);
-        rd_t r = {.p = (const uint8_t *)wr->list.data,
-                  .end = (const uint8_t *)wr->list.data + wr->list.len};
-        while (r.p < r.end && !r.bad) {
-            uint64_t klen = get_varint(&r);
-            if (r.bad || klen > (uint64_t)(r.end - r.p))
-                return state_fail(op, "a window's group list", err);
-            const uint8_t *key = r.p;
-            r.p += klen;
-            const void *val;
-            size_t vlen;
-            int found = cdc_state_get(rt->state, ns, key, (size_t)klen, &val, &vlen, err);
-            if (found < 0)
-                return -1;
-            if (!found)
-                continue; /* expired (table.exec.state.ttl) */
-            uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
-            memcpy(copy, val, vlen);
-            rd_t v = {.p = copy, .end = copy + vlen};
-            uint64_t glen = get_varint(&v);
-            size_t used = 0;
-            cdc_row_t *grow = !v.bad && glen <= (uint64_t)(v.end - v.p)
-                                  ? cdc_row_decode(v.p, (size_t)glen, &gt, &rt->scratch, &used)
-                                  : NULL;
-            if (!grow || used != glen ||
-                !acc_decode(op, ar, rt, v.p + glen, (size_t)(v.end - v.p - glen)))
-                return state_fail(op, "a window's accumulators", err);
-            /* the output: the group fields, then the results (agg_output reads the group by
-               field index of the input row: give it a row with them at those places) */
-            cdc_row_t *in = new_row(rt, (uint32_t)op->in_type[0]->nchildren);
-            for (int k = 0; k < op->ngroup; k++)
-                in->values[op->group[k]] = grow->values[k];
-            if (emit(g, op, CDC_INSERT, agg_output(rt, op, ar, in), err) < 0)
-                return -1;
-            if (cdc_state_del(rt->state, ns, key, (size_t)klen, err) < 0)
-                return -1;
-        }
-        if (cdc_state_del(rt->state, ns | 1, lk, sizeof(lk), err) < 0)
+            memcpy(copy, lv, llen);
+        if (fn(g, op, copy, lf ? llen : 0, wm, err) < 0 ||
+            cdc_state_del(rt->state, ns, lk, sizeof(lk), err) < 0)
             return -1;
         fired++;
+        if (rt->topin.n >= 4096 && flush_top(g, err) < 0)
+            return -1;
     }
     if (wm > wr->wm)
         wr->wm = wm;
@@ -1407,6 +1378,60 @@ static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
             return -1;
     }
     return 0;
+}
+
+/* The results of one fired window end: every group in its list (the groups' keys). */
+static int wagg_fire_list(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len, int64_t wm,
+                          cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    agg_rt_t *ar = op->rt;
+    uint32_t ns = (uint32_t)op->id << 1;
+    cdc_type_t gt = *op->in_type[0];
+    gt.nchildren = op->ngroup;
+    (void)wm;
+    rd_t r = {.p = list, .end = list + len};
+    while (r.p < r.end && !r.bad) {
+        uint64_t klen = get_varint(&r);
+        if (r.bad || klen > (uint64_t)(r.end - r.p))
+            return state_fail(op, "a window's group list", err);
+        const uint8_t *key = r.p;
+        r.p += klen;
+        const void *val;
+        size_t vlen;
+        int found = cdc_state_get(rt->state, ns, key, (size_t)klen, &val, &vlen, err);
+        if (found < 0)
+            return -1;
+        if (!found)
+            continue; /* expired (table.exec.state.ttl) */
+        uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
+        memcpy(copy, val, vlen);
+        rd_t v = {.p = copy, .end = copy + vlen};
+        uint64_t glen = get_varint(&v);
+        size_t used = 0;
+        cdc_row_t *grow = !v.bad && glen <= (uint64_t)(v.end - v.p)
+                              ? cdc_row_decode(v.p, (size_t)glen, &gt, &rt->scratch, &used)
+                              : NULL;
+        if (!grow || used != glen ||
+            !acc_decode(op, ar, rt, v.p + glen, (size_t)(v.end - v.p - glen)))
+            return state_fail(op, "a window's accumulators", err);
+        /* the output: the group fields, then the results (agg_output reads the group by
+           field index of the input row: give it a row with them at those places) */
+        cdc_row_t *in = new_row(rt, (uint32_t)op->in_type[0]->nchildren);
+        for (int k = 0; k < op->ngroup; k++)
+            in->values[op->group[k]] = grow->values[k];
+        if (emit(g, op, CDC_INSERT, agg_output(rt, op, ar, in), err) < 0)
+            return -1;
+        if (cdc_state_del(rt->state, ns, key, (size_t)klen, err) < 0)
+            return -1;
+    }
+    return r.bad ? state_fail(op, "a window's group list", err) : 0;
+}
+
+/* Emits the results of every window of @p op whose end the watermark has passed. */
+static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    return wends_fire(g, op, ((agg_rt_t *)op->rt)->win, wm, 1, wagg_fire_list, err);
 }
 
 /* ---- IntervalJoin ----------------------------------------------------------------------------
@@ -1504,52 +1529,29 @@ static int ijoin_expire_key(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_
     return jr->side[0].dirty || jr->side[1].dirty ? jlists_save(rt, op, err) : 0;
 }
 
-/* Every pending time the watermark @p wm reached: its keys' expired rows leave the state. */
-static int ijoin_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+/* The join keys of one due time: their expired rows leave the state. */
+static int ijoin_fire_list(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len,
+                           int64_t wm, cdc_error_t **err)
 {
-    graph_rt_t *rt = g->rt;
     join_rt_t *jr = op->rt;
-    win_rt_t *wr = &jr->win;
-    uint32_t ns = ((uint32_t)op->id << 1) | 1;
-    if (wends_load(rt, op, wr, err) < 0)
-        return -1;
-    int fired = 0;
-    while (fired < wr->nends && wr->ends[fired] <= wm) {
-        uint8_t lk[9];
-        wlist_key(wr->ends[fired], lk);
-        const void *lv;
-        size_t llen;
-        int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
-        if (lf < 0)
-            return -1;
-        cdc_buf_clear(&wr->list);
-        if (lf)
-            cdc_buf_append(&wr->list, lv, llen);
-        rd_t r = {.p = (const uint8_t *)wr->list.data,
-                  .end = (const uint8_t *)wr->list.data + wr->list.len};
-        while (r.p < r.end && !r.bad) {
-            uint64_t klen = get_varint(&r);
-            if (r.bad || klen > (uint64_t)(r.end - r.p))
-                return state_fail(op, "an interval join's expiring keys", err);
-            cdc_buf_clear(&jr->key);
-            cdc_buf_append(&jr->key, r.p, (size_t)klen);
-            r.p += klen;
-            if (ijoin_expire_key(g, op, wm, err) < 0)
-                return -1;
-        }
-        if (cdc_state_del(rt->state, ns, lk, sizeof(lk), err) < 0)
-            return -1;
-        fired++;
-    }
-    if (wm > wr->wm)
-        wr->wm = wm;
-    if (fired) {
-        memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
-        wr->nends -= fired;
-        if (wends_save(rt, op, wr, err) < 0)
+    rd_t r = {.p = list, .end = list + len};
+    while (r.p < r.end && !r.bad) {
+        uint64_t klen = get_varint(&r);
+        if (r.bad || klen > (uint64_t)(r.end - r.p))
+            return state_fail(op, "an interval join's expiring keys", err);
+        cdc_buf_clear(&jr->key);
+        cdc_buf_append(&jr->key, r.p, (size_t)klen);
+        r.p += klen;
+        if (ijoin_expire_key(g, op, wm, err) < 0)
             return -1;
     }
     return 0;
+}
+
+/* Every pending time the watermark @p wm reached: its keys' expired rows leave the state. */
+static int ijoin_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    return wends_fire(g, op, &((join_rt_t *)op->rt)->win, wm, 0, ijoin_fire_list, err);
 }
 
 /* ---- OverAggregate ---------------------------------------------------------------------------
@@ -1948,67 +1950,47 @@ static void sort_entries(const cdc_op_t *op, rent_t *e, rent_t *tmp, int n)
     }
 }
 
+/* The rows of one fired time of a TemporalSort, in order. */
+static int sort_fire_list(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len, int64_t wm,
+                          cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    (void)wm;
+    rd_t r = {.p = list, .end = list + len};
+    int n = 0, cap = 16;
+    rent_t *e = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap);
+    while (r.p < r.end && !r.bad) {
+        uint64_t rlen = get_varint(&r);
+        size_t used = 0;
+        cdc_row_t *row =
+            !r.bad && rlen <= (uint64_t)(r.end - r.p)
+                ? cdc_row_decode(r.p, (size_t)rlen, op->in_type[0], &rt->scratch, &used)
+                : NULL;
+        if (!row || used != rlen)
+            return state_fail(op, "a TemporalSort's rows", err);
+        r.p += rlen;
+        if (n == cap) {
+            rent_t *grown = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap * 2);
+            memcpy(grown, e, sizeof(*e) * (size_t)n);
+            e = grown;
+            cap *= 2;
+        }
+        e[n] = (rent_t){.count = 1, .seq = (uint64_t)n, .row = row};
+        n++;
+    }
+    if (r.bad)
+        return state_fail(op, "a TemporalSort's rows", err);
+    sort_entries(op, e, cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)(n + 1)), n);
+    for (int k = 0; k < n; k++)
+        if (emit(g, op, CDC_INSERT, e[k].row, err) < 0)
+            return -1;
+    return 0;
+}
+
 /* Emits, in order, the rows of @p op whose time the watermark @p wm has passed. */
 static int sort_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
 {
-    graph_rt_t *rt = g->rt;
-    win_rt_t *wr = op->rt;
-    uint32_t ns = ((uint32_t)op->id << 1) | 1;
-    if (wends_load(rt, op, wr, err) < 0)
-        return -1;
-    int fired = 0;
-    while (fired < wr->nends && wr->ends[fired] <= wm) {
-        uint8_t lk[9];
-        wlist_key(wr->ends[fired], lk);
-        const void *lv;
-        size_t llen;
-        int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
-        if (lf < 0)
-            return -1;
-        uint8_t *copy = cdc_arena_alloc(&rt->scratch, llen ? llen : 1);
-        if (lf)
-            memcpy(copy, lv, llen);
-        rd_t r = {.p = copy, .end = copy + (lf ? llen : 0)};
-        int n = 0, cap = 16;
-        rent_t *e = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap);
-        while (r.p < r.end && !r.bad) {
-            uint64_t len = get_varint(&r);
-            size_t used = 0;
-            cdc_row_t *row =
-                !r.bad && len <= (uint64_t)(r.end - r.p)
-                    ? cdc_row_decode(r.p, (size_t)len, op->in_type[0], &rt->scratch, &used)
-                    : NULL;
-            if (!row || used != len)
-                return state_fail(op, "a TemporalSort's rows", err);
-            r.p += len;
-            if (n == cap) {
-                rent_t *grown = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap * 2);
-                memcpy(grown, e, sizeof(*e) * (size_t)n);
-                e = grown;
-                cap *= 2;
-            }
-            e[n] = (rent_t){.count = 1, .seq = (uint64_t)n, .row = row};
-            n++;
-        }
-        if (r.bad)
-            return state_fail(op, "a TemporalSort's rows", err);
-        sort_entries(op, e, cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)(n + 1)), n);
-        for (int k = 0; k < n; k++)
-            if (emit(g, op, CDC_INSERT, e[k].row, err) < 0)
-                return -1;
-        if (cdc_state_del(rt->state, ns, lk, sizeof(lk), err) < 0)
-            return -1;
-        fired++;
-        if (rt->topin.n >= 4096 && flush_top(g, err) < 0)
-            return -1;
-    }
-    if (fired) {
-        memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
-        wr->nends -= fired;
-        if (wends_save(rt, op, wr, err) < 0)
-            return -1;
-    }
-    return 0;
+    return wends_fire(g, op, op->rt, wm, 0, sort_fire_list, err);
 }
 
 /* The split's watermark after a row: the WATERMARK expression's value, when larger. */
