@@ -1439,12 +1439,13 @@ static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
  * The regular join's state (both sides' rows per join key, each with whether it matched), and
  * the window aggregation's pending times: per time, the join keys with a row that expires then.
  * A row joins the other side's rows it meets the condition with (the time bounds among it) and
- * waits until the watermark reaches the last time a row of the other side can join it (left.t -
+ * waits until the watermark passes the last time a row of the other side can join it (left.t -
  * lo for a left row, right.t + hi for a right one); it then leaves the state, and an outer
  * side's row that matched nothing is emitted with NULLs. Insert-only, as Flink's.
  */
 
-/* When a row of @p side with time @p t can no longer be joined. */
+/* The last time of the other side that can join a row of @p side with time @p t: once the
+ * watermark is past it, only late rows could. */
 static int64_t ijoin_expiry(const cdc_op_t *op, int side, int64_t t)
 {
     return side == 0 ? t - op->ilo : t + op->ihi;
@@ -1490,7 +1491,7 @@ static int ijoin_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, c
     }
     if (wends_load(rt, op, &jr->win, err) < 0)
         return -1;
-    if (expire <= jr->win.wm) { /* nothing that is not late can join it any more */
+    if (expire < jr->win.wm) { /* nothing that is not late can join it any more */
         if (preserved(op, side) && matches == 0 && emit(g, op, CDC_INSERT, pad, err) < 0)
             return -1;
         return ol->dirty ? jlists_save(rt, op, err) : 0;
@@ -1513,7 +1514,7 @@ static int ijoin_expire_key(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_
         int kept = 0, tf = s == 0 ? op->ltime : op->rtime;
         for (int k = 0; k < l->n; k++) {
             jent_t *e = &l->e[k];
-            if (ijoin_expiry(op, s, e->row->values[tf].v.ts.millis) > wm) {
+            if (ijoin_expiry(op, s, e->row->values[tf].v.ts.millis) >= wm) {
                 l->e[kept++] = *e;
                 continue;
             }
@@ -1551,7 +1552,8 @@ static int ijoin_fire_list(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, si
 /* Every pending time the watermark @p wm reached: its keys' expired rows leave the state. */
 static int ijoin_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
 {
-    return wends_fire(g, op, &((join_rt_t *)op->rt)->win, wm, 0, ijoin_fire_list, err);
+    /* a row of the other side at the watermark is not late: expired means before it */
+    return wends_fire(g, op, &((join_rt_t *)op->rt)->win, wm, -1, ijoin_fire_list, err);
 }
 
 /* ---- OverAggregate ---------------------------------------------------------------------------
