@@ -81,7 +81,9 @@ typedef struct slot_pos {
     cdc_buf_t lines; /* the split's last positions ("key\tpos\n"...) */
     int64_t wm;      /* the split's watermark (ms); INT64_MIN before its first row */
     bool has_wm;     /* its leaf declares a WATERMARK */
-    bool open;       /* its writer is open */
+    bool open;       /* its writer is open, or will be (a split of a leaf with a WATERMARK) */
+    bool claimed;    /* a split's writer took it */
+    int leaf, split;
 } slot_pos_t;
 
 typedef struct graph_rt {
@@ -606,6 +608,7 @@ typedef struct jlist {
 typedef struct join_rt {
     jlist_t side[2];
     cdc_buf_t key; /* the join key: its own, as the operators above use the shared one */
+    win_rt_t win;  /* an interval join: the times rows expire at, each with its join keys */
 } join_rt_t;
 
 static bool preserved(const cdc_op_t *op, int side)
@@ -1114,6 +1117,8 @@ static int expand_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_
 }
 static int sort_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                      cdc_error_t **err);
+static int ijoin_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, const cdc_row_t *row,
+                      cdc_error_t **err);
 
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
@@ -1130,7 +1135,8 @@ static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const c
     case CDC_OP_AGG:
         return agg_push(g, op, kind, row, err);
     case CDC_OP_JOIN:
-        return join_push(g, op, port, kind, row, err);
+        return op->interval ? ijoin_push(g, op, port, kind, row, err)
+                            : join_push(g, op, port, kind, row, err);
     case CDC_OP_UNION:
         return emit(g, op, kind, row, err);
     case CDC_OP_REPLICATE:
@@ -1254,6 +1260,29 @@ static void wlist_key(int64_t end, uint8_t out[9])
         out[1 + i] = (uint8_t)((uint64_t)end >> (56 - 8 * i));
 }
 
+/* Appends @p data (a varint length, then the bytes) to the list of time @p t in the operator's
+ * second namespace, and @p t to the pending times when it is new. */
+static int wlist_append(graph_rt_t *rt, cdc_op_t *op, win_rt_t *wr, int64_t t, const void *data,
+                        size_t len, cdc_error_t **err)
+{
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
+    uint8_t lk[9];
+    wlist_key(t, lk);
+    const void *lv;
+    size_t llen;
+    int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
+    if (lf < 0)
+        return -1;
+    cdc_buf_clear(&wr->list);
+    if (lf)
+        cdc_buf_append(&wr->list, lv, llen);
+    put_varint(&wr->list, len);
+    cdc_buf_append(&wr->list, data, len);
+    if (cdc_state_put(rt->state, ns, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
+        return -1;
+    return lf ? 0 : wends_insert(rt, op, wr, t, err); /* a new time */
+}
+
 /* A row of a window aggregation: into its group's accumulators, unless its window has fired. */
 static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                      cdc_error_t **err)
@@ -1295,21 +1324,7 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
         put_varint(&rt->tmp, grow.len);
         cdc_buf_append(&rt->tmp, grow.data, grow.len);
         cdc_buf_free(&grow);
-        uint8_t lk[9];
-        wlist_key(end, lk);
-        const void *lv;
-        size_t llen;
-        int lf = cdc_state_get(rt->state, ns | 1, lk, sizeof(lk), &lv, &llen, err);
-        if (lf < 0)
-            return -1;
-        cdc_buf_clear(&wr->list);
-        if (lf)
-            cdc_buf_append(&wr->list, lv, llen);
-        put_varint(&wr->list, rt->key.len);
-        cdc_buf_append(&wr->list, rt->key.data, rt->key.len);
-        if (cdc_state_put(rt->state, ns | 1, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
-            return -1;
-        if (!lf && wends_insert(rt, op, wr, end, err) < 0) /* a new window end */
+        if (wlist_append(rt, op, wr, end, rt->key.data, rt->key.len, err) < 0)
             return -1;
     }
     acc_add(op, ar, row, 1);
@@ -1320,68 +1335,39 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     return cdc_state_put(rt->state, ns, rt->key.data, rt->key.len, rt->tmp.data, rt->tmp.len, err);
 }
 
-/* Emits the results of every window of @p op whose end the watermark has passed. */
-static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+/* What a fire does with the list of one due time: its bytes (a copy in the scratch arena). */
+typedef int (*wlist_fire_fn)(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len,
+                             int64_t wm, cdc_error_t **err);
+
+/* Hands the list of every pending time of @p op that the watermark @p wm reached (a time t when
+ * t - @p shift <= wm), in time order, to @p fn; each list then leaves the state, and so do the
+ * times. */
+static int wends_fire(cdc_graph_t *g, cdc_op_t *op, win_rt_t *wr, int64_t wm, int64_t shift,
+                      wlist_fire_fn fn, cdc_error_t **err)
 {
     graph_rt_t *rt = g->rt;
-    agg_rt_t *ar = op->rt;
-    win_rt_t *wr = ar->win;
-    uint32_t ns = (uint32_t)op->id << 1;
+    uint32_t ns = ((uint32_t)op->id << 1) | 1;
     if (wends_load(rt, op, wr, err) < 0)
         return -1;
-    cdc_type_t gt = *op->in_type[0];
-    gt.nchildren = op->ngroup;
     int fired = 0;
-    while (fired < wr->nends && wr->ends[fired] - 1 <= wm) {
+    while (fired < wr->nends && wr->ends[fired] - shift <= wm) {
         uint8_t lk[9];
         wlist_key(wr->ends[fired], lk);
         const void *lv;
         size_t llen;
-        int lf = cdc_state_get(rt->state, ns | 1, lk, sizeof(lk), &lv, &llen, err);
+        int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
         if (lf < 0)
             return -1;
-        cdc_buf_clear(&wr->list);
+        /* the value is valid until the next state call: copy it */
+        uint8_t *copy = cdc_arena_alloc(&rt->scratch, lf && llen ? llen : 1);
         if (lf)
-            cdc_buf_append(&wr->list, lv, llen);
-        rd_t r = {.p = (const uint8_t *)wr->list.data,
-                  .end = (const uint8_t *)wr->list.data + wr->list.len};
-        while (r.p < r.end && !r.bad) {
-            uint64_t klen = get_varint(&r);
-            if (r.bad || klen > (uint64_t)(r.end - r.p))
-                return state_fail(op, "a window's group list", err);
-            const uint8_t *key = r.p;
-            r.p += klen;
-            const void *val;
-            size_t vlen;
-            int found = cdc_state_get(rt->state, ns, key, (size_t)klen, &val, &vlen, err);
-            if (found < 0)
-                return -1;
-            if (!found)
-                continue; /* expired (table.exec.state.ttl) */
-            uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
-            memcpy(copy, val, vlen);
-            rd_t v = {.p = copy, .end = copy + vlen};
-            uint64_t glen = get_varint(&v);
-            size_t used = 0;
-            cdc_row_t *grow = !v.bad && glen <= (uint64_t)(v.end - v.p)
-                                  ? cdc_row_decode(v.p, (size_t)glen, &gt, &rt->scratch, &used)
-                                  : NULL;
-            if (!grow || used != glen ||
-                !acc_decode(op, ar, rt, v.p + glen, (size_t)(v.end - v.p - glen)))
-                return state_fail(op, "a window's accumulators", err);
-            /* the output: the group fields, then the results (agg_output reads the group by
-               field index of the input row: give it a row with them at those places) */
-            cdc_row_t *in = new_row(rt, (uint32_t)op->in_type[0]->nchildren);
-            for (int k = 0; k < op->ngroup; k++)
-                in->values[op->group[k]] = grow->values[k];
-            if (emit(g, op, CDC_INSERT, agg_output(rt, op, ar, in), err) < 0)
-                return -1;
-            if (cdc_state_del(rt->state, ns, key, (size_t)klen, err) < 0)
-                return -1;
-        }
-        if (cdc_state_del(rt->state, ns | 1, lk, sizeof(lk), err) < 0)
+            memcpy(copy, lv, llen);
+        if (fn(g, op, copy, lf ? llen : 0, wm, err) < 0 ||
+            cdc_state_del(rt->state, ns, lk, sizeof(lk), err) < 0)
             return -1;
         fired++;
+        if (rt->topin.n >= 4096 && flush_top(g, err) < 0)
+            return -1;
     }
     if (wm > wr->wm)
         wr->wm = wm;
@@ -1392,6 +1378,182 @@ static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err
             return -1;
     }
     return 0;
+}
+
+/* The results of one fired window end: every group in its list (the groups' keys). */
+static int wagg_fire_list(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len, int64_t wm,
+                          cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    agg_rt_t *ar = op->rt;
+    uint32_t ns = (uint32_t)op->id << 1;
+    cdc_type_t gt = *op->in_type[0];
+    gt.nchildren = op->ngroup;
+    (void)wm;
+    rd_t r = {.p = list, .end = list + len};
+    while (r.p < r.end && !r.bad) {
+        uint64_t klen = get_varint(&r);
+        if (r.bad || klen > (uint64_t)(r.end - r.p))
+            return state_fail(op, "a window's group list", err);
+        const uint8_t *key = r.p;
+        r.p += klen;
+        const void *val;
+        size_t vlen;
+        int found = cdc_state_get(rt->state, ns, key, (size_t)klen, &val, &vlen, err);
+        if (found < 0)
+            return -1;
+        if (!found)
+            continue; /* expired (table.exec.state.ttl) */
+        uint8_t *copy = cdc_arena_alloc(&rt->scratch, vlen ? vlen : 1);
+        memcpy(copy, val, vlen);
+        rd_t v = {.p = copy, .end = copy + vlen};
+        uint64_t glen = get_varint(&v);
+        size_t used = 0;
+        cdc_row_t *grow = !v.bad && glen <= (uint64_t)(v.end - v.p)
+                              ? cdc_row_decode(v.p, (size_t)glen, &gt, &rt->scratch, &used)
+                              : NULL;
+        if (!grow || used != glen ||
+            !acc_decode(op, ar, rt, v.p + glen, (size_t)(v.end - v.p - glen)))
+            return state_fail(op, "a window's accumulators", err);
+        /* the output: the group fields, then the results (agg_output reads the group by
+           field index of the input row: give it a row with them at those places) */
+        cdc_row_t *in = new_row(rt, (uint32_t)op->in_type[0]->nchildren);
+        for (int k = 0; k < op->ngroup; k++)
+            in->values[op->group[k]] = grow->values[k];
+        if (emit(g, op, CDC_INSERT, agg_output(rt, op, ar, in), err) < 0)
+            return -1;
+        if (cdc_state_del(rt->state, ns, key, (size_t)klen, err) < 0)
+            return -1;
+    }
+    return r.bad ? state_fail(op, "a window's group list", err) : 0;
+}
+
+/* Emits the results of every window of @p op whose end the watermark has passed. */
+static int wagg_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    return wends_fire(g, op, ((agg_rt_t *)op->rt)->win, wm, 1, wagg_fire_list, err);
+}
+
+/* ---- IntervalJoin ----------------------------------------------------------------------------
+ *
+ * The regular join's state (both sides' rows per join key, each with whether it matched), and
+ * the window aggregation's pending times: per time, the join keys with a row that expires then.
+ * A row joins the other side's rows it meets the condition with (the time bounds among it) and
+ * waits until the watermark passes the last time a row of the other side can join it (left.t -
+ * lo for a left row, right.t + hi for a right one); it then leaves the state, and an outer
+ * side's row that matched nothing is emitted with NULLs. Insert-only, as Flink's.
+ */
+
+/* The last time of the other side that can join a row of @p side with time @p t: once the
+ * watermark is past it, only late rows could. */
+static int64_t ijoin_expiry(const cdc_op_t *op, int side, int64_t t)
+{
+    return side == 0 ? t - op->ilo : t + op->ihi;
+}
+
+static int ijoin_push(cdc_graph_t *g, cdc_op_t *op, int side, cdc_kind_t kind, const cdc_row_t *row,
+                      cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    join_rt_t *jr = op->rt;
+    if (!is_acc(kind))
+        return 0; /* the planner lets only appends in */
+    int other = 1 - side;
+    const int *keys = side == 0 ? op->lkeys : op->rkeys;
+    const cdc_value_t *tv = &row->values[side == 0 ? op->ltime : op->rtime];
+    bool null_key = cdc_value_is_null(tv);
+    for (int k = 0; k < op->nkeys; k++)
+        null_key = null_key || cdc_value_is_null(&row->values[keys[k]]);
+    cdc_row_t *pad = side == 0 ? joined(rt, op, row, NULL) : joined(rt, op, NULL, row);
+    if (null_key) /* joins nothing */
+        return preserved(op, side) ? emit(g, op, CDC_INSERT, pad, err) : 0;
+    int64_t expire = ijoin_expiry(op, side, tv->v.ts.millis);
+    cdc_row_key_bytes(row, keys, op->nkeys, op->in_type[side], &jr->key);
+    if (jlists_load(rt, op, side, err) < 0)
+        return -1;
+    jlist_t *ol = &jr->side[other];
+    int64_t matches = 0;
+    for (int k = 0; k < ol->n; k++) {
+        jent_t *m = &ol->e[k];
+        const cdc_row_t *l = side == 0 ? row : m->row, *r = side == 0 ? m->row : row;
+        int c = cond_holds(rt, op, l, r, err);
+        if (c < 0)
+            return -1;
+        if (!c)
+            continue;
+        matches += m->count;
+        if (emit_n(g, op, CDC_INSERT, joined(rt, op, l, r), m->count, err) < 0)
+            return -1;
+        if (m->assoc == 0) {
+            m->assoc = 1; /* matched: no NULL-padded row when it expires */
+            ol->dirty = true;
+        }
+    }
+    if (wends_load(rt, op, &jr->win, err) < 0)
+        return -1;
+    if (expire < jr->win.wm) { /* nothing that is not late can join it any more */
+        if (preserved(op, side) && matches == 0 && emit(g, op, CDC_INSERT, pad, err) < 0)
+            return -1;
+        return ol->dirty ? jlists_save(rt, op, err) : 0;
+    }
+    if (jlist_update(rt, op, side, true, row, matches > 0, err) < 0)
+        return -1;
+    return wlist_append(rt, op, &jr->win, expire, jr->key.data, jr->key.len, err);
+}
+
+/* The rows of the join key in jr->key whose expiry time the watermark @p wm reached leave the
+ * state (an outer side's unmatched ones emitted NULL-padded). */
+static int ijoin_expire_key(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    join_rt_t *jr = op->rt;
+    if (jlists_load(rt, op, -1, err) < 0) /* both sides' rows decoded */
+        return -1;
+    for (int s = 0; s < 2; s++) {
+        jlist_t *l = &jr->side[s];
+        int kept = 0, tf = s == 0 ? op->ltime : op->rtime;
+        for (int k = 0; k < l->n; k++) {
+            jent_t *e = &l->e[k];
+            if (ijoin_expiry(op, s, e->row->values[tf].v.ts.millis) >= wm) {
+                l->e[kept++] = *e;
+                continue;
+            }
+            l->dirty = true;
+            if (preserved(op, s) && e->assoc == 0 &&
+                emit_n(g, op, CDC_INSERT,
+                       s == 0 ? joined(rt, op, e->row, NULL) : joined(rt, op, NULL, e->row),
+                       e->count, err) < 0)
+                return -1;
+        }
+        l->n = kept;
+    }
+    return jr->side[0].dirty || jr->side[1].dirty ? jlists_save(rt, op, err) : 0;
+}
+
+/* The join keys of one due time: their expired rows leave the state. */
+static int ijoin_fire_list(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len,
+                           int64_t wm, cdc_error_t **err)
+{
+    join_rt_t *jr = op->rt;
+    rd_t r = {.p = list, .end = list + len};
+    while (r.p < r.end && !r.bad) {
+        uint64_t klen = get_varint(&r);
+        if (r.bad || klen > (uint64_t)(r.end - r.p))
+            return state_fail(op, "an interval join's expiring keys", err);
+        cdc_buf_clear(&jr->key);
+        cdc_buf_append(&jr->key, r.p, (size_t)klen);
+        r.p += klen;
+        if (ijoin_expire_key(g, op, wm, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Every pending time the watermark @p wm reached: its keys' expired rows leave the state. */
+static int ijoin_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
+{
+    /* a row of the other side at the watermark is not late: expired means before it */
+    return wends_fire(g, op, &((join_rt_t *)op->rt)->win, wm, -1, ijoin_fire_list, err);
 }
 
 /* ---- OverAggregate ---------------------------------------------------------------------------
@@ -1766,24 +1928,9 @@ static int sort_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
     }
     if (wends_load(rt, op, wr, err) < 0)
         return -1;
-    uint32_t ns = ((uint32_t)op->id << 1) | 1;
-    uint8_t lk[9];
-    wlist_key(ts, lk);
-    const void *lv;
-    size_t llen;
-    int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
-    if (lf < 0)
-        return -1;
-    cdc_buf_clear(&wr->list);
-    if (lf)
-        cdc_buf_append(&wr->list, lv, llen);
     cdc_buf_clear(&rt->tmp);
     cdc_row_encode(&rt->tmp, row, op->in_type[0]);
-    put_varint(&wr->list, rt->tmp.len);
-    cdc_buf_append(&wr->list, rt->tmp.data, rt->tmp.len);
-    if (cdc_state_put(rt->state, ns, lk, sizeof(lk), wr->list.data, wr->list.len, err) < 0)
-        return -1;
-    return lf ? 0 : wends_insert(rt, op, wr, ts, err); /* a new time */
+    return wlist_append(rt, op, wr, ts, rt->tmp.data, rt->tmp.len, err);
 }
 
 /* Sorts @p n entries by the operator's keys, ties in arrival order (a stable merge sort; tmp
@@ -1805,67 +1952,47 @@ static void sort_entries(const cdc_op_t *op, rent_t *e, rent_t *tmp, int n)
     }
 }
 
+/* The rows of one fired time of a TemporalSort, in order. */
+static int sort_fire_list(cdc_graph_t *g, cdc_op_t *op, const uint8_t *list, size_t len, int64_t wm,
+                          cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    (void)wm;
+    rd_t r = {.p = list, .end = list + len};
+    int n = 0, cap = 16;
+    rent_t *e = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap);
+    while (r.p < r.end && !r.bad) {
+        uint64_t rlen = get_varint(&r);
+        size_t used = 0;
+        cdc_row_t *row =
+            !r.bad && rlen <= (uint64_t)(r.end - r.p)
+                ? cdc_row_decode(r.p, (size_t)rlen, op->in_type[0], &rt->scratch, &used)
+                : NULL;
+        if (!row || used != rlen)
+            return state_fail(op, "a TemporalSort's rows", err);
+        r.p += rlen;
+        if (n == cap) {
+            rent_t *grown = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap * 2);
+            memcpy(grown, e, sizeof(*e) * (size_t)n);
+            e = grown;
+            cap *= 2;
+        }
+        e[n] = (rent_t){.count = 1, .seq = (uint64_t)n, .row = row};
+        n++;
+    }
+    if (r.bad)
+        return state_fail(op, "a TemporalSort's rows", err);
+    sort_entries(op, e, cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)(n + 1)), n);
+    for (int k = 0; k < n; k++)
+        if (emit(g, op, CDC_INSERT, e[k].row, err) < 0)
+            return -1;
+    return 0;
+}
+
 /* Emits, in order, the rows of @p op whose time the watermark @p wm has passed. */
 static int sort_fire(cdc_graph_t *g, cdc_op_t *op, int64_t wm, cdc_error_t **err)
 {
-    graph_rt_t *rt = g->rt;
-    win_rt_t *wr = op->rt;
-    uint32_t ns = ((uint32_t)op->id << 1) | 1;
-    if (wends_load(rt, op, wr, err) < 0)
-        return -1;
-    int fired = 0;
-    while (fired < wr->nends && wr->ends[fired] <= wm) {
-        uint8_t lk[9];
-        wlist_key(wr->ends[fired], lk);
-        const void *lv;
-        size_t llen;
-        int lf = cdc_state_get(rt->state, ns, lk, sizeof(lk), &lv, &llen, err);
-        if (lf < 0)
-            return -1;
-        uint8_t *copy = cdc_arena_alloc(&rt->scratch, llen ? llen : 1);
-        if (lf)
-            memcpy(copy, lv, llen);
-        rd_t r = {.p = copy, .end = copy + (lf ? llen : 0)};
-        int n = 0, cap = 16;
-        rent_t *e = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap);
-        while (r.p < r.end && !r.bad) {
-            uint64_t len = get_varint(&r);
-            size_t used = 0;
-            cdc_row_t *row =
-                !r.bad && len <= (uint64_t)(r.end - r.p)
-                    ? cdc_row_decode(r.p, (size_t)len, op->in_type[0], &rt->scratch, &used)
-                    : NULL;
-            if (!row || used != len)
-                return state_fail(op, "a TemporalSort's rows", err);
-            r.p += len;
-            if (n == cap) {
-                rent_t *grown = cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)cap * 2);
-                memcpy(grown, e, sizeof(*e) * (size_t)n);
-                e = grown;
-                cap *= 2;
-            }
-            e[n] = (rent_t){.count = 1, .seq = (uint64_t)n, .row = row};
-            n++;
-        }
-        if (r.bad)
-            return state_fail(op, "a TemporalSort's rows", err);
-        sort_entries(op, e, cdc_arena_alloc(&rt->scratch, sizeof(*e) * (size_t)(n + 1)), n);
-        for (int k = 0; k < n; k++)
-            if (emit(g, op, CDC_INSERT, e[k].row, err) < 0)
-                return -1;
-        if (cdc_state_del(rt->state, ns, lk, sizeof(lk), err) < 0)
-            return -1;
-        fired++;
-        if (rt->topin.n >= 4096 && flush_top(g, err) < 0)
-            return -1;
-    }
-    if (fired) {
-        memmove(wr->ends, wr->ends + fired, sizeof(*wr->ends) * (size_t)(wr->nends - fired));
-        wr->nends -= fired;
-        if (wends_save(rt, op, wr, err) < 0)
-            return -1;
-    }
-    return 0;
+    return wends_fire(g, op, op->rt, wm, 0, sort_fire_list, err);
 }
 
 /* The split's watermark after a row: the WATERMARK expression's value, when larger. */
@@ -1912,6 +2039,8 @@ static int advance_watermark(cdc_graph_t *g, bool at_end, cdc_error_t **err)
         if (op->kind == CDC_OP_OVER && !op->by_arrival && over_fire(g, op, least, err) < 0)
             return -1;
         if (op->kind == CDC_OP_SORT && sort_fire(g, op, least, err) < 0)
+            return -1;
+        if (op->kind == CDC_OP_JOIN && op->interval && ijoin_fire(g, op, least, err) < 0)
             return -1;
     }
     return 0;
@@ -2195,6 +2324,16 @@ static const cdc_writer_ops_t gw_ops_positions = {.write = gw_write,
                                                   .commit_positions = gw_commit_positions,
                                                   .stored_positions = gw_stored_positions};
 
+/* A new slot of split @p split of leaf @p li; @p has_wm when the leaf declares a WATERMARK. */
+static int add_slot(graph_rt_t *rt, int li, int split, bool has_wm)
+{
+    int s = rt->nslots++;
+    rt->slots = cdc_xrealloc(rt->slots, sizeof(*rt->slots) * (size_t)rt->nslots);
+    rt->slots[s] =
+        (slot_pos_t){.wm = INT64_MIN, .has_wm = has_wm, .open = true, .leaf = li, .split = split};
+    return s;
+}
+
 int cdc_graph_open_writer(cdc_pipe_t *leaf, int split, bool reader_positions, cdc_writer_t **out,
                           cdc_error_t **err)
 {
@@ -2216,15 +2355,15 @@ int cdc_graph_open_writer(cdc_pipe_t *leaf, int split, bool reader_positions, cd
     w->leaf = li;
     w->positions = reader_positions;
     pthread_mutex_lock(&rt->lock);
-    w->slot = rt->nslots++;
-    rt->slots = cdc_xrealloc(rt->slots, sizeof(*rt->slots) * (size_t)rt->nslots);
-    memset(&rt->slots[w->slot], 0, sizeof(rt->slots[0]));
-    rt->slots[w->slot].wm = INT64_MIN;
-    rt->slots[w->slot].has_wm = g->leaf_wm && g->leaf_wm[li];
-    rt->slots[w->slot].open = true;
+    w->slot = -1;
+    for (int s = 0; s < rt->nslots && w->slot < 0; s++)
+        if (!rt->slots[s].claimed && rt->slots[s].leaf == li && rt->slots[s].split == split)
+            w->slot = s; /* reserved by cdc_graph_begin */
+    if (w->slot < 0)
+        w->slot = add_slot(rt, li, split, g->leaf_wm && g->leaf_wm[li]);
+    rt->slots[w->slot].claimed = true;
     rt->live++;
     pthread_mutex_unlock(&rt->lock);
-    (void)split;
     *out = &w->base;
     return 0;
 }
@@ -2267,6 +2406,12 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
     rt->settings = settings;
     rt->seq = (uint64_t)cdc_wall_ms() << 20;
     rt->watermark = INT64_MIN;
+    /* every split of a leaf with a WATERMARK holds the job's watermark back from the start, as
+       Flink's inputs do before their first watermark (an operator that joins two tables must
+       not see one table's time while the other's split is still to open) */
+    for (int li = 0; li < g->nleaves; li++)
+        for (int s = 0; g->leaf_wm && g->leaf_wm[li] && s < g->leaves[li]->parallelism; s++)
+            add_slot(rt, li, s, true);
     const char *dir = cdc_state_dir();
     char path[4096];
     cdc_state_options_t so = {.ttl_ms = g->ttl_ms};
@@ -2307,7 +2452,9 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
             ar->accs = cdc_xcalloc((size_t)op->naggs + 1, sizeof(*ar->accs));
             op->rt = ar;
         } else if (op->kind == CDC_OP_JOIN) {
-            op->rt = cdc_xcalloc(1, sizeof(join_rt_t));
+            join_rt_t *jr = cdc_xcalloc(1, sizeof(join_rt_t));
+            jr->win.wm = INT64_MIN;
+            op->rt = jr;
         } else if (op->kind == CDC_OP_RANK) {
             op->rt = cdc_xcalloc(1, sizeof(rank_rt_t));
         } else if (op->kind == CDC_OP_OVER) {
@@ -2357,6 +2504,8 @@ static void op_rt_free(cdc_op_t *op)
         free(jr->side[0].e);
         free(jr->side[1].e);
         cdc_buf_free(&jr->key);
+        free(jr->win.ends);
+        cdc_buf_free(&jr->win.list);
     } else if (op->kind == CDC_OP_RANK) {
         rank_rt_t *rr = op->rt;
         free(rr->e);

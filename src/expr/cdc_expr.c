@@ -1334,8 +1334,45 @@ out:
     return NULL;
 }
 
+/* base.name after a subscript or call (items[1].sku): the field of a ROW, nullable. */
+static cdc_xnode_t *compile_field(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast)
+{
+    cdc_xnode_t *base = cdc_xcompile(cc, ast->subscript.base);
+    if (!base)
+        return NULL;
+    const char *name = ast->subscript.index->literal.text;
+    const cdc_type_t *bt = base->type;
+    char buf[128];
+    if (bt->root != CDC_T_ROW || base->untyped_null) {
+        cdc_xcerr(cc, ast->line, ast->col, NULL, "cannot access field \"%s\" of a value of type %s",
+                  name, cdc_xtype_name(bt, buf));
+        cdc_xnode_free(base);
+        return NULL;
+    }
+    int fi = cdc_type_field_index(bt, name);
+    if (fi < 0) {
+        cdc_buf_t fields = {0};
+        for (int i = 0; i < bt->nchildren; i++)
+            cdc_buf_printf(&fields, "%s%s", i ? ", " : "its fields: ", bt->names[i]);
+        cdc_xcerr(cc, ast->line, ast->col, cdc_buf_cstr(&fields), "field \"%s\" not found in %s",
+                  name, cdc_xtype_name(bt, buf));
+        cdc_buf_free(&fields);
+        cdc_xnode_free(base);
+        return NULL;
+    }
+    cdc_xnode_t *n = cdc_xnode_new(cdc_xeval_subscript_field,
+                                   copy_with_null(bt->children[fi], true), ast->line, ast->col);
+    n->path = cdc_xmalloc(sizeof(int));
+    n->path[0] = fi;
+    n->npath = 1;
+    cdc_xnode_add(n, base);
+    return finish(cc, n);
+}
+
 static cdc_xnode_t *compile_subscript(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast)
 {
+    if (ast->subscript.field)
+        return compile_field(cc, ast);
     cdc_xnode_t *base = cdc_xcompile(cc, ast->subscript.base);
     if (!base)
         return NULL;

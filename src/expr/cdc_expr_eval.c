@@ -569,6 +569,20 @@ int cdc_xeval_subscript_array(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t 
     return 0;
 }
 
+/* kids: a ROW; path[0] the field read. */
+int cdc_xeval_subscript_field(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    cdc_value_t r;
+    EVAL_KID(0, &r);
+    if (cdc_value_is_null(&r) || (uint32_t)n->path[0] >= r.v.row->arity ||
+        cdc_value_is_null(&r.v.row->values[n->path[0]])) {
+        cdc_xset_null(out);
+        return 0;
+    }
+    *out = r.v.row->values[n->path[0]];
+    return 0;
+}
+
 /* kids: map, key (of the map's key type). */
 int cdc_xeval_subscript_map(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {

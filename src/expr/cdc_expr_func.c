@@ -586,6 +586,105 @@ static cdc_xnode_t *f_collection(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
     return cdc_xmake(cc, ast, def->variant ? eval_element : eval_cardinality, t, args, nargs);
 }
 
+/* ARRAY[a, ...] (variant 0), MAP[k, v, ...] (1): the values evaluated into the row's arena. */
+static int eval_collection_ctor(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    uint32_t k = (uint32_t)n->nkids;
+    cdc_value_t *vals = cdc_arena_alloc(cx->arena, sizeof(*vals) * k);
+    for (uint32_t i = 0; i < k; i++)
+        CDC_XEVAL_KID((int)i, &vals[i]);
+    out->flags = 0;
+    if (n->ival == 0) {
+        out->v.arr = (cdc_array_t){.n = k, .elems = vals, .vals = NULL};
+        return 0;
+    }
+    uint32_t m = k / 2;
+    cdc_value_t *keys = cdc_arena_alloc(cx->arena, sizeof(*keys) * m);
+    cdc_value_t *values = cdc_arena_alloc(cx->arena, sizeof(*values) * m);
+    for (uint32_t i = 0; i < m; i++) {
+        keys[i] = vals[2 * i];
+        values[i] = vals[2 * i + 1];
+    }
+    out->v.arr = (cdc_array_t){.n = m, .elems = keys, .vals = values};
+    return 0;
+}
+
+/* ROW(a, ...) and (a, b, ...): a ROW value. */
+static int eval_row_ctor(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    cdc_row_t *row = cdc_arena_alloc(cx->arena, sizeof(*row));
+    *row = (cdc_row_t){.kind = CDC_INSERT, .arity = (uint32_t)n->nkids};
+    row->values =
+        cdc_arena_alloc(cx->arena, sizeof(cdc_value_t) * (size_t)(n->nkids ? n->nkids : 1));
+    for (int i = 0; i < n->nkids; i++)
+        CDC_XEVAL_KID(i, &row->values[i]);
+    out->flags = 0;
+    out->v.row = row;
+    return 0;
+}
+
+/* The common type of every @p step-th argument from @p first, the arguments cast to it; NULL
+ * with an error naming @p what (the arguments then freed). */
+static cdc_type_t *unify_every(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, const char *what,
+                               cdc_xnode_t **args, int nargs, int first, int step)
+{
+    int n = 0;
+    cdc_xnode_t **sel = cdc_xcalloc((size_t)nargs, sizeof(*sel));
+    for (int i = first; i < nargs; i += step)
+        sel[n++] = args[i];
+    cdc_type_t *t = cdc_xunify(cc, sel, n, what, ast->line, ast->col);
+    for (int i = first, j = 0; i < nargs; i += step, j++)
+        args[i] = sel[j];
+    free(sel);
+    if (!t) {
+        for (int i = 0; i < nargs; i++)
+            cdc_xnode_free(args[i]);
+    }
+    return t;
+}
+
+/* ARRAY[...] (variant 0), MAP[...] (1), ROW(...) (2): Flink's value constructors, NOT NULL;
+ * ARRAY's elements (MAP's keys and values) take their common type, ROW's fields are EXPR$i. */
+static cdc_xnode_t *f_value_ctor(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
+                                 const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
+{
+    cdc_type_t *t;
+    if (def->variant == 2) {
+        t = cdc_type_new_row();
+        cdc_xcoerce_all(args, nargs, cdc_xstring_type(true)); /* ROW(NULL): a STRING field */
+        for (int i = 0; i < nargs; i++) {
+            char name[32];
+            snprintf(name, sizeof(name), "EXPR$%d", i);
+            cdc_type_row_add(t, name, cdc_type_copy(args[i]->type));
+        }
+        t->nullable = false;
+        return cdc_xmake(cc, ast, eval_row_ctor, t, args, nargs);
+    }
+    if (def->variant == 1 && nargs % 2 != 0) {
+        cdc_xfree_args(args, nargs);
+        return cdc_xcerr(cc, ast->line, ast->col, "write MAP[key1, value1, key2, value2, ...]",
+                         "MAP[...] needs an even number of arguments, found %d", nargs);
+    }
+    cdc_type_t *elem = unify_every(cc, ast, def->variant ? "MAP's keys" : "ARRAY[...]", args, nargs,
+                                   0, def->variant ? 2 : 1);
+    if (!elem)
+        return NULL;
+    if (def->variant == 0) {
+        t = cdc_type_new_array(elem);
+    } else {
+        cdc_type_t *val = unify_every(cc, ast, "MAP's values", args, nargs, 1, 2);
+        if (!val) {
+            cdc_type_destroy(elem);
+            return NULL;
+        }
+        t = cdc_type_new_map(elem, val);
+    }
+    t->nullable = false;
+    cdc_xnode_t *n = cdc_xnode_new(eval_collection_ctor, t, ast->line, ast->col);
+    n->ival = def->variant;
+    return cdc_xadopt(cc, n, args, nargs);
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
 cdc_type_t *cdc_xtype_of(cdc_type_root_t root, bool nullable)
@@ -950,6 +1049,9 @@ static const cdc_xfunc_def_t funcs[] = {
     {"NULLIF", 2, 2, f_nullif, 0, NULL},
     {"CARDINALITY", 1, 1, f_collection, 0, "CARDINALITY(ARRAY | MAP)"},
     {"ELEMENT", 1, 1, f_collection, 1, "ELEMENT(ARRAY)"},
+    {"ARRAY[]", 1, -1, f_value_ctor, 0, "ARRAY[value, ...]"},
+    {"MAP[]", 2, -1, f_value_ctor, 1, "MAP[key, value, ...]"},
+    {"ROW", 1, -1, f_value_ctor, 2, "ROW(value, ...)"},
     {NULL, 0, 0, NULL, 0, NULL},
 };
 
@@ -965,7 +1067,7 @@ const char *const *cdc_expr_builtin_functions(void)
         int k = 0;
         for (int t = 0; t < NTABLES; t++)
             for (const cdc_xfunc_def_t *d = tables[t]; d->name && k < MAX_FUNCS; d++)
-                if (!strchr(d->name, ' ')) /* not the operators (IS DISTINCT FROM) */
+                if (!strpbrk(d->name, " [")) /* not the operators (IS DISTINCT FROM, ARRAY[]) */
                     names[k++] = d->name;
     }
     return names;

@@ -135,6 +135,7 @@ int cdc_xeval_coalesce(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out);
 int cdc_xeval_nullif(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out);
 int cdc_xeval_concat_op(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out);
 int cdc_xeval_subscript_array(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out);
+int cdc_xeval_subscript_field(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out);
 int cdc_xeval_subscript_map(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out);
 
 /* Comparators (cdc_expr_eval.c). */

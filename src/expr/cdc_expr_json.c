@@ -465,12 +465,54 @@ static size_t put_json_string(char *w, const char *s, size_t len)
     return o;
 }
 
-/* Room a value of type t and value v may take as JSON. */
+/* Room a value of type t and value v may take as JSON (an ARRAY's elements, a MAP's entries
+ * each with a separator). */
 static size_t json_room(const cdc_type_t *t, const cdc_value_t *v)
 {
     if (cdc_value_is_null(v))
         return 4;
+    if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP) {
+        size_t room = 2;
+        for (uint32_t i = 0; i < v->v.arr.n; i++) {
+            room += json_room(t->children[0], &v->v.arr.elems[i]) + 2;
+            if (t->root == CDC_T_MAP)
+                room += json_room(t->children[1], &v->v.arr.vals[i]) + 2;
+        }
+        return room;
+    }
     return cdc_xcat(t) == CDC_XC_STR ? (size_t)v->v.s.len * 6 + 2 : CDC_VALUE_TEXT_MAX + 2;
+}
+
+static size_t put_json_value(char *w, const cdc_type_t *t, const cdc_value_t *v, bool raw);
+
+/* An ARRAY as a JSON array, a MAP as an object (keys as their text), as Flink writes them. */
+static size_t put_json_collection(char *w, const cdc_type_t *t, const cdc_value_t *v)
+{
+    bool map = t->root == CDC_T_MAP;
+    size_t o = 0;
+    w[o++] = map ? '{' : '[';
+    for (uint32_t i = 0; i < v->v.arr.n; i++) {
+        if (i)
+            w[o++] = ',';
+        if (map) {
+            const cdc_value_t *k = &v->v.arr.elems[i];
+            if (cdc_xcat(t->children[0]) == CDC_XC_STR || cdc_value_is_null(k)) {
+                o += cdc_value_is_null(k) ? put_json_string(w + o, "null", 4)
+                                          : put_json_string(w + o, k->v.s.ptr, k->v.s.len);
+            } else {
+                char buf[CDC_VALUE_TEXT_MAX];
+                int n = cdc_value_to_text(k, t->children[0],
+                                          CDC_TEXT_ISO8601 | CDC_TEXT_SHORT_FRACTION, buf);
+                o += put_json_string(w + o, buf, n > 0 ? (size_t)n : 0);
+            }
+            w[o++] = ':';
+            o += put_json_value(w + o, t->children[1], &v->v.arr.vals[i], false);
+        } else {
+            o += put_json_value(w + o, t->children[0], &v->v.arr.elems[i], false);
+        }
+    }
+    w[o++] = map ? '}' : ']';
+    return o;
 }
 
 static size_t put_json_value(char *w, const cdc_type_t *t, const cdc_value_t *v, bool raw)
@@ -479,6 +521,8 @@ static size_t put_json_value(char *w, const cdc_type_t *t, const cdc_value_t *v,
         memcpy(w, "null", 4);
         return 4;
     }
+    if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP)
+        return put_json_collection(w, t, v);
     cdc_xcat_t c = cdc_xcat(t);
     if (c == CDC_XC_STR) {
         if (raw) {
@@ -543,6 +587,19 @@ static bool is_ctor_call(const cdc_sql_expr_t *e)
                                             strcasecmp(e->call.name, "JSON_ARRAY") == 0);
 }
 
+/* Whether values of type @p t can be written as JSON: scalars but BINARY, and ARRAYs and MAPs of
+ * them (a ROW is not: Flink's field names for it are not settled here). */
+static bool json_writable(const cdc_type_t *t)
+{
+    if (t->root == CDC_T_ARRAY)
+        return json_writable(t->children[0]);
+    if (t->root == CDC_T_MAP)
+        return json_writable(t->children[0]) && t->children[0]->root != CDC_T_ARRAY &&
+               t->children[0]->root != CDC_T_MAP && json_writable(t->children[1]);
+    cdc_xcat_t c = cdc_xcat(t);
+    return c != CDC_XC_BIN && c != CDC_XC_OTHER;
+}
+
 /* A JSON_OBJECT/JSON_ARRAY node over compiled args (taken); ast_args are their trees. */
 static cdc_xnode_t *make_ctor(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, bool object,
                               bool absent, cdc_sql_expr_t *const *ast_args, cdc_xnode_t **args,
@@ -557,13 +614,13 @@ static cdc_xnode_t *make_ctor(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast, bo
     for (int i = 0; i < nargs; i++) {
         cdc_xcat_t c = cdc_xcat(args[i]->type);
         bool key = object && i % 2 == 0;
-        if ((key && c != CDC_XC_STR) || c == CDC_XC_BIN || c == CDC_XC_OTHER) {
+        if ((key && c != CDC_XC_STR) || !json_writable(args[i]->type)) {
             char buf[128];
             const cdc_sql_expr_t *at = ast_args[i];
             cdc_xcerr(cc, at->line, at->col,
                       key ? "keys are strings"
-                          : "values are strings, numbers, booleans, dates and times, or nested "
-                            "JSON_OBJECT/JSON_ARRAY",
+                          : "values are strings, numbers, booleans, dates and times, ARRAYs and "
+                            "MAPs of them, or nested JSON_OBJECT/JSON_ARRAY",
                       "\"%s\" cannot take %s as a %s", name, cdc_xtype_name(args[i]->type, buf),
                       key ? "key" : "value");
             cdc_xfree_args(args, nargs);

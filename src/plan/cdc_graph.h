@@ -98,6 +98,14 @@ struct cdc_op_s {
     bool semi, anti;
     bool null_safe; /* the keys match when both are NULL (IS NOT DISTINCT FROM: set operators) */
     cdc_type_t *cond_type;
+    /* an interval join (Flink's IntervalJoin on event time): append-only inputs, cond holds
+       left.t - right.t within [ilo, ihi] (ms) on the time attributes ltime (left field) and rtime
+       (right field); a row waits in the state until the watermark passes the last time a row of
+       the other side can join it, then leaves it (an outer side's unmatched row emitted
+       NULL-padded then); insert-only output */
+    bool interval;
+    int ltime, rtime;
+    int64_t ilo, ihi;
 
     /* RANK: output = input fields, then rn when emit_rn */
     int *part;

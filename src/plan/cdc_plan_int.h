@@ -30,6 +30,9 @@ typedef struct cdc_plan_level_s {
  * NULL) merged over them for this query, into *res and fills *ctx for its factory (borrowing
  * from def and res). Returns 0, or -1 with *err (context: where the CREATE TABLE is).
  */
+/* Adds "CREATE TABLE at file:line:col" of @p def to @p err (where the table was declared). */
+void cdc_plan_context_create_table(cdc_error_t *err, const cdc_table_def_t *def);
+
 int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
                        cdc_resolved_t *res, cdc_table_ctx_t *ctx, int parallelism,
                        cdc_error_t **err);

@@ -420,6 +420,7 @@ int cdc_plan_join_dim(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
     }
     if (j->res.connector->source_new(&j->ctx, &j->src, err) < 0) {
         cdc_error_add_context(*err, "table \"%s\"", dim->qualified);
+        cdc_plan_context_create_table(*err, dim);
         return -1;
     }
     if (!j->src->ops->open_lookup) {

@@ -1145,6 +1145,117 @@ static cdc_sql_expr_t *comma_on(sp_t *sp, const where_t *w, const scope_t *sc,
     return on;
 }
 
+static int compile_leaf_wm(sp_t *sp, const cdc_table_def_t *def, const rel_t *in);
+
+/* A time attribute operand of an interval join's bound: a column of @p out, or one plus or minus
+ * an INTERVAL literal (*off, ms). */
+static bool time_operand(const cdc_sql_expr_t *e, const cdc_type_t *out, int *field, int64_t *off)
+{
+    *off = 0;
+    if (e->kind == CDC_SQL_EXPR_BINARY &&
+        (e->binary.op == CDC_SQL_BINARY_ADD || e->binary.op == CDC_SQL_BINARY_SUB) &&
+        cdc_expr_interval_ms(e->binary.right, off) == 0) {
+        if (e->binary.op == CDC_SQL_BINARY_SUB)
+            *off = -*off;
+        e = e->binary.left;
+    }
+    if (e->kind != CDC_SQL_EXPR_COLUMN || e->column.nparts != 1)
+        return false;
+    *field = cdc_type_field_index(out, e->column.parts[0]);
+    return *field >= 0;
+}
+
+/* The bounds of an interval join found so far: left.t - right.t in [lo, hi]. */
+typedef struct ibounds {
+    int lt, rt; /* the time fields (of the joined row), -1 until found */
+    int64_t lo, hi;
+    bool has_lo, has_hi;
+} ibounds_t;
+
+/* Takes "a OP b" (a and b time operands) into @p ib when it bounds a left time attribute
+ * against a right one (fields below @p nl are the left's). false when it is no such bound. */
+static bool take_bound(ibounds_t *ib, const cdc_sql_expr_t *a, cdc_sql_binary_op_t op,
+                       const cdc_sql_expr_t *b, const cdc_type_t *out, int nl)
+{
+    int fa, fb;
+    int64_t oa, ob;
+    if (!time_operand(a, out, &fa, &oa) || !time_operand(b, out, &fb, &ob))
+        return false;
+    if ((fa < nl) == (fb < nl))
+        return false;
+    if (fa >= nl) { /* right OP left: flip to left OP' right */
+        int tf = fa;
+        int64_t to = oa;
+        fa = fb, oa = ob, fb = tf, ob = to;
+        op = op == CDC_SQL_BINARY_LT   ? CDC_SQL_BINARY_GT
+             : op == CDC_SQL_BINARY_LE ? CDC_SQL_BINARY_GE
+             : op == CDC_SQL_BINARY_GT ? CDC_SQL_BINARY_LT
+             : op == CDC_SQL_BINARY_GE ? CDC_SQL_BINARY_LE
+                                       : op;
+    }
+    if ((ib->lt >= 0 && ib->lt != fa) || (ib->rt >= 0 && ib->rt != fb))
+        return false; /* bounds on other time columns: not this interval */
+    const cdc_type_t *ta = out->children[fa], *tb = out->children[fb];
+    if ((ta->root != CDC_T_TIMESTAMP && ta->root != CDC_T_TIMESTAMP_LTZ) || ta->root != tb->root)
+        return false;
+    int64_t d = ob - oa; /* left.t OP right.t + d */
+    switch (op) {
+    case CDC_SQL_BINARY_GE:
+    case CDC_SQL_BINARY_GT: {
+        int64_t lo = op == CDC_SQL_BINARY_GT ? d + 1 : d;
+        ib->lo = ib->has_lo && ib->lo > lo ? ib->lo : lo;
+        ib->has_lo = true;
+        break;
+    }
+    case CDC_SQL_BINARY_LE:
+    case CDC_SQL_BINARY_LT: {
+        int64_t hi = op == CDC_SQL_BINARY_LT ? d - 1 : d;
+        ib->hi = ib->has_hi && ib->hi < hi ? ib->hi : hi;
+        ib->has_hi = true;
+        break;
+    }
+    default:
+        return false;
+    }
+    ib->lt = fa;
+    ib->rt = fb;
+    return true;
+}
+
+/* Takes conjunct @p e of a join condition into @p ib when it is a time bound (a comparison or a
+ * BETWEEN of time attributes of each side). */
+static void take_time_bounds(ibounds_t *ib, const cdc_sql_expr_t *e, const cdc_type_t *out, int nl)
+{
+    if (e->kind == CDC_SQL_EXPR_BINARY)
+        take_bound(ib, e->binary.left, e->binary.op, e->binary.right, out, nl);
+    else if (e->kind == CDC_SQL_EXPR_BETWEEN && !e->between.negated &&
+             take_bound(ib, e->between.operand, CDC_SQL_BINARY_GE, e->between.low, out, nl))
+        take_bound(ib, e->between.operand, CDC_SQL_BINARY_LE, e->between.high, out, nl);
+}
+
+/* Whether field @p f of join input @p r is an event-time attribute: a leaf's column that its
+ * table's WATERMARK is declared for; *def is that table. */
+static bool join_rowtime(sp_t *sp, const rel_t *r, int f, const cdc_table_def_t **def)
+{
+    if (r->op >= 0 || f < 0)
+        return false;
+    const cdc_pipe_t *p = sp->g->leaves[r->leaf];
+    cdc_sql_name_t name = {0};
+    char *q = cdc_xstrdup(p->source_name), *save = NULL;
+    for (char *part = strtok_r(q, ".", &save); part && name.nparts < 3;
+         part = strtok_r(NULL, ".", &save))
+        name.parts[name.nparts++] = part;
+    const cdc_view_def_t *view = NULL;
+    cdc_error_t *ignored = NULL;
+    *def = NULL;
+    bool ok = name.nparts == 3 &&
+              cdc_catalog_find(sp->penv->cat, &name, def, &view, &ignored) > 0 && *def &&
+              (*def)->watermark_column && strcmp((*def)->watermark_column, r->type->names[f]) == 0;
+    cdc_error_destroy(ignored);
+    free(q);
+    return ok;
+}
+
 /* The join of @p left (scope *sc) with the table of @p j: a Join operator; *sc grows by the right
  * side's columns. */
 static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
@@ -1213,8 +1324,10 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
     op->rkeys = cdc_xcalloc((size_t)nconj + 1, sizeof(int));
     cdc_buf_t eq = {0}, other = {0};
     cdc_sql_expr_t *rest = NULL;
+    ibounds_t ib = {.lt = -1, .rt = -1};
     for (int c = 0; c < nconj; c++) {
         cdc_sql_expr_t *e = conj[c];
+        take_time_bounds(&ib, e, op->out_type, nl);
         int a = -1, b = -1;
         if (e->kind == CDC_SQL_EXPR_BINARY && e->binary.op == CDC_SQL_BINARY_EQ &&
             e->binary.left->kind == CDC_SQL_EXPR_COLUMN && e->binary.left->column.nparts == 1 &&
@@ -1276,10 +1389,27 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
         cdc_buf_printf(&other, "%s", t);
         free(t);
     }
+    /* an interval join: append-only inputs bounded against each other on event time */
+    const cdc_table_def_t *ldef = NULL, *rdef = NULL;
+    op->interval = ib.has_lo && ib.has_hi && left->mode == CDC_MODE_INSERT_ONLY &&
+                   right.mode == CDC_MODE_INSERT_ONLY && join_rowtime(sp, left, ib.lt, &ldef) &&
+                   join_rowtime(sp, &right, ib.rt - nl, &rdef);
+    if (op->interval) {
+        op->ltime = ib.lt;
+        op->rtime = ib.rt - nl;
+        op->ilo = ib.lo;
+        op->ihi = ib.hi;
+        if (compile_leaf_wm(sp, ldef, left) < 0 || compile_leaf_wm(sp, rdef, &right) < 0) {
+            cdc_buf_free(&eq);
+            cdc_buf_free(&other);
+            rel_free(&right);
+            return -1;
+        }
+    }
     /* changelog and unique keys: each side with at most one row per join key keeps the other
        side's key unique */
     bool insert_only = left->mode == CDC_MODE_INSERT_ONLY && right.mode == CDC_MODE_INSERT_ONLY &&
-                       j->kind == CDC_SQL_JOIN_INNER;
+                       (j->kind == CDC_SQL_JOIN_INNER || op->interval);
     op->mode =
         insert_only ? CDC_MODE_INSERT_ONLY : (CDC_MODE_BIT(CDC_INSERT) | CDC_MODE_BIT(CDC_DELETE));
     op->side_ukey[0] = ints_dup(left->ukey, left->nukey);
@@ -1334,11 +1464,20 @@ static int plan_join(sp_t *sp, const where_t *w, const cdc_sql_join_t *j,
         eq = both;
         cdc_buf_clear(&other);
     }
-    op->explain = cdc_strdup_printf("Join(joinType=[%s], where=[%s]%s, select=[%s], "
-                                    "leftInputSpec=[%s], rightInputSpec=[%s], changelogMode=%s)",
-                                    join_kind_name(j->kind), cdc_buf_cstr(&eq),
-                                    cdc_buf_cstr(&other), cdc_buf_cstr(&sel), spec[0], spec[1],
-                                    cdc_changelog_mode_str(op->mode, mb));
+    if (op->interval)
+        op->explain = cdc_strdup_printf(
+            "IntervalJoin(joinType=[%s], windowBounds=[isRowTime=true, leftLowerBound=%lld, "
+            "leftUpperBound=%lld, leftTimeIndex=%d, rightTimeIndex=%d], where=[%s]%s, "
+            "select=[%s], changelogMode=%s)",
+            join_kind_name(j->kind), (long long)op->ilo, (long long)op->ihi, op->ltime, op->rtime,
+            cdc_buf_cstr(&eq), cdc_buf_cstr(&other), cdc_buf_cstr(&sel),
+            cdc_changelog_mode_str(op->mode, mb));
+    else
+        op->explain = cdc_strdup_printf(
+            "Join(joinType=[%s], where=[%s]%s, select=[%s], leftInputSpec=[%s], "
+            "rightInputSpec=[%s], changelogMode=%s)",
+            join_kind_name(j->kind), cdc_buf_cstr(&eq), cdc_buf_cstr(&other), cdc_buf_cstr(&sel),
+            spec[0], spec[1], cdc_changelog_mode_str(op->mode, mb));
     cdc_buf_free(&sel);
     cdc_buf_free(&eq);
     cdc_buf_free(&other);

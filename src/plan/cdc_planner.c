@@ -207,6 +207,12 @@ int cdc_plan_check_hints(const cdc_plan_env_t *penv, const char *text, size_t le
     return 0;
 }
 
+void cdc_plan_context_create_table(cdc_error_t *err, const cdc_table_def_t *def)
+{
+    cdc_error_add_context(err, "CREATE TABLE at %s:%d:%d", def->origin ? def->origin : "<input>",
+                          def->line, def->col);
+}
+
 int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
                        cdc_resolved_t *res, cdc_table_ctx_t *ctx, int parallelism,
                        cdc_error_t **err)
@@ -221,8 +227,7 @@ int cdc_plan_build_ctx(const cdc_table_def_t *def, const cdc_sql_hints_t *hints,
         if (hints && hints->options.count)
             cdc_error_add_context(*err, "OPTIONS hint at line %d:%d of the query",
                                   hints->options.items[0].line, hints->options.items[0].col);
-        cdc_error_add_context(*err, "CREATE TABLE at %s:%d:%d",
-                              def->origin ? def->origin : "<input>", def->line, def->col);
+        cdc_plan_context_create_table(*err, def);
         return -1;
     }
     *ctx = (cdc_table_ctx_t){.name = def->qualified,
@@ -787,6 +792,7 @@ static int plan_source(plan_ctx_t *cx)
     }
     if (p->src_res.connector->source_new(&p->src_ctx, &p->src, err) < 0) {
         cdc_error_add_context(*err, "table \"%s\"", src_def->qualified);
+        cdc_plan_context_create_table(*err, src_def);
         return -1;
     }
     if (!p->src->ops->open_reader) {
@@ -1190,6 +1196,17 @@ static int plan_projection(plan_ctx_t *cx)
     return 0;
 }
 
+/* Adds to @p e where the metadata columns of table @p def are declared and where the query uses
+ * the table (@p verb "read" or "written"). */
+static void add_metadata_context(cdc_error_t *e, const cdc_table_def_t *def, const char *verb,
+                                 const char *filename, int line, int col)
+{
+    cdc_error_add_context(e, "metadata columns of table \"%s\" (CREATE TABLE at %s:%d:%d)",
+                          def->qualified, def->origin ? def->origin : "<input>", def->line,
+                          def->col);
+    cdc_error_add_context(e, "%s at %s:%d:%d", verb, filename, line, col);
+}
+
 /* metadata columns: requested from the source, appended after the physical fields */
 static int plan_metadata(plan_ctx_t *cx)
 {
@@ -1218,8 +1235,11 @@ static int plan_metadata(plan_ctx_t *cx)
                                     p->src_res.connector->identifier, src_def->qualified, keys[0]);
             return -1;
         }
-        if (p->src->ops->apply_metadata(p->src, keys, nkeys, err) < 0)
+        if (p->src->ops->apply_metadata(p->src, keys, nkeys, err) < 0) {
+            add_metadata_context(*err, src_def, "read", inner->filename, inner->q->from.name.line,
+                                 inner->q->from.name.col);
             return -1;
+        }
         cdc_buf_t b = {0};
         for (int i = 0; i < nkeys; i++)
             cdc_buf_printf(&b, "%s%s", i ? ", " : "[", keys[i]);
@@ -1478,7 +1498,8 @@ static int plan_sink_row(plan_ctx_t *cx)
     p->sink_row = row;
     p->sink_schema = cx->sink_row = row ? row : phys;
     if (nmeta && p->sink->ops->apply_metadata(p->sink, keys, types, nmeta, cx->err) < 0) {
-        cdc_error_add_context(*cx->err, "table \"%s\"", sink_def->qualified);
+        add_metadata_context(*cx->err, sink_def, "written", penv->filename, ins->table.line,
+                             ins->table.col);
         return -1;
     }
     return 0;
@@ -1518,6 +1539,7 @@ static int plan_sink(plan_ctx_t *cx)
     }
     if (p->sink_res.connector->sink_new(&p->sink_ctx, &p->sink, err) < 0) {
         cdc_error_add_context(*err, "table \"%s\"", sink_def->qualified);
+        cdc_plan_context_create_table(*err, sink_def);
         return -1;
     }
     return plan_sink_row(cx);

@@ -448,6 +448,22 @@ static cdc_sql_expr_t *parse_column_ref(parser_t *p)
     return e;
 }
 
+static bool parse_expr_list(parser_t *p, cdc_sql_expr_t ***items, size_t *n);
+
+/* ARRAY[a, ...] and MAP[k, v, ...], Flink's value constructors: the calls "ARRAY[]" and "MAP[]"
+ * (names no one can write as a call). */
+static cdc_sql_expr_t *parse_collection_ctor(parser_t *p)
+{
+    cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_CALL, cur(p));
+    e->call.name = cdc_xstrdup(at_kw(p, "ARRAY") ? "ARRAY[]" : "MAP[]");
+    advance(p);
+    advance(p); /* [ */
+    if (!parse_expr_list(p, &e->call.args, &e->call.nargs) ||
+        !cdc_sqlp_expect(p, CDC_SQL_TOK_RBRACKET))
+        return drop_expr(e);
+    return e;
+}
+
 static cdc_sql_expr_t *parse_primary(parser_t *p)
 {
     const tok_t *t = cur(p);
@@ -533,6 +549,8 @@ static cdc_sql_expr_t *parse_primary(parser_t *p)
     }
     if (tok_kw(p, t, "CASE"))
         return parse_case(p);
+    if ((tok_kw(p, t, "ARRAY") || tok_kw(p, t, "MAP")) && next->kind == CDC_SQL_TOK_LBRACKET)
+        return parse_collection_ctor(p);
     if (next->kind == CDC_SQL_TOK_LPAREN) {
         if (tok_kw(p, t, "EXISTS")) {
             cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_EXISTS, t);
@@ -716,7 +734,23 @@ static cdc_sql_expr_t *parse_postfix(parser_t *p)
         (peek(p, 1)->kind == CDC_SQL_TOK_LPAREN || is_ident_tok(p, peek(p, 1))) &&
         !parse_over(p, e))
         return drop_expr(e);
-    while (e && at(p, CDC_SQL_TOK_LBRACKET)) {
+    for (;;) {
+        if (e && at(p, CDC_SQL_TOK_DOT) &&
+            (e->kind == CDC_SQL_EXPR_SUBSCRIPT || e->kind == CDC_SQL_EXPR_CALL) &&
+            (peek(p, 1)->kind == CDC_SQL_TOK_IDENT ||
+             peek(p, 1)->kind == CDC_SQL_TOK_QUOTED_IDENT)) {
+            /* items[1].sku, f(x).name: a field of the ROW before the dot */
+            cdc_sql_expr_t *s = expr_new(CDC_SQL_EXPR_SUBSCRIPT, peek(p, 1));
+            s->subscript.base = e;
+            s->subscript.field = true;
+            advance(p);
+            s->subscript.index = literal_new(CDC_SQL_LIT_STRING, cur(p), tok_value(p, cur(p)));
+            advance(p);
+            e = s;
+            continue;
+        }
+        if (!e || !at(p, CDC_SQL_TOK_LBRACKET))
+            break;
         cdc_sql_expr_t *s = expr_new(CDC_SQL_EXPR_SUBSCRIPT, cur(p));
         s->subscript.base = e;
         e = s;
@@ -876,6 +910,31 @@ static cdc_sql_expr_t *parse_predicate(parser_t *p, cdc_sql_expr_t *operand)
     return e;
 }
 
+/* x IS [NOT] TRUE | FALSE | UNKNOWN (the keyword current), as the SQL it means: COALESCE(x,
+ * FALSE), COALESCE(x, TRUE) with NOT around where negative, x IS [NOT] NULL. */
+static cdc_sql_expr_t *is_truth(parser_t *p, const tok_t *is, cdc_sql_expr_t *x, bool negated)
+{
+    const tok_t *w = cur(p);
+    advance(p);
+    if (tok_kw(p, w, "UNKNOWN")) {
+        cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_IS_NULL, is);
+        e->is_null.operand = x;
+        e->is_null.negated = negated;
+        return e;
+    }
+    bool want = tok_kw(p, w, "TRUE"); /* IS TRUE: x, NULL as FALSE; IS FALSE: NOT x, NULL as TRUE */
+    cdc_sql_expr_t *c = expr_new(CDC_SQL_EXPR_CALL, is);
+    c->call.name = cdc_xstrdup("COALESCE");
+    push_arg(c, x);
+    push_arg(c, literal_new(CDC_SQL_LIT_BOOLEAN, w, cdc_xstrdup(want ? "FALSE" : "TRUE")));
+    if (want != negated)
+        return c;
+    cdc_sql_expr_t *n = expr_new(CDC_SQL_EXPR_UNARY, is);
+    n->unary.op = CDC_SQL_UNARY_NOT;
+    n->unary.operand = c;
+    return n;
+}
+
 static cdc_sql_expr_t *parse_comparison(parser_t *p)
 {
     cdc_sql_expr_t *left = parse_concat(p);
@@ -904,6 +963,20 @@ static cdc_sql_expr_t *parse_comparison(parser_t *p)
             push_arg(e, left);
             push_arg(e, right);
             left = e;
+        } else if (tok_kw(p, t, "IS") &&
+                   (peek_kw(p, 1, "TRUE") || peek_kw(p, 1, "FALSE") || peek_kw(p, 1, "UNKNOWN") ||
+                    (peek_kw(p, 1, "NOT") && (peek_kw(p, 2, "TRUE") || peek_kw(p, 2, "FALSE") ||
+                                              peek_kw(p, 2, "UNKNOWN"))))) {
+            advance(p);
+            bool negated = accept_kw(p, "NOT");
+            left = is_truth(p, t, left, negated);
+        } else if (tok_kw(p, t, "IS") &&
+                   (peek_kw(p, 1, "JSON") || (peek_kw(p, 1, "NOT") && peek_kw(p, 2, "JSON")))) {
+            cdc_sqlp_fail_unsupported(p, "IS JSON", "JSON_EXISTS(s, '$') is TRUE for JSON text");
+            return drop_expr(left);
+        } else if (tok_kw(p, t, "SIMILAR") || (tok_kw(p, t, "NOT") && peek_kw(p, 1, "SIMILAR"))) {
+            cdc_sqlp_fail_unsupported(p, "SIMILAR TO", "use LIKE, or REGEXP(s, pattern)");
+            return drop_expr(left);
         } else if (tok_kw(p, t, "IS")) {
             advance(p);
             cdc_sql_expr_t *e = expr_new(CDC_SQL_EXPR_IS_NULL, t);
@@ -990,6 +1063,8 @@ static bool parse_alias(parser_t *p, char **alias, int *line, int *col)
     if (accept_kw(p, "AS")) {
         if (!cdc_sqlp_parse_ident(p, &id, "alias"))
             return false;
+    } else if (at_kw(p, "FETCH") && (peek_kw(p, 1, "FIRST") || peek_kw(p, 1, "NEXT"))) {
+        return cdc_sqlp_fail_unsupported(p, "FETCH", "write LIMIT n");
     } else if (is_ident_tok(p, cur(p))) {
         cdc_sqlp_parse_ident(p, &id, "alias");
     } else {
@@ -1109,6 +1184,22 @@ static bool at_udtf(const parser_t *p, size_t k)
            (peek_kw(p, k, "TABLE") && peek(p, k + 1)->kind == CDC_SQL_TOK_LPAREN);
 }
 
+/* A subquery in FROM or a join: "( query )" where the query is a SELECT, WITH or VALUES, or a
+ * set operation of queries in parentheses ("((SELECT ...) INTERSECT (SELECT ...))"), as Flink
+ * accepts. The current token is the "(". */
+static bool parse_subquery_ref(parser_t *p, cdc_sql_table_ref_t *ref)
+{
+    const tok_t *open = cur(p);
+    advance(p);
+    if (!cdc_sqlp_at_query(p))
+        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\" (a subquery)");
+    if (!(ref->subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        return false;
+    ref->name.line = open->line;
+    ref->name.col = open->col;
+    return true;
+}
+
 static bool parse_join(parser_t *p, cdc_sql_query_t *q)
 {
     const tok_t *start = cur(p);
@@ -1145,15 +1236,8 @@ static bool parse_join(parser_t *p, cdc_sql_query_t *q)
     }
     if (at(p, CDC_SQL_TOK_LPAREN)) {
         /* JOIN (SELECT ...) [AS] alias ON ...: a subquery, as in FROM */
-        const tok_t *open = cur(p);
-        advance(p);
-        if (!at_kw(p, "SELECT") && !at_kw(p, "WITH"))
-            return cdc_sqlp_fail_expected(p, "\"SELECT\" or \"WITH\" (a subquery)");
-        if (!(j->table.subquery = cdc_sqlp_parse_query(p)) ||
-            !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+        if (!parse_subquery_ref(p, &j->table))
             return false;
-        j->table.name.line = open->line;
-        j->table.name.col = open->col;
     } else if (!parse_table_ref(p, &j->table, true)) {
         return false;
     }
@@ -1383,14 +1467,8 @@ static bool parse_from(parser_t *p, cdc_sql_query_t *q)
         return cdc_sqlp_fail_unsupported(p, "LATERAL / UNNEST in FROM", NULL);
     if (!at(p, CDC_SQL_TOK_LPAREN))
         return parse_table_ref(p, &q->from, false);
-    const tok_t *open = cur(p);
-    advance(p);
-    if (!at_kw(p, "SELECT") && !at_kw(p, "WITH") && !at_kw(p, "VALUES"))
-        return cdc_sqlp_fail_expected(p, "\"SELECT\", \"WITH\" or \"VALUES\" (a subquery)");
-    if (!(q->from.subquery = cdc_sqlp_parse_query(p)) || !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+    if (!parse_subquery_ref(p, &q->from))
         return false;
-    q->from.name.line = open->line;
-    q->from.name.col = open->col;
     if (!cdc_sqlp_parse_hints(p, &q->from.hints) ||
         !parse_alias(p, &q->from.alias, &q->from.alias_line, &q->from.alias_col))
         return false;
@@ -1694,6 +1772,9 @@ static bool refuse_tail(parser_t *p)
         const char *word, *what, *hint;
     } words[] = {
         {"WINDOW", "WINDOW", NULL},
+        {"MATCH_RECOGNIZE", "MATCH_RECOGNIZE (pattern recognition)", NULL},
+        {"TABLESAMPLE", "TABLESAMPLE", NULL},
+        {"OFFSET", "OFFSET", NULL},
     };
     for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
         if (at_kw(p, words[i].word))
@@ -2022,13 +2103,8 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
                     continue;
                 }
                 if (at(p, CDC_SQL_TOK_LPAREN)) {
-                    const tok_t *open = cur(p);
-                    advance(p);
-                    if (!(j->table.subquery = cdc_sqlp_parse_query(p)) ||
-                        !cdc_sqlp_expect(p, CDC_SQL_TOK_RPAREN))
+                    if (!parse_subquery_ref(p, &j->table))
                         goto fail;
-                    j->table.name.line = open->line;
-                    j->table.name.col = open->col;
                 } else if (!cdc_sqlp_parse_name(p, &j->table.name, 3, "table name") ||
                            !cdc_sqlp_parse_hints(p, &j->table.hints)) {
                     goto fail;
@@ -2100,6 +2176,10 @@ cdc_sql_query_t *cdc_sqlp_parse_query(parser_t *p)
     }
     if (accept_kw(p, "LIMIT") && !parse_limit(p, q))
         goto fail;
+    if (at_kw(p, "OFFSET") || at_kw(p, "FETCH")) {
+        cdc_sqlp_fail_unsupported(p, at_kw(p, "OFFSET") ? "OFFSET" : "FETCH", "write LIMIT n");
+        goto fail;
+    }
     return finish_query(p, q, start->offset, true);
 fail:
     p->nnamed = named < p->nnamed ? named : p->nnamed;

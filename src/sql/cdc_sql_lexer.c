@@ -15,13 +15,19 @@
  * (an alias without AS, the end of an expression) or Flink reserves them and a
  * pipeline that used them bare would not run there either. Sorted. */
 static const char *const reserved_words[] = {
-    "ALL",        "AND",    "AS",      "BETWEEN",   "BY",     "CASE",   "CAST",
-    "CONSTRAINT", "CREATE", "CROSS",   "DISTINCT",  "DROP",   "ELSE",   "END",
-    "EXCEPT",     "FALSE",  "FOR",     "FROM",      "FULL",   "GROUP",  "HAVING",
-    "IN",         "INNER",  "INSERT",  "INTERSECT", "INTO",   "IS",     "JOIN",
-    "LEFT",       "LIKE",   "LIMIT",   "NOT",       "NULL",   "ON",     "OR",
-    "ORDER",      "OUTER",  "PRIMARY", "RIGHT",     "SELECT", "TABLE",  "THEN",
-    "TRUE",       "UNION",  "VALUES",  "WHEN",      "WHERE",  "WINDOW", "WITH",
+    "ALL",       "AND",    "AS",          "BETWEEN",
+    "BY",        "CASE",   "CAST",        "CONSTRAINT",
+    "CREATE",    "CROSS",  "DISTINCT",    "DROP",
+    "ELSE",      "END",    "EXCEPT",      "FALSE",
+    "FOR",       "FROM",   "FULL",        "GROUP",
+    "HAVING",    "IN",     "INNER",       "INSERT",
+    "INTERSECT", "INTO",   "IS",          "JOIN",
+    "LEFT",      "LIKE",   "LIMIT",       "MATCH_RECOGNIZE",
+    "NOT",       "NULL",   "ON",          "OR",
+    "ORDER",     "OUTER",  "PRIMARY",     "RIGHT",
+    "SELECT",    "TABLE",  "TABLESAMPLE", "THEN",
+    "TRUE",      "UNION",  "VALUES",      "WHEN",
+    "WHERE",     "WINDOW", "WITH",
 };
 
 static int ascii_upper(int c)

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -1121,7 +1122,9 @@ static bool parse_insert(parser_t *p, cdc_sql_stmt_t *stmt)
         return false;
     if (accept_kw(p, "PARTITION") && !parse_partition_spec(p, &ins->partition))
         return false;
-    if (at(p, CDC_SQL_TOK_LPAREN) && !parse_paren_ident_list(p, &ins->columns, "column name"))
+    /* a column list, unless the "(" opens the query: INSERT INTO t (SELECT ...) UNION (...) */
+    if (at(p, CDC_SQL_TOK_LPAREN) && !cdc_sqlp_at_query(p) &&
+        !parse_paren_ident_list(p, &ins->columns, "column name"))
         return false;
     if (at_kw(p, "VALUES"))
         return (ins->query = cdc_sqlp_parse_values(p)) != NULL;
@@ -1236,12 +1239,78 @@ static bool parse_explain(parser_t *p, cdc_sql_stmt_t *stmt)
     return ok;
 }
 
+/*
+ * Flink SQL statements cdcflow does not run, recognised by their first words so that they are
+ * refused by name ("TRUNCATE TABLE is not supported yet") rather than as a syntax error.
+ * Returns true (and sets the error) when the current tokens start one of them.
+ */
+static bool refuse_flink_statement(parser_t *p)
+{
+    static const struct {
+        const char *w[3];
+        const char *hint;
+    } forms[] = {
+        {{"TRUNCATE", "TABLE"}, "cdcflow runs streaming INSERT jobs only"},
+        {{"DELETE", "FROM"}, "cdcflow runs streaming INSERT jobs only"},
+        {{"UPDATE"}, "cdcflow runs streaming INSERT jobs only"},
+        {{"ANALYZE", "TABLE"}, NULL},
+        {{"LOAD", "MODULE"}, "the built-in functions are always loaded"},
+        {{"UNLOAD", "MODULE"}, "the built-in functions are always loaded"},
+        {{"USE", "MODULES"}, "the built-in functions are always loaded"},
+        {{"CALL"}, NULL},
+        {{"ADD", "JAR"}, "user functions are C shared objects: CREATE FUNCTION f AS 'lib.so:sym'"},
+        {{"REMOVE", "JAR"}, NULL},
+        {{"SHOW", "JARS"}, NULL},
+        {{"SHOW", "JOBS"}, "a job is one cdcflow process"},
+        {{"STOP", "JOB"}, "a job is one cdcflow process: stop it with SIGTERM"},
+        {{"SHOW", "MODULES"}, NULL},
+        {{"SHOW", "FULL", "MODULES"}, NULL},
+        {{"SHOW", "COLUMNS"}, "DESCRIBE t lists the columns"},
+        {{"SHOW", "PROCEDURES"}, NULL},
+        {{"SHOW", "USER", "FUNCTIONS"}, "SHOW FUNCTIONS lists them"},
+        {{"SHOW", "MODELS"}, NULL},
+        {{"SHOW", "MATERIALIZED", "TABLES"}, NULL},
+        {{"SHOW", "CREATE", "CATALOG"}, NULL},
+        {{"SHOW", "CREATE", "FUNCTION"}, NULL},
+        {{"SHOW", "CREATE", "MATERIALIZED"}, NULL},
+        {{"DESCRIBE", "EXTENDED"}, "DESCRIBE t"},
+        {{"DESC", "EXTENDED"}, "DESCRIBE t"},
+        {{"DESCRIBE", "CATALOG"}, NULL},
+        {{"DESCRIBE", "DATABASE"}, NULL},
+        {{"DESCRIBE", "FUNCTION"}, NULL},
+        {{"DESCRIBE", "JOB"}, NULL},
+        {{"ALTER", "VIEW"}, "DROP VIEW and CREATE VIEW again"},
+        {{"ALTER", "DATABASE"}, NULL},
+        {{"ALTER", "CATALOG"}, NULL},
+        {{"ALTER", "FUNCTION"}, "DROP FUNCTION and CREATE FUNCTION again"},
+        {{"ALTER", "MATERIALIZED", "TABLE"}, NULL},
+        {{"ALTER", "MODEL"}, NULL},
+        {{"CREATE", "MATERIALIZED", "TABLE"}, NULL},
+        {{"CREATE", "MODEL"}, NULL},
+        {{"CREATE", "TEMPORARY", "MODEL"}, NULL},
+    };
+    for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+        size_t n = 0;
+        while (n < 3 && forms[i].w[n] && peek_kw(p, n, forms[i].w[n]))
+            n++;
+        if (n == 0 || (n < 3 && forms[i].w[n]))
+            continue; /* not all of its words */
+        char what[64];
+        snprintf(what, sizeof(what), "%s%s%s%s%s", forms[i].w[0], n > 1 ? " " : "",
+                 n > 1 ? forms[i].w[1] : "", n > 2 ? " " : "", n > 2 ? forms[i].w[2] : "");
+        return !cdc_sqlp_fail_unsupported(p, what, forms[i].hint);
+    }
+    return false;
+}
+
 static cdc_sql_stmt_t *parse_statement(parser_t *p)
 {
     const tok_t *start = cur(p);
     cdc_sql_stmt_t *stmt = stmt_new(start);
     bool ok;
-    if (at_kw(p, "CREATE")) {
+    if (refuse_flink_statement(p)) {
+        ok = false;
+    } else if (at_kw(p, "CREATE")) {
         ok = parse_create(p, stmt);
     } else if (at_kw(p, "DROP")) {
         ok = parse_drop(p, stmt);

@@ -206,6 +206,7 @@ struct cdc_sql_expr {
         } is_null;
         struct {
             cdc_sql_expr_t *base, *index;
+            bool field; /* base.name (a ROW's field): index is the name as a string literal */
         } subscript;
         struct {
             cdc_sql_query_t *query; /* owned */

@@ -29,7 +29,7 @@ typedef struct parser {
     cdc_error_t *err;     /* first error */
     size_t prev_end;      /* end offset of the last consumed token */
     int depth;
-    bool set_term; /* the next cdc_sqlp_parse_query parses one operand of a set operator */
+    bool set_term;          /* the next cdc_sqlp_parse_query parses one operand of a set operator */
     cdc_sql_over_t **named; /* OVER w calls waiting for their query's WINDOW clause */
     size_t nnamed;
 } parser_t;

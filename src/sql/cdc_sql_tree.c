@@ -473,6 +473,7 @@ cdc_sql_expr_t *cdc_sql_expr_clone(const cdc_sql_expr_t *src)
     case CDC_SQL_EXPR_SUBSCRIPT:
         e->subscript.base = cdc_sql_expr_clone(src->subscript.base);
         e->subscript.index = cdc_sql_expr_clone(src->subscript.index);
+        e->subscript.field = src->subscript.field;
         break;
     }
     return e;
@@ -837,6 +838,12 @@ static void print_call(sbuf_t *sb, const cdc_sql_expr_t *e)
         print_over(sb, e->call.over);
         return;
     }
+    if (strcmp(name, "ARRAY[]") == 0 || strcmp(name, "MAP[]") == 0) {
+        sb_puts(sb, name[0] == 'A' ? "ARRAY[" : "MAP[");
+        print_list(sb, e->call.args, e->call.nargs);
+        sb_puts(sb, "]");
+        return;
+    }
     if (is_plain_word(name)) {
         char *upper = upper_dup(name);
         sb_puts(sb, upper);
@@ -973,6 +980,11 @@ static void print_expr(sbuf_t *sb, const cdc_sql_expr_t *e)
         break;
     case CDC_SQL_EXPR_SUBSCRIPT:
         print_sub(sb, e->subscript.base, PREC_PRIMARY);
+        if (e->subscript.field) {
+            sb_puts(sb, ".");
+            sb_ident(sb, e->subscript.index->literal.text);
+            break;
+        }
         sb_puts(sb, "[");
         print_expr(sb, e->subscript.index);
         sb_puts(sb, "]");

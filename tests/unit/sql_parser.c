@@ -1818,3 +1818,61 @@ Test(sql_create_table, as_select)
                  "watermark or LIKE is not supported yet",
                  "CREATE TABLE t (a INT) AS SELECT 1\n                       ^");
 }
+
+/* Flink statements and query clauses cdcflow does not run are refused by name, at their first
+ * word, never as a bare syntax error. */
+Test(sql_errors, regress_flink_forms_refused_by_name)
+{
+    static const struct {
+        const char *sql, *message;
+    } cases[] = {
+        {"TRUNCATE TABLE t", "test.sql:1:1: TRUNCATE TABLE is not supported yet"},
+        {"DELETE FROM t WHERE a = 1", "test.sql:1:1: DELETE FROM is not supported yet"},
+        {"UPDATE t SET a = 1", "test.sql:1:1: UPDATE is not supported yet"},
+        {"ANALYZE TABLE t COMPUTE STATISTICS", "test.sql:1:1: ANALYZE TABLE is not supported yet"},
+        {"LOAD MODULE hive", "test.sql:1:1: LOAD MODULE is not supported yet"},
+        {"USE MODULES core", "test.sql:1:1: USE MODULES is not supported yet"},
+        {"ADD JAR '/x.jar'", "test.sql:1:1: ADD JAR is not supported yet"},
+        {"SHOW JOBS", "test.sql:1:1: SHOW JOBS is not supported yet"},
+        {"show full modules", "test.sql:1:1: SHOW FULL MODULES is not supported yet"},
+        {"SHOW COLUMNS FROM t", "test.sql:1:1: SHOW COLUMNS is not supported yet"},
+        {"DESCRIBE EXTENDED t", "test.sql:1:1: DESCRIBE EXTENDED is not supported yet"},
+        {"ALTER VIEW v AS SELECT 1", "test.sql:1:1: ALTER VIEW is not supported yet"},
+        {"CREATE MATERIALIZED TABLE m AS SELECT 1",
+         "test.sql:1:1: CREATE MATERIALIZED TABLE is not supported yet"},
+        {"SELECT * FROM t MATCH_RECOGNIZE (ORDER BY ts)",
+         "test.sql:1:17: MATCH_RECOGNIZE (pattern recognition) is not supported yet"},
+        {"SELECT * FROM t TABLESAMPLE SYSTEM (10)",
+         "test.sql:1:17: TABLESAMPLE is not supported yet"},
+        {"SELECT * FROM t LIMIT 2 OFFSET 1", "test.sql:1:25: OFFSET is not supported yet"},
+        {"SELECT * FROM t FETCH FIRST 2 ROWS ONLY", "test.sql:1:17: FETCH is not supported yet"},
+        {"SELECT a FROM t WHERE s SIMILAR TO 'x'",
+         "test.sql:1:25: SIMILAR TO is not supported yet"},
+        {"SELECT a IS NOT JSON FROM t", "test.sql:1:10: IS JSON is not supported yet"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cdc_error_t *err = parse_err(cases[i].sql);
+        cr_expect_str_eq(err->message, cases[i].message, "%s", cases[i].sql);
+        cdc_error_destroy(err);
+    }
+}
+
+/* Set operations of parenthesized queries: in FROM, in a join, at top level, in INSERT. */
+Test(sql_query, regress_paren_set_op_operands)
+{
+    cdc_sql_script_t *s = parse_ok(
+        "SELECT * FROM ((SELECT a FROM t1) INTERSECT (SELECT a FROM t2));\n"
+        "SELECT x.a FROM t JOIN ((SELECT a FROM t1) EXCEPT (SELECT a FROM t2)) x ON t.a = x.a;\n"
+        "(SELECT a FROM t1) UNION (SELECT a FROM t2);\n"
+        "INSERT INTO o (SELECT a FROM t1) UNION ALL (SELECT a FROM t2);\n"
+        "INSERT INTO o (a) (SELECT a FROM t1) UNION (SELECT a FROM t2)");
+    cr_assert_eq(s->count, 5);
+    cr_expect_eq(s->stmts[0]->query->from.subquery->set_op, CDC_SQL_SET_INTERSECT);
+    cr_expect_eq(s->stmts[1]->query->joins[0].table.subquery->set_op, CDC_SQL_SET_EXCEPT);
+    cr_expect_eq(s->stmts[2]->query->set_op, CDC_SQL_SET_UNION);
+    cr_expect_eq(s->stmts[3]->insert.columns.count, 0);
+    cr_expect_not_null(s->stmts[3]->insert.query->union_all);
+    cr_expect_eq(s->stmts[4]->insert.columns.count, 1);
+    cr_expect_eq(s->stmts[4]->insert.query->set_op, CDC_SQL_SET_UNION);
+    cdc_sql_script_destroy(s);
+}
