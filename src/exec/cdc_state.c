@@ -9,28 +9,34 @@
  *
  * The overlay is an open-addressing hash table (linear probing, tombstones,
  * as src/exec/cdc_normalize.c) of 16-byte slots pointing at blocks laid out
- * as RocksDB stores them, [ns][key][time][value] after the sizes, so a commit
- * hands them to the write batch without copying; without a TTL the time is
- * left out of the overlay (8 bytes an entry) and a commit writes its own. An entry is dirty
- * (changed since the last commit: a value or a deletion) or clean (a read cache of RocksDB,
- * including "known absent"). Clean entries are evicted by a clock sweep when the overlay outgrows
- * its share of the memory budget; dirty ones never are, and cdc_state_wants_commit turns true when
- * they outgrow theirs. Entry bytes come from size-class free lists carved out of large chunks, so a
- * steady state of gets and puts allocates nothing.
+ * as RocksDB stores them, [ns][key][time][value] after the sizes; without a
+ * TTL the time is left out of the overlay (8 bytes an entry) and a commit
+ * writes its own. An entry is dirty (changed since the last commit: a value
+ * or a deletion) or clean (a read cache of RocksDB, including "known
+ * absent"). Clean entries are evicted by a clock sweep when the overlay
+ * outgrows its share of the memory budget; dirty ones never are, and
+ * cdc_state_wants_commit turns true when they outgrow theirs. Entry bytes
+ * come from size-class free lists carved out of large chunks, so a steady
+ * state of gets and puts allocates nothing.
  *
- * The budget is split: five eighths for the overlay, of which a 32nd may be
- * dirty (a commit copies the dirty entries into RocksDB's write batch: another
- * 32nd while it lasts; each of the two memtables, a sixteenth, holds two
- * commits), a 32nd for RocksDB's block cache (its index and filter blocks, then
- * data blocks: a 4 KiB block per point lookup caches far fewer entries per
- * byte than the overlay, and the page cache, outside the process, holds the
- * files anyway); the last fifth is left for what RocksDB does not report (a
- * flush's and a compaction's buffers, its code: 9 MB of its library is
- * resident in a join). Shares of an eighth for the dirty entries and the
- * cache put bench/stateful.sh's join at 67 MB peak RSS, a sixteenth at 62-65,
- * a 32nd at 60-62 (commits twice as many, each half as long). Without a
- * directory everything stays in the overlay: nothing is evicted and a commit
- * only keeps the meta.
+ * A commit writes the dirty entries, in key order, and the meta into one
+ * table file that RocksDB takes in whole (IngestExternalFile): atomic and
+ * durable as a synced write batch, without the batch's copy of the entries,
+ * the WAL, the memtable (its skip list inserts were half of a commit's time in
+ * bench/stateful.sh's join) and the flush that wrote them once more.
+ *
+ * The budget is split: five eighths for the overlay, of which an eighth of the
+ * budget may be dirty (dirty entries are overlay entries: a larger share costs
+ * no memory but the commit's sort array, 24 bytes an entry; it makes commits
+ * fewer, a 32nd had bench/stateful.sh's join commit 194 times, an eighth 46),
+ * a 32nd for RocksDB's block cache (its index and filter blocks, then data
+ * blocks: a 4 KiB block per point lookup caches far fewer entries per byte than
+ * the overlay, and the page cache, outside the process, holds the files
+ * anyway), a 32nd for each of the two memtables (empty: commits bypass them);
+ * the rest is left for what RocksDB does not report (a compaction's buffers,
+ * the table readers, its code: 9 MB of its library is resident in a join).
+ * Without a directory everything stays in the overlay: nothing is evicted and
+ * a commit only keeps the meta.
  */
 #include "cdc_state.h"
 
@@ -41,6 +47,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cdc_arena.h"
 #include "cdc_util.h"
@@ -164,9 +171,14 @@ typedef struct st_entry {
 
 static st_block_t tomb_mark;
 
+/* A commit's dirty entry: its key's first 8 bytes (big-endian, zero-padded) and its block, so
+   the sort and the file's writing follow one pointer, not two (the slot, then the block: the
+   misses of that chase were most of a commit's own time), and the block's address can be
+   prefetched a few entries ahead. */
 typedef struct st_sorted {
-    uint64_t prefix; /* the key's first 8 bytes, big-endian */
-    const st_entry_t *e;
+    uint64_t prefix;
+    const st_block_t *blk;
+    bool absent; /* a deletion */
 } st_sorted_t;
 #define TOMB (&tomb_mark)
 #define LIVE(e) ((e)->blk && (e)->blk != TOMB)
@@ -201,8 +213,11 @@ struct cdc_state_s {
     rocksdb_filterpolicy_t *bloom; /* owned by table_opts once set */
     rocksdb_compactionfilter_t *ttl_filter;
     rocksdb_readoptions_t *ropts;
-    rocksdb_writeoptions_t *wopts;
-    rocksdb_writebatch_t *batch;
+    rocksdb_envoptions_t *envopts;
+    rocksdb_ingestexternalfileoptions_t *ingest_opts;
+    rocksdb_options_t *sst_opts; /* the options, the commit's file uncompressed */
+    char *sst_path;              /* a commit's file, before RocksDB links it in */
+    cdc_buf_t sst_val;           /* a value with the commit's write time in front */
 
     cdc_state_stats_t stats;
 };
@@ -477,13 +492,10 @@ static void configure(cdc_state_t *st)
 {
     st->opts = rocksdb_options_create();
     rocksdb_options_set_create_if_missing(st->opts, 1);
-    rocksdb_options_set_write_buffer_size(st->opts, st->budget / 16);
+    /* Commits ingest table files (write_sst): nothing goes through the memtable, which stays
+       empty and small (a Get's search of it costs nothing, no bloom filter needed). */
+    rocksdb_options_set_write_buffer_size(st->opts, st->budget / 32);
     rocksdb_options_set_max_write_buffer_number(st->opts, 2);
-    /* A bloom filter over each memtable's keys (a tenth of its size): most Gets are of state
-       committed long ago, and the memtables' skip lists were searched in vain for each (a
-       quarter of the join's time in bench/stateful.sh). */
-    rocksdb_options_set_memtable_prefix_bloom_size_ratio(st->opts, 0.1);
-    rocksdb_options_set_memtable_whole_key_filtering(st->opts, 1);
     rocksdb_options_set_max_open_files(st->opts, 256);
     rocksdb_options_set_max_background_jobs(st->opts, 2);
     /* No compression where reads land (L0, L1: all of a state that fits the defaults' 256 MiB
@@ -523,9 +535,15 @@ static void configure(cdc_state_t *st)
         rocksdb_options_set_compaction_filter(st->opts, st->ttl_filter);
     }
     st->ropts = rocksdb_readoptions_create();
-    st->wopts = rocksdb_writeoptions_create();
-    rocksdb_writeoptions_set_sync(st->wopts, 1);
-    st->batch = rocksdb_writebatch_create();
+    st->envopts = rocksdb_envoptions_create();
+    st->ingest_opts = rocksdb_ingestexternalfileoptions_create();
+    rocksdb_ingestexternalfileoptions_set_move_files(st->ingest_opts, 1);
+    /* a commit's file as L0 holds it: uncompressed (LZ4 was a tenth of the commit's time) */
+    st->sst_opts = rocksdb_options_create_copy(st->opts);
+    int none[7] = {0}; /* rocksdb_no_compression: the writer takes the last level's */
+    rocksdb_options_set_compression_per_level(st->sst_opts, none, 7);
+    rocksdb_options_set_compression(st->sst_opts, rocksdb_no_compression);
+    st->sst_path = cdc_strdup_printf("%s/commit.sst.tmp", st->dir);
 }
 
 static int open_db(cdc_state_t *st, bool fresh, cdc_error_t **err)
@@ -533,6 +551,7 @@ static int open_db(cdc_state_t *st, bool fresh, cdc_error_t **err)
     if (mkdirs(st->dir, err) < 0)
         return -1;
     configure(st);
+    unlink(st->sst_path); /* a commit's file that a crash left before RocksDB took it */
     char *msg = NULL;
     if (fresh) {
         rocksdb_destroy_db(st->opts, st->dir, &msg);
@@ -561,7 +580,7 @@ int cdc_state_open(const cdc_state_options_t *opt, cdc_state_t **out, cdc_error_
     st->tlen = st->ttl_ms ? TIME_BYTES : 0;
     st->budget = opt->memory_bytes ? opt->memory_bytes : DEFAULT_BUDGET;
     st->overlay_limit = st->budget / 8 * 5;
-    st->dirty_limit = st->budget / 32;
+    st->dirty_limit = st->budget / 8;
     if (opt->dir) {
         st->dir = cdc_strdup_printf("%s", opt->dir);
         if (open_db(st, opt->fresh, err) < 0) {
@@ -579,12 +598,16 @@ void cdc_state_close(cdc_state_t *st)
         return;
     if (st->db)
         rocksdb_close(st->db);
-    if (st->batch)
-        rocksdb_writebatch_destroy(st->batch);
     if (st->ropts)
         rocksdb_readoptions_destroy(st->ropts);
-    if (st->wopts)
-        rocksdb_writeoptions_destroy(st->wopts);
+    if (st->envopts)
+        rocksdb_envoptions_destroy(st->envopts);
+    if (st->sst_opts)
+        rocksdb_options_destroy(st->sst_opts);
+    if (st->ingest_opts)
+        rocksdb_ingestexternalfileoptions_destroy(st->ingest_opts);
+    free(st->sst_path);
+    cdc_buf_free(&st->sst_val);
     if (st->opts)
         rocksdb_options_destroy(st->opts);
     if (st->table_opts)
@@ -722,9 +745,73 @@ static int key_order(const void *a, const void *b)
     const st_sorted_t *p = a, *q = b;
     if (p->prefix != q->prefix)
         return p->prefix < q->prefix ? -1 : 1;
-    const st_block_t *x = p->e->blk, *y = q->e->blk;
+    const st_block_t *x = p->blk, *y = q->blk;
     int c = memcmp(x->bytes, y->bytes, x->klen < y->klen ? x->klen : y->klen);
     return c ? c : (x->klen > y->klen) - (x->klen < y->klen);
+}
+
+/* Adds one dirty entry to the commit's file: a deletion, or [time][value]. */
+static void sst_add(cdc_state_t *st, rocksdb_sstfilewriter_t *w, const st_sorted_t *o,
+                    const unsigned char *now, char **msg)
+{
+    const st_block_t *b = o->blk;
+    const char *key = (const char *)b->bytes, *v = key + b->klen;
+    if (o->absent) {
+        rocksdb_sstfilewriter_delete(w, key, b->klen, msg);
+    } else if (st->tlen) {
+        rocksdb_sstfilewriter_put(w, key, b->klen, v, TIME_BYTES + (size_t)b->vlen, msg);
+    } else {
+        cdc_buf_clear(&st->sst_val);
+        cdc_buf_append(&st->sst_val, now, TIME_BYTES);
+        cdc_buf_append(&st->sst_val, v, b->vlen);
+        rocksdb_sstfilewriter_put(w, key, b->klen, st->sst_val.data, st->sst_val.len, msg);
+    }
+}
+
+/* Whether META_KEY sorts before the key of @p b (RocksDB's bytewise order). */
+static bool meta_first(const st_block_t *b)
+{
+    size_t ml = strlen(META_KEY), kl = b->klen;
+    int c = memcmp(META_KEY, b->bytes, ml < kl ? ml : kl);
+    return c < 0 || (c == 0 && ml < kl);
+}
+
+/* Writes the sorted dirty entries (st->order) and the meta into one table file and has RocksDB
+   take it in (IngestExternalFile, the file linked, not copied): one atomic, durable change of
+   the store, as a synced write batch was, without the batch's copy of every entry, the WAL, the
+   memtable's skip list inserts (half the join's commit time in bench/stateful.sh) and the flush
+   that wrote them again. The file lands in L0 and compaction merges it as a flushed memtable.
+   0, or -1 with *err. */
+static int write_sst(cdc_state_t *st, const unsigned char *now, const void *meta, size_t mlen,
+                     cdc_error_t **err)
+{
+    char *msg = NULL;
+    rocksdb_sstfilewriter_t *w = rocksdb_sstfilewriter_create(st->envopts, st->sst_opts);
+    rocksdb_sstfilewriter_open(w, st->sst_path, &msg);
+    bool meta_done = false;
+    for (size_t i = 0; i < st->ndirty && !msg; i++) {
+        const st_sorted_t *o = &st->order[i];
+        if (i + 8 < st->ndirty)
+            __builtin_prefetch(st->order[i + 8].blk);
+        if (!meta_done && meta_first(o->blk)) {
+            rocksdb_sstfilewriter_put(w, META_KEY, strlen(META_KEY), meta, mlen, &msg);
+            meta_done = true;
+            if (msg)
+                break;
+        }
+        sst_add(st, w, o, now, &msg);
+    }
+    if (!meta_done && !msg)
+        rocksdb_sstfilewriter_put(w, META_KEY, strlen(META_KEY), meta, mlen, &msg);
+    if (!msg)
+        rocksdb_sstfilewriter_finish(w, &msg);
+    rocksdb_sstfilewriter_destroy(w);
+    if (!msg) {
+        const char *files[1] = {st->sst_path};
+        rocksdb_ingest_external_file(st->db, files, 1, st->ingest_opts, &msg);
+    }
+    unlink(st->sst_path); /* RocksDB holds its own link now (or the commit failed) */
+    return msg ? rocks_error(err, st->dir, "commit to", msg) : 0;
 }
 
 int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t **err)
@@ -736,40 +823,22 @@ int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t
         /* without a TTL the overlay keeps no write times: RocksDB's values get the commit's */
         unsigned char now[TIME_BYTES];
         put_be(now, (uint64_t)cdc_wall_ms(), TIME_BYTES);
-        /* In key order: the memtable's skip list then inserts each key right after the last
-           (RocksDB keeps that splice) instead of searching from the top: a commit's inserts
-           in hash order were a third of bench/stateful.sh's join. */
+        /* In key order, as a table file holds them */
         for (size_t i = 0; i < st->ndirty; i++) {
+            if (i + 16 < st->ndirty)
+                __builtin_prefetch(&st->slots[st->dirty[i + 16]]);
+            if (i + 8 < st->ndirty)
+                __builtin_prefetch(st->slots[st->dirty[i + 8]].blk);
             const st_entry_t *e = &st->slots[st->dirty[i]];
             unsigned char p[8] = {0};
             memcpy(p, e->blk->bytes, e->blk->klen < 8 ? e->blk->klen : 8);
-            st->order[i] = (st_sorted_t){get_be(p, 8), e};
+            st->order[i] = (st_sorted_t){get_be(p, 8), e->blk, (e->flags & E_ABSENT) != 0};
         }
         if (st->ndirty)
             qsort(st->order, st->ndirty, sizeof(*st->order), key_order);
-        rocksdb_writebatch_clear(st->batch);
-        for (size_t i = 0; i < st->ndirty; i++) {
-            const st_entry_t *e = st->order[i].e;
-            const st_block_t *b = e->blk;
-            const char *key = (const char *)b->bytes, *v = key + b->klen;
-            if (e->flags & E_ABSENT) {
-                rocksdb_writebatch_delete(st->batch, key, b->klen);
-            } else if (st->tlen) {
-                rocksdb_writebatch_put(st->batch, key, b->klen, v, TIME_BYTES + (size_t)b->vlen);
-            } else {
-                const char *parts[2] = {(const char *)now, v};
-                size_t sizes[2] = {TIME_BYTES, b->vlen};
-                size_t ks = b->klen;
-                rocksdb_writebatch_putv(st->batch, 1, &key, &ks, 2, parts, sizes);
-            }
-        }
-        rocksdb_writebatch_put(st->batch, META_KEY, strlen(META_KEY), meta ? meta : "", mlen);
-        char *msg = NULL;
-        rocksdb_write(st->db, st->wopts, st->batch, &msg);
-        rocksdb_writebatch_clear(st->batch);
-        if (msg) {
+        if (write_sst(st, now, meta ? meta : "", mlen, err) < 0) {
             st->broken = true;
-            return rocks_error(err, st->dir, "commit to", msg);
+            return -1;
         }
     }
     for (size_t i = 0; i < st->ndirty; i++) {

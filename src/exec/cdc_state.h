@@ -7,7 +7,7 @@
  * Changes since the last commit live in an in-memory overlay (with a read
  * cache of clean entries, bounded by the memory budget); RocksDB always holds
  * exactly the last committed checkpoint. cdc_state_commit writes the overlay
- * and a meta blob (the sources' positions) in one atomic, synced write batch,
+ * and a meta blob (the sources' positions) in one atomic, durable table file,
  * so after a crash the store reopens at the last commit with the positions
  * that belong to it. Not thread-safe: the runtime calls it under the job's
  * operator lock.
