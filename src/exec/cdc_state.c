@@ -174,12 +174,15 @@ static st_block_t tomb_mark;
 /* A commit's dirty entry: its key's first 8 bytes (big-endian, zero-padded) and its block, so
    the sort and the file's writing follow one pointer, not two (the slot, then the block: the
    misses of that chase were most of a commit's own time), and the block's address can be
-   prefetched a few entries ahead. */
+   prefetched a few entries ahead. The block's address has its low bit set for a deletion
+   (blocks are 16-byte aligned). */
 typedef struct st_sorted {
     uint64_t prefix;
-    const st_block_t *blk;
-    bool absent; /* a deletion */
+    uintptr_t blk;
 } st_sorted_t;
+#define SORTED_BLK(o) ((const st_block_t *)((o)->blk & ~(uintptr_t)1))
+#define SORTED_ABSENT(o) (((o)->blk & 1) != 0)
+
 #define TOMB (&tomb_mark)
 #define LIVE(e) ((e)->blk && (e)->blk != TOMB)
 
@@ -198,8 +201,9 @@ struct cdc_state_s {
     size_t dirty_bytes;
     uint32_t *dirty; /* slot indexes of the dirty entries */
     size_t ndirty, dirty_cap;
-    struct st_sorted *order; /* a commit's dirty entries in key order (dirty_cap of them) */
-    uint64_t dirty_new;      /* dirty values over keys not known to exist (for keys_estimate) */
+    struct st_sorted *order;     /* a commit's dirty entries in key order (dirty_cap of them) */
+    struct st_sorted *order_tmp; /* the radix sort's other half (dirty_cap) */
+    uint64_t dirty_new;          /* dirty values over keys not known to exist (for keys_estimate) */
 
     cdc_buf_t probe; /* [ns][key] of the current call */
     uint64_t probe_hash;
@@ -390,6 +394,7 @@ static st_entry_t *entry_set(cdc_state_t *st, uint64_t h, const void *val, size_
             st->dirty_cap = st->dirty_cap ? st->dirty_cap * 2 : 1024;
             st->dirty = cdc_xrealloc(st->dirty, st->dirty_cap * sizeof(*st->dirty));
             st->order = cdc_xrealloc(st->order, st->dirty_cap * sizeof(*st->order));
+            st->order_tmp = cdc_xrealloc(st->order_tmp, st->dirty_cap * sizeof(*st->order));
         }
         st->dirty[st->ndirty++] = (uint32_t)j;
     }
@@ -624,6 +629,7 @@ void cdc_state_close(cdc_state_t *st)
     free(st->slots);
     free(st->dirty);
     free(st->order);
+    free(st->order_tmp);
     cdc_buf_free(&st->probe);
     cdc_buf_free(&st->meta);
     free(st->dir);
@@ -792,25 +798,56 @@ int cdc_state_del(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, cd
 /* ---- commit -----------------------------------------------------------------------------------
  */
 
-/* RocksDB's bytewise order of two entries' keys: their first 8 bytes (big-endian, zero-padded),
-   kept beside the entry so the sort reads no block until two prefixes tie. */
-static int key_order(const void *a, const void *b)
+/* RocksDB's bytewise order of two entries' keys with the same 8-byte prefix. */
+static int key_order(const st_sorted_t *p, const st_sorted_t *q)
 {
-    const st_sorted_t *p = a, *q = b;
-    if (p->prefix != q->prefix)
-        return p->prefix < q->prefix ? -1 : 1;
-    const st_block_t *x = p->blk, *y = q->blk;
+    const st_block_t *x = SORTED_BLK(p), *y = SORTED_BLK(q);
     int c = memcmp(x->bytes, y->bytes, x->klen < y->klen ? x->klen : y->klen);
     return c ? c : (x->klen > y->klen) - (x->klen < y->klen);
+}
+
+/* Sorts st->order[0..n) into RocksDB's bytewise key order: a radix sort of the prefixes (a pass
+   per byte that varies; glibc's qsort was a twentieth of bench/stateful.sh's join, and allocated
+   its buffer each commit), then the runs of equal prefixes by the whole keys. */
+static void sort_dirty(cdc_state_t *st, size_t n)
+{
+    size_t count[8][256] = {{0}};
+    for (size_t i = 0; i < n; i++)
+        for (int b = 0; b < 8; b++)
+            count[b][(st->order[i].prefix >> (8 * b)) & 0xff]++;
+    for (int b = 0; b < 8; b++) {
+        if (count[b][(st->order[0].prefix >> (8 * b)) & 0xff] == n)
+            continue; /* all alike in this byte */
+        size_t pos[256], sum = 0;
+        for (int v = 0; v < 256; v++) {
+            pos[v] = sum;
+            sum += count[b][v];
+        }
+        for (size_t i = 0; i < n; i++)
+            st->order_tmp[pos[(st->order[i].prefix >> (8 * b)) & 0xff]++] = st->order[i];
+        st_sorted_t *t = st->order;
+        st->order = st->order_tmp;
+        st->order_tmp = t;
+    }
+    for (size_t i = 1; i < n; i++) { /* insertion sort within runs of one prefix (rare) */
+        st_sorted_t o = st->order[i];
+        size_t j = i;
+        while (j > 0 && st->order[j - 1].prefix == o.prefix &&
+               key_order(&st->order[j - 1], &o) > 0) {
+            st->order[j] = st->order[j - 1];
+            j--;
+        }
+        st->order[j] = o;
+    }
 }
 
 /* Adds one dirty entry to the commit's file: a deletion, or [time][value]. */
 static void sst_add(cdc_state_t *st, rocksdb_sstfilewriter_t *w, const st_sorted_t *o,
                     const unsigned char *now, char **msg)
 {
-    const st_block_t *b = o->blk;
+    const st_block_t *b = SORTED_BLK(o);
     const char *key = (const char *)b->bytes, *v = key + b->klen;
-    if (o->absent) {
+    if (SORTED_ABSENT(o)) {
         rocksdb_sstfilewriter_delete(w, key, b->klen, msg);
     } else if (st->tlen) {
         rocksdb_sstfilewriter_put(w, key, b->klen, v, TIME_BYTES + (size_t)b->vlen, msg);
@@ -846,8 +883,8 @@ static int write_sst(cdc_state_t *st, const unsigned char *now, const void *meta
     for (size_t i = 0; i < st->ndirty && !msg; i++) {
         const st_sorted_t *o = &st->order[i];
         if (i + 8 < st->ndirty)
-            __builtin_prefetch(st->order[i + 8].blk);
-        if (!meta_done && meta_first(o->blk)) {
+            __builtin_prefetch(SORTED_BLK(&st->order[i + 8]));
+        if (!meta_done && meta_first(SORTED_BLK(o))) {
             rocksdb_sstfilewriter_put(w, META_KEY, strlen(META_KEY), meta, mlen, &msg);
             meta_done = true;
             if (msg)
@@ -886,10 +923,11 @@ int cdc_state_commit(cdc_state_t *st, const void *meta, size_t mlen, cdc_error_t
             const st_entry_t *e = &st->slots[st->dirty[i]];
             unsigned char p[8] = {0};
             memcpy(p, e->blk->bytes, e->blk->klen < 8 ? e->blk->klen : 8);
-            st->order[i] = (st_sorted_t){get_be(p, 8), e->blk, (e->flags & E_ABSENT) != 0};
+            st->order[i] =
+                (st_sorted_t){get_be(p, 8), (uintptr_t)e->blk | ((e->flags & E_ABSENT) ? 1 : 0)};
         }
         if (st->ndirty)
-            qsort(st->order, st->ndirty, sizeof(*st->order), key_order);
+            sort_dirty(st, st->ndirty);
         if (write_sst(st, now, meta ? meta : "", mlen, err) < 0) {
             st->broken = true;
             return -1;
@@ -965,7 +1003,7 @@ void cdc_state_stats(const cdc_state_t *st, cdc_state_stats_t *out)
     *out = st->stats;
     out->memory_bytes = st->slab.nchunks * CHUNK_BYTES + st->slab.big_bytes +
                         st->cap * sizeof(st_entry_t) +
-                        st->dirty_cap * (sizeof(uint32_t) + sizeof(*st->order));
+                        st->dirty_cap * (sizeof(uint32_t) + 2 * sizeof(*st->order));
     if (!st->db) {
         for (size_t i = 0; i < st->cap; i++)
             out->keys_estimate += LIVE(&st->slots[i]) && !(st->slots[i].flags & E_ABSENT);

@@ -163,6 +163,28 @@ Test(state, namespaces_around_the_meta_key_in_one_commit)
     cdc_state_close(st);
 }
 
+/* Keys that share their first bytes (the commit's sort orders them by 8-byte prefixes first),
+   of many lengths, in one commit: RocksDB takes the file only in strictly ascending order. */
+Test(state, keys_with_one_long_prefix_in_one_commit)
+{
+    cdc_state_t *st = open_store(dir, 0, 0, false);
+    char key[64];
+    for (int i = 0; i < 500; i++) {
+        snprintf(key, sizeof(key), "shared%.*s%d", i % 7, "xxxxxxx", (i * 7919) % 1000);
+        put(st, 3, key, key);
+    }
+    put(st, 3, "shar", "short");
+    commit(st, "pos=1");
+    cdc_state_close(st);
+    st = open_store(dir, 0, 0, false);
+    for (int i = 0; i < 500; i++) {
+        snprintf(key, sizeof(key), "shared%.*s%d", i % 7, "xxxxxxx", (i * 7919) % 1000);
+        cr_expect_str_eq(get(st, 3, key), key);
+    }
+    cr_expect_str_eq(get(st, 3, "shar"), "short");
+    cdc_state_close(st);
+}
+
 /* A crash while a commit's file was written leaves it behind: the next open discards it and
    holds the last commit. */
 Test(state, regress_a_commit_file_left_by_a_crash)
