@@ -44,7 +44,7 @@ void cdc_state_close(cdc_state_t *st); /* discards uncommitted changes; NULL is 
 int cdc_state_get(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, const void **val,
                   size_t *vlen, cdc_error_t **err);
 
-/** The hash of (ns, key) that cdc_state_prefetch takes (0 for a key too long to bother). */
+/** The hash of (ns, key) that cdc_state_prefetch takes. */
 uint64_t cdc_state_hash(uint32_t ns, const void *key, size_t klen);
 
 /**
