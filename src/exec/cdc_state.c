@@ -25,14 +25,18 @@
  * the WAL, the memtable (its skip list inserts were half of a commit's time in
  * bench/stateful.sh's join) and the flush that wrote them once more.
  *
- * The budget is split: five eighths for the overlay, of which an eighth of the
- * budget may be dirty (dirty entries are overlay entries: a larger share costs
- * no memory but the commit's sort array, 24 bytes an entry; it makes commits
- * fewer, a 32nd had bench/stateful.sh's join commit 194 times, an eighth 46),
- * a 32nd for RocksDB's block cache (its index and filter blocks, then data
- * blocks: a 4 KiB block per point lookup caches far fewer entries per byte than
- * the overlay, and the page cache, outside the process, holds the files
- * anyway), a 32nd for each of the two memtables (empty: commits bypass them);
+ * The budget is split: five eighths for the overlay, of which half the budget
+ * may be dirty (dirty entries are overlay entries: a larger share costs no
+ * memory but the commit's sort arrays, 32 bytes an entry, and leaves less of
+ * the overlay to the read cache until the commit, which the operators hardly
+ * miss: a join or an aggregate writes every entry it reads; it makes commits
+ * fewer and each one's changes fewer, as a key changed twice is written once:
+ * bench/stateful.sh's join committed 194 times with a 32nd, 46 with an eighth,
+ * 7 with half), a 32nd for RocksDB's block cache (its index and
+ * filter partitions, then data blocks: a 4 KiB block per point lookup caches
+ * far fewer entries per byte than the overlay, and the page cache, outside the
+ * process, holds the files anyway), a 32nd for each of the two memtables
+ * (empty: commits bypass them);
  * the rest is left for what RocksDB does not report (a compaction's buffers,
  * the table readers, its code: 9 MB of its library is resident in a join).
  * Without a directory everything stays in the overlay: nothing is evicted and
@@ -537,6 +541,16 @@ static void configure(cdc_state_t *st)
     rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(st->table_opts,
                                                                                      1);
     rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(st->table_opts, 1);
+    /* Filters and indexes in partitions of 4 KiB under a small top level (pinned): a state
+       larger than the overlay has files whose whole filter (10 bits a key: 2.5 MB for the 1M
+       keys of `bench/stateful.sh 1000000 1000000`'s join) outgrows the cache, and each Get read
+       and checksummed it again from the file (100 s for that join); a Get now reads a
+       partition. */
+    rocksdb_block_based_options_set_index_type(
+        st->table_opts, rocksdb_block_based_table_index_type_two_level_index_search);
+    rocksdb_block_based_options_set_partition_filters(st->table_opts, 1);
+    rocksdb_block_based_options_set_metadata_block_size(st->table_opts, 4096);
+    rocksdb_block_based_options_set_pin_top_level_index_and_filter(st->table_opts, 1);
     st->bloom = rocksdb_filterpolicy_create_bloom_full(10);
     rocksdb_block_based_options_set_filter_policy(st->table_opts, st->bloom);
     rocksdb_options_set_block_based_table_factory(st->opts, st->table_opts);
@@ -591,7 +605,7 @@ int cdc_state_open(const cdc_state_options_t *opt, cdc_state_t **out, cdc_error_
     st->tlen = st->ttl_ms ? TIME_BYTES : 0;
     st->budget = opt->memory_bytes ? opt->memory_bytes : DEFAULT_BUDGET;
     st->overlay_limit = st->budget / 8 * 5;
-    st->dirty_limit = st->budget / 8;
+    st->dirty_limit = st->budget / 2;
     if (opt->dir) {
         st->dir = cdc_strdup_printf("%s", opt->dir);
         if (open_db(st, opt->fresh, err) < 0) {
