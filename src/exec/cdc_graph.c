@@ -506,31 +506,17 @@ static cdc_row_t *agg_output(graph_rt_t *rt, cdc_op_t *op, agg_rt_t *ar, const c
 }
 
 /* Whether two values of @p t have the same encoding (rows_equal), told without encoding them: 1
-   or 0, or -1 for the types this does not know (floating point: -0.0 and NaN payloads). */
+   or 0, or -1 where equal values may encode apart (floating point: -0.0, NaN payloads) or
+   cdc_value_cmp does not compare (arrays, maps, rows). */
 static int values_same(const cdc_type_t *t, const cdc_value_t *a, const cdc_value_t *b)
 {
     bool na = cdc_value_is_null(a), nb = cdc_value_is_null(b);
     if (na || nb)
         return na == nb;
-    switch (t->root) {
-    case CDC_T_BOOLEAN:
-    case CDC_T_TINYINT:
-    case CDC_T_SMALLINT:
-    case CDC_T_INT:
-    case CDC_T_BIGINT:
-    case CDC_T_DATE:
-    case CDC_T_TIME:
-    case CDC_T_DECIMAL:
-    case CDC_T_CHAR:
-    case CDC_T_VARCHAR:
-    case CDC_T_BINARY:
-    case CDC_T_VARBINARY:
-    case CDC_T_TIMESTAMP:
-    case CDC_T_TIMESTAMP_LTZ:
-        return cdc_value_cmp(t, a, b) == 0;
-    default:
+    if (t->root == CDC_T_FLOAT || t->root == CDC_T_DOUBLE)
         return -1;
-    }
+    int c = cdc_value_cmp(t, a, b);
+    return c == 2 ? -1 : c == 0;
 }
 
 /* Whether two rows of @p t encode the same (an aggregate whose result did not change emits

@@ -688,8 +688,8 @@ static uint64_t st_hash(uint32_t ns, const unsigned char *p, size_t n)
 static uint64_t set_probe(cdc_state_t *st, uint32_t ns, const void *key, size_t klen)
 {
     if (st->probe.len == NS_BYTES + klen && st->probe_ns == ns &&
-        memcmp(st->probe.data + NS_BYTES, key, klen) == 0)
-        return st->probe_hash;
+        (klen == 0 || memcmp(st->probe.data + NS_BYTES, key, klen) == 0))
+        return st->probe_hash; /* (a key of no bytes may be NULL) */
     unsigned char nsb[NS_BYTES];
     put_be(nsb, ns, NS_BYTES);
     cdc_buf_clear(&st->probe);
