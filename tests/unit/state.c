@@ -334,7 +334,9 @@ Test(state, many_keys_in_a_small_budget, .timeout = 240)
     }
     /* the data is ~5x the budget (~45 MB in the overlay without eviction): a peak under twice
        the budget means clean entries were evicted */
-    cr_expect_gt(commits, 5, "wants_commit asked %ld times", commits);
+    /* and the dirty entries (half the budget) asked for a commit again and again: ~14 times
+       for 200,000 keys, 3 for 40,000 */
+    cr_expect_gt(commits, 2, "wants_commit asked %ld times", commits);
     cr_expect_lt(peak, 2 * budget, "memory peaked at %llu bytes for a budget of %zu",
                  (unsigned long long)peak, budget);
     cdc_state_stats_t s;
