@@ -7,7 +7,7 @@
  * Changes since the last commit live in an in-memory overlay (with a read
  * cache of clean entries, bounded by the memory budget); RocksDB always holds
  * exactly the last committed checkpoint. cdc_state_commit writes the overlay
- * and a meta blob (the sources' positions) in one atomic, synced write batch,
+ * and a meta blob (the sources' positions) in one atomic, durable table file,
  * so after a crash the store reopens at the last commit with the positions
  * that belong to it. Not thread-safe: the runtime calls it under the job's
  * operator lock.
@@ -43,6 +43,16 @@ void cdc_state_close(cdc_state_t *st); /* discards uncommitted changes; NULL is 
  */
 int cdc_state_get(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, const void **val,
                   size_t *vlen, cdc_error_t **err);
+
+/** The hash of (ns, key) that cdc_state_prefetch takes. */
+uint64_t cdc_state_hash(uint32_t ns, const void *key, size_t klen);
+
+/**
+ * Hints that the entry of @p hash is looked up soon, so that its bytes are in the CPU's cache by
+ * then (an overlay lookup was mostly two cache misses: the slot, then the entry). Stage 0 loads
+ * the slot; stage 1, a few rows later, the entry that slot points at. Changes nothing.
+ */
+void cdc_state_prefetch(const cdc_state_t *st, uint64_t hash, int stage);
 
 /** Sets (ns, key) to the value (copied). 0, or -1 with *err. */
 int cdc_state_put(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, const void *val,
