@@ -1336,6 +1336,13 @@ static int datagen_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cd
     const cdc_config_t *cfg = ctx->cfg;
     if (!ctx->schema || ctx->schema->root != CDC_T_ROW)
         return cdc_error_set(err, CDC_ERR_INTERNAL, "datagen: the table schema is not a ROW");
+    for (int i = 0; i < ctx->schema->nchildren; i++) {
+        if (cdc_type_contains(ctx->schema->children[i], CDC_T_MULTISET))
+            return cdc_error_set(err, CDC_ERR_PLAN,
+                                 "MULTISET is not supported by connector \"datagen\": field \"%s\" "
+                                 "of table \"%s\"",
+                                 ctx->schema->names[i], ctx->name ? ctx->name : "?");
+    }
 
     dg_spec_t *sp = cdc_xcalloc(1, sizeof(*sp));
     sp->schema = cdc_type_copy(ctx->schema);

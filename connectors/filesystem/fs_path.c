@@ -411,8 +411,8 @@ int fs_table_keys(const cdc_table_ctx_t *ctx, int **pkeys, cdc_error_t **err)
                                  ctx->partition_keys[i], ctx->schema->nchildren);
         }
         cdc_type_root_t r = ctx->schema->children[k[i]]->root;
-        if (r == CDC_T_ARRAY || r == CDC_T_MAP || r == CDC_T_ROW || r == CDC_T_BINARY ||
-            r == CDC_T_VARBINARY) {
+        if (r == CDC_T_ARRAY || r == CDC_T_MAP || r == CDC_T_MULTISET || r == CDC_T_ROW ||
+            r == CDC_T_BINARY || r == CDC_T_VARBINARY) {
             free(k);
             return cdc_error_set(err, CDC_ERR_PLAN,
                                  "partition column \"%s\" of table \"%s\" must have a scalar "

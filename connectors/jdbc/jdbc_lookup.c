@@ -406,10 +406,10 @@ int jdbc_lookup_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_e
                              d->name);
     for (int c = 0; c < ctx->schema->nchildren; c++) {
         cdc_type_root_t r = ctx->schema->children[c]->root;
-        if (r == CDC_T_ARRAY || r == CDC_T_MAP || r == CDC_T_ROW)
+        if (r == CDC_T_ARRAY || r == CDC_T_MAP || r == CDC_T_MULTISET || r == CDC_T_ROW)
             return cdc_error_set(err, CDC_ERR_PLAN,
                                  "column \"%s\" of a jdbc lookup table cannot be read: ARRAY, "
-                                 "MAP and ROW columns are not supported",
+                                 "MAP, MULTISET and ROW columns are not supported",
                                  ctx->schema->names[c]);
     }
     jdbc_lookup_source_t *src = cdc_xcalloc(1, sizeof(*src));

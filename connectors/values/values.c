@@ -285,7 +285,7 @@ static int vs_apply_filters(cdc_source_t *base, const cdc_filter_t *filters, int
         if (f->field < 0 || f->field >= src->schema->nchildren)
             continue;
         const cdc_type_t *t = src->schema->children[f->field];
-        if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW)
+        if (t->root == CDC_T_ARRAY || cdc_type_is_map_like(t) || t->root == CDC_T_ROW)
             continue;
         bool filterable = false;
         for (int j = 0; j < src->nfilterable && !filterable; j++)

@@ -67,10 +67,10 @@ int values_source_open_lookup(cdc_source_t *base, const int *key_fields, int nke
     values_source_t *src = (values_source_t *)base;
     for (int k = 0; k < nkeys; k++) {
         const cdc_type_t *t = src->schema->children[key_fields[k]];
-        if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW)
+        if (t->root == CDC_T_ARRAY || cdc_type_is_map_like(t) || t->root == CDC_T_ROW)
             return cdc_error_set(err, CDC_ERR_PLAN,
                                  "values: column \"%s\" of table \"%s\" cannot be a lookup key "
-                                 "(ARRAY, MAP and ROW values are not compared)",
+                                 "(ARRAY, MAP, MULTISET and ROW values are not compared)",
                                  src->schema->names[key_fields[k]], src->name);
     }
     values_lookup_t *lk = cdc_xcalloc(1, sizeof(*lk));

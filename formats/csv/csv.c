@@ -136,7 +136,7 @@ static int check_type(const cdc_type_t *row, const char *table, cdc_error_t **er
         const cdc_type_t *t = row->children[i];
         if (t->root == CDC_T_ARRAY)
             t = t->children[0];
-        if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW) {
+        if (t->root == CDC_T_ARRAY || cdc_type_is_map_like(t) || t->root == CDC_T_ROW) {
             char *ts = cdc_type_to_string(row->children[i]);
             cdc_error_set(err, CDC_ERR_OPTION,
                           "format \"csv\" cannot hold field \"%s\" of type %s%s%s", row->names[i],

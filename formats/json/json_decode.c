@@ -75,7 +75,8 @@ void cdc_json_type_text(const cdc_type_t *t, char *buf, size_t cap, size_t *pos,
         cdc_json_bput(buf, cap, pos, "%s(%d)", cdc_type_root_name(t->root), (int)t->precision);
         break;
     case CDC_T_ARRAY:
-        cdc_json_bput(buf, cap, pos, "ARRAY<");
+    case CDC_T_MULTISET:
+        cdc_json_bput(buf, cap, pos, "%s<", cdc_type_root_name(t->root));
         cdc_json_type_text(t->children[0], buf, cap, pos, true);
         cdc_json_bput(buf, cap, pos, ">");
         break;
@@ -172,7 +173,7 @@ static const char *container_noun(const cdc_type_t *t)
 
 static bool is_container(const cdc_type_t *t)
 {
-    return t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW;
+    return t->root == CDC_T_ARRAY || cdc_type_is_map_like(t) || t->root == CDC_T_ROW;
 }
 
 /* `expected INT, found string "abc"` (or `expected an array, found a number`). */
@@ -292,7 +293,7 @@ int cdc_json_convert_scalar(const cdc_type_t *t, char kind, const char *s, size_
 
 int cdc_json_check_type(const cdc_type_t *t, cdc_error_t **err)
 {
-    if (t->root == CDC_T_MAP && is_container(t->children[0])) {
+    if (cdc_type_is_map_like(t) && is_container(t->children[0])) {
         char buf[256];
         size_t pos = 0;
         cdc_json_type_text(t, buf, sizeof(buf), &pos, false);
@@ -395,14 +396,16 @@ static plan_t *plan_new(const cdc_type_t *t, uint32_t *max_fields, uint32_t *nex
     plan_t *p = cdc_xcalloc(1, sizeof(*p));
     p->type = t;
     p->id = (*next_id)++;
-    p->n = (uint32_t)t->nchildren;
+    /* a MULTISET decodes as a map of its elements to their counts: kid 1 is INT NOT NULL */
+    p->n = (uint32_t)t->nchildren + (t->root == CDC_T_MULTISET);
     p->kids = cdc_xcalloc(p->n + 1, sizeof(plan_t *));
     p->ktypes = cdc_xcalloc(p->n + 1, sizeof(cdc_type_t *));
     p->roots = cdc_xcalloc(p->n + 1, 1);
     for (uint32_t i = 0; i < p->n; i++) {
-        p->kids[i] = plan_new(t->children[i], max_fields, next_id);
-        p->ktypes[i] = t->children[i];
-        p->roots[i] = (uint8_t)t->children[i]->root;
+        const cdc_type_t *kt = i < (uint32_t)t->nchildren ? t->children[i] : cdc_type_map_value(t);
+        p->kids[i] = plan_new(kt, max_fields, next_id);
+        p->ktypes[i] = kt;
+        p->roots[i] = (uint8_t)kt->root;
     }
     if (t->root == CDC_T_ROW) {
         if (p->n > *max_fields)
@@ -1059,11 +1062,12 @@ static int open_container(cdc_json_rowdec_t *dec, char kind)
     const plan_t *p = f->plan->kids[kid];
     const cdc_type_t *t = p->type;
     slot_value(f, slot)->flags = CDC_V_NULL;
-    bool hooked = kind == '{' && dec->hook.object && t->root != CDC_T_ROW && t->root != CDC_T_MAP &&
-                  dec->hook.object(dec->hook.ctx, t, p->id);
+    bool hooked = kind == '{' && dec->hook.object && t->root != CDC_T_ROW &&
+                  !cdc_type_is_map_like(t) && dec->hook.object(dec->hook.ctx, t, p->id);
     if (kind == '{' && t->root == CDC_T_ROW) {
         row_frame_init(dec, c, p, cdc_row_new_in(dec->arena, p->n));
-    } else if ((kind == '{' && t->root == CDC_T_MAP) || (kind == '[' && t->root == CDC_T_ARRAY)) {
+    } else if ((kind == '{' && cdc_type_is_map_like(t)) ||
+               (kind == '[' && t->root == CDC_T_ARRAY)) {
         c->kind = kind == '{' ? F_MAP : F_ARRAY;
         c->plan = p;
         c->ktypes = p->ktypes;

@@ -126,7 +126,7 @@ static int write_map(cdc_buf_t *out, const cdc_array_t *m, const cdc_type_t *t,
                      const cdc_json_encode_opts_t *opts)
 {
     const cdc_type_t *kt = t->children[0];
-    const cdc_type_t *vt = t->children[1];
+    const cdc_type_t *vt = cdc_type_map_value(t);
     bool first = true;
     cdc_buf_putc(out, '{');
     for (uint32_t i = 0; i < m->n; i++) {
@@ -220,6 +220,7 @@ int cdc_json_write_value(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t 
         cdc_buf_putc(out, ']');
         break;
     case CDC_T_MAP:
+    case CDC_T_MULTISET:
         return write_map(out, &v->v.arr, t, opts);
     case CDC_T_ROW:
         return cdc_json_write_row(out, v->v.row, t, opts);

@@ -811,13 +811,14 @@ void cdc_value_print(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *t)
         cdc_buf_putc(out, ']');
         break;
     case CDC_T_MAP:
+    case CDC_T_MULTISET:
         cdc_buf_putc(out, '{');
         for (uint32_t i = 0; i < v->v.arr.n; i++) {
             if (i)
                 cdc_buf_puts(out, ", ");
             cdc_value_print(out, &v->v.arr.elems[i], t->children[0]);
             cdc_buf_putc(out, '=');
-            cdc_value_print(out, &v->v.arr.vals[i], t->children[1]);
+            cdc_value_print(out, &v->v.arr.vals[i], cdc_type_map_value(t));
         }
         cdc_buf_putc(out, '}');
         break;
@@ -928,15 +929,17 @@ void cdc_value_keep(cdc_arena_t *arena, const cdc_type_t *t, const cdc_value_t *
         out->v.s.ptr = cdc_arena_memdup(arena, in->v.s.ptr, in->v.s.len ? in->v.s.len : 1);
         break;
     case CDC_T_ARRAY:
-    case CDC_T_MAP: {
+    case CDC_T_MAP:
+    case CDC_T_MULTISET: {
         uint32_t n = in->v.arr.n;
         out->v.arr.elems = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
         for (uint32_t i = 0; i < n; i++)
             cdc_value_keep(arena, t->children[0], &in->v.arr.elems[i], &out->v.arr.elems[i]);
-        if (t->root == CDC_T_MAP) {
+        if (cdc_type_is_map_like(t)) {
             out->v.arr.vals = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (n ? n : 1));
             for (uint32_t i = 0; i < n; i++)
-                cdc_value_keep(arena, t->children[1], &in->v.arr.vals[i], &out->v.arr.vals[i]);
+                cdc_value_keep(arena, cdc_type_map_value(t), &in->v.arr.vals[i],
+                               &out->v.arr.vals[i]);
         }
         break;
     }

@@ -157,11 +157,12 @@ void cdc_value_encode(cdc_buf_t *out, const cdc_value_t *v, const cdc_type_t *t)
         break;
     case CDC_T_ARRAY:
     case CDC_T_MAP:
+    case CDC_T_MULTISET:
         put_uvarint(out, v->v.arr.n);
         for (uint32_t i = 0; i < v->v.arr.n; i++) {
             cdc_value_encode(out, &v->v.arr.elems[i], t->children[0]);
-            if (t->root == CDC_T_MAP)
-                cdc_value_encode(out, &v->v.arr.vals[i], t->children[1]);
+            if (cdc_type_is_map_like(t))
+                cdc_value_encode(out, &v->v.arr.vals[i], cdc_type_map_value(t));
         }
         break;
     case CDC_T_ROW:
@@ -286,25 +287,26 @@ static bool decode_payload(const unsigned char *p, size_t len, const cdc_type_t 
         *used = n + m;
         return true;
     case CDC_T_ARRAY:
-    case CDC_T_MAP: {
+    case CDC_T_MAP:
+    case CDC_T_MULTISET: {
         n = get_uvarint(p, len, 32, &u);
         /* every element takes at least its flags byte: a count beyond the bytes left is corrupt */
-        size_t per = t->root == CDC_T_MAP ? 2 : 1;
+        bool map = cdc_type_is_map_like(t);
+        size_t per = map ? 2 : 1;
         if (!n || u > (len - n) / per)
             return false;
         uint32_t cnt = (uint32_t)u;
         v->v.arr.n = cnt;
         v->v.arr.elems = cdc_arena_alloc(arena, sizeof(cdc_value_t) * (cnt ? cnt : 1));
-        v->v.arr.vals = t->root == CDC_T_MAP
-                            ? cdc_arena_alloc(arena, sizeof(cdc_value_t) * (cnt ? cnt : 1))
-                            : NULL;
+        v->v.arr.vals = map ? cdc_arena_alloc(arena, sizeof(cdc_value_t) * (cnt ? cnt : 1)) : NULL;
         for (uint32_t i = 0; i < cnt; i++) {
             m = cdc_value_decode(p + n, len - n, t->children[0], arena, &v->v.arr.elems[i]);
             if (!m)
                 return false;
             n += m;
-            if (t->root == CDC_T_MAP) {
-                m = cdc_value_decode(p + n, len - n, t->children[1], arena, &v->v.arr.vals[i]);
+            if (map) {
+                m = cdc_value_decode(p + n, len - n, cdc_type_map_value(t), arena,
+                                     &v->v.arr.vals[i]);
                 if (!m)
                     return false;
                 n += m;

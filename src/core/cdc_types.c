@@ -29,6 +29,7 @@ static const char *const root_names[CDC_T__COUNT] = {
     [CDC_T_ARRAY] = "ARRAY",
     [CDC_T_MAP] = "MAP",
     [CDC_T_ROW] = "ROW",
+    [CDC_T_MULTISET] = "MULTISET",
 };
 
 const char *cdc_type_root_name(cdc_type_root_t root)
@@ -113,6 +114,28 @@ cdc_type_t *cdc_type_new_map(cdc_type_t *key, cdc_type_t *value)
     add_child(t, NULL, key);
     add_child(t, NULL, value);
     return t;
+}
+
+static const cdc_type_t multiset_count = {.root = CDC_T_INT, .nullable = false};
+
+bool cdc_type_is_map_like(const cdc_type_t *t)
+{
+    return t && (t->root == CDC_T_MAP || t->root == CDC_T_MULTISET);
+}
+
+bool cdc_type_contains(const cdc_type_t *t, cdc_type_root_t root)
+{
+    if (t->root == root)
+        return true;
+    for (int i = 0; i < t->nchildren; i++)
+        if (cdc_type_contains(t->children[i], root))
+            return true;
+    return false;
+}
+
+const cdc_type_t *cdc_type_map_value(const cdc_type_t *t)
+{
+    return t->root == CDC_T_MULTISET ? &multiset_count : t->children[1];
 }
 
 void cdc_type_destroy(cdc_type_t *t)
@@ -235,7 +258,9 @@ static void print_type(sbuf_t *b, const cdc_type_t *t)
         sb_puts(b, tmp);
         break;
     case CDC_T_ARRAY:
-        sb_puts(b, "ARRAY<");
+    case CDC_T_MULTISET:
+        sb_puts(b, root_names[t->root]);
+        sb_puts(b, "<");
         print_type(b, t->children[0]);
         sb_puts(b, ">");
         break;
@@ -416,16 +441,6 @@ static int32_t opt_size(tparser_t *p, int32_t def, int32_t min, int32_t max, con
 }
 
 static cdc_type_t *parse_type(tparser_t *p, int depth);
-
-/* MULTISET<t> and t MULTISET: there is no multiset type (Flink's is a bag of counts). */
-static void unsupported_multiset(tparser_t *p)
-{
-    p->failed = true;
-    cdc_error_set(p->err, CDC_ERR_PARSE,
-                  "invalid data type at column %zu: MULTISET is not supported; use ARRAY<t> "
-                  "(or MAP<t, INT> for element counts)",
-                  p->tok_start + 1);
-}
 
 static char *unquote(tparser_t *p)
 {
@@ -643,9 +658,9 @@ static cdc_type_t *parse_type(tparser_t *p, int depth)
         next_token(p);
         t = cdc_type_new(CDC_T_TIMESTAMP_LTZ);
         t->precision = opt_size(p, 6, 0, 9, "a precision");
-    } else if (is_word(p, "ARRAY")) {
+    } else if (is_word(p, "ARRAY") || is_word(p, "MULTISET")) {
+        t = cdc_type_new(is_word(p, "ARRAY") ? CDC_T_ARRAY : CDC_T_MULTISET);
         next_token(p);
-        t = cdc_type_new(CDC_T_ARRAY);
         if (!expect_punct(p, '<'))
             goto bad;
         cdc_type_t *e = parse_type(p, depth + 1);
@@ -682,23 +697,17 @@ static cdc_type_t *parse_type(tparser_t *p, int depth)
             fail(p, "\"<\" or \"(\"");
         if (p->failed)
             goto bad;
-    } else if (is_word(p, "MULTISET")) {
-        unsupported_multiset(p);
-        return NULL;
     } else {
         fail(p, "a data type");
         return NULL;
     }
     if (p->failed)
         goto bad;
-    /* Flink's postfix forms: INT ARRAY = ARRAY<INT>, INT ARRAY ARRAY = ARRAY<ARRAY<INT>> */
+    /* Flink's postfix forms: INT ARRAY = ARRAY<INT>, INT ARRAY ARRAY = ARRAY<ARRAY<INT>>,
+     * INT MULTISET = MULTISET<INT> */
     while (is_word(p, "ARRAY") || is_word(p, "MULTISET")) {
-        if (is_word(p, "MULTISET")) {
-            unsupported_multiset(p);
-            goto bad;
-        }
+        cdc_type_t *arr = cdc_type_new(is_word(p, "ARRAY") ? CDC_T_ARRAY : CDC_T_MULTISET);
         next_token(p);
-        cdc_type_t *arr = cdc_type_new(CDC_T_ARRAY);
         add_child(arr, NULL, t);
         t = arr;
     }

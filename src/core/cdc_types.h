@@ -35,6 +35,7 @@ typedef enum cdc_type_root {
     CDC_T_ARRAY,
     CDC_T_MAP,
     CDC_T_ROW,
+    CDC_T_MULTISET, /* a bag: element -> count, stored like a MAP<element, INT NOT NULL> */
     CDC_T__COUNT
 } cdc_type_root_t;
 
@@ -48,7 +49,7 @@ struct cdc_type_s {
     int32_t length;    /* CHAR, VARCHAR, BINARY, VARBINARY */
     int32_t precision; /* DECIMAL (1..38), TIME/TIMESTAMP/TIMESTAMP_LTZ (0..9) */
     int32_t scale;     /* DECIMAL */
-    int32_t nchildren; /* ARRAY: 1 element; MAP: key, value; ROW: fields */
+    int32_t nchildren; /* ARRAY, MULTISET: 1 element; MAP: key, value; ROW: fields */
     cdc_type_t **children;
     char **names; /* ROW field names (nchildren of them), else NULL */
 };
@@ -75,6 +76,18 @@ void cdc_type_row_add(cdc_type_t *row, const char *name, cdc_type_t *child);
 /** New ARRAY (takes elem) and MAP (takes key and value). */
 cdc_type_t *cdc_type_new_array(cdc_type_t *elem);
 cdc_type_t *cdc_type_new_map(cdc_type_t *key, cdc_type_t *value);
+
+/**
+ * True for MAP and MULTISET. Both hold their values as key/value pairs
+ * (v.arr.elems, v.arr.vals): a MULTISET maps each distinct element to its
+ * count, so code that handles a map handles a multiset with
+ * cdc_type_map_value as the value type.
+ */
+bool cdc_type_is_map_like(const cdc_type_t *type);
+/** True if @p type or a type nested in it has root @p root. */
+bool cdc_type_contains(const cdc_type_t *type, cdc_type_root_t root);
+/** A MAP's value type, or INT NOT NULL (static, never destroyed) for a MULTISET's counts. */
+const cdc_type_t *cdc_type_map_value(const cdc_type_t *type);
 
 cdc_type_t *cdc_type_copy(const cdc_type_t *type);
 bool cdc_type_equals(const cdc_type_t *a, const cdc_type_t *b);

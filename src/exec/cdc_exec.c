@@ -321,6 +321,23 @@ static int unnest_row(cdc_pipe_t *p, cdc_row_t *row, cdc_batch_t *out, char *err
     if (cdc_expr_eval(u->arg, row, &out->arena, &v, errbuf, errlen) < 0)
         return -1;
     uint32_t n = cdc_value_is_null(&v) ? 0 : v.v.arr.n;
+    if (u->multiset && n) { /* each element as many times as its count, as an ARRAY */
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < n; i++)
+            total += v.v.arr.vals[i].v.i > 0 ? (uint64_t)v.v.arr.vals[i].v.i : 0;
+        if (total > UINT32_MAX) {
+            snprintf(errbuf, errlen, "UNNEST: the multiset has %llu elements, too many",
+                     (unsigned long long)total);
+            return -1;
+        }
+        cdc_value_t *all = cdc_arena_alloc(&out->arena, sizeof(cdc_value_t) * (total ? total : 1));
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < n; i++)
+            for (int64_t c = 0; c < v.v.arr.vals[i].v.i; c++)
+                all[k++] = v.v.arr.elems[i];
+        v.v.arr = (cdc_array_t){.n = k, .elems = all, .vals = NULL};
+        n = k;
+    }
     uint32_t width = (uint32_t)(u->nprobe + u->nout);
     bool matched = false;
     for (uint32_t i = 0; i <= n; i++) {

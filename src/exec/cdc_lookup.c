@@ -107,14 +107,15 @@ static size_t value_size(const cdc_value_t *v, const cdc_type_t *t)
     case CDC_T_VARBINARY:
         return ALIGN16(v->v.s.len);
     case CDC_T_ARRAY:
-    case CDC_T_MAP: {
+    case CDC_T_MAP:
+    case CDC_T_MULTISET: {
         size_t n = v->v.arr.n, sz = ALIGN16(sizeof(cdc_value_t) * n);
-        if (t->root == CDC_T_MAP)
+        if (cdc_type_is_map_like(t))
             sz *= 2;
         for (size_t i = 0; i < n; i++) {
             sz += value_size(&v->v.arr.elems[i], t->children[0]);
-            if (t->root == CDC_T_MAP)
-                sz += value_size(&v->v.arr.vals[i], t->children[1]);
+            if (cdc_type_is_map_like(t))
+                sz += value_size(&v->v.arr.vals[i], cdc_type_map_value(t));
         }
         return sz;
     }
@@ -159,15 +160,16 @@ static void value_copy(cdc_value_t *dst, const cdc_value_t *src, const cdc_type_
         break;
     }
     case CDC_T_ARRAY:
-    case CDC_T_MAP: {
+    case CDC_T_MAP:
+    case CDC_T_MULTISET: {
         uint32_t n = src->v.arr.n;
         dst->v.arr.elems = bump(cur, sizeof(cdc_value_t) * n);
-        if (t->root == CDC_T_MAP)
+        if (cdc_type_is_map_like(t))
             dst->v.arr.vals = bump(cur, sizeof(cdc_value_t) * n);
         for (uint32_t i = 0; i < n; i++) {
             value_copy(&dst->v.arr.elems[i], &src->v.arr.elems[i], t->children[0], cur);
-            if (t->root == CDC_T_MAP)
-                value_copy(&dst->v.arr.vals[i], &src->v.arr.vals[i], t->children[1], cur);
+            if (cdc_type_is_map_like(t))
+                value_copy(&dst->v.arr.vals[i], &src->v.arr.vals[i], cdc_type_map_value(t), cur);
         }
         break;
     }

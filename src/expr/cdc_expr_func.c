@@ -553,6 +553,22 @@ static int eval_cardinality(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *o
     return 0;
 }
 
+/* CARDINALITY(multiset): the number of elements counting duplicates, the sum of the counts. */
+static int eval_cardinality_multiset(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
+{
+    cdc_value_t a;
+    EVAL_KID_OR_NULL(0, &a);
+    int64_t sum = 0;
+    for (uint32_t i = 0; i < a.v.arr.n; i++)
+        sum += a.v.arr.vals[i].v.i;
+    if (sum > INT32_MAX)
+        return cdc_xerr(cx, "CARDINALITY: the multiset has %lld elements, more than INT holds",
+                        (long long)sum);
+    out->flags = 0;
+    out->v.i = sum;
+    return 0;
+}
+
 /* ELEMENT(array): the only element; NULL for an empty array; an error for more than one. */
 static int eval_element(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
 {
@@ -569,12 +585,13 @@ static int eval_element(const cdc_xnode_t *n, cdc_xctx_t *cx, cdc_value_t *out)
     return 0;
 }
 
-/* CARDINALITY (variant 0), ELEMENT (variant 1) */
+/* CARDINALITY (variant 0) of an ARRAY, MAP or MULTISET, ELEMENT (variant 1) of an ARRAY */
 static cdc_xnode_t *f_collection(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
                                  const cdc_xfunc_def_t *def, cdc_xnode_t **args, int nargs)
 {
     cdc_type_root_t r = args[0]->type->root;
-    if (args[0]->untyped_null || (r != CDC_T_ARRAY && (r != CDC_T_MAP || def->variant == 1)))
+    if (args[0]->untyped_null ||
+        (r != CDC_T_ARRAY && (!cdc_type_is_map_like(args[0]->type) || def->variant == 1)))
         return cdc_xbad(cc, ast, def, args, nargs);
     cdc_type_t *t;
     if (def->variant == 1) {
@@ -583,7 +600,11 @@ static cdc_xnode_t *f_collection(cdc_xcompiler_t *cc, const cdc_sql_expr_t *ast,
     } else {
         t = cdc_xtype_of(CDC_T_INT, args[0]->type->nullable);
     }
-    return cdc_xmake(cc, ast, def->variant ? eval_element : eval_cardinality, t, args, nargs);
+    return cdc_xmake(cc, ast,
+                     def->variant          ? eval_element
+                     : r == CDC_T_MULTISET ? eval_cardinality_multiset
+                                           : eval_cardinality,
+                     t, args, nargs);
 }
 
 /* ARRAY[a, ...] (variant 0), MAP[k, v, ...] (1): the values evaluated into the row's arena. */

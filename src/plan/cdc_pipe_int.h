@@ -37,6 +37,7 @@ struct cdc_lookup_join_s {
  * NULLs. Stateless: every joined row has the table row's change kind. */
 struct cdc_unnest_s {
     bool left, map, row_elem, ordinality;
+    bool multiset;           /* a MULTISET argument: each element as many times as its count */
     cdc_sql_expr_t *arg_sql; /* the argument, resolved to the table row */
     cdc_expr_t *arg;         /* over the table row */
     int nprobe;              /* fields of the table row, first in the joined row */

@@ -233,7 +233,7 @@ static bool key_compatible(const cdc_type_t *probe, const cdc_type_t *dim)
         return false;
     if (probe->root == CDC_T_DECIMAL)
         return probe->scale == dim->scale;
-    return probe->root != CDC_T_ARRAY && probe->root != CDC_T_MAP && probe->root != CDC_T_ROW;
+    return probe->root != CDC_T_ARRAY && !cdc_type_is_map_like(probe) && probe->root != CDC_T_ROW;
 }
 
 /* Fields of `row_type` an expression reads. */
@@ -499,16 +499,18 @@ int cdc_plan_join_dim(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
 
 /* The columns UNNEST adds for an argument of type @p at (Flink's names: the element's, or
  * EXPR$0 for one that is not a ROW; f0, f1 for a MAP's key and value; ORDINALITY), or NULL
- * when @p at is not an ARRAY or MAP. */
+ * when @p at is not an ARRAY, MULTISET or MAP. A MULTISET gives the columns of an ARRAY. */
 static cdc_type_t *unnest_columns(cdc_unnest_t *u, const cdc_type_t *at)
 {
     cdc_type_t *row = cdc_type_new_row();
-    if (at->root == CDC_T_ARRAY && at->children[0]->root == CDC_T_ROW) {
+    u->multiset = at->root == CDC_T_MULTISET;
+    bool elems = at->root == CDC_T_ARRAY || u->multiset;
+    if (elems && at->children[0]->root == CDC_T_ROW) {
         const cdc_type_t *el = at->children[0];
         u->row_elem = true;
         for (int f = 0; f < el->nchildren; f++)
             cdc_type_row_add(row, el->names[f], cdc_type_copy(el->children[f]));
-    } else if (at->root == CDC_T_ARRAY) {
+    } else if (elems) {
         cdc_type_row_add(row, "EXPR$0", cdc_type_copy(at->children[0]));
     } else if (at->root == CDC_T_MAP) {
         u->map = true;
@@ -577,7 +579,8 @@ int cdc_plan_join_unnest(const cdc_plan_env_t *penv, const cdc_plan_level_t *lv,
     if (!cols) {
         char *ty = cdc_type_to_string(cdc_expr_type(arg));
         *err = cdc_sql_error_at(CDC_ERR_SQL, lv->text, lv->len, lv->filename, un->arg->line,
-                                un->arg->col, "UNNEST needs an ARRAY or a MAP, not %s", ty);
+                                un->arg->col, "UNNEST needs an ARRAY, a MULTISET or a MAP, not %s",
+                                ty);
         free(ty);
         cdc_expr_destroy(arg);
         return -1;

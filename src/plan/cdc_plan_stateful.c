@@ -1699,7 +1699,7 @@ static cdc_type_t *agg_type(cdc_agg_fn_t fn, const cdc_type_t *arg)
         return t;
     case CDC_AGG_MIN:
     case CDC_AGG_MAX:
-        if (arg->root == CDC_T_ROW || arg->root == CDC_T_ARRAY || arg->root == CDC_T_MAP)
+        if (arg->root == CDC_T_ROW || arg->root == CDC_T_ARRAY || cdc_type_is_map_like(arg))
             return NULL;
         t = cdc_type_copy(arg);
         t->nullable = true;

@@ -32,6 +32,7 @@ static bool assignable(const cdc_type_t *from, const cdc_type_t *to)
         return from->precision <= to->precision;
     case CDC_T_ARRAY:
     case CDC_T_MAP:
+    case CDC_T_MULTISET:
     case CDC_T_ROW:
         if (from->nchildren != to->nchildren)
             return false;
@@ -293,7 +294,7 @@ static bool as_filter(const cdc_sql_expr_t *c, const cdc_table_def_t *def, const
     if (idx < 0)
         return false;
     const cdc_type_t *t = schema->children[idx];
-    if (t->root == CDC_T_ARRAY || t->root == CDC_T_MAP || t->root == CDC_T_ROW)
+    if (t->root == CDC_T_ARRAY || cdc_type_is_map_like(t) || t->root == CDC_T_ROW)
         return false;
     /* the literal as a value of the column's type, through its text */
     const cdc_sql_expr_t *l = lit;

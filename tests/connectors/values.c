@@ -934,8 +934,9 @@ Test(values, lookup_key_must_be_comparable)
     cdc_error_t *err = NULL;
     cr_assert_eq(t.src->ops->open_lookup(t.src, (const int[]){1}, 1, &lk, &err), -1);
     cr_assert_null(lk);
-    cr_expect_str_eq(err->message, "values: column \"tags\" of table \"cat.db.t\" cannot be a "
-                                   "lookup key (ARRAY, MAP and ROW values are not compared)");
+    cr_expect_str_eq(err->message,
+                     "values: column \"tags\" of table \"cat.db.t\" cannot be a "
+                     "lookup key (ARRAY, MAP, MULTISET and ROW values are not compared)");
     cdc_error_destroy(err);
     vt_close(&t);
 }

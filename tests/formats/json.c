@@ -573,20 +573,28 @@ Test(json, option_table)
     cdc_kv_free(&kv);
 }
 
-Test(json, map_keys_must_be_scalars)
+/* The format refuses a row type when it makes its decoder, with this message and detail. */
+static void expect_refused(const char *type, const char *message, const char *detail)
 {
     cdc_error_t *err = NULL;
-    cdc_type_t *t = cdc_type_parse("ROW<m MAP<ARRAY<INT>, INT>>", &err);
+    cdc_type_t *t = cdc_type_parse(type, &err);
     cdc_kv_t kv = {0};
     cdc_config_t *cfg = cdc_config_new(cdc_format_json.options, "format \"json\"", &kv, &err);
     cdc_format_ctx_t ctx = {.cfg = cfg, .row_type = t, .table = "db.t"};
     cdc_deser_t *deser = NULL;
     cr_assert_eq(cdc_format_json.deser_new(&ctx, &deser, &err), -1);
-    cr_assert_str_eq(err->message, "JSON format doesn't support ARRAY as key type of a map");
-    cr_assert_str_eq(err->detail, "the type is MAP<ARRAY<INT>, INT>");
+    cr_assert_str_eq(err->message, message);
+    cr_assert_str_eq(err->detail, detail);
     cdc_error_destroy(err);
     cdc_config_destroy(cfg);
     cdc_type_destroy(t);
+}
+
+Test(json, map_keys_must_be_scalars)
+{
+    expect_refused("ROW<m MAP<ARRAY<INT>, INT>>",
+                   "JSON format doesn't support ARRAY as key type of a map",
+                   "the type is MAP<ARRAY<INT>, INT>");
 }
 
 Test(json, convert_scalar_api)
@@ -1036,4 +1044,35 @@ T(encode_only_inserts)
     fx.batch.rows[0].kind = CDC_UPDATE_BEFORE;
     cr_assert_str_eq(encode_row(&fx.batch.rows[0]),
                      "ERROR: format \"json\" writes only insert (+I) rows, found a -U row");
+}
+
+/* ---- MULTISET ------------------------------------------------------------------------------- */
+
+/* A MULTISET is an object element -> count, read and written like a MAP<element, INT NOT NULL>. */
+T(multiset_round_trip)
+{
+    open_fmt("ROW<s MULTISET<STRING>, n INT MULTISET>", NULL);
+    round_trip("{\"s\":{\"a\":2,\"b\":1},\"n\":{\"7\":3}}", "+I[{a=2, b=1}, {7=3}]",
+               "{\"s\":{\"a\":2,\"b\":1},\"n\":{\"7\":3}}");
+    round_trip("{\"s\":{},\"n\":null}", "+I[{}, null]", "{\"s\":{},\"n\":null}");
+}
+
+T(multiset_errors_name_the_field)
+{
+    open_fmt("ROW<s MULTISET<STRING>, n INT MULTISET>", NULL);
+    cr_expect_str_eq(decode("{\"s\":[\"a\"]}"),
+                     "ERROR: field \"s\": expected an object, found an array");
+    cr_expect_str_eq(decode("{\"s\":{\"a\":1.5}}"),
+                     "ERROR: field \"s[a]\": expected INT, found number 1.5");
+    cr_expect_str_eq(decode("{\"s\":{\"a\":null}}"),
+                     "ERROR: field \"s[a]\": expected INT NOT NULL, found null");
+    cr_expect_str_eq(decode("{\"n\":{\"x\":1}}"),
+                     "ERROR: field \"n\": map key: expected INT, found string \"x\"");
+}
+
+Test(json, multiset_elements_must_be_scalars)
+{
+    expect_refused("ROW<m MULTISET<ROW<a INT>>>",
+                   "JSON format doesn't support ROW as key type of a map",
+                   "the type is MULTISET<ROW<a INT>>");
 }

@@ -160,8 +160,28 @@ Test(types, postfix_array_and_multiset)
     roundtrip("INT ARRAY", "ARRAY<INT>");
     roundtrip("STRING ARRAY ARRAY NOT NULL", "ARRAY<ARRAY<STRING>> NOT NULL");
     roundtrip("ROW<a BIGINT ARRAY>", "ROW<a ARRAY<BIGINT>>");
-    bad("INT MULTISET", "invalid data type at column 5: MULTISET is not supported; use ARRAY<t> "
-                        "(or MAP<t, INT> for element counts)");
-    bad("MULTISET<INT>", "invalid data type at column 1: MULTISET is not supported; use "
-                         "ARRAY<t> (or MAP<t, INT> for element counts)");
+    roundtrip("INT MULTISET", "MULTISET<INT>");
+    roundtrip("MULTISET<STRING NOT NULL> NOT NULL", "MULTISET<STRING NOT NULL> NOT NULL");
+    roundtrip("INT MULTISET ARRAY", "ARRAY<MULTISET<INT>>");
+    roundtrip("ROW<a MULTISET<MAP<STRING, INT>>>", "ROW<a MULTISET<MAP<STRING, INT>>>");
+    bad("MULTISET<INT, INT>", "invalid data type at column 13: expected \">\", found \",\"");
+    bad("MULTISET INT", "invalid data type at column 10: expected \"<\", found \"INT\"");
+}
+
+Test(types, multiset_is_map_like)
+{
+    cdc_error_t *err = NULL;
+    cdc_type_t *m = cdc_type_parse("MULTISET<STRING>", &err);
+    cdc_type_t *map = cdc_type_parse("MAP<STRING, INT NOT NULL>", &err);
+    cdc_type_t *arr = cdc_type_parse("ARRAY<INT MULTISET>", &err);
+    cr_assert(m && map && arr);
+    cr_expect(cdc_type_is_map_like(m) && cdc_type_is_map_like(map));
+    cr_expect_not(cdc_type_is_map_like(arr));
+    cr_expect(cdc_type_equals(cdc_type_map_value(m), map->children[1]));
+    cr_expect(cdc_type_contains(arr, CDC_T_MULTISET));
+    cr_expect_not(cdc_type_contains(map, CDC_T_MULTISET));
+    cr_expect_not(cdc_type_equals(m, map));
+    cdc_type_destroy(m);
+    cdc_type_destroy(map);
+    cdc_type_destroy(arr);
 }

@@ -1,1 +1,0 @@
-CREATE TABLE t (id INT, tags STRING MULTISET) WITH ('connector' = 'values');

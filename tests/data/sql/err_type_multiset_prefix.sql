@@ -1,1 +1,0 @@
-CREATE TABLE t (id INT, tags MULTISET<STRING>) WITH ('connector' = 'values');
