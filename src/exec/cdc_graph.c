@@ -101,7 +101,11 @@ typedef struct graph_rt {
     cdc_batch_t topin, topout;
     cdc_arena_t scratch; /* rows between operators, reset per input batch */
     cdc_buf_t key, val, tmp;
-    cdc_buf_t pfkey;          /* a coming row's state key (prefetch_rows) */
+    cdc_buf_t pfkey[PF_RING]; /* the state keys of the rows ahead (prefetch_rows) */
+    /* the key and hash prefetch_rows made of the row going in, for known_op (NULL: none) */
+    const cdc_op_t *known_op;
+    const cdc_buf_t *known_key;
+    uint64_t known_hash;
     uint64_t pfhash[PF_RING]; /* the state hashes of the rows ahead */
     /* the barrier */
     int live;                    /* writers open */
@@ -557,6 +561,21 @@ static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_ro
 static int mb_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                    cdc_error_t **err);
 
+/* The state key of @p row's group into *hash and the return: the one prefetch_rows made of the
+   row (gw_write's known_op), else made here into rt->key and hashed. */
+static const cdc_buf_t *agg_key(graph_rt_t *rt, const cdc_op_t *op, const cdc_row_t *row,
+                                uint64_t *hash)
+{
+    if (rt->known_op == op) {
+        rt->known_op = NULL;
+        *hash = rt->known_hash;
+        return rt->known_key;
+    }
+    cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
+    *hash = cdc_state_hash((uint32_t)op->id << 1, rt->key.data, rt->key.len);
+    return &rt->key;
+}
+
 static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                     cdc_error_t **err)
 {
@@ -566,11 +585,13 @@ static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row
         return mb_push(g, op, kind, row, err);
     graph_rt_t *rt = g->rt;
     agg_rt_t *ar = op->rt;
-    cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
+    uint32_t ns = (uint32_t)op->id << 1;
+    uint64_t h;
+    const cdc_buf_t *key = agg_key(rt, op, row, &h);
+    cdc_state_hint(rt->state, ns, key->data, key->len, h);
     const void *val;
     size_t vlen;
-    int found = cdc_state_get(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, &val,
-                              &vlen, err);
+    int found = cdc_state_get(rt->state, ns, key->data, key->len, &val, &vlen, err);
     if (found < 0)
         return -1;
     cdc_row_t *prev = NULL;
@@ -585,13 +606,12 @@ static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row
     }
     acc_add(op, ar, row, is_acc(kind) ? 1 : -1);
     if (ar->rows <= 0) {
-        if (cdc_state_del(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, err) < 0)
+        if (cdc_state_del(rt->state, ns, key->data, key->len, err) < 0)
             return -1;
         return prev ? emit(g, op, CDC_DELETE, prev, err) : 0;
     }
     acc_encode(op, ar, &rt->val);
-    if (cdc_state_put(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, rt->val.data,
-                      rt->val.len, err) < 0)
+    if (cdc_state_put(rt->state, ns, key->data, key->len, rt->val.data, rt->val.len, err) < 0)
         return -1;
     cdc_row_t *next = agg_output(rt, op, ar, row);
     if (!prev)
@@ -697,11 +717,11 @@ static void mb_grow(minibatch_t *mb)
 
 /* The batch's entry of the key in rt->key (hash @p h): at its first row, the group's state got
  * and decoded, its result kept as prev. NULL with *err on a state error. */
-static mb_key_t *mb_key(cdc_graph_t *g, cdc_op_t *op, minibatch_t *mb, uint64_t h,
-                        const cdc_row_t *row, cdc_error_t **err)
+static mb_key_t *mb_key(cdc_graph_t *g, cdc_op_t *op, minibatch_t *mb, const cdc_buf_t *key,
+                        uint64_t h, const cdc_row_t *row, cdc_error_t **err)
 {
     graph_rt_t *rt = g->rt;
-    uint32_t *s = mb_slot(mb, h, rt->key.data, rt->key.len);
+    uint32_t *s = mb_slot(mb, h, key->data, key->len);
     if (*s)
         return &mb->k[*s - 1];
     if (mb->nk == mb->capk) {
@@ -720,13 +740,14 @@ static mb_key_t *mb_key(cdc_graph_t *g, cdc_op_t *op, minibatch_t *mb, uint64_t 
     mb_key_t *e = &mb->k[mb->nk];
     e->hash = h;
     e->koff = mb->keys.len;
-    e->klen = (uint32_t)rt->key.len;
-    if (rt->key.len)
-        cdc_buf_append(&mb->keys, rt->key.data, rt->key.len);
+    e->klen = (uint32_t)key->len;
+    if (key->len)
+        cdc_buf_append(&mb->keys, key->data, key->len);
+    uint32_t ns = (uint32_t)op->id << 1;
+    cdc_state_hint(rt->state, ns, key->data, key->len, h);
     const void *val;
     size_t vlen;
-    int found = cdc_state_get(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, &val,
-                              &vlen, err);
+    int found = cdc_state_get(rt->state, ns, key->data, key->len, &val, &vlen, err);
     if (found < 0)
         return NULL;
     e->found = found == 1;
@@ -808,9 +829,9 @@ static int mb_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_
 {
     graph_rt_t *rt = g->rt;
     minibatch_t *mb = ((agg_rt_t *)op->rt)->mb;
-    cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
-    uint64_t h = cdc_state_hash((uint32_t)op->id << 1, rt->key.data, rt->key.len);
-    mb_key_t *e = mb_key(g, op, mb, h, row, err);
+    uint64_t h;
+    const cdc_buf_t *key = agg_key(rt, op, row, &h);
+    mb_key_t *e = mb_key(g, op, mb, key, h, row, err);
     if (!e)
         return -1;
     if (mb->rows++ == 0)
@@ -2423,7 +2444,8 @@ static int flush_top(cdc_graph_t *g, cdc_error_t **err)
    operator with one entry per row's key, the leaf itself or the one after a leaf Calc that only
    picks columns (bench/stateful.sh's GROUP BY's [grp, val]). */
 typedef struct pf_target {
-    minibatch_t *mb; /* the operator's mini-batch: its table and accumulators prefetched too */
+    const cdc_op_t *agg; /* a GroupAggregate: it takes the key and hash made here (known_op) */
+    minibatch_t *mb;     /* the operator's mini-batch: its table and accumulators prefetched too */
     uint32_t ns;
     int ncols;
     int cols[16];
@@ -2442,7 +2464,9 @@ static bool pf_target(const cdc_op_t *op, int port, pf_target_t *t)
     }
     const int *cols;
     t->mb = NULL;
+    t->agg = NULL;
     if (op->kind == CDC_OP_AGG && !op->windowed) {
+        t->agg = op;
         cols = op->group;
         t->ncols = op->ngroup;
         t->ns = (uint32_t)op->id << 1;
@@ -2477,8 +2501,9 @@ static void prefetch_rows(graph_rt_t *rt, const pf_target_t *t, const cdc_batch_
 {
     uint32_t first = i == 0 ? 0 : i + PF_AHEAD; /* the first row primes the ring */
     for (uint32_t j = first; j <= i + PF_AHEAD && j < batch->n; j++) {
-        cdc_row_key_bytes(&batch->rows[j], t->cols, t->ncols, t->type, &rt->pfkey);
-        uint64_t h = cdc_state_hash(t->ns, rt->pfkey.data, rt->pfkey.len);
+        cdc_buf_t *key = &rt->pfkey[j % PF_RING];
+        cdc_row_key_bytes(&batch->rows[j], t->cols, t->ncols, t->type, key);
+        uint64_t h = cdc_state_hash(t->ns, key->data, key->len);
         rt->pfhash[j % PF_RING] = h;
         cdc_state_prefetch(rt->state, h, 0);
         if (t->mb)
@@ -2512,9 +2537,14 @@ static int gw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
     pf_target_t pft;
     bool pf = batch->n > PF_AHEAD && pf_target(op, port, &pft);
     for (uint32_t i = 0; i < batch->n && rc == 0; i++) {
-        if (pf)
+        if (pf) {
             prefetch_rows(rt, &pft, batch, i);
+            rt->known_op = pft.agg;
+            rt->known_key = &rt->pfkey[i % PF_RING];
+            rt->known_hash = rt->pfhash[i % PF_RING];
+        }
         rc = push(g, op, port, batch->rows[i].kind, &batch->rows[i], err);
+        rt->known_op = NULL;
         if (rc == 0 && wm)
             rc = note_watermark(g, w, wm, &batch->rows[i], err);
         if (rc == 0 && rt->topin.n >= 4096)
@@ -2963,7 +2993,8 @@ void cdc_graph_end(cdc_graph_t *g)
     cdc_buf_free(&rt->key);
     cdc_buf_free(&rt->val);
     cdc_buf_free(&rt->tmp);
-    cdc_buf_free(&rt->pfkey);
+    for (int i = 0; i < PF_RING; i++)
+        cdc_buf_free(&rt->pfkey[i]);
     cdc_buf_free(&rt->meta);
     cdc_error_destroy(rt->err);
     pthread_mutex_destroy(&rt->lock);
