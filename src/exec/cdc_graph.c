@@ -849,20 +849,22 @@ static int mb_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_
 
 /* Fires the batches of every mini-batch operator, children before parents (a parent's batch
  * takes its child's changes): those whose first row waited allow-latency at @p now (>= 0), or
- * all; then the root's changes go through the top pipe. Lock held. */
+ * all; then the root's changes go through the top pipe. The batches fired, or -1. Lock held. */
 static int mb_fire_all(cdc_graph_t *g, int64_t now, cdc_error_t **err)
 {
+    int fired = 0;
     for (int i = 0; i < g->nops; i++) {
         cdc_op_t *op = g->ops[i];
         if (!op->minibatch || !op->rt)
             continue;
         minibatch_t *mb = ((agg_rt_t *)op->rt)->mb;
-        if (now >= 0 && now - mb->first_ms < g->minibatch_ms)
+        if (mb->rows == 0 || (now >= 0 && now - mb->first_ms < g->minibatch_ms))
             continue;
         if (mb_fire(g, op, err) < 0)
             return -1;
+        fired++;
     }
-    return flush_top(g, err);
+    return flush_top(g, err) < 0 ? -1 : fired;
 }
 
 /* ---- keyed lists of rows (a join side's rows per key, a Top-N partition's) ------------------- */
@@ -2389,18 +2391,21 @@ static void *ticker_main(void *arg)
             if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed && g->ops[i]->proctime)
                 rc = wagg_fire(g, g->ops[i], now, &err);
         bool out = rt->topin.n > 0;
+        const char *what = "the processing-time windows";
+        if (rc == 0 && g->minibatch_size > 0) {
+            what = "the mini-batches of GROUP BY";
+            int fired = mb_fire_all(g, now, &err);
+            rc = fired < 0 ? -1 : 0;
+            out = out || fired > 0;
+        }
         if (rc == 0 && out)
             rc = flush_top(g, &err);
-        if (rc == 0 && out)
+        if (rc == 0 && out) /* the changes are in the sink within allow-latency */
             rc = rt->writer->ops->flush(rt->writer, &err);
-        bool mb = rc == 0 && g->minibatch_size > 0;
-        if (mb) /* its changes go to the sink, which flushes at the next checkpoint */
-            rc = mb_fire_all(g, now, &err);
         cdc_arena_reset(&rt->scratch);
         if (rc < 0) {
             char *m = cdc_error_format(err);
-            cdc_log(CDC_LOG_ERROR, rt->settings->job, g->top->sink_name, "%s: %s",
-                    mb ? "the mini-batches of GROUP BY" : "the processing-time windows", m);
+            cdc_log(CDC_LOG_ERROR, rt->settings->job, g->top->sink_name, "%s: %s", what, m);
             free(m);
             cdc_error_destroy(err);
             break;
