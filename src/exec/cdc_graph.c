@@ -101,7 +101,11 @@ typedef struct graph_rt {
     cdc_batch_t topin, topout;
     cdc_arena_t scratch; /* rows between operators, reset per input batch */
     cdc_buf_t key, val, tmp;
-    cdc_buf_t pfkey;          /* a coming row's state key (prefetch_rows) */
+    cdc_buf_t pfkey[PF_RING]; /* the state keys of the rows ahead (prefetch_rows) */
+    /* the key and hash prefetch_rows made of the row going in, for known_op (NULL: none) */
+    const cdc_op_t *known_op;
+    const cdc_buf_t *known_key;
+    uint64_t known_hash;
     uint64_t pfhash[PF_RING]; /* the state hashes of the rows ahead */
     /* the barrier */
     int live;                    /* writers open */
@@ -139,6 +143,7 @@ typedef struct graph_writer {
 
 static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err);
+static int flush_top(cdc_graph_t *g, cdc_error_t **err);
 
 static int emit(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                 cdc_error_t **err)
@@ -226,10 +231,15 @@ typedef struct win_rt {
     cdc_buf_t list;
 } win_rt_t;
 
+typedef struct minibatch minibatch_t;
+
 typedef struct agg_rt {
     acc_t *accs;
     int64_t rows;
-    win_rt_t *win; /* windowed aggregation only */
+    win_rt_t *win;     /* windowed aggregation only */
+    minibatch_t *mb;   /* op->minibatch only */
+    cdc_arena_t *keep; /* accumulators that outlive the input batch (a mini-batch's): the
+                          values of MIN/MAX/DISTINCT copied here; NULL: they may point into it */
 } agg_rt_t;
 
 static bool uses_map(const cdc_agg_call_t *c)
@@ -271,7 +281,8 @@ static int map_find(const acc_t *a, const cdc_type_t *t, const cdc_value_t *v, b
     return lo;
 }
 
-static void map_add(acc_t *a, const cdc_type_t *t, const cdc_value_t *v, int64_t n)
+static void map_add(acc_t *a, const cdc_type_t *t, const cdc_value_t *v, int64_t n,
+                    cdc_arena_t *keep)
 {
     bool found;
     int i = map_find(a, t, v, &found);
@@ -291,6 +302,8 @@ static void map_add(acc_t *a, const cdc_type_t *t, const cdc_value_t *v, int64_t
     }
     memmove(&a->map[i + 1], &a->map[i], sizeof(*a->map) * (size_t)(a->nmap - i));
     a->map[i] = (mapent_t){.v = *v, .n = n};
+    if (keep)
+        cdc_value_keep(keep, t, v, &a->map[i].v);
     a->nmap++;
 }
 
@@ -318,8 +331,8 @@ static bool acc_decode(cdc_op_t *op, agg_rt_t *ar, graph_rt_t *rt, const void *d
             uint64_t n = get_varint(&r);
             for (uint64_t k = 0; k < n && !r.bad; k++) {
                 cdc_value_t v;
-                size_t used =
-                    cdc_value_decode(r.p, (size_t)(r.end - r.p), arg_type(op, c), &rt->scratch, &v);
+                size_t used = cdc_value_decode(r.p, (size_t)(r.end - r.p), arg_type(op, c),
+                                               ar->keep ? ar->keep : &rt->scratch, &v);
                 if (!used) {
                     r.bad = true;
                     break;
@@ -395,7 +408,7 @@ static void acc_add(cdc_op_t *op, agg_rt_t *ar, const cdc_row_t *row, int sign)
             continue;
         const cdc_type_t *t = arg_type(op, c);
         if (uses_map(c)) {
-            map_add(a, t, v, sign);
+            map_add(a, t, v, sign, ar->keep);
             continue;
         }
         a->cnt += sign;
@@ -545,18 +558,40 @@ static bool rows_equal(graph_rt_t *rt, const cdc_type_t *t, const cdc_row_t *a, 
 static int wagg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                      cdc_error_t **err);
 
+static int mb_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                   cdc_error_t **err);
+
+/* The state key of @p row's group into *hash and the return: the one prefetch_rows made of the
+   row (gw_write's known_op), else made here into rt->key and hashed. */
+static const cdc_buf_t *agg_key(graph_rt_t *rt, const cdc_op_t *op, const cdc_row_t *row,
+                                uint64_t *hash)
+{
+    if (rt->known_op == op) {
+        rt->known_op = NULL;
+        *hash = rt->known_hash;
+        return rt->known_key;
+    }
+    cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
+    *hash = cdc_state_hash((uint32_t)op->id << 1, rt->key.data, rt->key.len);
+    return &rt->key;
+}
+
 static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
                     cdc_error_t **err)
 {
     if (op->windowed)
         return wagg_push(g, op, kind, row, err);
+    if (op->minibatch)
+        return mb_push(g, op, kind, row, err);
     graph_rt_t *rt = g->rt;
     agg_rt_t *ar = op->rt;
-    cdc_row_key_bytes(row, op->group, op->ngroup, op->in_type[0], &rt->key);
+    uint32_t ns = (uint32_t)op->id << 1;
+    uint64_t h;
+    const cdc_buf_t *key = agg_key(rt, op, row, &h);
+    cdc_state_hint(rt->state, ns, key->data, key->len, h);
     const void *val;
     size_t vlen;
-    int found = cdc_state_get(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, &val,
-                              &vlen, err);
+    int found = cdc_state_get(rt->state, ns, key->data, key->len, &val, &vlen, err);
     if (found < 0)
         return -1;
     cdc_row_t *prev = NULL;
@@ -571,13 +606,12 @@ static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row
     }
     acc_add(op, ar, row, is_acc(kind) ? 1 : -1);
     if (ar->rows <= 0) {
-        if (cdc_state_del(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, err) < 0)
+        if (cdc_state_del(rt->state, ns, key->data, key->len, err) < 0)
             return -1;
         return prev ? emit(g, op, CDC_DELETE, prev, err) : 0;
     }
     acc_encode(op, ar, &rt->val);
-    if (cdc_state_put(rt->state, (uint32_t)op->id << 1, rt->key.data, rt->key.len, rt->val.data,
-                      rt->val.len, err) < 0)
+    if (cdc_state_put(rt->state, ns, key->data, key->len, rt->val.data, rt->val.len, err) < 0)
         return -1;
     cdc_row_t *next = agg_output(rt, op, ar, row);
     if (!prev)
@@ -587,6 +621,250 @@ static int agg_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row
     if (emit(g, op, CDC_UPDATE_BEFORE, prev, err) < 0)
         return -1;
     return emit(g, op, CDC_UPDATE_AFTER, next, err);
+}
+
+/* ---- GroupAggregate's mini-batch (table.exec.mini-batch.*) ------------------------------- */
+
+/* Flink's MiniBatchGroupAggFunction: a batch fires when `size` rows came, when its first row
+ * waited `allow-latency` (the ticker), before every checkpoint commits and when the input ends.
+ * Each group key of a batch is one state get (at its first row), its rows folded in the order
+ * they came into accumulators kept in memory for the batch, one put (or delete) when it fires,
+ * and one change out: UB+UA of the batch's start against its end (none when equal), I for a new
+ * group, D for a group gone. The final table is the one a row at a time gives; the updates in
+ * between that the batch folded are not emitted. (Flink buffers the rows and folds them when
+ * the batch fires; folding each row as it comes gives the same, in the same per-key order,
+ * without keeping the rows: a batch's rows made a walk through memory ten times the folding.) */
+
+typedef struct mb_key {
+    uint64_t hash; /* cdc_state_hash of the key: the table's probe and the state's prefetch */
+    size_t koff;   /* the key's bytes in keys */
+    uint32_t klen;
+    bool found;      /* the state had the group at the batch's start */
+    cdc_row_t *prev; /* the group's result then (found), or its group keys (not found); arena */
+    agg_rt_t ar;     /* its accumulators now: ar.rows 0 when the group has none */
+} mb_key_t;
+
+struct minibatch {
+    cdc_arena_t arena; /* prev rows, MIN/MAX/DISTINCT values; reset after each batch */
+    cdc_buf_t keys;    /* the keys' bytes */
+    mb_key_t *k;       /* the batch's keys in order of their first row */
+    int nk, capk;      /* k[nk..capk) keep their accumulators' memory for later batches */
+    acc_t *accs;       /* k[i]'s accumulators at accs + i * stride (prefetched by index) */
+    int stride;
+    uint32_t *slot; /* open addressing: index + 1 into k, 0 empty; mask + 1 slots */
+    uint32_t mask;
+    int64_t rows;     /* rows folded */
+    int64_t first_ms; /* wall clock when the batch's first row came */
+};
+
+static minibatch_t *mb_new(const cdc_op_t *op)
+{
+    minibatch_t *mb = cdc_xcalloc(1, sizeof(*mb));
+    mb->stride = op->naggs + 1;
+    cdc_arena_init(&mb->arena);
+    mb->mask = 1023;
+    mb->slot = cdc_xcalloc(mb->mask + 1, sizeof(*mb->slot));
+    return mb;
+}
+
+static void mb_free(const cdc_op_t *op, minibatch_t *mb)
+{
+    if (!mb)
+        return;
+    for (int i = 0; i < mb->capk; i++)
+        for (int a = 0; a < op->naggs; a++)
+            free(mb->k[i].ar.accs[a].map);
+    free(mb->accs);
+    cdc_arena_free(&mb->arena);
+    cdc_buf_free(&mb->keys);
+    free(mb->k);
+    free(mb->slot);
+    free(mb);
+}
+
+/* The bytes of key @p e (a global aggregate's key is empty: no bytes kept at all). */
+static const char *mb_key_bytes(const minibatch_t *mb, const mb_key_t *e)
+{
+    return e->klen ? mb->keys.data + e->koff : "";
+}
+
+/* The slot of key (hash, bytes): its entry, or the empty one it goes into. */
+static uint32_t *mb_slot(minibatch_t *mb, uint64_t h, const void *key, size_t klen)
+{
+    for (uint32_t i = (uint32_t)h & mb->mask;; i = (i + 1) & mb->mask) {
+        uint32_t *s = &mb->slot[i];
+        if (!*s)
+            return s;
+        const mb_key_t *e = &mb->k[*s - 1];
+        if (e->hash == h && e->klen == klen &&
+            (!klen || memcmp(mb_key_bytes(mb, e), key, klen) == 0))
+            return s;
+    }
+}
+
+static void mb_grow(minibatch_t *mb)
+{
+    free(mb->slot);
+    mb->mask = mb->mask * 2 + 1;
+    mb->slot = cdc_xcalloc(mb->mask + 1, sizeof(*mb->slot));
+    for (int i = 0; i < mb->nk; i++) {
+        uint32_t j = (uint32_t)mb->k[i].hash & mb->mask;
+        while (mb->slot[j])
+            j = (j + 1) & mb->mask;
+        mb->slot[j] = (uint32_t)i + 1;
+    }
+}
+
+/* The batch's entry of the key in rt->key (hash @p h): at its first row, the group's state got
+ * and decoded, its result kept as prev. NULL with *err on a state error. */
+static mb_key_t *mb_key(cdc_graph_t *g, cdc_op_t *op, minibatch_t *mb, const cdc_buf_t *key,
+                        uint64_t h, const cdc_row_t *row, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    uint32_t *s = mb_slot(mb, h, key->data, key->len);
+    if (*s)
+        return &mb->k[*s - 1];
+    if (mb->nk == mb->capk) {
+        int cap = mb->capk ? mb->capk * 2 : 1024;
+        size_t n = (size_t)cap * (size_t)mb->stride, was = (size_t)mb->capk * (size_t)mb->stride;
+        mb->k = cdc_xrealloc(mb->k, sizeof(*mb->k) * (size_t)cap);
+        mb->accs = cdc_xrealloc(mb->accs, sizeof(acc_t) * n); /* the maps' memory moves along */
+        memset(mb->accs + was, 0, sizeof(acc_t) * (n - was));
+        for (int i = 0; i < cap; i++) {
+            if (i >= mb->capk)
+                mb->k[i] = (mb_key_t){.ar = {.keep = &mb->arena}};
+            mb->k[i].ar.accs = mb->accs + (size_t)i * (size_t)mb->stride;
+        }
+        mb->capk = cap;
+    }
+    mb_key_t *e = &mb->k[mb->nk];
+    e->hash = h;
+    e->koff = mb->keys.len;
+    e->klen = (uint32_t)key->len;
+    if (key->len)
+        cdc_buf_append(&mb->keys, key->data, key->len);
+    uint32_t ns = (uint32_t)op->id << 1;
+    cdc_state_hint(rt->state, ns, key->data, key->len, h);
+    const void *val;
+    size_t vlen;
+    int found = cdc_state_get(rt->state, ns, key->data, key->len, &val, &vlen, err);
+    if (found < 0)
+        return NULL;
+    e->found = found == 1;
+    if (e->found && !acc_decode(op, &e->ar, rt, val, vlen)) {
+        state_fail(op, "an aggregate's accumulators", err);
+        return NULL;
+    }
+    if (!e->found)
+        acc_reset(op, &e->ar);
+    e->prev = cdc_row_keep(agg_output(rt, op, &e->ar, row), op->out_type, &mb->arena);
+    *s = (uint32_t)++mb->nk;
+    if ((uint32_t)mb->nk * 2 > mb->mask)
+        mb_grow(mb);
+    return e;
+}
+
+/* Key @p e's accumulators into the state, and its one change out. */
+static int mb_flush_key(cdc_graph_t *g, cdc_op_t *op, minibatch_t *mb, mb_key_t *e,
+                        cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    uint32_t ns = (uint32_t)op->id << 1;
+    const char *key = mb_key_bytes(mb, e);
+    if (e->ar.rows <= 0) {
+        if (e->found && cdc_state_del(rt->state, ns, key, e->klen, err) < 0)
+            return -1;
+        return e->found ? emit(g, op, CDC_DELETE, e->prev, err) : 0;
+    }
+    acc_encode(op, &e->ar, &rt->val);
+    if (cdc_state_put(rt->state, ns, key, e->klen, rt->val.data, rt->val.len, err) < 0)
+        return -1;
+    cdc_row_t *next = new_row(rt, (uint32_t)(op->ngroup + op->naggs));
+    memcpy(next->values, e->prev->values, sizeof(cdc_value_t) * (size_t)op->ngroup);
+    for (int i = 0; i < op->naggs; i++)
+        acc_result(op, &e->ar, i, &next->values[op->ngroup + i]);
+    if (!e->found)
+        return emit(g, op, CDC_INSERT, next, err);
+    if (rows_equal(rt, op->out_type, e->prev, next))
+        return 0;
+    if (emit(g, op, CDC_UPDATE_BEFORE, e->prev, err) < 0)
+        return -1;
+    return emit(g, op, CDC_UPDATE_AFTER, next, err);
+}
+
+/* Fires the batch of @p op: every key's state and change, in the order of its first row; the
+ * root's changes through the top pipe. Lock held. */
+static int mb_fire(cdc_graph_t *g, cdc_op_t *op, cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    minibatch_t *mb = ((agg_rt_t *)op->rt)->mb;
+    if (mb->rows == 0)
+        return 0;
+    cdc_state_tick(rt->state);
+    int rc = 0;
+    for (int i = 0; i < mb->nk && rc == 0; i++) {
+        /* the state entries of the keys ahead start loading (see prefetch_rows) */
+        if (i + PF_AHEAD < mb->nk)
+            cdc_state_prefetch(rt->state, mb->k[i + PF_AHEAD].hash, 0);
+        if (i + PF_AHEAD / 2 < mb->nk)
+            cdc_state_prefetch(rt->state, mb->k[i + PF_AHEAD / 2].hash, 1);
+        rc = mb_flush_key(g, op, mb, &mb->k[i], err);
+        if (rc == 0 && rt->topin.n >= 4096)
+            rc = flush_top(g, err);
+    }
+    if (rc == 0) /* the changes point into the batch's arena */
+        rc = flush_top(g, err);
+    memset(mb->slot, 0, sizeof(*mb->slot) * ((size_t)mb->mask + 1));
+    mb->nk = 0;
+    mb->rows = 0;
+    cdc_buf_clear(&mb->keys);
+    cdc_arena_reset(&mb->arena);
+    return rc;
+}
+
+/* A row into @p op's batch: folded into its group's accumulators (as agg_push, without the
+ * state); the batch fires once table.exec.mini-batch.size rows came. */
+static int mb_push(cdc_graph_t *g, cdc_op_t *op, cdc_kind_t kind, const cdc_row_t *row,
+                   cdc_error_t **err)
+{
+    graph_rt_t *rt = g->rt;
+    minibatch_t *mb = ((agg_rt_t *)op->rt)->mb;
+    uint64_t h;
+    const cdc_buf_t *key = agg_key(rt, op, row, &h);
+    mb_key_t *e = mb_key(g, op, mb, key, h, row, err);
+    if (!e)
+        return -1;
+    if (mb->rows++ == 0)
+        mb->first_ms = cdc_wall_ms();
+    bool acc = is_acc(kind);
+    if (e->ar.rows > 0 || acc) { /* else a retraction for a group not there */
+        if (e->ar.rows <= 0)
+            acc_reset(op, &e->ar); /* a group that went, back */
+        acc_add(op, &e->ar, row, acc ? 1 : -1);
+    }
+    if (mb->rows >= g->minibatch_size)
+        return mb_fire(g, op, err);
+    return 0;
+}
+
+/* Fires the batches of every mini-batch operator, children before parents (a parent's batch
+ * takes its child's changes): those whose first row waited allow-latency at @p now (>= 0), or
+ * all; then the root's changes go through the top pipe. The batches fired, or -1. Lock held. */
+static int mb_fire_all(cdc_graph_t *g, int64_t now, cdc_error_t **err)
+{
+    int fired = 0;
+    for (int i = 0; i < g->nops; i++) {
+        cdc_op_t *op = g->ops[i];
+        if (!op->minibatch || !op->rt)
+            continue;
+        minibatch_t *mb = ((agg_rt_t *)op->rt)->mb;
+        if (mb->rows == 0 || (now >= 0 && now - mb->first_ms < g->minibatch_ms))
+            continue;
+        if (mb_fire(g, op, err) < 0)
+            return -1;
+        fired++;
+    }
+    return flush_top(g, err) < 0 ? -1 : fired;
 }
 
 /* ---- keyed lists of rows (a join side's rows per key, a Top-N partition's) ------------------- */
@@ -1178,8 +1456,6 @@ static int push(cdc_graph_t *g, cdc_op_t *op, int port, cdc_kind_t kind, const c
         return rank_push(g, op, kind, row, err);
     }
 }
-
-static int flush_top(cdc_graph_t *g, cdc_error_t **err);
 
 /* ---- windows: the window table function, window aggregation, watermarks ------------------ */
 
@@ -2095,14 +2371,16 @@ static void close_watermark(cdc_graph_t *g)
 }
 
 /* The processing-time windows' timer: every 100 ms, the windows whose end the wall clock passed
- * fire and go to the sink. */
+ * fire and go to the sink; and the mini-batches whose oldest row waited allow-latency fire (the
+ * timer then ticks every allow-latency when that is shorter). */
 static void *ticker_main(void *arg)
 {
     cdc_graph_t *g = arg;
     graph_rt_t *rt = g->rt;
+    int64_t period = g->minibatch_ms > 0 && g->minibatch_ms < 100 ? g->minibatch_ms : 100;
     pthread_mutex_lock(&rt->lock);
     while (!rt->tick_stop) {
-        struct timespec ts = cdc_wall_deadline(100);
+        struct timespec ts = cdc_wall_deadline(period);
         pthread_cond_timedwait(&rt->tick_cond, &rt->lock, &ts);
         if (rt->tick_stop)
             break;
@@ -2113,15 +2391,21 @@ static void *ticker_main(void *arg)
             if (g->ops[i]->kind == CDC_OP_AGG && g->ops[i]->windowed && g->ops[i]->proctime)
                 rc = wagg_fire(g, g->ops[i], now, &err);
         bool out = rt->topin.n > 0;
+        const char *what = "the processing-time windows";
+        if (rc == 0 && g->minibatch_size > 0) {
+            what = "the mini-batches of GROUP BY";
+            int fired = mb_fire_all(g, now, &err);
+            rc = fired < 0 ? -1 : 0;
+            out = out || fired > 0;
+        }
         if (rc == 0 && out)
             rc = flush_top(g, &err);
-        if (rc == 0 && out)
+        if (rc == 0 && out) /* the changes are in the sink within allow-latency */
             rc = rt->writer->ops->flush(rt->writer, &err);
         cdc_arena_reset(&rt->scratch);
         if (rc < 0) {
             char *m = cdc_error_format(err);
-            cdc_log(CDC_LOG_ERROR, rt->settings->job, g->top->sink_name,
-                    "the processing-time windows: %s", m);
+            cdc_log(CDC_LOG_ERROR, rt->settings->job, g->top->sink_name, "%s: %s", what, m);
             free(m);
             cdc_error_destroy(err);
             break;
@@ -2165,6 +2449,8 @@ static int flush_top(cdc_graph_t *g, cdc_error_t **err)
    operator with one entry per row's key, the leaf itself or the one after a leaf Calc that only
    picks columns (bench/stateful.sh's GROUP BY's [grp, val]). */
 typedef struct pf_target {
+    const cdc_op_t *agg; /* a GroupAggregate: it takes the key and hash made here (known_op) */
+    minibatch_t *mb;     /* the operator's mini-batch: its table and accumulators prefetched too */
     uint32_t ns;
     int ncols;
     int cols[16];
@@ -2182,10 +2468,14 @@ static bool pf_target(const cdc_op_t *op, int port, pf_target_t *t)
         op = op->parent;
     }
     const int *cols;
+    t->mb = NULL;
+    t->agg = NULL;
     if (op->kind == CDC_OP_AGG && !op->windowed) {
+        t->agg = op;
         cols = op->group;
         t->ncols = op->ngroup;
         t->ns = (uint32_t)op->id << 1;
+        t->mb = op->minibatch ? ((agg_rt_t *)op->rt)->mb : NULL;
     } else if (op->kind == CDC_OP_JOIN) {
         cols = port == 0 ? op->lkeys : op->rkeys;
         t->ncols = op->nkeys;
@@ -2216,14 +2506,25 @@ static void prefetch_rows(graph_rt_t *rt, const pf_target_t *t, const cdc_batch_
 {
     uint32_t first = i == 0 ? 0 : i + PF_AHEAD; /* the first row primes the ring */
     for (uint32_t j = first; j <= i + PF_AHEAD && j < batch->n; j++) {
-        cdc_row_key_bytes(&batch->rows[j], t->cols, t->ncols, t->type, &rt->pfkey);
-        uint64_t h = cdc_state_hash(t->ns, rt->pfkey.data, rt->pfkey.len);
+        cdc_buf_t *key = &rt->pfkey[j % PF_RING];
+        cdc_row_key_bytes(&batch->rows[j], t->cols, t->ncols, t->type, key);
+        uint64_t h = cdc_state_hash(t->ns, key->data, key->len);
         rt->pfhash[j % PF_RING] = h;
         cdc_state_prefetch(rt->state, h, 0);
+        if (t->mb)
+            __builtin_prefetch(&t->mb->slot[h & t->mb->mask]);
     }
     uint32_t k = i + PF_AHEAD / 2;
-    if (k < batch->n)
-        cdc_state_prefetch(rt->state, rt->pfhash[k % PF_RING], 1);
+    if (k >= batch->n)
+        return;
+    uint64_t h = rt->pfhash[k % PF_RING];
+    const minibatch_t *mb = t->mb;
+    uint32_t s = mb ? mb->slot[h & mb->mask] : 0; /* its key's entry if first in its probe */
+    if (s && mb->k[s - 1].hash == h) {
+        __builtin_prefetch(&mb->accs[(size_t)(s - 1) * (size_t)mb->stride]);
+        return; /* the key's state was read at its first row */
+    }
+    cdc_state_prefetch(rt->state, h, 1);
 }
 
 static int gw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **err)
@@ -2241,9 +2542,14 @@ static int gw_write(cdc_writer_t *base, const cdc_batch_t *batch, cdc_error_t **
     pf_target_t pft;
     bool pf = batch->n > PF_AHEAD && pf_target(op, port, &pft);
     for (uint32_t i = 0; i < batch->n && rc == 0; i++) {
-        if (pf)
+        if (pf) {
             prefetch_rows(rt, &pft, batch, i);
+            rt->known_op = pft.agg;
+            rt->known_key = &rt->pfkey[i % PF_RING];
+            rt->known_hash = rt->pfhash[i % PF_RING];
+        }
         rc = push(g, op, port, batch->rows[i].kind, &batch->rows[i], err);
+        rt->known_op = NULL;
         if (rc == 0 && wm)
             rc = note_watermark(g, w, wm, &batch->rows[i], err);
         if (rc == 0 && rt->topin.n >= 4096)
@@ -2319,6 +2625,9 @@ static void checkpoint(cdc_graph_t *g)
         cdc_log(CDC_LOG_WARN, rt->settings->job, g->top->sink_name,
                 "a split of the job failed: the operators' state is not committed (the next "
                 "start resumes from the last checkpoint)");
+    } else if (mb_fire_all(g, -1, &rt->err) < 0) {
+        /* the mini-batches first: the state committed holds every row up to the positions */
+        rt->rc = -1;
     } else if (rt->writer->ops->flush(rt->writer, &rt->err) < 0) {
         cdc_error_add_context(rt->err, "flushing table \"%s\"", g->top->sink_name);
         rt->rc = -1;
@@ -2544,7 +2853,7 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
                 "the operators' state starts empty and the sources are read from their start: %s",
                 dir ? "a source of the job cannot resume from positions kept in the state"
                     : "no --state-dir is set");
-    bool tick = false; /* a processing-time window aggregation needs the timer */
+    bool tick = false; /* a processing-time window aggregation or a mini-batch needs the timer */
     for (int i = 0; i < g->nops; i++) {
         cdc_op_t *op = g->ops[i];
         if (op->kind == CDC_OP_AGG) {
@@ -2563,6 +2872,10 @@ int cdc_graph_begin(cdc_graph_t *g, const cdc_job_settings_t *settings, cdc_erro
             op->rt = orr;
         } else if (op->kind == CDC_OP_SORT) {
             op->rt = cdc_xcalloc(1, sizeof(win_rt_t));
+        }
+        if (op->minibatch) {
+            ((agg_rt_t *)op->rt)->mb = mb_new(op);
+            tick = true;
         }
         if (op->kind == CDC_OP_AGG && op->windowed) {
             win_rt_t *wr = cdc_xcalloc(1, sizeof(win_rt_t));
@@ -2594,6 +2907,7 @@ static void op_rt_free(cdc_op_t *op)
         for (int i = 0; i < op->naggs; i++)
             free(ar->accs[i].map);
         free(ar->accs);
+        mb_free(op, ar->mb);
         if (ar->win) {
             free(ar->win->ends);
             cdc_buf_free(&ar->win->list);
@@ -2684,7 +2998,8 @@ void cdc_graph_end(cdc_graph_t *g)
     cdc_buf_free(&rt->key);
     cdc_buf_free(&rt->val);
     cdc_buf_free(&rt->tmp);
-    cdc_buf_free(&rt->pfkey);
+    for (int i = 0; i < PF_RING; i++)
+        cdc_buf_free(&rt->pfkey[i]);
     cdc_buf_free(&rt->meta);
     cdc_error_destroy(rt->err);
     pthread_mutex_destroy(&rt->lock);
@@ -2757,6 +3072,13 @@ static void explain_op(const cdc_graph_t *g, int idx, int depth, cdc_buf_t *out)
     const cdc_op_t *op = g->ops[idx];
     indent(out, depth);
     cdc_buf_printf(out, "%s\n", op->explain);
+    if (op->minibatch) {
+        /* Flink's node that cuts the input into batches (where Flink puts it after the sources,
+           the batches here are the GroupAggregate's own: its input hangs under it) */
+        indent(out, ++depth);
+        cdc_buf_printf(out, "MiniBatchAssigner(interval=[%lldms], mode=[ProcTime])\n",
+                       (long long)g->minibatch_ms);
+    }
     for (int port = 0; port < (op->kind == CDC_OP_JOIN ? 2 : 1); port++) {
         for (int c = 0; c < g->nops; c++)
             if (g->ops[c]->parent == op && g->ops[c]->parent_port == port)

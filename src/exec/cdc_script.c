@@ -74,7 +74,9 @@ static const setting_t settings_table[] = {
     {"state.*", SETTING_HARMLESS, NULL, NULL},
     {"taskmanager.*", SETTING_HARMLESS, NULL, NULL},
     {"jobmanager.*", SETTING_HARMLESS, NULL, NULL},
-    {"table.exec.mini-batch.*", SETTING_HARMLESS, NULL, NULL},
+    {"table.exec.mini-batch.enabled", SETTING_ACTS, NULL, NULL},
+    {"table.exec.mini-batch.allow-latency", SETTING_ACTS, NULL, NULL},
+    {"table.exec.mini-batch.size", SETTING_ACTS, NULL, NULL},
     {"table.exec.source.idle-timeout", SETTING_HARMLESS, NULL, NULL},
     {"table.exec.sink.keyed-shuffle", SETTING_HARMLESS, NULL, NULL},
     {"table.optimizer.*", SETTING_HARMLESS, NULL, NULL},
@@ -122,6 +124,7 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
                       cdc_error_t **err)
 {
     *js = (cdc_job_settings_t){.batch_rows = 1024, .flush_rows = 10000, .flush_interval_ms = 1000};
+    penv->minibatch_size = -1; /* Flink's defaults: size -1, allow-latency 0 ms */
     *parallelism = rc->opts->parallelism > 0 ? rc->opts->parallelism : 1;
     for (int i = 0; i < rc->settings.n; i++) {
         const char *k = rc->settings.keys[i], *v = rc->settings.values[i];
@@ -163,6 +166,18 @@ static int job_params(run_ctx_t *rc, cdc_job_settings_t *js, int *parallelism, c
                 return cdc_error_set(err, CDC_ERR_OPTION,
                                      "setting \"%s\": expected a duration, found \"%s\"", k, v);
             penv->state_ttl_ms = n;
+        } else if (strcmp(k, "table.exec.mini-batch.enabled") == 0) {
+            if (cdc_parse_bool(v, &penv->minibatch) < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected true or false, found \"%s\"", k, v);
+        } else if (strcmp(k, "table.exec.mini-batch.allow-latency") == 0) {
+            if (cdc_parse_duration_ms(v, &penv->minibatch_ms) < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected a duration, found \"%s\"", k, v);
+        } else if (strcmp(k, "table.exec.mini-batch.size") == 0) {
+            if (cdc_parse_int(v, &penv->minibatch_size) < 0)
+                return cdc_error_set(err, CDC_ERR_OPTION,
+                                     "setting \"%s\": expected an integer, found \"%s\"", k, v);
         } else if (strcmp(k, "table.dynamic-table-options.enabled") == 0) {
             bool b;
             if (cdc_parse_bool(v, &b) < 0)
@@ -260,7 +275,10 @@ static cdc_plan_env_t plan_env(run_ctx_t *rc, const cdc_job_settings_t *js, int 
                             .skip_bad_rows = js->skip_bad_rows,
                             .dynamic_options_disabled = base->dynamic_options_disabled,
                             .not_null_drop = base->not_null_drop,
-                            .state_ttl_ms = base->state_ttl_ms};
+                            .state_ttl_ms = base->state_ttl_ms,
+                            .minibatch = base->minibatch,
+                            .minibatch_ms = base->minibatch_ms,
+                            .minibatch_size = base->minibatch_size};
 }
 
 /* The row type (names and types) of query @p q, planned as a bare query and not run. A new type
@@ -367,6 +385,18 @@ static int do_inserts(run_ctx_t *rc, cdc_sql_stmt_t **inserts, size_t n, bool ex
     cdc_plan_env_t base = {0};
     if (job_params(rc, &js, &parallelism, &base, err) < 0)
         return -1;
+    if (base.minibatch && base.minibatch_ms <= 0) {
+        /* Flink checks it when it plans any query: "MiniBatch Latency must be greater than 0 ms."
+         */
+        *err = cdc_sql_error_at(CDC_ERR_OPTION, rc->text, rc->len, rc->filename, inserts[0]->line,
+                                inserts[0]->col,
+                                "setting \"table.exec.mini-batch.allow-latency\": the mini-batch "
+                                "latency must be greater than 0 ms when mini-batch is enabled");
+        cdc_error_set_hint(*err, "SET 'table.exec.mini-batch.allow-latency' = '1 s' (the longest "
+                                 "a row waits) and 'table.exec.mini-batch.size' = '5000' (rows "
+                                 "per batch), or SET 'table.exec.mini-batch.enabled' = 'false'");
+        return -1;
+    }
     char job[256];
     const char *pname = cdc_kv_get(&rc->settings, "pipeline.name");
     if (pname && *pname) {

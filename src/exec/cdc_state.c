@@ -683,21 +683,33 @@ static uint64_t st_hash(uint32_t ns, const unsigned char *p, size_t n)
     return h ^ (h >> 32);
 }
 
-/* Sets the probe to [ns][key] and returns its hash; a call with the probe's own key (a put after
-   the get of the same key, the usual update) reuses the hash. */
-static uint64_t set_probe(cdc_state_t *st, uint32_t ns, const void *key, size_t klen)
+/* Sets the probe to [ns][key] with its hash (*hash when known, else computed). */
+static void probe_to(cdc_state_t *st, uint32_t ns, const void *key, size_t klen,
+                     const uint64_t *hash)
 {
-    if (st->probe.len == NS_BYTES + klen && st->probe_ns == ns &&
-        (klen == 0 || memcmp(st->probe.data + NS_BYTES, key, klen) == 0))
-        return st->probe_hash; /* (a key of no bytes may be NULL) */
     unsigned char nsb[NS_BYTES];
     put_be(nsb, ns, NS_BYTES);
     cdc_buf_clear(&st->probe);
     cdc_buf_append(&st->probe, nsb, NS_BYTES);
     cdc_buf_append(&st->probe, key, klen);
     st->probe_ns = ns;
-    st->probe_hash = st_hash(ns, key, klen);
+    st->probe_hash = hash ? *hash : st_hash(ns, key, klen);
+}
+
+/* Sets the probe to [ns][key] and returns its hash; a call with the probe's own key (a put after
+   the get of the same key, the usual update; a get after cdc_state_hint) reuses the hash. */
+static uint64_t set_probe(cdc_state_t *st, uint32_t ns, const void *key, size_t klen)
+{
+    if (st->probe.len == NS_BYTES + klen && st->probe_ns == ns &&
+        (klen == 0 || memcmp(st->probe.data + NS_BYTES, key, klen) == 0))
+        return st->probe_hash; /* (a key of no bytes may be NULL) */
+    probe_to(st, ns, key, klen, NULL);
     return st->probe_hash;
+}
+
+void cdc_state_hint(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, uint64_t hash)
+{
+    probe_to(st, ns, key, klen, &hash);
 }
 
 uint64_t cdc_state_hash(uint32_t ns, const void *key, size_t klen)

@@ -54,6 +54,12 @@ uint64_t cdc_state_hash(uint32_t ns, const void *key, size_t klen);
  */
 void cdc_state_prefetch(const cdc_state_t *st, uint64_t hash, int stage);
 
+/**
+ * Tells the store that @p hash is cdc_state_hash(ns, key, klen) (the caller hashed the key to
+ * prefetch it), so that the next get, put or delete of that key does not hash it again.
+ */
+void cdc_state_hint(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, uint64_t hash);
+
 /** Sets (ns, key) to the value (copied). 0, or -1 with *err. */
 int cdc_state_put(cdc_state_t *st, uint32_t ns, const void *key, size_t klen, const void *val,
                   size_t vlen, cdc_error_t **err);

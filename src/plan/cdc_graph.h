@@ -137,6 +137,8 @@ struct cdc_op_s {
     int win_time_field; /* the group field holding window_time; -1 when none */
     bool proctime;      /* WINDOW and its AGG on processing time: windows fire on the wall clock
                           (pending ones are dropped when the input ends, as Flink's) */
+    bool minibatch;     /* AGG (not windowed): table.exec.mini-batch.enabled: its input rows are
+                           buffered per group key and folded into the state once per batch */
 
     /* OVER: output = input fields, then one field per call of aggs; partition fields in part;
        the time attribute in timecol (event time, or arrival order when by_arrival) */
@@ -160,10 +162,12 @@ typedef struct cdc_graph_s {
     cdc_catalog_t *cat;   /* where the root's output is a temporary table (the top pipe's
                              source), named out_name, dropped by cdc_plan_graph_forget */
     char *out_name;
-    int64_t ttl_ms; /* table.exec.state.ttl; 0 = forever */
-    bool resumable; /* every leaf's connector resumes from positions the job keeps */
-    int refs;       /* leaf pipes pointing here */
-    void *rt;       /* the runtime's data (state store, barrier, writer) */
+    int64_t ttl_ms;         /* table.exec.state.ttl; 0 = forever */
+    int64_t minibatch_ms;   /* table.exec.mini-batch.allow-latency of the mini-batch operators */
+    int64_t minibatch_size; /* table.exec.mini-batch.size: rows buffered before a batch fires */
+    bool resumable;         /* every leaf's connector resumes from positions the job keeps */
+    int refs;               /* leaf pipes pointing here */
+    void *rt;               /* the runtime's data (state store, barrier, writer) */
 } cdc_graph_t;
 
 /** Whether the INSERT's query needs state (GROUP BY, aggregates, DISTINCT, regular joins, Top-N)

@@ -3940,6 +3940,38 @@ static void check_sink_key(sp_t *sp, const cdc_op_t *root)
                 def->qualified);
 }
 
+/* table.exec.mini-batch.*: every GroupAggregate (not a window aggregation, whose windows fire on
+ * the watermark anyway) buffers its input per group key and folds each batch into its state, as
+ * Flink's MiniBatchGroupAggFunction; the other operators take changes one at a time. Flink asks
+ * for a size once an operator uses it ("table.exec.mini-batch.size must be > 0."): so here. */
+static int mark_minibatch(sp_t *sp, const where_t *w)
+{
+    cdc_graph_t *g = sp->g;
+    const cdc_plan_env_t *penv = sp->penv;
+    if (!penv->minibatch)
+        return 0;
+    g->minibatch_ms = penv->minibatch_ms;
+    g->minibatch_size = penv->minibatch_size;
+    for (int i = 0; i < g->nops; i++) {
+        cdc_op_t *op = g->ops[i];
+        if (op->kind != CDC_OP_AGG || op->windowed)
+            continue;
+        if (penv->minibatch_size <= 0) {
+            fail_at(sp, w, sp->ins->query->line, sp->ins->query->col,
+                    "setting \"table.exec.mini-batch.size\" must be > 0 when mini-batch is "
+                    "enabled: the query's GroupAggregate buffers its input rows in batches of "
+                    "that many");
+            cdc_error_set_hint(*sp->err,
+                               "SET 'table.exec.mini-batch.size' = '5000' (rows per batch, "
+                               "with 'table.exec.mini-batch.allow-latency' the longest a row "
+                               "waits), or SET 'table.exec.mini-batch.enabled' = 'false'");
+            return -1;
+        }
+        op->minibatch = true;
+    }
+    return 0;
+}
+
 int cdc_plan_stateful(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, cdc_pipe_t ***leaves,
                       int *nleaves, cdc_error_t **err)
 {
@@ -4032,6 +4064,8 @@ int cdc_plan_stateful(const cdc_plan_env_t *penv, const cdc_sql_insert_t *ins, c
     }
     g->refs = g->nleaves;
     g->ttl_ms = penv->state_ttl_ms;
+    if (mark_minibatch(&sp, &pw[0]) < 0)
+        goto out;
     g->resumable = true;
     for (int i = 0; i < g->nleaves; i++) {
         static const char *const resumable[] = {"kafka", "upsert-kafka", "mysql-cdc",

@@ -131,14 +131,17 @@ typedef struct cdc_plan_env_s {
     const char *text; /* the script */
     size_t len;
     const char *filename;
-    int parallelism;                /* the run's default (>= 1) */
-    bool cdc_events_duplicate;      /* table.exec.source.cdc-events-duplicate */
-    bool skip_bad_rows;             /* table.exec.expression-error.policy = skip */
-    bool dynamic_options_disabled;  /* table.dynamic-table-options.enabled = false */
-    bool not_null_drop;             /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
-    int64_t state_ttl_ms;           /* table.exec.state.ttl of the stateful operators; 0 = never */
-    const char *stateful_node;      /* planning the top pipe of a stateful query: its root
-                                       operator as EXPLAIN shows it (errors name it); else NULL */
+    int parallelism;               /* the run's default (>= 1) */
+    bool cdc_events_duplicate;     /* table.exec.source.cdc-events-duplicate */
+    bool skip_bad_rows;            /* table.exec.expression-error.policy = skip */
+    bool dynamic_options_disabled; /* table.dynamic-table-options.enabled = false */
+    bool not_null_drop;            /* table.exec.sink.not-null-enforcer = DROP (else ERROR) */
+    int64_t state_ttl_ms;          /* table.exec.state.ttl of the stateful operators; 0 = never */
+    bool minibatch;                /* table.exec.mini-batch.enabled */
+    int64_t minibatch_ms;          /* table.exec.mini-batch.allow-latency (ms; Flink's default 0) */
+    int64_t minibatch_size;        /* table.exec.mini-batch.size (rows; Flink's default -1) */
+    const char *stateful_node;     /* planning the top pipe of a stateful query: its root
+                                      operator as EXPLAIN shows it (errors name it); else NULL */
     const cdc_type_t *result_types; /* a bare query's printed column types (the common types of
                                        its UNION ALL's branches), borrowed; NULL: the query's */
 } cdc_plan_env_t;

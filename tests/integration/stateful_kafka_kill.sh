@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A stateful job killed with SIGKILL five times ends exactly right (issue 19): Debezium changes
 # of orders and products on Kafka (the local mock broker), a LEFT JOIN of the two into SQLite,
-# then a GROUP BY over the join, each run with --state-dir. More changes are produced between
+# then a GROUP BY over the join, the same with mini-batch (table.exec.mini-batch.*: each batch
+# folded into the state before the checkpoint commits), each run with --state-dir. More changes are produced between
 # the kills; after the last start the sink must equal the join (and the aggregate) of the final
 # source tables, computed independently here. The state (RocksDB under --state-dir) is committed
 # with the consumer's offsets at each checkpoint, so a restart neither loses nor counts twice.
@@ -14,7 +15,8 @@ source "${CDC_SOURCE_DIR:?}/tests/servers/kafka.sh"
 job_pid=
 trap '[[ -n $job_pid ]] && kill -9 "$job_pid" 2>/dev/null; mock_stop_all; [[ -n ${KEEP_TMP:-} ]] && echo "kept $tmp" || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
-mock_start mock --partitions 2 --topic orders --topic products --topic orders2 --topic products2
+mock_start mock --partitions 2 --topic orders --topic products --topic orders2 --topic products2 \
+  --topic orders3 --topic products3
 
 # chunks orders.K / products.K ("key|value" Debezium messages), the final tables, the expected
 # join (order_id|name|qty) and aggregate (name|count|sum) over them
@@ -63,9 +65,10 @@ with open("agg.expected", "w") as f:
         f.write("%s|%d|%d\n" % (name, agg[name][0], agg[name][1]))
 PY
 
-# job NAME ORDERS_TOPIC PRODUCTS_TOPIC SINK_DDL QUERY
+# job NAME ORDERS_TOPIC PRODUCTS_TOPIC SINK_DDL QUERY [SET STATEMENTS]
 job() {
   cat >"$1.sql" <<SQL
+${6:-}
 SET 'execution.checkpointing.interval' = '150ms';
 SET 'pipeline.name' = '$1';
 CREATE TABLE orders (order_id INT NOT NULL, product_id INT, qty INT,
@@ -144,22 +147,34 @@ grep -q "operators' state is in .*resuming from its last checkpoint" join.err &&
   bad "join: no restart resumed from a checkpoint"
 ls -d "$tmp"/state/*.state >/dev/null 2>&1 && ok || bad "join: no state directory under --state-dir"
 
-# ---- GROUP BY over the join -------------------------------------------------------------------
-sqlite3 agg.db "CREATE TABLE per_name (name TEXT PRIMARY KEY, n INTEGER, total INTEGER)"
-job agg orders2 products2 \
-  "CREATE TABLE per_name (name STRING NOT NULL, n BIGINT, total INT,
-                          PRIMARY KEY (name) NOT ENFORCED)
-   WITH ('connector' = 'jdbc', 'url' = 'jdbc:sqlite:$tmp/agg.db', 'table-name' = 'per_name');" \
-  "INSERT INTO per_name SELECT p.name, COUNT(*), SUM(o.qty)
-     FROM orders AS o JOIN products AS p ON o.product_id = p.id GROUP BY p.name;"
-run_kills agg orders2 products2
-q="SELECT name, n, total FROM per_name ORDER BY name"
-if wait_query agg.db "$q" agg.expected 90; then ok; else
-  bad "group by: after five kills the sink differs from the aggregate of the final tables:
-$(diff <(sqlite3 agg.db "$q") agg.expected | head -10)
-$(grep -iE 'error|warn' agg.err | head -5)"
-fi
-stop_job
+# ---- GROUP BY over the join: as is, then with mini-batch (batches of 50 rows or 100 ms, the
+#      ticker; the checkpoints, every 150 ms, fire them too) ------------------------------------
+# agg_kills NAME ORDERS_TOPIC PRODUCTS_TOPIC [SET STATEMENTS]
+agg_kills() {
+  local name=$1
+  sqlite3 "$name.db" "CREATE TABLE per_name (name TEXT PRIMARY KEY, n INTEGER, total INTEGER)"
+  job "$name" "$2" "$3" \
+    "CREATE TABLE per_name (name STRING NOT NULL, n BIGINT, total INT,
+                            PRIMARY KEY (name) NOT ENFORCED)
+     WITH ('connector' = 'jdbc', 'url' = 'jdbc:sqlite:$tmp/$name.db', 'table-name' = 'per_name');" \
+    "INSERT INTO per_name SELECT p.name, COUNT(*), SUM(o.qty)
+       FROM orders AS o JOIN products AS p ON o.product_id = p.id GROUP BY p.name;" "${4:-}"
+  run_kills "$name" "$2" "$3"
+  q="SELECT name, n, total FROM per_name ORDER BY name"
+  if wait_query "$name.db" "$q" agg.expected 90; then ok; else
+    bad "$name: after five kills the sink differs from the aggregate of the final tables:
+$(diff <(sqlite3 "$name.db" "$q") agg.expected | head -10)
+$(grep -iE 'error|warn' "$name.err" | head -5)"
+  fi
+  stop_job
+  grep -q "operators' state is in .*resuming from its last checkpoint" "$name.err" && ok ||
+    bad "$name: no restart resumed from a checkpoint"
+}
+agg_kills agg orders2 products2
+agg_kills aggmb orders3 products3 "SET 'table.exec.mini-batch.enabled' = 'true';
+SET 'table.exec.mini-batch.allow-latency' = '100 ms';
+SET 'table.exec.mini-batch.size' = '50';"
+grep -q 'MiniBatchAssigner' <("$bin" explain aggmb.sql) && ok || bad "aggmb: no mini-batch in the plan"
 
 # ---- a window aggregation on event time: pending windows survive the kills -------------------
 python3 - <<'PY'

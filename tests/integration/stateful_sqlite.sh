@@ -8,6 +8,9 @@
 # result: a jdbc SQLite sink keyed by the result's unique key (upserts and deletes by key), or a
 # print sink whose changelog is applied to a multiset (a retraction of a row that is not there
 # fails). Joins read two sources in two threads, so only final tables are compared.
+# Every seed runs twice: as is, and with table.exec.mini-batch.* on (GroupAggregate folds its
+# rows per batch of a size the seed picks: 3, 50, all rows in one), whose final tables must be
+# the same; MINIBATCH=0 skips that pass.
 # Several fixed seeds; STATEFUL_SEEDS="seed:changes ..." and STATEFUL_ONLY=case override.
 set -uo pipefail
 # shellcheck source=lib/checks.sh
@@ -35,7 +38,7 @@ compare() { # NAME: want vs got, the diff shown on failure
 }
 
 run_job() { # NAME "SINK DDL" QUERY: the sources, the sink and the INSERT, run; 1 when it failed
-  { cat sources.sql; echo "$2"; echo "INSERT INTO $1 $3;"; } >job.sql
+  { printf '%s' "$mb_set"; cat sources.sql; echo "$2"; echo "INSERT INTO $1 $3;"; } >job.sql
   "$bin" run job.sql >out.txt 2>err.txt && return 0
   bad "$1 (seed $seed): cdcflow run failed"
   head -5 err.txt
@@ -73,11 +76,24 @@ printed() {
   compare "$name (seed $seed)"
 }
 
+# the passes: "seed:changes" as is, then "seed:changes:size" with mini-batch batches of size rows
+mb_sizes=(3 50 100000)
+passes=
 for sc in $seeds; do
-  seed=${sc%%:*}
+  passes+=" $sc"
+  [[ ${MINIBATCH:-1} != 0 ]] && passes+=" $sc:${mb_sizes[$((${sc%%:*} % 3))]}"
+done
+for sc in $passes; do
+  IFS=: read -r seed changes mb_size <<<"$sc"
+  mb_set=
+  if [[ -n $mb_size ]]; then
+    printf -v mb_set "SET 'table.exec.mini-batch.%s' = '%s';\n" enabled true allow-latency \
+      '1 h' size "$mb_size"
+  fi
   rm -f exp.db
-  $gen gen "$seed" "${sc##*:}" .
+  $gen gen "$seed" "$changes" .
   sqlite3 exp.db <final.sql
+  [[ -n $mb_size ]] && seed+=" mini-batch $mb_size"
 
   # ---- GROUP BY (AVG of an integer is the integer quotient, truncated as Flink's) ----
   jdbc group_one "region STRING NOT NULL, n BIGINT, nq BIGINT, nd BIGINT, s INT, a INT, mn INT,
