@@ -1,0 +1,48 @@
+/*
+ * kafka_early.h — private to the kafka connector: early start of an unbounded reader
+ * before its group's first assignment (kafka_early.c says how and why).
+ */
+#ifndef CDC_KAFKA_EARLY_H
+#define CDC_KAFKA_EARLY_H
+
+#include "kafka_int.h"
+
+/** The consumer that reads every partition before the group's first assignment. */
+typedef struct kafka_early_s {
+    rd_kafka_t *rk;                         /* never joins the group */
+    rd_kafka_queue_t *queue;                /* its consumer queue */
+    rd_kafka_topic_partition_list_t *parts; /* every partition, at its start offset */
+    char token[192];                        /* "cdcflow-early:<host>:<pid>:<random>" */
+} kafka_early_t;
+
+/** Subscribes rk to the table's topics (or its pattern). */
+rd_kafka_resp_err_t kafka_subscribe(const kafka_table_t *t, rd_kafka_t *rk);
+
+/**
+ * Decides whether the reader whose group consumer is rk (not subscribed yet) starts early;
+ * extra are the librdkafka settings of rk. Returns 1 with *out (owned by the caller; rk is
+ * subscribed and the early consumer assigned), 0 when not (rk subscribed; the reason logged
+ * at INFO), -1 with *err when rk could not subscribe.
+ */
+int kafka_early_begin(const kafka_table_t *t, const char *const *extra, rd_kafka_t *rk,
+                      kafka_early_t **out, cdc_error_t **err);
+
+/** Commits l's offsets with empty metadata through rk: the partitions are released. */
+rd_kafka_resp_err_t kafka_early_release(rd_kafka_t *rk, const rd_kafka_topic_partition_list_t *l);
+
+/** Whether a committed offset carries this token. */
+bool kafka_early_token(const rd_kafka_topic_partition_t *p, const char *token);
+
+/**
+ * Step 6: while a partition's committed offset in c carries the token of another process
+ * that may be reading early (not own; not a process of this host that is gone), reads the
+ * committed offsets again every 100 ms (in place), up to max(session.timeout.ms, 10 s);
+ * then warns and returns.
+ */
+void kafka_early_wait(const kafka_table_t *t, rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c,
+                      const char *own);
+
+/** Closes the early consumer; accepts NULL. */
+void kafka_early_destroy(kafka_early_t *x);
+
+#endif
