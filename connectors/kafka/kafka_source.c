@@ -140,9 +140,10 @@ typedef struct kafka_reader_s {
     kafka_early_t *early;
     kafka_early_t *early_old; /* handed over; closed once its messages are released */
     rd_kafka_topic_partition_list_t *handover;
-    bool handover_asked;   /* CDC_POLL_FLUSH was returned for the handover */
-    char token[192];       /* this reader's early token ("": none) */
-    const char *extra[20]; /* librdkafka settings of the consumers */
+    bool handover_asked;                         /* CDC_POLL_FLUSH was returned for the handover */
+    rd_kafka_topic_partition_list_t *unreleased; /* a handover's release the group refused */
+    char token[192];                             /* this reader's early token ("": none) */
+    const char *extra[20];                       /* librdkafka settings of the consumers */
     char queue_kb[24];
 } kafka_reader_t;
 
@@ -321,6 +322,35 @@ static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *
     rd_kafka_topic_partition_list_destroy(c);
 }
 
+/*
+ * A handover's release that the group refused (a rebalance began): tried again at the next
+ * assignment and commit, for the partitions that still carry this reader's token (a member
+ * that gave up waiting for it may have committed since).
+ */
+static void retry_release(kafka_reader_t *r)
+{
+    rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_copy(r->unreleased);
+    for (int i = 0; i < c->cnt; i++)
+        c->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
+    rd_kafka_resp_err_t e = rd_kafka_committed(r->rk, c, 10000);
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(c->cnt);
+    for (int i = 0; !e && i < c->cnt; i++)
+        if (kafka_early_token(&c->elems[i], r->token))
+            rd_kafka_topic_partition_list_add(l, c->elems[i].topic, c->elems[i].partition)->offset =
+                r->unreleased->elems[i].offset;
+    if (!e && l->cnt > 0)
+        e = kafka_early_release(r->rk, l);
+    if (!e) {
+        cdc_log(CDC_LOG_INFO, NULL, r->src->t.name,
+                "early start: %d partition(s) released to group \"%s\" (again)", l->cnt,
+                r->src->t.group_id);
+        rd_kafka_topic_partition_list_destroy(r->unreleased);
+        r->unreleased = NULL;
+    }
+    rd_kafka_topic_partition_list_destroy(l);
+    rd_kafka_topic_partition_list_destroy(c);
+}
+
 static bool cooperative(rd_kafka_t *rk)
 {
     return strcmp(rd_kafka_rebalance_protocol(rk), "COOPERATIVE") == 0;
@@ -347,6 +377,8 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
         return;
     }
     if (e == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+        if (r->unreleased)
+            retry_release(r);
         start_positions(r, parts);
         cdc_log(CDC_LOG_INFO, NULL, r->src->t.name, "group \"%s\" assigned %d partition(s)",
                 r->src->t.group_id, parts->cnt);
@@ -1037,18 +1069,21 @@ static void handover(kafka_reader_t *r)
     const kafka_table_t *t = &r->src->t;
     rd_kafka_topic_partition_list_t *l = early_durable(r);
     rd_kafka_resp_err_t e = kafka_early_release(r->rk, l);
-    if (e)
+    if (e) {
         cdc_log(CDC_LOG_WARN, NULL, t->name,
                 "early start: could not commit the positions of %d partition(s) to group "
-                "\"%s\": %s (their next owners wait for the release until their timeout, then "
-                "read again from the start offsets: rows are applied again)",
+                "\"%s\": %s (tried again at the next assignment; meanwhile their next owners "
+                "wait for the release, up to their timeout, then read again from the start "
+                "offsets: rows are applied again)",
                 l->cnt, t->group_id, rd_kafka_err2str(e));
-    else
+        r->unreleased = l;
+    } else {
         cdc_log(CDC_LOG_INFO, NULL, t->name,
                 "early start over: %d partition(s) committed at the positions read and handed "
                 "over to group \"%s\"",
                 l->cnt, t->group_id);
-    rd_kafka_topic_partition_list_destroy(l);
+        rd_kafka_topic_partition_list_destroy(l);
+    }
     /* the early consumer's messages: the held ones are released by the next poll (then the
        consumer is closed); the pending ones (after a schema change) are read again */
     for (uint32_t i = r->pending_next; i < r->npending; i++)
@@ -1252,6 +1287,8 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
         handover(r);
         return 0;
     }
+    if (r->unreleased && !r->revoke_pending)
+        retry_release(r);
     commit_positions(r, r->revoke_pending, false);
     if (r->revoke_pending) {
         cdc_log(CDC_LOG_INFO, NULL, r->src->t.name,
@@ -1356,6 +1393,8 @@ static void kr_close(cdc_reader_t *base)
     kafka_early_destroy(r->early_old);
     if (r->handover)
         rd_kafka_topic_partition_list_destroy(r->handover);
+    if (r->unreleased)
+        rd_kafka_topic_partition_list_destroy(r->unreleased);
     if (r->dlq) {
         rd_kafka_flush(r->dlq, 10000);
         rd_kafka_topic_destroy(r->dlq_rkt);
