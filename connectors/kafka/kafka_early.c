@@ -24,6 +24,7 @@
  *     another process's token (kafka_early_wait), so no partition has two writers.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,16 +86,19 @@ static bool owner_gone(const char *token)
     return pid > 0 && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-/* Commits l's offsets with metadata md ("" releases) through rk; the first error. */
+/* Commits l's offsets with metadata md ("" releases; NULL: l's own) through rk; the first
+   error. */
 static rd_kafka_resp_err_t commit_with(rd_kafka_t *rk, const rd_kafka_topic_partition_list_t *l,
                                        const char *md)
 {
     rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_copy(l);
     for (int i = 0; i < c->cnt; i++) {
+        c->elems[i].err = RD_KAFKA_RESP_ERR_NO_ERROR;
+        if (!md)
+            continue;
         free(c->elems[i].metadata);
         c->elems[i].metadata = md[0] ? cdc_xstrdup(md) : NULL;
         c->elems[i].metadata_size = strlen(md);
-        c->elems[i].err = RD_KAFKA_RESP_ERR_NO_ERROR;
     }
     rd_kafka_resp_err_t e = rd_kafka_commit(rk, c, 0);
     for (int i = 0; !e && i < c->cnt; i++)
@@ -151,19 +155,64 @@ static const char *resolve_starts(const kafka_table_t *t, rd_kafka_t *rk,
     return NULL;
 }
 
-static bool all_carry(const rd_kafka_topic_partition_list_t *c, const char *token)
+/* The decision of a source's splits: made once, by the first split that polls. */
+struct kafka_early_plan_s {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int state; /* 0: not yet, 1: a split decides, 2: decided */
+    bool early;
+    int nsplits;
+    rd_kafka_topic_partition_list_t *parts; /* every partition at its start offset; metadata:
+                                               the token of the split that reads it */
+    bool *taken;                            /* per split: its share was handed out */
+    char base[160];                         /* "cdcflow-early:<host>:<pid>:<random>" */
+};
+
+kafka_early_plan_t *kafka_early_plan_new(void)
+{
+    kafka_early_plan_t *plan = cdc_xcalloc(1, sizeof(*plan));
+    pthread_mutex_init(&plan->lock, NULL);
+    pthread_cond_init(&plan->cond, NULL);
+    return plan;
+}
+
+void kafka_early_plan_destroy(kafka_early_plan_t *plan)
+{
+    if (!plan)
+        return;
+    if (plan->parts)
+        rd_kafka_topic_partition_list_destroy(plan->parts);
+    free(plan->taken);
+    pthread_mutex_destroy(&plan->lock);
+    pthread_cond_destroy(&plan->cond);
+    free(plan);
+}
+
+/* The token of split i of n. */
+static void split_token(const kafka_early_plan_t *plan, int split, char *out, size_t cap)
+{
+    if (plan->nsplits == 1)
+        snprintf(out, cap, "%s", plan->base);
+    else
+        snprintf(out, cap, "%s:%d", plan->base, split);
+}
+
+/* Whether every partition in c carries the token the plan gave it. */
+static bool all_carry(const rd_kafka_topic_partition_list_t *c,
+                      const rd_kafka_topic_partition_list_t *want)
 {
     for (int i = 0; i < c->cnt; i++)
-        if (!kafka_early_token(&c->elems[i], token))
+        if (!kafka_early_token(&c->elems[i], want->elems[i].metadata))
             return false;
     return c->cnt > 0;
 }
 
-/* Steps 2 and 3 with the group consumer rk; true: this process starts early. */
-static bool probe(const kafka_table_t *t, kafka_early_t *x, rd_kafka_t *rk, bool *subscribed,
-                  cdc_error_t **err)
+/* Steps 2 and 3 through the probing consumer prk, rk being the group consumer; true: this
+   process starts early. */
+static bool probe(const kafka_table_t *t, kafka_early_plan_t *plan, rd_kafka_t *prk, rd_kafka_t *rk,
+                  bool *subscribed, cdc_error_t **err)
 {
-    rd_kafka_resp_err_t e = commit_with(x->rk, x->parts, x->token);
+    rd_kafka_resp_err_t e = commit_with(prk, plan->parts, NULL);
     if (e) {
         cdc_log(CDC_LOG_INFO, NULL, t->name,
                 "group \"%s\" is not empty (an offset commit outside the group was refused: "
@@ -179,13 +228,13 @@ static bool probe(const kafka_table_t *t, kafka_early_t *x, rd_kafka_t *rk, bool
     }
     *subscribed = true;
     int64_t t0 = cdc_mono_ms();
-    while (!group_busy(e = commit_with(x->rk, x->parts, x->token)) &&
+    while (!group_busy(e = commit_with(prk, plan->parts, NULL)) &&
            cdc_mono_ms() - t0 < EARLY_PROBE_MS)
         sleep_ms(2);
     if (!group_busy(e)) {
-        /* the join did not register in time: take the token back (ours would make every
+        /* the join did not register in time: take the tokens back (they would make every
            member wait for a release); refused means it registered after all */
-        e = kafka_early_release(x->rk, x->parts);
+        e = kafka_early_release(prk, plan->parts);
         if (!group_busy(e)) {
             cdc_log(CDC_LOG_INFO, NULL, t->name,
                     "group \"%s\": its first join did not register within %d ms: no early start",
@@ -193,11 +242,11 @@ static bool probe(const kafka_table_t *t, kafka_early_t *x, rd_kafka_t *rk, bool
             return false;
         }
     }
-    rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_copy(x->parts);
+    rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_copy(plan->parts);
     for (int i = 0; i < c->cnt; i++)
         c->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
-    e = rd_kafka_committed(x->rk, c, 10000);
-    bool mine = !e && all_carry(c, x->token);
+    e = rd_kafka_committed(prk, c, 10000);
+    bool mine = !e && all_carry(c, plan->parts);
     char other[256] = "";
     for (int i = 0; !mine && i < c->cnt && !other[0]; i++)
         token_of(&c->elems[i], other, sizeof(other));
@@ -209,60 +258,126 @@ static bool probe(const kafka_table_t *t, kafka_early_t *x, rd_kafka_t *rk, bool
     return mine;
 }
 
-int kafka_early_begin(const kafka_table_t *t, const char *const *extra, rd_kafka_t *rk,
-                      kafka_early_t **out, cdc_error_t **err)
+/* A consumer outside the group (never subscribes); NULL when it cannot be made. */
+static rd_kafka_t *outsider_new(const kafka_table_t *t, const char *const *extra)
 {
-    *out = NULL;
-    kafka_early_t *x = cdc_xcalloc(1, sizeof(*x));
+    cdc_error_t *cerr = NULL;
+    rd_kafka_conf_t *conf = kafka_conf_new(t, extra, &cerr);
+    cdc_error_destroy(cerr);
+    if (!conf)
+        return NULL;
+    char errstr[512];
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+    if (!rk)
+        rd_kafka_conf_destroy(conf);
+    return rk;
+}
+
+/* Step 1 to 3 for every split of the source, by the first one that polls. */
+static void decide(const kafka_table_t *t, const char *const *extra, rd_kafka_t *rk,
+                   kafka_early_plan_t *plan, int nsplits, bool *subscribed, cdc_error_t **err)
+{
     char host[128] = "";
     gethostname(host, sizeof(host) - 1);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    srand((unsigned)(ts.tv_nsec ^ getpid()));
-    snprintf(x->token, sizeof(x->token), EARLY_PREFIX "%s:%ld:%08x%04x", host, (long)getpid(),
-             (unsigned)rand(), (unsigned)(ts.tv_nsec & 0xffff));
-    bool subscribed = false;
+    unsigned seed = (unsigned)(ts.tv_nsec ^ getpid());
+    snprintf(plan->base, sizeof(plan->base), EARLY_PREFIX "%s:%ld:%08x%04x", host, (long)getpid(),
+             (unsigned)rand_r(&seed), (unsigned)(ts.tv_nsec & 0xffff));
+    plan->nsplits = nsplits;
+    plan->taken = cdc_xcalloc((size_t)nsplits, sizeof(bool));
     const char *why = NULL;
+    rd_kafka_t *prk = outsider_new(t, extra);
     cdc_error_t *cerr = NULL;
-    rd_kafka_conf_t *conf = kafka_conf_new(t, extra, &cerr);
-    char errstr[512];
-    if (conf && !(x->rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr)))) {
-        rd_kafka_conf_destroy(conf);
+    if (!prk)
         why = "a second consumer could not be created";
-    }
-    cdc_error_destroy(cerr);
-    if (!conf)
-        why = "a second consumer could not be configured";
-    if (!why && kafka_list_partitions(t, x->rk, &x->parts, &cerr) < 0) {
+    else if (kafka_list_partitions(t, prk, &plan->parts, &cerr) < 0)
         why = "the topics' partitions could not be listed";
-        cdc_error_destroy(cerr);
-    }
+    cdc_error_destroy(cerr);
     if (!why)
-        why = resolve_starts(t, x->rk, x->parts);
-    if (why)
+        why = resolve_starts(t, prk, plan->parts);
+    if (why) {
         cdc_log(CDC_LOG_INFO, NULL, t->name, "group \"%s\": no early start: %s", t->group_id, why);
-    bool early = !why && probe(t, x, rk, &subscribed, err);
-    if (*err) {
-        kafka_early_destroy(x);
-        return -1;
+    } else {
+        for (int i = 0; i < plan->parts->cnt; i++) {
+            char token[192];
+            split_token(plan, i % nsplits, token, sizeof(token));
+            plan->parts->elems[i].metadata = cdc_xstrdup(token);
+            plan->parts->elems[i].metadata_size = strlen(token);
+        }
+        plan->early = probe(t, plan, prk, rk, subscribed, err);
     }
-    if (!early) {
-        kafka_early_destroy(x);
-        if (subscribed)
-            return 0;
+    if (prk) {
+        rd_kafka_consumer_close(prk);
+        rd_kafka_destroy(prk);
+    }
+}
+
+int kafka_early_begin(const kafka_table_t *t, const char *const *extra, rd_kafka_t *rk,
+                      kafka_early_plan_t *plan, int split, int nsplits, kafka_early_t **out,
+                      char *token, size_t token_cap, cdc_error_t **err)
+{
+    *out = NULL;
+    bool deciding = false, subscribed = false;
+    pthread_mutex_lock(&plan->lock);
+    if (plan->state == 0) {
+        plan->state = 1;
+        deciding = true;
+    }
+    while (plan->state == 1 && !deciding)
+        pthread_cond_wait(&plan->cond, &plan->lock);
+    pthread_mutex_unlock(&plan->lock);
+    if (deciding) {
+        decide(t, extra, rk, plan, nsplits, &subscribed, err);
+        pthread_mutex_lock(&plan->lock);
+        plan->state = 2;
+        pthread_cond_broadcast(&plan->cond);
+        pthread_mutex_unlock(&plan->lock);
+        if (*err)
+            return -1;
+    }
+    /* this split's share: partitions i of the sorted list with i mod nsplits = split, once */
+    pthread_mutex_lock(&plan->lock);
+    bool mine = plan->early && plan->nsplits == nsplits && split < nsplits && !plan->taken[split];
+    if (mine)
+        plan->taken[split] = true;
+    pthread_mutex_unlock(&plan->lock);
+    kafka_early_t *x = NULL;
+    if (mine) {
+        split_token(plan, split, token, token_cap);
+        x = cdc_xcalloc(1, sizeof(*x));
+        snprintf(x->token, sizeof(x->token), "%s", token);
+        x->parts = rd_kafka_topic_partition_list_new(plan->parts->cnt / nsplits + 1);
+        for (int i = split; i < plan->parts->cnt; i += nsplits)
+            rd_kafka_topic_partition_list_add(x->parts, plan->parts->elems[i].topic,
+                                              plan->parts->elems[i].partition)
+                ->offset = plan->parts->elems[i].offset;
+        if (x->parts->cnt == 0 || !(x->rk = outsider_new(t, extra))) {
+            if (x->parts->cnt > 0)
+                cdc_log(CDC_LOG_WARN, NULL, t->name,
+                        "group \"%s\": split %d could not create its early consumer; its %d "
+                        "partition(s) wait for the group's members' timeout",
+                        t->group_id, split + 1, x->parts->cnt);
+            kafka_early_destroy(x);
+            x = NULL;
+        }
+    }
+    if (!subscribed) {
         rd_kafka_resp_err_t e = kafka_subscribe(t, rk);
         if (e) {
+            kafka_early_destroy(x);
             cdc_error_destroy(*err);
             *err = kafka_error(t, e, "could not subscribe to the topics");
             return -1;
         }
-        return 0;
     }
+    if (!x)
+        return 0;
     rd_kafka_poll_set_consumer(x->rk);
     rd_kafka_assign(x->rk, x->parts);
     x->queue = rd_kafka_queue_get_consumer(x->rk);
     cdc_log(CDC_LOG_INFO, NULL, t->name,
-            "group \"%s\" is empty: early start, reading its %d partition(s) until the group's "
+            "group \"%s\" is empty: early start, reading %d partition(s) until the group's "
             "first assignment (%s)",
             t->group_id, x->parts->cnt, x->token);
     *out = x;

@@ -18,14 +18,25 @@ typedef struct kafka_early_s {
 /** Subscribes rk to the table's topics (or its pattern). */
 rd_kafka_resp_err_t kafka_subscribe(const kafka_table_t *t, rd_kafka_t *rk);
 
+/** The early-start decision a source's splits share (opaque; kafka_early.c). */
+typedef struct kafka_early_plan_s kafka_early_plan_t;
+
+kafka_early_plan_t *kafka_early_plan_new(void);
+/** Accepts NULL. */
+void kafka_early_plan_destroy(kafka_early_plan_t *plan);
+
 /**
- * Decides whether the reader whose group consumer is rk (not subscribed yet) starts early;
- * extra are the librdkafka settings of rk. Returns 1 with *out (owned by the caller; rk is
+ * Decides whether split `split` of `nsplits`, whose group consumer is rk (not subscribed
+ * yet), starts early; extra are the librdkafka settings of rk. The first split of the source
+ * to call decides for all of them (the others wait for it): each split reads the partitions
+ * i mod nsplits = split of the sorted list. Returns 1 with *out (owned by the caller; rk is
  * subscribed and the early consumer assigned), 0 when not (rk subscribed; the reason logged
- * at INFO), -1 with *err when rk could not subscribe.
+ * at INFO), -1 with *err when rk could not subscribe. token gets the split's token when the
+ * process starts early (its partitions carry it), else it is left as it is.
  */
 int kafka_early_begin(const kafka_table_t *t, const char *const *extra, rd_kafka_t *rk,
-                      kafka_early_t **out, cdc_error_t **err);
+                      kafka_early_plan_t *plan, int split, int nsplits, kafka_early_t **out,
+                      char *token, size_t token_cap, cdc_error_t **err);
 
 /** Commits l's offsets with empty metadata through rk: the partitions are released. */
 rd_kafka_resp_err_t kafka_early_release(rd_kafka_t *rk, const rd_kafka_topic_partition_list_t *l);

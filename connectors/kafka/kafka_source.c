@@ -77,7 +77,8 @@ typedef struct kafka_source_s {
     int nmd;
     char **vmeta; /* value format metadata keys, without "value." */
     int nvmeta;
-    bool direct; /* the value format's rows are the produced rows */
+    bool direct;               /* the value format's rows are the produced rows */
+    kafka_early_plan_t *early; /* the splits' early-start decision; NULL: none */
 } kafka_source_t;
 
 /* Position of one partition the reader returned rows from. */
@@ -1022,11 +1023,10 @@ static int early_decide(kafka_reader_t *r, cdc_error_t **err)
         }
         return 0;
     }
-    if (kafka_early_begin(t, r->extra, r->rk, &r->early, err) < 0)
-        return -1;
-    if (r->early)
-        snprintf(r->token, sizeof(r->token), "%s", r->early->token);
-    return 0;
+    return kafka_early_begin(t, r->extra, r->rk, r->src->early, r->split, r->nsplits, &r->early,
+                             r->token, sizeof(r->token), err) < 0
+               ? -1
+               : 0;
 }
 
 /* Early: serves the group consumer's queue (its rebalance callback notes the assignment). */
@@ -1555,12 +1555,9 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     r->queue = rd_kafka_queue_get_consumer(r->rk);
     r->split = split;
     r->nsplits = nsplits;
-    if (!r->bounded && t->early_start && nsplits == 1) {
+    if (!r->bounded && s->early) {
         r->early_todo = true; /* at the first poll, when the sink's positions are known */
     } else if (!r->bounded) {
-        if (t->early_start)
-            cdc_log(CDC_LOG_DEBUG, NULL, t->name,
-                    "no early start: it is made for parallelism 1 (%d splits)", nsplits);
         rd_kafka_resp_err_t e = kafka_subscribe(t, r->rk);
         if (e) {
             cdc_error_destroy(*err);
@@ -1691,6 +1688,7 @@ static void ks_destroy(cdc_source_t *base)
         return;
     free_meta(s);
     cdc_type_destroy(s->produced);
+    kafka_early_plan_destroy(s->early);
     kafka_table_free(&s->t);
     free(s);
 }
@@ -1715,6 +1713,8 @@ static int source_new(const cdc_table_ctx_t *ctx, bool upsert, cdc_source_t **ou
     s->produced = cdc_type_copy(s->t.schema);
     s->base.produced = s->produced;
     s->direct = !s->t.key_fmt && s->t.nval == s->t.schema->nchildren;
+    if (s->t.early_start && s->t.bound_mode == KAFKA_BOUND_NONE)
+        s->early = kafka_early_plan_new();
     *out = &s->base;
     return 0;
 }

@@ -9,7 +9,8 @@
 #  4. a process killed with SIGKILL while it reads early, then restarted (its token names a
 #     process that is gone: no waiting);
 #  5. a process stopped with SIGTERM while it reads early, then restarted;
-#  6. 'scan.group.early-start' = 'false' and parallelism 2: the group path as before.
+#  6. 'scan.group.early-start' = 'false': the group path as before; parallelism 2: both
+#     splits start early, each with half the partitions and its own token.
 # No timing assertions: the order of log lines of one process, and the order of the
 # timestamps of two processes' lines (one clock), are what is checked.
 set -uo pipefail
@@ -74,8 +75,19 @@ line_no() { grep -nE -m1 "$2" "$1" | cut -d: -f1 | grep . || echo 0; }
 # stamp FILE REGEX: the timestamp of the first line matching
 stamp() { grep -E -m1 "$2" "$1" | cut -d' ' -f1; }
 
-early='early start, reading its [0-9]+ partition'
+early='early start, reading [0-9]+ partition'
 over='early start over: [0-9]+ partition'
+# released: at the handover, or later when the group refused it then (a rebalance began)
+released="$over|partition\\(s\\) released to group"
+
+# wait_count FILE REGEX N: until FILE has N lines matching (bounded: 60 s)
+wait_count() {
+  for _ in $(seq 1 600); do
+    (($(grep -cE "$2" "$1") >= $3)) && return 0
+    sleep 0.1
+  done
+  return 1
+}
 
 # ---- 1. one process ----------------------------------------------------------------------
 gen_changes 20000 300 e1.txt
@@ -151,14 +163,14 @@ wait_for c1.err "$early" 30 || bad "second: the first process did not start earl
 start_run c2 e3.sql
 pid_c2=$LAST_PID
 check_table "second" e3.db e3.txt.expected c1.err c2.err
-wait_for c1.err "$over" 30 || bad "second: the first process did not hand over"
+wait_for c1.err "$released" 30 || bad "second: the first process did not release its partitions"
 wait_for c2.err 'group "grp-e3" assigned' 30 || bad "second: the second process got no assignment"
 if grep -q 'is not empty' c2.err && ! grep -qE "$early" c2.err; then ok; else
   bad "second: the second process should have found the group not empty"
   head -5 c2.err
 fi
 # the second one reads nothing before the first released the partitions
-t_over=$(stamp c1.err "$over")
+t_over=$(stamp c1.err "$released")
 t_assigned=$(stamp c2.err 'group "grp-e3" assigned [1-9]')
 if [[ -n $t_over && -n $t_assigned && ! $t_assigned < $t_over ]]; then ok; else
   bad "second: the second process took partitions ($t_assigned) before the release ($t_over)"
@@ -218,12 +230,21 @@ stop_run "$pid_g1" && ok || bad "off: exit status on SIGTERM"
 grep -qE "$early|no early start" g1.err && bad "off: the early start was tried" || ok
 rm -f e6.db
 pipeline e6 e6.db | sed "s/grp-e6/grp-e6p/" >e6p.sql
-start_run g2 e6p.sql --parallelism 2 --log-level debug
+start_run g2 e6p.sql --parallelism 2
 pid_g2=$LAST_PID
 check_table "parallelism 2" e6.db e6.txt.expected g2.err
+wait_count g2.err "$released" 2 || bad "parallelism 2: the splits did not both release"
 stop_run "$pid_g2" && ok || bad "parallelism 2: exit status on SIGTERM"
-if grep -q 'no early start: it is made for parallelism 1' g2.err && ! grep -qE "$early" g2.err
-then ok; else bad "parallelism 2: expected the group path"; fi
+# one decision for both splits: each reads half the partitions early, with its own token
+n_early=$(grep -cE "early start, reading 2 partition" g2.err)
+n_over=$(grep -cE "$released" g2.err)
+if ((n_early == 2 && n_over == 2)); then ok; else
+  bad "parallelism 2: expected two splits started early and handed over ($n_early, $n_over)"
+  grep -E 'early|empty' g2.err | head -5
+fi
+if grep -q 'did not release it' g2.err; then
+  bad "parallelism 2: a split gave up waiting for the other's release"
+else ok; fi
 
 echo "kafka_early_start: $pass passed, $fail failed"
 ((fail == 0))
