@@ -282,8 +282,8 @@ static void decide(const kafka_table_t *t, const char *const *extra, rd_kafka_t 
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     unsigned seed = (unsigned)(ts.tv_nsec ^ getpid());
-    snprintf(plan->base, sizeof(plan->base), EARLY_PREFIX "%s:%ld:%08x%04x", host, (long)getpid(),
-             (unsigned)rand_r(&seed), (unsigned)(ts.tv_nsec & 0xffff));
+    snprintf(plan->base, sizeof(plan->base), EARLY_PREFIX "%.64s:%ld:%08x%04x", host,
+             (long)getpid(), (unsigned)rand_r(&seed), (unsigned)(ts.tv_nsec & 0xffff));
     plan->nsplits = nsplits;
     plan->taken = cdc_xcalloc((size_t)nsplits, sizeof(bool));
     const char *why = NULL;

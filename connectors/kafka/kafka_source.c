@@ -1099,13 +1099,53 @@ static void handover(kafka_reader_t *r)
     rd_kafka_topic_partition_list_destroy(parts);
 }
 
-/* Closing while early: the group consumer left; releases the durable positions (a commit
-   outside the group, accepted when the group is empty now). */
-static void early_close(kafka_reader_t *r)
+#define EARLY_CLOSE_WAIT_MS 10000 /* closing while early: the longest wait for the assignment */
+
+/*
+ * Closing while early, before the group consumer leaves: waits (bounded) for the group's
+ * first assignment and commits the durable positions through the group, released (a commit
+ * from outside the group is refused while it has members, and by the mock cluster once the
+ * group was joined). Returns whether they were.
+ */
+static bool early_close_in_group(kafka_reader_t *r)
+{
+    int64_t deadline = cdc_mono_ms() + EARLY_CLOSE_WAIT_MS;
+    cdc_error_t *err = NULL;
+    while (!r->handover && cdc_mono_ms() < deadline) {
+        rd_kafka_message_t *m[16];
+        ssize_t n = rd_kafka_consume_batch_queue(r->queue, 100, m, 16);
+        for (ssize_t i = 0; i < n; i++) {
+            if (m[i]->err)
+                on_event(r, m[i], &err);
+            rd_kafka_message_destroy(m[i]);
+        }
+        if (err)
+            break;
+    }
+    cdc_error_destroy(err);
+    if (!r->handover)
+        return false;
+    rd_kafka_topic_partition_list_t *l = early_durable(r);
+    rd_kafka_resp_err_t e = kafka_early_release(r->rk, l);
+    rd_kafka_topic_partition_list_destroy(l);
+    if (cooperative(r->rk))
+        rd_kafka_error_destroy(rd_kafka_incremental_assign(r->rk, r->handover));
+    else
+        rd_kafka_assign(r->rk, r->handover);
+    if (!e)
+        cdc_log(CDC_LOG_INFO, NULL, r->src->t.name,
+                "early start over on closing: positions committed to group \"%s\"",
+                r->src->t.group_id);
+    return !e;
+}
+
+/* Closing while early, after the group consumer left: releases the durable positions from
+   outside the group (Kafka accepts it when the group is empty now), unless done. */
+static void early_close(kafka_reader_t *r, bool released)
 {
     const kafka_table_t *t = &r->src->t;
     rd_kafka_topic_partition_list_t *l = early_durable(r);
-    rd_kafka_resp_err_t e = kafka_early_release(r->early->rk, l);
+    rd_kafka_resp_err_t e = released ? 0 : kafka_early_release(r->early->rk, l);
     if (e)
         cdc_log(CDC_LOG_WARN, NULL, t->name,
                 "early start: could not commit the positions of %d partition(s) to group "
@@ -1382,6 +1422,7 @@ static void kr_close(cdc_reader_t *base)
             rd_kafka_assign(r->rk, NULL);
         r->revoke_pending = false;
     }
+    bool released = r->queue && r->early && early_close_in_group(r);
     if (r->queue)
         rd_kafka_queue_destroy(r->queue);
     if (r->rk) {
@@ -1389,7 +1430,7 @@ static void kr_close(cdc_reader_t *base)
         rd_kafka_destroy(r->rk);
     }
     if (r->early) /* after the group consumer left: the group may be empty now */
-        early_close(r);
+        early_close(r, released);
     kafka_early_destroy(r->early_old);
     if (r->handover)
         rd_kafka_topic_partition_list_destroy(r->handover);

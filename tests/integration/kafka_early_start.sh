@@ -8,7 +8,8 @@
 #     reads no partition before the first one released them;
 #  4. a process killed with SIGKILL while it reads early, then restarted (its token names a
 #     process that is gone: no waiting);
-#  5. a process stopped with SIGTERM while it reads early, then restarted;
+#  5. a process stopped with SIGTERM while it reads early (it commits through the group once
+#     assigned), then restarted;
 #  6. 'scan.group.early-start' = 'false': the group path as before; parallelism 2: both
 #     splits start early, each with half the partitions and its own token.
 # No timing assertions: the order of log lines of one process, and the order of the
@@ -180,6 +181,11 @@ interrupted() {
   wait "$pid"
   local rc=$?
   if [[ $sig == KILL ]] || ((rc == 0)); then ok; else bad "$name: exit status $rc on SIG$sig"; fi
+  # stopped, it waits for the group's assignment and commits what is durable through it
+  if [[ $sig == KILL ]] || grep -qE 'early start over' "${name}1.err"; then ok; else
+    bad "$name: stopped while early, the process did not commit its positions"
+    grep -E 'early' "${name}1.err" | tail -3
+  fi
   start_run "${name}2" "$topic.sql" --log-level info
   pid=$LAST_PID
   check_table "$name" "$topic.db" "$topic.txt.expected" "${name}1.err" "${name}2.err"
