@@ -77,9 +77,10 @@ static const char *const includes[] = {"ALL", "EXCEPT_KEY", NULL};
     {                                                                                              \
         .key = "scan.group.early-start", .type = CDC_OPT_BOOL, .default_value = "true",            \
         .description =                                                                             \
-            "Unbounded, parallelism 1: when the group is empty, read every partition at once "     \
-            "and hand them over at the group's first assignment, instead of waiting for the "      \
-            "broker's group.initial.rebalance.delay.ms (README, \"kafka\")."                       \
+            "Unbounded: when the group is empty, read every partition at once (split i the "       \
+            "partitions i mod parallelism) and hand them over at the group's first "               \
+            "assignment, instead of waiting for the broker's "                                     \
+            "group.initial.rebalance.delay.ms (README, \"kafka\")."                                \
     }
 #define OPT_DELIVERY                                                                               \
     {                                                                                              \
