@@ -302,6 +302,7 @@ static void decide(const kafka_table_t *t, const char *const *extra, rd_kafka_t 
         for (int i = 0; i < plan->parts->cnt; i++) {
             char token[192];
             split_token(plan, i % nsplits, token, sizeof(token));
+            free(plan->parts->elems[i].metadata); /* what the committed offset had */
             plan->parts->elems[i].metadata = cdc_xstrdup(token);
             plan->parts->elems[i].metadata_size = strlen(token);
         }
