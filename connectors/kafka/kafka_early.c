@@ -20,8 +20,9 @@
  *  5. at the first assignment the reader stops, the runtime flushes the sink, and the
  *     reader commits through the group (a member of the current generation) the positions
  *     of every partition it read, with empty metadata: released;
- *  6. every member, at every assignment, waits while a partition's committed offset carries
- *     another process's token (kafka_early_wait), so no partition has two writers.
+ *  6. every member, at every assignment, holds back (paused, its messages dropped) a partition
+ *     whose committed offset carries another early reader's token, until it is released
+ *     (kafka_source.c, hold_check), so no partition has two writers.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -73,10 +74,10 @@ static bool token_of(const rd_kafka_topic_partition_t *p, char *out, size_t cap)
     return true;
 }
 
-/* A token of a process on this host that is gone (its partitions need no waiting). */
+/* A token of a process on this host that is gone (its partitions are not held back). */
 static bool owner_gone(const char *token)
 {
-    char host[128] = "";
+    char host[65] = ""; /* the token holds at most 64 characters of it */
     gethostname(host, sizeof(host) - 1);
     const char *h = token + strlen(EARLY_PREFIX);
     const char *colon = strchr(h, ':');
@@ -233,7 +234,7 @@ static bool probe(const kafka_table_t *t, kafka_early_plan_t *plan, rd_kafka_t *
         sleep_ms(2);
     if (!group_busy(e)) {
         /* the join did not register in time: take the tokens back (they would make every
-           member wait for a release); refused means it registered after all */
+           member hold its partitions back); refused means it registered after all */
         e = kafka_early_release(prk, plan->parts);
         if (!group_busy(e)) {
             cdc_log(CDC_LOG_INFO, NULL, t->name,
@@ -357,7 +358,7 @@ int kafka_early_begin(const kafka_table_t *t, const char *const *extra, rd_kafka
             if (x->parts->cnt > 0)
                 cdc_log(CDC_LOG_WARN, NULL, t->name,
                         "group \"%s\": split %d could not create its early consumer; its %d "
-                        "partition(s) wait for the group's members' timeout",
+                        "partition(s) are held back by their next owners until their timeout",
                         t->group_id, split + 1, x->parts->cnt);
             kafka_early_destroy(x);
             x = NULL;
@@ -400,52 +401,15 @@ void kafka_early_destroy(kafka_early_t *x)
     free(x);
 }
 
-void kafka_early_wait(const kafka_table_t *t, rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c,
-                      const char *own)
+bool kafka_early_foreign(const rd_kafka_topic_partition_t *p, const char *own, char *token,
+                         size_t cap)
+{
+    return token_of(p, token, cap) && strcmp(token, own) != 0 && !owner_gone(token);
+}
+
+int64_t kafka_early_wait_limit(const kafka_table_t *t)
 {
     const char *st = cdc_kv_get(&t->props, "session.timeout.ms");
     int64_t limit = st ? strtoll(st, NULL, 10) : 45000; /* librdkafka's default */
-    if (limit < 10000)
-        limit = 10000;
-    int64_t t0 = cdc_mono_ms();
-    bool said = false;
-    for (;;) {
-        char token[256];
-        int at = -1;
-        for (int i = 0; i < c->cnt && at < 0; i++)
-            if (token_of(&c->elems[i], token, sizeof(token)) && strcmp(token, own) != 0 &&
-                !owner_gone(token))
-                at = i;
-        if (at < 0)
-            return;
-        if (cdc_mono_ms() - t0 >= limit) {
-            cdc_log(CDC_LOG_WARN, NULL, t->name,
-                    "topic \"%s\" partition %d: the early-started process %s did not release it "
-                    "within %lld ms (presumably gone); reading from its committed offset %lld",
-                    c->elems[at].topic, (int)c->elems[at].partition, token, (long long)limit,
-                    (long long)c->elems[at].offset);
-            return;
-        }
-        if (!said)
-            cdc_log(CDC_LOG_INFO, NULL, t->name,
-                    "topic \"%s\" partition %d is still read by the early-started process %s: "
-                    "waiting for its release",
-                    c->elems[at].topic, (int)c->elems[at].partition, token);
-        said = true;
-        sleep_ms(100);
-        rd_kafka_topic_partition_list_t *again = rd_kafka_topic_partition_list_copy(c);
-        for (int i = 0; i < again->cnt; i++)
-            again->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
-        if (rd_kafka_committed(rk, again, 10000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-            for (int i = 0; i < c->cnt; i++) {
-                c->elems[i].offset = again->elems[i].offset;
-                free(c->elems[i].metadata);
-                c->elems[i].metadata = again->elems[i].metadata;
-                c->elems[i].metadata_size = again->elems[i].metadata_size;
-                again->elems[i].metadata = NULL;
-                again->elems[i].metadata_size = 0;
-            }
-        }
-        rd_kafka_topic_partition_list_destroy(again);
-    }
+    return limit < 10000 ? 10000 : limit;
 }

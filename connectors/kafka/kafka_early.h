@@ -45,13 +45,14 @@ rd_kafka_resp_err_t kafka_early_release(rd_kafka_t *rk, const rd_kafka_topic_par
 bool kafka_early_token(const rd_kafka_topic_partition_t *p, const char *token);
 
 /**
- * Step 6: while a partition's committed offset in c carries the token of another process
- * that may be reading early (not own; not a process of this host that is gone), reads the
- * committed offsets again every 100 ms (in place), up to max(session.timeout.ms, 10 s);
- * then warns and returns.
+ * Step 6: whether a committed offset carries the token of another early reader (not own; not
+ * a process of this host that is gone); the token is copied into token.
  */
-void kafka_early_wait(const kafka_table_t *t, rd_kafka_t *rk, rd_kafka_topic_partition_list_t *c,
-                      const char *own);
+bool kafka_early_foreign(const rd_kafka_topic_partition_t *p, const char *own, char *token,
+                         size_t cap);
+
+/** How long a member holds back a partition for its release: max(session.timeout.ms, 10 s). */
+int64_t kafka_early_wait_limit(const kafka_table_t *t);
 
 /** Closes the early consumer; accepts NULL. */
 void kafka_early_destroy(kafka_early_t *x);

@@ -85,14 +85,16 @@ typedef struct kafka_source_s {
 typedef struct kpos_s {
     char *topic;
     int32_t partition;
-    int64_t next;      /* offset after the last message returned; -1 none */
-    int64_t durable;   /* next as of the last commit() (the sink flushed up to it); -1 none */
-    int64_t committed; /* last offset sent to the group; -1 none */
-    int64_t marked;    /* next as of the last mark() (its rows are being flushed); -1 none */
-    int64_t stop;      /* bounded: exclusive stop offset */
-    int64_t min_ts;    /* started by timestamp: skip older messages (INT64_MIN: none) */
-    int64_t stop_ts;   /* bounded by timestamp: stop at the first message this new */
-    bool done;         /* bounded: reached stop */
+    int64_t next;       /* offset after the last message returned; -1 none */
+    int64_t durable;    /* next as of the last commit() (the sink flushed up to it); -1 none */
+    int64_t committed;  /* last offset sent to the group; -1 none */
+    int64_t marked;     /* next as of the last mark() (its rows are being flushed); -1 none */
+    int64_t stop;       /* bounded: exclusive stop offset */
+    int64_t min_ts;     /* started by timestamp: skip older messages (INT64_MIN: none) */
+    int64_t stop_ts;    /* bounded by timestamp: stop at the first message this new */
+    bool done;          /* bounded: reached stop */
+    char *held_by;      /* the early reader's token this partition waits on (paused); NULL */
+    int64_t held_since; /* cdc_mono_ms when it was assigned held back */
 } kpos_t;
 
 typedef struct kafka_reader_s {
@@ -126,6 +128,7 @@ typedef struct kafka_reader_s {
     rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
     int64_t last_commit_warn;
     int64_t last_kick;       /* cdc_mono_ms of the last kick_fetcher */
+    int64_t last_hold_check; /* cdc_mono_ms of the last hold_check */
     int kick_next;           /* the position whose leader the next kick wakes */
     bool had_messages;       /* the last poll returned messages */
     rd_kafka_queue_t *queue; /* the consumer queue (batch consumption) */
@@ -195,9 +198,10 @@ static void pos_forget(kafka_reader_t *r, const rd_kafka_topic_partition_list_t 
         for (int j = 0; parts && !drop && j < parts->cnt; j++)
             drop = parts->elems[j].partition == r->pos[i].partition &&
                    strcmp(parts->elems[j].topic, r->pos[i].topic) == 0;
-        if (drop)
+        if (drop) {
             free(r->pos[i].topic);
-        else
+            free(r->pos[i].held_by);
+        } else
             r->pos[w++] = r->pos[i];
     }
     r->npos = w;
@@ -274,8 +278,18 @@ static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *
     for (int i = 0; i < c->cnt; i++)
         c->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
     bool known = rd_kafka_committed(r->rk, c, 30000) == RD_KAFKA_RESP_ERR_NO_ERROR;
-    if (known) /* a partition an early-started process still reads is not read twice */
-        kafka_early_wait(t, r->rk, c, r->token);
+    char token[256];
+    for (int i = 0; known && i < c->cnt; i++) /* another early reader's: held back (step 6) */
+        if (kafka_early_foreign(&c->elems[i], r->token, token, sizeof(token))) {
+            kpos_t *kp = pos_find(r, parts->elems[i].topic, parts->elems[i].partition);
+            free(kp->held_by);
+            kp->held_by = cdc_xstrdup(token);
+            kp->held_since = cdc_mono_ms();
+            cdc_log(CDC_LOG_INFO, NULL, t->name,
+                    "topic \"%s\" partition %d is still read by the early-started process %s: "
+                    "held back until its release",
+                    kp->topic, (int)kp->partition, token);
+        }
     if (!r->store_err)
         load_stored(r, &r->store_err);
     rd_kafka_topic_partition_list_t *by_time = rd_kafka_topic_partition_list_new(0);
@@ -321,6 +335,83 @@ static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *
         }
     rd_kafka_topic_partition_list_destroy(by_time);
     rd_kafka_topic_partition_list_destroy(c);
+}
+
+/* ---- partitions held back for an early reader's release (kafka_early.c, step 6) ---------- */
+
+/* The held-back partitions (NULL: none); offsets unset. */
+static rd_kafka_topic_partition_list_t *held_list(kafka_reader_t *r)
+{
+    rd_kafka_topic_partition_list_t *l = NULL;
+    for (int i = 0; i < r->npos; i++)
+        if (r->pos[i].held_by) {
+            if (!l)
+                l = rd_kafka_topic_partition_list_new(r->npos);
+            rd_kafka_topic_partition_list_add(l, r->pos[i].topic, r->pos[i].partition);
+        }
+    return l;
+}
+
+/* After the assignment: the held-back partitions fetch nothing (what came before is dropped). */
+static void hold_pause(kafka_reader_t *r)
+{
+    rd_kafka_topic_partition_list_t *l = held_list(r);
+    if (!l)
+        return;
+    rd_kafka_pause_partitions(r->rk, l);
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+/*
+ * Every 100 ms while partitions are held back: those whose committed offset no longer carries
+ * another early reader's token (released), or that waited max(session.timeout.ms, 10 s) (the
+ * early reader is presumably gone: a warning), are read from their committed offset.
+ */
+static void hold_check(kafka_reader_t *r)
+{
+    int64_t now = cdc_mono_ms();
+    if (now - r->last_hold_check < 100)
+        return;
+    r->last_hold_check = now;
+    rd_kafka_topic_partition_list_t *l = held_list(r);
+    if (!l)
+        return;
+    for (int i = 0; i < l->cnt; i++)
+        l->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
+    if (rd_kafka_committed(r->rk, l, 10000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        rd_kafka_topic_partition_list_destroy(l);
+        return;
+    }
+    const kafka_table_t *t = &r->src->t;
+    int64_t limit = kafka_early_wait_limit(t);
+    rd_kafka_topic_partition_list_t *go = rd_kafka_topic_partition_list_new(l->cnt);
+    char token[256];
+    for (int i = 0; i < l->cnt; i++) {
+        kpos_t *p = pos_find(r, l->elems[i].topic, l->elems[i].partition);
+        bool still = kafka_early_foreign(&l->elems[i], r->token, token, sizeof(token));
+        if (still && now - p->held_since < limit)
+            continue;
+        if (still)
+            cdc_log(CDC_LOG_WARN, NULL, t->name,
+                    "topic \"%s\" partition %d: the early-started process %s did not release "
+                    "it within %lld ms (presumably gone); reading from its committed offset %lld",
+                    p->topic, (int)p->partition, p->held_by, (long long)limit,
+                    (long long)l->elems[i].offset);
+        else
+            cdc_log(CDC_LOG_INFO, NULL, t->name,
+                    "topic \"%s\" partition %d released by %s: reading from offset %lld", p->topic,
+                    (int)p->partition, p->held_by, (long long)l->elems[i].offset);
+        free(p->held_by);
+        p->held_by = NULL;
+        rd_kafka_topic_partition_list_add(go, p->topic, p->partition)->offset =
+            l->elems[i].offset >= 0 ? l->elems[i].offset : RD_KAFKA_OFFSET_BEGINNING;
+    }
+    if (go->cnt > 0) {
+        rd_kafka_error_destroy(rd_kafka_seek_partitions(r->rk, go, 10000));
+        rd_kafka_resume_partitions(r->rk, go);
+    }
+    rd_kafka_topic_partition_list_destroy(go);
+    rd_kafka_topic_partition_list_destroy(l);
 }
 
 /*
@@ -387,6 +478,7 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
             rd_kafka_error_destroy(rd_kafka_incremental_assign(rk, parts));
         else
             rd_kafka_assign(rk, parts);
+        hold_pause(r);
         return;
     }
     if (e == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !r->closing) {
@@ -916,6 +1008,10 @@ static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_
         return rc;
     }
     kpos_t *p = pos_find(r, rd_kafka_topic_name(m->rkt), m->partition);
+    if (p->held_by) { /* fetched before the pause: read again from the released offset */
+        rd_kafka_message_destroy(m);
+        return 0;
+    }
     if (r->bounded && (p->done || m->offset >= p->stop)) {
         mark_done(r, p);
         rd_kafka_message_destroy(m);
@@ -1073,7 +1169,7 @@ static void handover(kafka_reader_t *r)
         cdc_log(CDC_LOG_WARN, NULL, t->name,
                 "early start: could not commit the positions of %d partition(s) to group "
                 "\"%s\": %s (tried again at the next assignment; meanwhile their next owners "
-                "wait for the release, up to their timeout, then read again from the start "
+                "hold them back until then, up to their timeout, then read again from the start "
                 "offsets: rows are applied again)",
                 l->cnt, t->group_id, rd_kafka_err2str(e));
         r->unreleased = l;
@@ -1190,6 +1286,8 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
     }
     if (r->revoke_pending)
         return CDC_POLL_FLUSH;
+    if (!r->early && !r->bounded)
+        hold_check(r);
     if (r->bounded && !r->assigned) {
         /* here, not at open: the sink's positions are known only after open */
         if (assign_bounded(r, r->split, r->nsplits, err) < 0)
