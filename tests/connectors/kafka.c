@@ -46,6 +46,11 @@ static void mock_down(void)
 
 TestSuite(kafka, .init = mock_up, .fini = mock_down, .timeout = 120);
 
+/* The options of a reader in a group: from the start, a quick session. */
+#define GROUP_OPTS                                                                                 \
+    "properties.auto.offset.reset", "earliest", "properties.session.timeout.ms", "6000",           \
+        "properties.heartbeat.interval.ms", "300"
+
 typedef struct table_s {
     cdc_type_t *schema;
     cdc_resolved_t res;
@@ -215,12 +220,7 @@ Test(kafka, rebalance_flushes_before_partitions_move)
                                 "json",
                                 "properties.group.id",
                                 "grb",
-                                "properties.auto.offset.reset",
-                                "earliest",
-                                "properties.session.timeout.ms",
-                                "6000",
-                                "properties.heartbeat.interval.ms",
-                                "300",
+                                GROUP_OPTS,
                                 "scan.group.early-start", /* the group path */
                                 "false",
                                 NULL};
@@ -351,12 +351,7 @@ Test(kafka, commit_mark_commits_the_marked_offsets_only)
                                 "json",
                                 "properties.group.id",
                                 "gmk",
-                                "properties.auto.offset.reset",
-                                "earliest",
-                                "properties.session.timeout.ms",
-                                "6000",
-                                "properties.heartbeat.interval.ms",
-                                "300",
+                                GROUP_OPTS,
                                 "scan.group.early-start", /* the group path */
                                 "false",
                                 NULL};
@@ -411,19 +406,8 @@ static void group_committed(const char *group, const char *topic, int n, int64_t
 Test(kafka, early_start_reads_before_the_assignment_then_hands_over)
 {
     write_rows("es", 1, 100);
-    const char *const opts[] = {"topic",
-                                "es",
-                                "format",
-                                "json",
-                                "properties.group.id",
-                                "ges",
-                                "properties.auto.offset.reset",
-                                "earliest",
-                                "properties.session.timeout.ms",
-                                "6000",
-                                "properties.heartbeat.interval.ms",
-                                "300",
-                                NULL};
+    const char *const opts[] = {"topic", "es",       "format", "json", "properties.group.id",
+                                "ges",   GROUP_OPTS, NULL};
     table_t t;
     cdc_error_t *err = NULL;
     cr_assert_eq(table_open(&t, "ROW<id BIGINT, name STRING>", opts, 0, &err), 0);
@@ -732,12 +716,7 @@ Test(kafka, schema_change_ends_the_poll_before_its_message)
                                 "true",
                                 "properties.group.id",
                                 "gsc",
-                                "properties.auto.offset.reset",
-                                "earliest",
-                                "properties.session.timeout.ms",
-                                "6000",
-                                "properties.heartbeat.interval.ms",
-                                "300",
+                                GROUP_OPTS,
                                 NULL};
     table_t t;
     cdc_error_t *err = NULL;
