@@ -73,6 +73,15 @@ static const char *const includes[] = {"ALL", "EXCEPT_KEY", NULL};
             "(scan.bounded.mode = specific-offsets); other partitions stop at the latest "         \
             "offset."                                                                              \
     }
+#define OPT_EARLY_START                                                                            \
+    {                                                                                              \
+        .key = "scan.group.early-start", .type = CDC_OPT_BOOL, .default_value = "true",            \
+        .description =                                                                             \
+            "Unbounded: when the group is empty, read every partition at once (split i the "       \
+            "partitions i mod parallelism) and hand them over at the group's first "               \
+            "assignment, instead of waiting for the broker's "                                     \
+            "group.initial.rebalance.delay.ms (README, \"kafka\")."                                \
+    }
 #define OPT_DELIVERY                                                                               \
     {                                                                                              \
         .key = "sink.delivery-guarantee", .type = CDC_OPT_ENUM, .default_value = "at-least-once",  \
@@ -128,6 +137,7 @@ static const cdc_option_def_t kafka_options[] = {
                     "(scan.startup.mode = specific-offsets); other partitions start from the "
                     "group's offsets."},
     OPT_BOUNDED_MODE,
+    OPT_EARLY_START,
     OPT_BOUNDED_TS,
     OPT_BOUNDED_OFFSETS,
     {.key = "scan.dead-letter.topic",
@@ -528,6 +538,7 @@ int kafka_table_init(kafka_table_t *t, const cdc_table_ctx_t *ctx, bool for_sink
     /* upsert-kafka reads every key from the start (modes' index 0 is earliest-offset) */
     t->start_mode = opt_enum(cfg, "scan.startup.mode");
     t->bound_mode = opt_enum(cfg, "scan.bounded.mode");
+    t->early_start = !for_sink && cdc_config_bool(cfg, "scan.group.early-start");
     t->start_ts = opt_int(cfg, "scan.startup.timestamp-millis");
     t->bound_ts = opt_int(cfg, "scan.bounded.timestamp-millis");
     const char *so = opt_str(cfg, "scan.startup.specific-offsets");
@@ -579,6 +590,7 @@ static const cdc_option_def_t upsert_kafka_options[] = {
     OPT_KEY_PREFIX,
     OPT_VALUE_INCLUDE,
     OPT_BOUNDED_MODE,
+    OPT_EARLY_START,
     OPT_BOUNDED_TS,
     OPT_BOUNDED_OFFSETS,
     OPT_DELIVERY,

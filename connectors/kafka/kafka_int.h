@@ -49,7 +49,8 @@ typedef struct kafka_table_s {
     kafka_offsets_t start_offsets, bound_offsets;
     char *dead_letter; /* scan.dead-letter.topic or NULL */
     int partitioner, guarantee;
-    bool upsert; /* upsert-kafka: rows are +U per key, a null value is -D */
+    bool early_start; /* scan.group.early-start */
+    bool upsert;      /* upsert-kafka: rows are +U per key, a null value is -D */
     /* upsert-kafka sink: keep the last change per key, produce at max rows / interval / flush
        (both > 0 to enable, as Flink) */
     int64_t buffer_max_rows, buffer_interval_ms;
@@ -82,6 +83,10 @@ int kafka_props_translate(const cdc_kv_t *given, cdc_kv_t *out, cdc_buf_t *probl
 /** An error about the table, with librdkafka's text as detail. */
 cdc_error_t *kafka_error(const kafka_table_t *t, rd_kafka_resp_err_t e, const char *fmt, ...)
     CDC_PRINTF(3, 4);
+
+/** Every partition of the table's topics (or of those its pattern matches), sorted. */
+int kafka_list_partitions(const kafka_table_t *t, rd_kafka_t *rk,
+                          rd_kafka_topic_partition_list_t **out, cdc_error_t **err);
 
 int kafka_source_new(const cdc_table_ctx_t *ctx, cdc_source_t **out, cdc_error_t **err);
 int kafka_sink_new(const cdc_table_ctx_t *ctx, cdc_sink_t **out, cdc_error_t **err);

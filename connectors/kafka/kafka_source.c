@@ -41,7 +41,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kafka_int.h"
+#include "kafka_early.h"
 
 typedef enum {
     MD_TOPIC,
@@ -77,21 +77,24 @@ typedef struct kafka_source_s {
     int nmd;
     char **vmeta; /* value format metadata keys, without "value." */
     int nvmeta;
-    bool direct; /* the value format's rows are the produced rows */
+    bool direct;               /* the value format's rows are the produced rows */
+    kafka_early_plan_t *early; /* the splits' early-start decision; NULL: none */
 } kafka_source_t;
 
 /* Position of one partition the reader returned rows from. */
 typedef struct kpos_s {
     char *topic;
     int32_t partition;
-    int64_t next;      /* offset after the last message returned; -1 none */
-    int64_t durable;   /* next as of the last commit() (the sink flushed up to it); -1 none */
-    int64_t committed; /* last offset sent to the group; -1 none */
-    int64_t marked;    /* next as of the last mark() (its rows are being flushed); -1 none */
-    int64_t stop;      /* bounded: exclusive stop offset */
-    int64_t min_ts;    /* started by timestamp: skip older messages (INT64_MIN: none) */
-    int64_t stop_ts;   /* bounded by timestamp: stop at the first message this new */
-    bool done;         /* bounded: reached stop */
+    int64_t next;       /* offset after the last message returned; -1 none */
+    int64_t durable;    /* next as of the last commit() (the sink flushed up to it); -1 none */
+    int64_t committed;  /* last offset sent to the group; -1 none */
+    int64_t marked;     /* next as of the last mark() (its rows are being flushed); -1 none */
+    int64_t stop;       /* bounded: exclusive stop offset */
+    int64_t min_ts;     /* started by timestamp: skip older messages (INT64_MIN: none) */
+    int64_t stop_ts;    /* bounded by timestamp: stop at the first message this new */
+    bool done;          /* bounded: reached stop */
+    char *held_by;      /* the early reader's token this partition waits on (paused); NULL */
+    int64_t held_since; /* cdc_mono_ms when it was assigned held back */
 } kpos_t;
 
 typedef struct kafka_reader_s {
@@ -125,6 +128,7 @@ typedef struct kafka_reader_s {
     rd_kafka_resp_err_t last_commit_err; /* warnings about failed commits: once per 10 s */
     int64_t last_commit_warn;
     int64_t last_kick;       /* cdc_mono_ms of the last kick_fetcher */
+    int64_t last_hold_check; /* cdc_mono_ms of the last hold_check */
     int kick_next;           /* the position whose leader the next kick wakes */
     bool had_messages;       /* the last poll returned messages */
     rd_kafka_queue_t *queue; /* the consumer queue (batch consumption) */
@@ -133,6 +137,18 @@ typedef struct kafka_reader_s {
     const cdc_position_store_t *store; /* positions kept by the sink; NULL: none */
     cdc_buf_t stored;                  /* its "key\tposition\n" lines, loaded per assignment */
     cdc_error_t *store_err;            /* a load that failed in the rebalance callback */
+    /* early start (kafka_early.c): decided at the first poll; while early is set the reader
+       reads early->queue and the group's first assignment waits in handover until the
+       runtime flushed (CDC_POLL_FLUSH, then commit()) */
+    bool early_todo;
+    kafka_early_t *early;
+    kafka_early_t *early_old; /* handed over; closed once its messages are released */
+    rd_kafka_topic_partition_list_t *handover;
+    bool handover_asked;                         /* CDC_POLL_FLUSH was returned for the handover */
+    rd_kafka_topic_partition_list_t *unreleased; /* a handover's release the group refused */
+    char token[192];                             /* this reader's early token ("": none) */
+    const char *extra[20];                       /* librdkafka settings of the consumers */
+    char queue_kb[24];
 } kafka_reader_t;
 
 /* ---- positions -------------------------------------------------------------------------- */
@@ -164,6 +180,15 @@ static kpos_t *pos_find(kafka_reader_t *r, const char *topic, int32_t partition)
     return &r->pos[r->npos++];
 }
 
+/* The position of a partition the reader returned rows from; NULL: none. */
+static kpos_t *pos_get(kafka_reader_t *r, const char *topic, int32_t partition)
+{
+    for (int i = 0; i < r->npos; i++)
+        if (r->pos[i].partition == partition && strcmp(r->pos[i].topic, topic) == 0)
+            return &r->pos[i];
+    return NULL;
+}
+
 /* Forgets the positions of these partitions (all when parts is NULL). */
 static void pos_forget(kafka_reader_t *r, const rd_kafka_topic_partition_list_t *parts)
 {
@@ -173,9 +198,10 @@ static void pos_forget(kafka_reader_t *r, const rd_kafka_topic_partition_list_t 
         for (int j = 0; parts && !drop && j < parts->cnt; j++)
             drop = parts->elems[j].partition == r->pos[i].partition &&
                    strcmp(parts->elems[j].topic, r->pos[i].topic) == 0;
-        if (drop)
+        if (drop) {
             free(r->pos[i].topic);
-        else
+            free(r->pos[i].held_by);
+        } else
             r->pos[w++] = r->pos[i];
     }
     r->npos = w;
@@ -252,6 +278,18 @@ static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *
     for (int i = 0; i < c->cnt; i++)
         c->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
     bool known = rd_kafka_committed(r->rk, c, 30000) == RD_KAFKA_RESP_ERR_NO_ERROR;
+    char token[256];
+    for (int i = 0; known && i < c->cnt; i++) /* another early reader's: held back (step 6) */
+        if (kafka_early_foreign(&c->elems[i], r->token, token, sizeof(token))) {
+            kpos_t *kp = pos_find(r, parts->elems[i].topic, parts->elems[i].partition);
+            free(kp->held_by);
+            kp->held_by = cdc_xstrdup(token);
+            kp->held_since = cdc_mono_ms();
+            cdc_log(CDC_LOG_INFO, NULL, t->name,
+                    "topic \"%s\" partition %d is still read by the early-started process %s: "
+                    "held back until its release",
+                    kp->topic, (int)kp->partition, token);
+        }
     if (!r->store_err)
         load_stored(r, &r->store_err);
     rd_kafka_topic_partition_list_t *by_time = rd_kafka_topic_partition_list_new(0);
@@ -299,6 +337,112 @@ static void start_positions(kafka_reader_t *r, rd_kafka_topic_partition_list_t *
     rd_kafka_topic_partition_list_destroy(c);
 }
 
+/* ---- partitions held back for an early reader's release (kafka_early.c, step 6) ---------- */
+
+/* The held-back partitions (NULL: none); offsets unset. */
+static rd_kafka_topic_partition_list_t *held_list(kafka_reader_t *r)
+{
+    rd_kafka_topic_partition_list_t *l = NULL;
+    for (int i = 0; i < r->npos; i++)
+        if (r->pos[i].held_by) {
+            if (!l)
+                l = rd_kafka_topic_partition_list_new(r->npos);
+            rd_kafka_topic_partition_list_add(l, r->pos[i].topic, r->pos[i].partition);
+        }
+    return l;
+}
+
+/* After the assignment: the held-back partitions fetch nothing (what came before is dropped). */
+static void hold_pause(kafka_reader_t *r)
+{
+    rd_kafka_topic_partition_list_t *l = held_list(r);
+    if (!l)
+        return;
+    rd_kafka_pause_partitions(r->rk, l);
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+/*
+ * Every 100 ms while partitions are held back: those whose committed offset no longer carries
+ * another early reader's token (released), or that waited max(session.timeout.ms, 10 s) (the
+ * early reader is presumably gone: a warning), are read from their committed offset.
+ */
+static void hold_check(kafka_reader_t *r)
+{
+    int64_t now = cdc_mono_ms();
+    if (now - r->last_hold_check < 100)
+        return;
+    r->last_hold_check = now;
+    rd_kafka_topic_partition_list_t *l = held_list(r);
+    if (!l)
+        return;
+    for (int i = 0; i < l->cnt; i++)
+        l->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
+    if (rd_kafka_committed(r->rk, l, 10000) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+        rd_kafka_topic_partition_list_destroy(l);
+        return;
+    }
+    const kafka_table_t *t = &r->src->t;
+    int64_t limit = kafka_early_wait_limit(t);
+    rd_kafka_topic_partition_list_t *go = rd_kafka_topic_partition_list_new(l->cnt);
+    char token[256];
+    for (int i = 0; i < l->cnt; i++) {
+        kpos_t *p = pos_find(r, l->elems[i].topic, l->elems[i].partition);
+        bool still = kafka_early_foreign(&l->elems[i], r->token, token, sizeof(token));
+        if (still && now - p->held_since < limit)
+            continue;
+        if (still)
+            cdc_log(CDC_LOG_WARN, NULL, t->name,
+                    "topic \"%s\" partition %d: the early-started process %s did not release "
+                    "it within %lld ms (presumably gone); reading from its committed offset %lld",
+                    p->topic, (int)p->partition, p->held_by, (long long)limit,
+                    (long long)l->elems[i].offset);
+        else
+            cdc_log(CDC_LOG_INFO, NULL, t->name,
+                    "topic \"%s\" partition %d released by %s: reading from offset %lld", p->topic,
+                    (int)p->partition, p->held_by, (long long)l->elems[i].offset);
+        free(p->held_by);
+        p->held_by = NULL;
+        rd_kafka_topic_partition_list_add(go, p->topic, p->partition)->offset =
+            l->elems[i].offset >= 0 ? l->elems[i].offset : RD_KAFKA_OFFSET_BEGINNING;
+    }
+    if (go->cnt > 0) {
+        rd_kafka_error_destroy(rd_kafka_seek_partitions(r->rk, go, 10000));
+        rd_kafka_resume_partitions(r->rk, go);
+    }
+    rd_kafka_topic_partition_list_destroy(go);
+    rd_kafka_topic_partition_list_destroy(l);
+}
+
+/*
+ * A handover's release that the group refused (a rebalance began): tried again at the next
+ * assignment and commit, for the partitions that still carry this reader's token (a member
+ * that gave up waiting for it may have committed since).
+ */
+static void retry_release(kafka_reader_t *r)
+{
+    rd_kafka_topic_partition_list_t *c = rd_kafka_topic_partition_list_copy(r->unreleased);
+    for (int i = 0; i < c->cnt; i++)
+        c->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
+    rd_kafka_resp_err_t e = rd_kafka_committed(r->rk, c, 10000);
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(c->cnt);
+    for (int i = 0; !e && i < c->cnt; i++)
+        if (kafka_early_token(&c->elems[i], r->token))
+            rd_kafka_topic_partition_list_add(l, c->elems[i].topic, c->elems[i].partition)->offset =
+                r->unreleased->elems[i].offset;
+    if (!e && l->cnt > 0)
+        e = kafka_early_release(r->rk, l);
+    if (!e) {
+        cdc_log(CDC_LOG_INFO, NULL, r->src->t.name,
+                "early start: %d partition(s) released to group \"%s\" (again)", l->cnt,
+                r->src->t.group_id);
+        rd_kafka_topic_partition_list_destroy(r->unreleased);
+        r->unreleased = NULL;
+    }
+    rd_kafka_topic_partition_list_destroy(l);
+    rd_kafka_topic_partition_list_destroy(c);
+}
+
 static bool cooperative(rd_kafka_t *rk)
 {
     return strcmp(rd_kafka_rebalance_protocol(rk), "COOPERATIVE") == 0;
@@ -308,7 +452,25 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
                          rd_kafka_topic_partition_list_t *parts, void *opaque)
 {
     kafka_reader_t *r = opaque;
+    if (r->early) {
+        /* early start: the first assignment is taken after the sink's flush (handover);
+           nothing of the group's is assigned before it */
+        if (r->handover)
+            rd_kafka_topic_partition_list_destroy(r->handover);
+        r->handover = NULL;
+        if (e == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+            r->handover = rd_kafka_topic_partition_list_copy(parts);
+            return;
+        }
+        if (cooperative(rk))
+            rd_kafka_error_destroy(rd_kafka_incremental_unassign(rk, parts));
+        else
+            rd_kafka_assign(rk, NULL);
+        return;
+    }
     if (e == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+        if (r->unreleased)
+            retry_release(r);
         start_positions(r, parts);
         cdc_log(CDC_LOG_INFO, NULL, r->src->t.name, "group \"%s\" assigned %d partition(s)",
                 r->src->t.group_id, parts->cnt);
@@ -316,6 +478,7 @@ static void on_rebalance(rd_kafka_t *rk, rd_kafka_resp_err_t e,
             rd_kafka_error_destroy(rd_kafka_incremental_assign(rk, parts));
         else
             rd_kafka_assign(rk, parts);
+        hold_pause(r);
         return;
     }
     if (e == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS && !r->closing) {
@@ -346,13 +509,11 @@ static int cmp_tp(const void *a, const void *b)
     return c ? c : (x->partition > y->partition) - (x->partition < y->partition);
 }
 
-/* Every partition of the table's topics, sorted. */
-static int list_partitions(kafka_reader_t *r, rd_kafka_topic_partition_list_t **out,
-                           cdc_error_t **err)
+int kafka_list_partitions(const kafka_table_t *t, rd_kafka_t *rk,
+                          rd_kafka_topic_partition_list_t **out, cdc_error_t **err)
 {
-    const kafka_table_t *t = &r->src->t;
     const struct rd_kafka_metadata *md = NULL;
-    rd_kafka_resp_err_t e = rd_kafka_metadata(r->rk, 1, NULL, &md, 30000);
+    rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 1, NULL, &md, 30000);
     if (e) {
         cdc_error_destroy(*err);
         *err = kafka_error(t, e, "could not read the cluster's metadata");
@@ -418,7 +579,7 @@ static int assign_bounded(kafka_reader_t *r, int split, int nsplits, cdc_error_t
 {
     const kafka_table_t *t = &r->src->t;
     rd_kafka_topic_partition_list_t *all = NULL;
-    if (load_stored(r, err) < 0 || list_partitions(r, &all, err) < 0)
+    if (load_stored(r, err) < 0 || kafka_list_partitions(t, r->rk, &all, err) < 0)
         return -1;
     rd_kafka_topic_partition_list_t *mine = rd_kafka_topic_partition_list_new(all->cnt);
     for (int i = split; i < all->cnt; i += nsplits)
@@ -847,6 +1008,10 @@ static int take(kafka_reader_t *r, rd_kafka_message_t *m, cdc_batch_t *out, cdc_
         return rc;
     }
     kpos_t *p = pos_find(r, rd_kafka_topic_name(m->rkt), m->partition);
+    if (p->held_by) { /* fetched before the pause: read again from the released offset */
+        rd_kafka_message_destroy(m);
+        return 0;
+    }
     if (r->bounded && (p->done || m->offset >= p->stop)) {
         mark_done(r, p);
         rd_kafka_message_destroy(m);
@@ -896,7 +1061,8 @@ static void kick_fetcher(kafka_reader_t *r)
     r->last_kick = now;
     const kpos_t *p = &r->pos[r->kick_next++ % r->npos];
     int64_t lo, hi;
-    rd_kafka_query_watermark_offsets(r->rk, p->topic, p->partition, &lo, &hi, 100);
+    rd_kafka_query_watermark_offsets(r->early ? r->early->rk : r->rk, p->topic, p->partition, &lo,
+                                     &hi, 100);
 }
 
 /* Keeps msgs[0..n) for the next poll, in order, after those still pending. */
@@ -934,6 +1100,158 @@ static int take_pending(kafka_reader_t *r, cdc_batch_t *out, cdc_error_t **err)
     return CDC_POLL_OK;
 }
 
+/* ---- early start (kafka_early.c) -------------------------------------------------------- */
+
+/* At the first poll: start early, or subscribe as usual. */
+static int early_decide(kafka_reader_t *r, cdc_error_t **err)
+{
+    const kafka_table_t *t = &r->src->t;
+    const char *why = r->store                                 ? "the sink keeps the positions"
+                      : t->start_mode == KAFKA_START_TIMESTAMP ? "scan.startup.mode is timestamp"
+                                                               : NULL;
+    if (why) {
+        cdc_log(CDC_LOG_INFO, NULL, t->name, "no early start: %s", why);
+        rd_kafka_resp_err_t e = kafka_subscribe(t, r->rk);
+        if (e) {
+            cdc_error_destroy(*err);
+            *err = kafka_error(t, e, "could not subscribe to the topics");
+            return -1;
+        }
+        return 0;
+    }
+    return kafka_early_begin(t, r->extra, r->rk, r->src->early, r->split, r->nsplits, &r->early,
+                             r->token, sizeof(r->token), err) < 0
+               ? -1
+               : 0;
+}
+
+/* Early: serves the group consumer's queue (its rebalance callback notes the assignment). */
+static int early_serve_group(kafka_reader_t *r, cdc_error_t **err)
+{
+    rd_kafka_message_t *msgs[16];
+    ssize_t n = rd_kafka_consume_batch_queue(r->queue, 0, msgs, 16);
+    for (ssize_t i = 0; i < n; i++) {
+        int rc = msgs[i]->err ? on_event(r, msgs[i], err) : 0;
+        rd_kafka_message_destroy(msgs[i]); /* (no message before the group's assignment) */
+        if (rc < 0) {
+            for (ssize_t j = i + 1; j < n; j++)
+                rd_kafka_message_destroy(msgs[j]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The early consumer's partitions at the durable positions (their start offsets if none). */
+static rd_kafka_topic_partition_list_t *early_durable(kafka_reader_t *r)
+{
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_copy(r->early->parts);
+    for (int i = 0; i < l->cnt; i++) {
+        const kpos_t *p = pos_get(r, l->elems[i].topic, l->elems[i].partition);
+        if (p && p->durable >= 0)
+            l->elems[i].offset = p->durable;
+    }
+    return l;
+}
+
+/*
+ * The group's first assignment, after the runtime made every row read early durable: the
+ * group consumer commits the positions of every partition read early with empty metadata
+ * (released; the members given them wait for that), then takes its assignment from the
+ * committed offsets as usual.
+ */
+static void handover(kafka_reader_t *r)
+{
+    const kafka_table_t *t = &r->src->t;
+    rd_kafka_topic_partition_list_t *l = early_durable(r);
+    rd_kafka_resp_err_t e = kafka_early_release(r->rk, l);
+    if (e) {
+        cdc_log(CDC_LOG_WARN, NULL, t->name,
+                "early start: could not commit the positions of %d partition(s) to group "
+                "\"%s\": %s (tried again at the next assignment; meanwhile their next owners "
+                "hold them back until then, up to their timeout, then read again from the start "
+                "offsets: rows are applied again)",
+                l->cnt, t->group_id, rd_kafka_err2str(e));
+        r->unreleased = l;
+    } else {
+        cdc_log(CDC_LOG_INFO, NULL, t->name,
+                "early start over: %d partition(s) committed at the positions read and handed "
+                "over to group \"%s\"",
+                l->cnt, t->group_id);
+        rd_kafka_topic_partition_list_destroy(l);
+    }
+    /* the early consumer's messages: the held ones are released by the next poll (then the
+       consumer is closed); the pending ones (after a schema change) are read again */
+    for (uint32_t i = r->pending_next; i < r->npending; i++)
+        rd_kafka_message_destroy(r->pending[i]);
+    r->npending = r->pending_next = 0;
+    r->early_old = r->early;
+    r->early = NULL;
+    pos_forget(r, NULL);
+    rd_kafka_topic_partition_list_t *parts = r->handover;
+    r->handover = NULL;
+    r->handover_asked = false;
+    on_rebalance(r->rk, RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS, parts, r);
+    rd_kafka_topic_partition_list_destroy(parts);
+}
+
+#define EARLY_CLOSE_WAIT_MS 10000 /* closing while early: the longest wait for the assignment */
+
+/*
+ * Closing while early, before the group consumer leaves: waits (bounded) for the group's
+ * first assignment and commits the durable positions through the group, released (a commit
+ * from outside the group is refused while it has members, and by the mock cluster once the
+ * group was joined). Returns whether they were.
+ */
+static bool early_close_in_group(kafka_reader_t *r)
+{
+    int64_t deadline = cdc_mono_ms() + EARLY_CLOSE_WAIT_MS;
+    cdc_error_t *err = NULL;
+    while (!r->handover && cdc_mono_ms() < deadline) {
+        rd_kafka_message_t *m[16];
+        ssize_t n = rd_kafka_consume_batch_queue(r->queue, 100, m, 16);
+        for (ssize_t i = 0; i < n; i++) {
+            if (m[i]->err)
+                on_event(r, m[i], &err);
+            rd_kafka_message_destroy(m[i]);
+        }
+        if (err)
+            break;
+    }
+    cdc_error_destroy(err);
+    if (!r->handover)
+        return false;
+    rd_kafka_topic_partition_list_t *l = early_durable(r);
+    rd_kafka_resp_err_t e = kafka_early_release(r->rk, l);
+    rd_kafka_topic_partition_list_destroy(l);
+    if (cooperative(r->rk))
+        rd_kafka_error_destroy(rd_kafka_incremental_assign(r->rk, r->handover));
+    else
+        rd_kafka_assign(r->rk, r->handover);
+    if (!e)
+        cdc_log(CDC_LOG_INFO, NULL, r->src->t.name,
+                "early start over on closing: positions committed to group \"%s\"",
+                r->src->t.group_id);
+    return !e;
+}
+
+/* Closing while early, after the group consumer left: releases the durable positions from
+   outside the group (Kafka accepts it when the group is empty now), unless done. */
+static void early_close(kafka_reader_t *r, bool released)
+{
+    const kafka_table_t *t = &r->src->t;
+    rd_kafka_topic_partition_list_t *l = early_durable(r);
+    rd_kafka_resp_err_t e = released ? 0 : kafka_early_release(r->early->rk, l);
+    if (e)
+        cdc_log(CDC_LOG_WARN, NULL, t->name,
+                "early start: could not commit the positions of %d partition(s) to group "
+                "\"%s\" on closing: %s (the next start reads again from the start offsets)",
+                l->cnt, t->group_id, rd_kafka_err2str(e));
+    rd_kafka_topic_partition_list_destroy(l);
+    kafka_early_destroy(r->early);
+    r->early = NULL;
+}
+
 static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_error_t **err)
 {
     kafka_reader_t *r = (kafka_reader_t *)base;
@@ -947,8 +1265,29 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
         r->store_err = NULL;
         return CDC_POLL_ERROR;
     }
+    kafka_early_destroy(r->early_old); /* its messages are released */
+    r->early_old = NULL;
+    if (r->early_todo) {
+        r->early_todo = false;
+        if (early_decide(r, err) < 0)
+            return CDC_POLL_ERROR;
+    }
+    if (r->early && early_serve_group(r, err) < 0)
+        return CDC_POLL_ERROR;
+    if (r->handover && r->handover_asked) {
+        /* flushed (CDC_POLL_FLUSH) without a commit(): a job that never commits offsets */
+        for (int i = 0; i < r->npos; i++)
+            r->pos[i].durable = r->pos[i].next;
+        handover(r);
+    }
+    if (r->handover) {
+        r->handover_asked = true;
+        return CDC_POLL_FLUSH;
+    }
     if (r->revoke_pending)
         return CDC_POLL_FLUSH;
+    if (!r->early && !r->bounded)
+        hold_check(r);
     if (r->bounded && !r->assigned) {
         /* here, not at open: the sink's positions are known only after open */
         if (assign_bounded(r, r->split, r->nsplits, err) < 0)
@@ -964,15 +1303,16 @@ static int kr_poll(cdc_reader_t *base, cdc_batch_t *out, uint32_t max_rows, cdc_
         return CDC_POLL_END;
     rd_kafka_message_t *msgs[KAFKA_BATCH];
     bool waited = false;
+    rd_kafka_queue_t *queue = r->early ? r->early->queue : r->queue;
     while (out->n < max_rows && !r->revoke_pending && !(r->bounded && r->nlive == 0)) {
         size_t want = max_rows - out->n < KAFKA_BATCH ? max_rows - out->n : KAFKA_BATCH;
-        ssize_t n = rd_kafka_consume_batch_queue(r->queue, 0, msgs, want);
+        ssize_t n = rd_kafka_consume_batch_queue(queue, 0, msgs, want);
         if (n == 0 && !waited) {
             /* nothing there: block up to 100 ms for one message (never spin, never hang) */
             if (r->had_messages)
                 kick_fetcher(r);
             waited = true;
-            n = rd_kafka_consume_batch_queue(r->queue, 100, msgs, 1);
+            n = rd_kafka_consume_batch_queue(queue, 100, msgs, 1);
         }
         if (n <= 0)
             break;
@@ -1029,6 +1369,8 @@ static void on_commit(rd_kafka_t *rk, rd_kafka_resp_err_t e,
  */
 static void commit_positions(kafka_reader_t *r, bool sync, bool all)
 {
+    if (r->early)
+        return; /* the group is not empty: nothing can be committed until the handover */
     rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(r->npos);
     for (int i = 0; i < r->npos; i++)
         if (r->pos[i].durable >= 0 && (all || r->pos[i].durable > r->pos[i].committed))
@@ -1079,6 +1421,12 @@ static int kr_commit(cdc_reader_t *base, cdc_error_t **err)
     for (int i = 0; i < r->npos; i++)
         r->pos[i].durable = r->pos[i].next;
     r->lost = false;
+    if (r->handover) {
+        handover(r);
+        return 0;
+    }
+    if (r->unreleased && !r->revoke_pending)
+        retry_release(r);
     commit_positions(r, r->revoke_pending, false);
     if (r->revoke_pending) {
         cdc_log(CDC_LOG_INFO, NULL, r->src->t.name,
@@ -1172,12 +1520,20 @@ static void kr_close(cdc_reader_t *base)
             rd_kafka_assign(r->rk, NULL);
         r->revoke_pending = false;
     }
+    bool released = r->queue && r->early && early_close_in_group(r);
     if (r->queue)
         rd_kafka_queue_destroy(r->queue);
     if (r->rk) {
         rd_kafka_consumer_close(r->rk);
         rd_kafka_destroy(r->rk);
     }
+    if (r->early) /* after the group consumer left: the group may be empty now */
+        early_close(r, released);
+    kafka_early_destroy(r->early_old);
+    if (r->handover)
+        rd_kafka_topic_partition_list_destroy(r->handover);
+    if (r->unreleased)
+        rd_kafka_topic_partition_list_destroy(r->unreleased);
     if (r->dlq) {
         rd_kafka_flush(r->dlq, 10000);
         rd_kafka_topic_destroy(r->dlq_rkt);
@@ -1219,8 +1575,8 @@ static void kr_metrics(cdc_reader_t *base, cdc_metric_emit_fn emit, void *ctx)
         if (p->committed >= 0)
             emit(ctx, "cdcflow_source_committed_offset", labels, (double)p->committed);
         int64_t lo = -1, hi = -1;
-        if (rd_kafka_get_watermark_offsets(r->rk, p->topic, p->partition, &lo, &hi) ==
-                RD_KAFKA_RESP_ERR_NO_ERROR &&
+        if (rd_kafka_get_watermark_offsets(r->early ? r->early->rk : r->rk, p->topic, p->partition,
+                                           &lo, &hi) == RD_KAFKA_RESP_ERR_NO_ERROR &&
             hi >= 0)
             emit(ctx, "cdcflow_source_lag_records", labels,
                  (double)(hi > p->next ? hi - p->next : 0));
@@ -1279,15 +1635,16 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
         goto fail;
     if (t->dead_letter && dlq_open(r, err) < 0)
         goto fail;
-    char queue_kb[24];
-    const char *extra[20] = {"group.id",
-                             t->group_id,
-                             "enable.auto.commit",
-                             "false",
-                             "enable.auto.offset.store",
-                             "false",
-                             "enable.partition.eof",
-                             r->bounded ? "true" : "false"};
+    const char **extra = r->extra;
+    char *queue_kb = r->queue_kb;
+    extra[0] = "group.id";
+    extra[1] = t->group_id;
+    extra[2] = "enable.auto.commit";
+    extra[3] = "false";
+    extra[4] = "enable.auto.offset.store";
+    extra[5] = "false";
+    extra[6] = "enable.partition.eof";
+    extra[7] = r->bounded ? "true" : "false";
     int nx = 8;
     /*
      * The memory bound (README, "kafka"): librdkafka 2.0 stops fetching while the
@@ -1304,7 +1661,7 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     }
     if (!cdc_kv_get(&t->props, "queued.max.messages.kbytes")) {
         int kb = 8192 / (nsplits > 0 ? nsplits : 1);
-        snprintf(queue_kb, sizeof(queue_kb), "%d", kb < 4096 ? 4096 : kb);
+        snprintf(queue_kb, sizeof(r->queue_kb), "%d", kb < 4096 ? 4096 : kb);
         extra[nx++] = "queued.max.messages.kbytes";
         extra[nx++] = queue_kb;
     }
@@ -1337,14 +1694,10 @@ static int ks_open_reader(cdc_source_t *base, int split, int nsplits, cdc_reader
     r->queue = rd_kafka_queue_get_consumer(r->rk);
     r->split = split;
     r->nsplits = nsplits;
-    if (!r->bounded) {
-        rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(t->ntopics + 1);
-        for (int i = 0; i < t->ntopics; i++)
-            rd_kafka_topic_partition_list_add(l, t->topics[i], RD_KAFKA_PARTITION_UA);
-        if (t->pattern)
-            rd_kafka_topic_partition_list_add(l, t->pattern, RD_KAFKA_PARTITION_UA);
-        rd_kafka_resp_err_t e = rd_kafka_subscribe(r->rk, l);
-        rd_kafka_topic_partition_list_destroy(l);
+    if (!r->bounded && s->early) {
+        r->early_todo = true; /* at the first poll, when the sink's positions are known */
+    } else if (!r->bounded) {
+        rd_kafka_resp_err_t e = kafka_subscribe(t, r->rk);
         if (e) {
             cdc_error_destroy(*err);
             *err = kafka_error(t, e, "could not subscribe to the topics");
@@ -1474,6 +1827,7 @@ static void ks_destroy(cdc_source_t *base)
         return;
     free_meta(s);
     cdc_type_destroy(s->produced);
+    kafka_early_plan_destroy(s->early);
     kafka_table_free(&s->t);
     free(s);
 }
@@ -1498,6 +1852,8 @@ static int source_new(const cdc_table_ctx_t *ctx, bool upsert, cdc_source_t **ou
     s->produced = cdc_type_copy(s->t.schema);
     s->base.produced = s->produced;
     s->direct = !s->t.key_fmt && s->t.nval == s->t.schema->nchildren;
+    if (s->t.early_start && s->t.bound_mode == KAFKA_BOUND_NONE)
+        s->early = kafka_early_plan_new();
     *out = &s->base;
     return 0;
 }

@@ -3,8 +3,9 @@
  * against librdkafka's mock cluster in process (real protocol over TCP):
  * a sink -> source round trip with key fields and metadata, the rebalance
  * barrier (a reader that loses partitions asks for a flush and keeps them
- * until its commit), the overlapped commit (mark, commit_mark) and option
- * errors.
+ * until its commit), the overlapped commit (mark, commit_mark), the early
+ * start (rows before the group's first assignment, then the handover) and
+ * option errors.
  */
 #include <criterion/criterion.h>
 #include <librdkafka/rdkafka.h>
@@ -34,6 +35,7 @@ static void mock_up(void)
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "rb", 2, 1), 0);
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "mk", 1, 1), 0);
     cr_assert_eq(rd_kafka_mock_topic_create(mock, "sc", 1, 1), 0);
+    cr_assert_eq(rd_kafka_mock_topic_create(mock, "es", 2, 1), 0);
 }
 
 static void mock_down(void)
@@ -43,6 +45,11 @@ static void mock_down(void)
 }
 
 TestSuite(kafka, .init = mock_up, .fini = mock_down, .timeout = 120);
+
+/* The options of a reader in a group: from the start, a quick session. */
+#define GROUP_OPTS                                                                                 \
+    "properties.auto.offset.reset", "earliest", "properties.session.timeout.ms", "6000",           \
+        "properties.heartbeat.interval.ms", "300"
 
 typedef struct table_s {
     cdc_type_t *schema;
@@ -213,12 +220,9 @@ Test(kafka, rebalance_flushes_before_partitions_move)
                                 "json",
                                 "properties.group.id",
                                 "grb",
-                                "properties.auto.offset.reset",
-                                "earliest",
-                                "properties.session.timeout.ms",
-                                "6000",
-                                "properties.heartbeat.interval.ms",
-                                "300",
+                                GROUP_OPTS,
+                                "scan.group.early-start", /* the group path */
+                                "false",
                                 NULL};
     table_t t;
     cdc_error_t *err = NULL;
@@ -347,12 +351,9 @@ Test(kafka, commit_mark_commits_the_marked_offsets_only)
                                 "json",
                                 "properties.group.id",
                                 "gmk",
-                                "properties.auto.offset.reset",
-                                "earliest",
-                                "properties.session.timeout.ms",
-                                "6000",
-                                "properties.heartbeat.interval.ms",
-                                "300",
+                                GROUP_OPTS,
+                                "scan.group.early-start", /* the group path */
+                                "false",
                                 NULL};
     table_t t;
     cdc_error_t *err = NULL;
@@ -372,6 +373,75 @@ Test(kafka, commit_mark_commits_the_marked_offsets_only)
     r->ops->close(r); /* commits what is durable, nothing more */
     cr_assert_eq(src->ops->open_reader(src, 0, 1, &r, &err), 0);
     cr_assert_eq(read_exactly(r, &b, 10), 11, "the group resumes after the mark");
+    r->ops->close(r);
+    cdc_batch_free(&b);
+    src->ops->destroy(src);
+    table_close(&t);
+}
+
+/* The offsets group g committed for topic's partitions 0..n-1 (a consumer outside it). */
+static void group_committed(const char *group, const char *topic, int n, int64_t *off,
+                            char md[][128])
+{
+    char errstr[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap, errstr, sizeof(errstr));
+    rd_kafka_conf_set(conf, "group.id", group, errstr, sizeof(errstr));
+    rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof(errstr));
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof(errstr));
+    cr_assert_not_null(rk, "%s", errstr);
+    rd_kafka_topic_partition_list_t *l = rd_kafka_topic_partition_list_new(n);
+    for (int i = 0; i < n; i++)
+        rd_kafka_topic_partition_list_add(l, topic, i);
+    cr_assert_eq(rd_kafka_committed(rk, l, 10000), 0);
+    for (int i = 0; i < n; i++) {
+        off[i] = l->elems[i].offset;
+        snprintf(md[i], 128, "%.*s", (int)l->elems[i].metadata_size,
+                 l->elems[i].metadata ? (const char *)l->elems[i].metadata : "");
+    }
+    rd_kafka_topic_partition_list_destroy(l);
+    rd_kafka_destroy(rk);
+}
+
+Test(kafka, early_start_reads_before_the_assignment_then_hands_over)
+{
+    write_rows("es", 1, 100);
+    const char *const opts[] = {"topic", "es",       "format", "json", "properties.group.id",
+                                "ges",   GROUP_OPTS, NULL};
+    table_t t;
+    cdc_error_t *err = NULL;
+    cr_assert_eq(table_open(&t, "ROW<id BIGINT, name STRING>", opts, 0, &err), 0);
+    cdc_source_t *src = NULL;
+    cr_assert_eq(t.res.connector->source_new(&t.ctx, &src, &err), 0);
+    cdc_reader_t *r = NULL;
+    cdc_batch_t b;
+    cdc_batch_init(&b);
+    cr_assert_eq(src->ops->open_reader(src, 0, 1, &r, &err), 0);
+    int rows = 0;
+    int rc = poll_rows(r, &b, &rows, 100, now_ms() + 60000);
+    /* every row came before the group's first assignment, whose handover is a flush */
+    cr_assert_eq(rows, 100);
+    cr_assert_neq(rc, CDC_POLL_FLUSH, "the rows came with the group's assignment");
+    int64_t off[2];
+    char md[2][128];
+    group_committed("ges", "es", 2, off, md);
+    for (int i = 0; i < 2; i++) /* the probe's commit: start offsets and this reader's token */
+        cr_assert(strncmp(md[i], "cdcflow-early:", 14) == 0, "partition %d: \"%s\"", i, md[i]);
+    cr_assert_eq(r->ops->commit(r, &err), 0); /* durable; not committed (the group is busy) */
+    int none = 0;
+    rc = poll_rows(r, &b, &none, 1, now_ms() + 60000);
+    cr_assert_eq(rc, CDC_POLL_FLUSH, "no handover at the group's first assignment");
+    cr_assert_eq(none, 0);
+    cr_assert_eq(r->ops->commit(r, &err), 0); /* the handover: released at the positions read */
+    group_committed("ges", "es", 2, off, md);
+    cr_assert_eq(off[0] + off[1], 100);
+    cr_assert_str_empty(md[0]);
+    cr_assert_str_empty(md[1]);
+    /* the group's assignment goes on from there: the next rows, once */
+    write_rows("es", 101, 110);
+    rows = 0;
+    poll_rows(r, &b, &rows, 10, now_ms() + 60000);
+    cr_assert_eq(rows, 10);
     r->ops->close(r);
     cdc_batch_free(&b);
     src->ops->destroy(src);
@@ -646,12 +716,7 @@ Test(kafka, schema_change_ends_the_poll_before_its_message)
                                 "true",
                                 "properties.group.id",
                                 "gsc",
-                                "properties.auto.offset.reset",
-                                "earliest",
-                                "properties.session.timeout.ms",
-                                "6000",
-                                "properties.heartbeat.interval.ms",
-                                "300",
+                                GROUP_OPTS,
                                 NULL};
     table_t t;
     cdc_error_t *err = NULL;

@@ -11,13 +11,7 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/checks.sh"
 tmp=$(mktemp -d)
 source "${CDC_SOURCE_DIR:?}/tests/servers/kafka.sh"
-run_pids=()
-cleanup() {
-  for p in "${run_pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-  mock_stop_all
-  [[ -n ${KEEP_TMP:-} ]] && echo "kept $tmp" || rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap kafka_cleanup EXIT
 cd "$tmp" || exit 1
 
 mock_start mock --partitions 4 --topic g1 --topic g2 --topic g3
@@ -40,14 +34,6 @@ INSERT INTO t SELECT * FROM src;
 SQL
 }
 
-start_run() { # NAME SQL [ARGS]: starts cdcflow run in the background; $! in run_pids
-  local name=$1 sql=$2
-  shift 2
-  "$bin" run "$sql" "$@" >"$name.out" 2>"$name.err" &
-  run_pids+=($!)
-  LAST_PID=$!
-}
-
 rows_in() { sqlite3 "$1" "SELECT count(*) FROM t" 2>/dev/null || echo 0; }
 
 wait_rows() { # DB: until the sink has written something
@@ -56,11 +42,6 @@ wait_rows() { # DB: until the sink has written something
     sleep 0.1
   done
   return 1
-}
-
-stop_run() { # PID: SIGTERM, expect exit 0
-  kill -TERM "$1" 2>/dev/null
-  wait "$1"
 }
 
 # ---- 1. two processes in one group, one killed ------------------------------------------

@@ -7,6 +7,11 @@
 # gen_changes N KEYS FILE  writes N Debezium messages "key|value" over KEYS ids to FILE
 #                          and the final table ("id|v" lines, sorted) to FILE.expected
 # wait_table DB EXPECTED SECONDS  waits until `SELECT id, v FROM t` equals EXPECTED
+# start_run NAME SQL [ARGS]  starts `cdcflow run SQL ARGS` in the background (NAME.out,
+#                          NAME.err); its pid in LAST_PID and run_pids
+# stop_run PID             SIGTERM; returns its exit status
+# kafka_cleanup            kills the runs left, stops the mocks, removes $tmp (not with
+#                          KEEP_TMP set): the EXIT trap of a kafka test
 
 bin=${CDCFLOW_BIN:?CDCFLOW_BIN must point at the cdcflow binary}
 command -v kcat >/dev/null || {
@@ -15,6 +20,7 @@ command -v kcat >/dev/null || {
 }
 
 mock_pids=()
+run_pids=()
 mock_start() {
   local name=$1
   shift
@@ -92,4 +98,23 @@ wait_table() {
 # produce FILE TOPIC: keyed production of "key|value" lines
 produce() {
   kcat -P -b "$BS" -t "$2" -K"|" -X partitioner=murmur2_random <"$1"
+}
+
+start_run() {
+  local name=$1 sql=$2
+  shift 2
+  "$bin" run "$sql" "$@" >"$name.out" 2>"$name.err" &
+  run_pids+=($!)
+  LAST_PID=$!
+}
+
+stop_run() {
+  kill -TERM "$1" 2>/dev/null
+  wait "$1"
+}
+
+kafka_cleanup() {
+  for p in "${run_pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  mock_stop_all
+  [[ -n ${KEEP_TMP:-} ]] && echo "kept $tmp" || rm -rf "$tmp"
 }
