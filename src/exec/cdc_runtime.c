@@ -211,7 +211,7 @@ static void log_first_rows(split_task_t *t, int64_t rows)
         return;
     t->first_logged = true;
     cdc_log(CDC_LOG_INFO, t->settings->job, t->pipe->sink_name,
-            "split %d: first rows applied after %.0f ms (%lld row(s) durable and committed)",
+            "split %d: first rows applied after %.0f ms (%lld row(s) durable in the sink)",
             t->split + 1, (double)(cdc_mono_us() - t->started_us) / 1000.0, (long long)rows);
 }
 
